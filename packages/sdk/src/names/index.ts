@@ -1,0 +1,21 @@
+export {
+  assertModelNameFits,
+  fitsModelNameLimit,
+  MODEL_NAME_LIMIT,
+  MODEL_NAME_LIMITS,
+  MODEL_NAME_SEPARATOR,
+  type ModelNameFormat,
+  modelVisibleName,
+  parseModelVisibleName,
+} from "./model-names.js";
+export {
+  assertName,
+  BUILTIN_TOOL_ID,
+  FAILURE_LIMITS,
+  isValidName,
+  MAX_TAGS,
+  type NameKind,
+  nameProblem,
+  PLATFORM_FAILURE_KINDS,
+  type PlatformFailureKind,
+} from "./rules.js";

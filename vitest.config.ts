@@ -1,0 +1,18 @@
+// Tests run against the TypeScript sources: the "@oz0/source" export condition points each
+// workspace package at src/ so no build is needed first.
+import { defineConfig } from "vitest/config";
+
+const conditions = ["@oz0/source", "node", "import", "default"];
+
+export default defineConfig({
+  resolve: { conditions },
+  ssr: { resolve: { conditions, externalConditions: ["@oz0/source"] } },
+  test: {
+    include: ["packages/*/test/**/*.test.ts", "plugins/*/test/**/*.test.ts"],
+    environment: "node",
+    testTimeout: 20_000,
+    onConsoleLog: (log) => {
+      throw new Error(`a test wrote to the console unexpectedly: ${log}`);
+    },
+  },
+});
