@@ -2,7 +2,9 @@
 // workspace package at src/ so no build is needed first.
 import { defineConfig } from "vitest/config";
 
-const conditions = ["@oz0/source", "node", "import", "default"];
+// Only these conditions: Vitest hands them to Node as --conditions, and "import" there makes
+// CommonJS packages (pg's require of pg-pool) load ESM wrappers they cannot extend.
+const conditions = ["@oz0/source", "node", "development|production"];
 
 export default defineConfig({
   resolve: { conditions },

@@ -1,5 +1,47 @@
 // @oz0/sdk: what plugin authors import. No I/O, no model SDKs, no database drivers.
-export { ERROR_CODES, type ErrorCode, type ErrorCodeInfo, type ErrorSide, isOz0Error, Oz0Error, toOz0Error } from "./errors/index.js";
+
+export {
+  type Address,
+  type AddressForm,
+  type AddressOf,
+  type AddressPattern,
+  type BuiltinAddress,
+  type BuiltinWildcard,
+  bareName,
+  type ExpectedForm,
+  type FunctionAddress,
+  type FunctionPattern,
+  formatAddress,
+  notOwnedMessage,
+  PATTERN_SPECIFICITY,
+  type PartAddress,
+  type PartKind,
+  type PatternFor,
+  type PatternOf,
+  type PluginWildcard,
+  parseAddress,
+  parseFunctionAddress,
+  parsePartAddress,
+  parsePattern,
+  parseToolAddress,
+  patternCovers,
+  patternSpecificity,
+  type Resolved,
+  resolvePattern,
+  resolveReference,
+  type SkillPattern,
+  type ToolAddress,
+  type ToolWildcard,
+} from "./addresses/index.js";
+export {
+  ERROR_CODES,
+  type ErrorCode,
+  type ErrorCodeInfo,
+  type ErrorSide,
+  isOz0Error,
+  Oz0Error,
+  toOz0Error,
+} from "./errors/index.js";
 export {
   assertModelNameFits,
   assertName,

@@ -3,7 +3,16 @@
 import { Oz0Error } from "../errors/index.js";
 
 /** What kind of name a rule checks; used in error messages and `Oz0Error.data.kind`. */
-export type NameKind = "plugin" | "agent" | "flow" | "skill" | "routine" | "tool" | "function" | "tag" | "failure kind";
+export type NameKind =
+  | "plugin"
+  | "agent"
+  | "flow"
+  | "skill"
+  | "routine"
+  | "tool"
+  | "function"
+  | "tag"
+  | "failure kind";
 
 interface NameRule {
   readonly pattern: RegExp;
@@ -31,7 +40,8 @@ const TOOL_ID: NameRule = {
 const FUNCTION_NAME: NameRule = {
   pattern: /^[A-Za-z][A-Za-z0-9-]*(?:_[A-Za-z0-9-]+)*$/,
   max: 64,
-  describe: "a letter followed by letters, digits, '-' and single '_' (no '__', no '.', no '/', not ending with '_')",
+  describe:
+    "a letter followed by letters, digits, '-' and single '_' (no '__', no '.', no '/', not ending with '_')",
 };
 
 const TAG: NameRule = {
@@ -58,12 +68,16 @@ const RULES: Record<NameKind, NameRule> = {
   "failure kind": FAILURE_KIND,
 };
 
+const LONG_NAME_SHOWN = 80;
+
 /** Says what is wrong with `name` as a name of `kind`, or `undefined` when it is valid. */
 export function nameProblem(kind: NameKind, name: string): string | undefined {
   const rule = RULES[kind];
-  if (name.length === 0) return `a ${kind} name must not be empty`;
+  if (name.length === 0) return `${/^[aeiou]/.test(kind) ? "an" : "a"} ${kind} name must not be empty`;
   if (name.length > rule.max) {
-    return `${kind} name '${name}' is ${name.length} characters long; at most ${rule.max} are allowed`;
+    // Shown shortened: a pasted document as a name must not become a message that floods a log.
+    const shown = name.length > LONG_NAME_SHOWN ? `${name.slice(0, LONG_NAME_SHOWN)}…` : name;
+    return `${kind} name '${shown}' is ${name.length} characters long; at most ${rule.max} are allowed`;
   }
   if (!rule.pattern.test(name)) return `${kind} name '${name}' must be ${rule.describe}`;
   return undefined;

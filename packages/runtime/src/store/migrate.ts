@@ -1,0 +1,93 @@
+// Brings a database up to the schema this oz0 knows, at every start. Safe when several
+// processes start at once: all of it runs in one transaction that first takes a lock (the
+// write lock on SQLite, an advisory lock on PostgreSQL), so the first process migrates and
+// the others then find nothing left to do.
+import { Oz0Error } from "@oz0/sdk";
+import { type Kysely, type RawBuilder, sql } from "kysely";
+import { MIGRATIONS, type Migration } from "./migrations/index.js";
+import type { Database } from "./schema.js";
+import type { StoreEngine } from "./store.js";
+
+export interface MigrationReport {
+  /** The schema version the database is at now. */
+  readonly version: number;
+  /** The versions this call applied; empty when the database was already up to date. */
+  readonly applied: readonly number[];
+}
+
+/** Any fixed number serves, as long as nothing else in the database uses it as a lock key. */
+const POSTGRES_MIGRATION_LOCK = 0x6f7a30;
+
+export async function migrate(
+  db: Kysely<Database>,
+  engine: StoreEngine,
+  clockSql: RawBuilder<number>,
+  migrations: readonly Migration[] = MIGRATIONS,
+): Promise<MigrationReport> {
+  checkMigrationList(migrations);
+  const latest = migrations.length;
+  // On SQLite the store's transactions begin immediate, which is the lock.
+  return db.transaction().execute(async (trx) => {
+    if (engine === "postgres") {
+      await sql`select pg_advisory_xact_lock(${sql.lit(POSTGRES_MIGRATION_LOCK)})`.execute(trx);
+    }
+    await trx.schema
+      .createTable("oz0_migrations")
+      .ifNotExists()
+      .addColumn("version", "integer", (column) => column.primaryKey())
+      .addColumn("name", "text", (column) => column.notNull())
+      .addColumn("applied_at", "bigint", (column) => column.notNull())
+      .execute();
+    const rows = await trx.selectFrom("oz0_migrations").select("version").orderBy("version").execute();
+    const current = rows.length;
+    const found = rows.at(-1)?.version ?? 0;
+    if (found > latest) {
+      throw new Oz0Error(
+        "INTERNAL",
+        `The database is at schema version ${found}, written by a newer oz0; this oz0 knows versions up to ${latest}. ` +
+          "Upgrade oz0 to use this database.",
+        { data: { cause: `schema version ${found} > ${latest}` } },
+      );
+    }
+    if (found !== current) {
+      throw new Oz0Error(
+        "INTERNAL",
+        `The database's migration record is inconsistent: ${current} migrations recorded, the last being version ${found}. ` +
+          "Restore the database from a backup.",
+        { data: { cause: `versions ${rows.map((row) => row.version).join(",")}` } },
+      );
+    }
+    const applied: number[] = [];
+    for (const migration of migrations.slice(current)) {
+      try {
+        await migration.up(trx, { engine, clockSql });
+      } catch (error) {
+        throw new Oz0Error(
+          "INTERNAL",
+          `Migration ${migration.version} (${migration.name}) failed on ${engine}, so the database was left ` +
+            `at version ${current}: ${error instanceof Error ? error.message : String(error)}`,
+          { data: { cause: String(error) }, cause: error },
+        );
+      }
+      await trx
+        .insertInto("oz0_migrations")
+        .values({ version: migration.version, name: migration.name, applied_at: clockSql })
+        .execute();
+      applied.push(migration.version);
+    }
+    return { version: latest, applied };
+  });
+}
+
+function checkMigrationList(migrations: readonly Migration[]): void {
+  migrations.forEach((migration, index) => {
+    if (migration.version !== index + 1) {
+      throw new Oz0Error(
+        "INTERNAL",
+        `Migration "${migration.name}" is at position ${index + 1} of the list but has version ${migration.version}; ` +
+          "versions must run 1, 2, 3, … in order.",
+        { data: { cause: "migration list out of order" } },
+      );
+    }
+  });
+}

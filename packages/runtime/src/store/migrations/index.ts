@@ -1,0 +1,8 @@
+// The ordered list of schema migrations; the runner applies the ones a database lacks.
+import { initial } from "./001-initial.js";
+import type { Migration } from "./types.js";
+
+export type { Migration, MigrationContext, MigrationDb } from "./types.js";
+
+/** Every migration, by version; append new ones, never change or reorder shipped ones. */
+export const MIGRATIONS: readonly Migration[] = [initial];

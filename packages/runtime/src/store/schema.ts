@@ -1,0 +1,193 @@
+// The tables of the oz0 store as Kysely sees them. Columns are portable across SQLite and
+// PostgreSQL: text ids, JSON kept as text (the `Json` alias marks which), integer epoch-ms
+// timestamps (the `*_at` columns), so one query works on both engines unchanged.
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+
+/** Text holding a JSON document; parse it with `JSON.parse` and write it with `JSON.stringify`. */
+export type Json = string;
+
+/** Milliseconds since the Unix epoch; write `store.clockSql` to take the database's clock. */
+export type EpochMs = number;
+
+/** The kinds of catalog part; functions are indexed as `<tool>.<function>`. */
+export const PART_KINDS = ["agent", "flow", "tool", "function", "skill"] as const;
+export type PartKind = (typeof PART_KINDS)[number];
+
+export const JOB_KINDS = ["agent", "flow"] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
+
+export const JOB_STATUSES = [
+  "queued",
+  "running",
+  "waiting",
+  "succeeded",
+  "failed",
+  "cancelled",
+  "dead",
+] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+export const APPROVAL_STATUSES = ["pending", "approved", "denied"] as const;
+export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
+
+export const POLICY_ACTIONS = ["allow", "ask", "deny"] as const;
+export type PolicyAction = (typeof POLICY_ACTIONS)[number];
+
+/** What a kill switch or an inventory entry is about: an agent, or a whole tool ID. */
+export const SWITCH_KINDS = ["agent", "tool"] as const;
+export type SwitchKind = (typeof SWITCH_KINDS)[number];
+
+/** The tenant `default` exists from the first migration on; embedded mode uses only it. */
+export const DEFAULT_TENANT = "default";
+
+export interface TenantsTable {
+  name: string;
+  created_at: EpochMs;
+}
+
+/** One row per plugin installed in a tenant. */
+export interface PluginsTable {
+  tenant: string;
+  name: string;
+  version: string;
+  /** The folder the plugin was installed from. */
+  dir: string;
+  manifest: Json;
+  installed_at: EpochMs;
+  /** Set when an install or update went through with `--force --reason TEXT`. */
+  forced_reason: string | null;
+}
+
+/**
+ * The catalog index: one row per part a plugin defines. Unique per plugin, deliberately not
+ * per tenant: a tenant may hold two agents of one name "from before installs refused it", and
+ * the runtime must see both to withhold the name. The install path enforces uniqueness.
+ */
+export interface PartsTable {
+  tenant: string;
+  kind: PartKind;
+  name: string;
+  plugin: string;
+  definition: Json;
+}
+
+export interface JobsTable {
+  id: string;
+  tenant: string;
+  /** The agent's or flow's bare name; the spec keeps the bare name in everything stored. */
+  name: string;
+  /** The plugin that owned the part when the job started. */
+  plugin: string;
+  kind: JobKind;
+  /** The task queue nodes claim the job from: `pool.<plugin>` or `pool.<plugin>.<labels>`. */
+  queue: string;
+  status: JobStatus;
+  input: Json;
+  output: Json | null;
+  /** `{ kind, message }` once the job failed. */
+  failure: Json | null;
+  parent_id: string | null;
+  depth: Generated<number>;
+  created_at: EpochMs;
+  updated_at: EpochMs;
+  /** The node holding the job while it runs; a lease that expired lets another node resume it. */
+  lease_owner: string | null;
+  lease_expires_at: EpochMs | null;
+  attempts: Generated<number>;
+  /** A JSON array of strings. */
+  tags: ColumnType<Json, Json | undefined, Json>;
+}
+
+/** The job's append-only history: `(job_id, seq)` is unique, so a step is recorded once. */
+export interface JobEventsTable {
+  job_id: string;
+  seq: number;
+  kind: string;
+  data: Json;
+  at: EpochMs;
+}
+
+export interface ApprovalsTable {
+  id: string;
+  tenant: string;
+  job_id: string;
+  /** The function's address, `<plugin>/<tool>.<function>`. */
+  address: string;
+  /** What the person is asked to approve, such as the call's arguments. */
+  request: Json;
+  status: ApprovalStatus;
+  reason: string | null;
+  decided_by: string | null;
+  requested_at: EpochMs;
+  decided_at: EpochMs | null;
+}
+
+/** Tool policy: one rule per address pattern. */
+export interface PoliciesTable {
+  tenant: string;
+  pattern: string;
+  action: PolicyAction;
+  created_at: EpochMs;
+}
+
+export interface KillSwitchesTable {
+  tenant: string;
+  kind: SwitchKind;
+  address: string;
+  created_at: EpochMs;
+}
+
+export interface InventoryTable {
+  tenant: string;
+  kind: SwitchKind;
+  address: string;
+  purpose: string;
+  owner: string | null;
+  updated_at: EpochMs;
+}
+
+/** Tenant settings by key, such as the model aliases (`model.<alias>` → `"provider:model"`). */
+export interface SettingsTable {
+  tenant: string;
+  key: string;
+  value: Json;
+  updated_at: EpochMs;
+}
+
+/** The migrations applied to this database, one row per version. */
+export interface MigrationsTable {
+  version: number;
+  name: string;
+  applied_at: EpochMs;
+}
+
+export interface Database {
+  tenants: TenantsTable;
+  plugins: PluginsTable;
+  parts: PartsTable;
+  jobs: JobsTable;
+  job_events: JobEventsTable;
+  approvals: ApprovalsTable;
+  policies: PoliciesTable;
+  kill_switches: KillSwitchesTable;
+  inventory: InventoryTable;
+  settings: SettingsTable;
+  oz0_migrations: MigrationsTable;
+}
+
+export type TenantRow = Selectable<TenantsTable>;
+export type PluginRow = Selectable<PluginsTable>;
+export type NewPlugin = Insertable<PluginsTable>;
+export type PartRow = Selectable<PartsTable>;
+export type NewPart = Insertable<PartsTable>;
+export type JobRow = Selectable<JobsTable>;
+export type NewJob = Insertable<JobsTable>;
+export type JobUpdate = Updateable<JobsTable>;
+export type JobEventRow = Selectable<JobEventsTable>;
+export type NewJobEvent = Insertable<JobEventsTable>;
+export type ApprovalRow = Selectable<ApprovalsTable>;
+export type NewApproval = Insertable<ApprovalsTable>;
+export type PolicyRow = Selectable<PoliciesTable>;
+export type KillSwitchRow = Selectable<KillSwitchesTable>;
+export type InventoryRow = Selectable<InventoryTable>;
+export type SettingRow = Selectable<SettingsTable>;

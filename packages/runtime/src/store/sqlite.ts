@@ -1,0 +1,282 @@
+// The SQLite engine: a Kysely dialect over Node's built-in `node:sqlite`, so the embedded
+// store needs no native build. Several oz0 processes may share one file, which is what the
+// pragmas and the `begin immediate` transactions below are for.
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
+import { Oz0Error } from "@oz0/sdk";
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type DatabaseIntrospector,
+  type Dialect,
+  type DialectAdapter,
+  type Driver,
+  type Kysely,
+  type QueryCompiler,
+  type QueryResult,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  type TransactionSettings,
+} from "kysely";
+
+/**
+ * How long a statement waits for another process's write lock before failing with
+ * SQLITE_BUSY. Writes are short, so a wait this long means something is stuck.
+ */
+export const SQLITE_BUSY_TIMEOUT_MS = 10_000;
+
+/**
+ * Applied to every connection, in order. WAL lets readers go on while one process writes;
+ * `synchronous = NORMAL` in WAL mode keeps every commit across a crash of the process (not
+ * across a power cut), which is what job durability asks for, at a fraction of the cost.
+ */
+export const SQLITE_PRAGMAS: readonly string[] = [
+  `busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`,
+  "journal_mode = WAL",
+  "synchronous = NORMAL",
+  "foreign_keys = ON",
+];
+
+/** The SQLite clock in epoch milliseconds; constant within one statement. */
+export const SQLITE_CLOCK_SQL = "cast(unixepoch('subsec') * 1000 as integer)";
+
+/** The name of the database file under `$OZ0_HOME`. */
+export const SQLITE_FILE_NAME = "oz0.db";
+
+/** A path of `:memory:` opens a private in-memory database (the store's in-memory twin). */
+export const SQLITE_MEMORY = ":memory:";
+
+/**
+ * Opens a SQLite database with oz0's pragmas. Within one process, open a file once: two
+ * connections of one thread waiting on each other's lock would only time out.
+ */
+export function openSqliteDatabase(path: string): DatabaseSync {
+  const memory = path === SQLITE_MEMORY;
+  let database: DatabaseSync | undefined;
+  try {
+    if (!memory) mkdirSync(dirname(path), { recursive: true });
+    database = new DatabaseSync(path, { timeout: SQLITE_BUSY_TIMEOUT_MS });
+    for (const pragma of SQLITE_PRAGMAS) {
+      if (pragma.startsWith("journal_mode")) {
+        if (!memory) enterWalMode(database);
+      } else {
+        database.exec(`pragma ${pragma}`);
+      }
+    }
+  } catch (error) {
+    if (database?.isOpen) database.close();
+    throw new Oz0Error(
+      "INTERNAL",
+      `Cannot open the SQLite database at ${path}: ${error instanceof Error ? error.message : String(error)}. ` +
+        "Check that the oz0 home folder (--home or OZ0_HOME) exists and is writable.",
+      { data: { cause: String(error) }, cause: error },
+    );
+  }
+  return database;
+}
+
+/**
+ * Switching a new file to WAL needs a lock that SQLite does not wait for: when several
+ * processes open a new file at once, all but one get SQLITE_BUSY at once. They wait and try
+ * again, as the busy timeout would; once the file is in WAL mode, that lasts.
+ */
+function enterWalMode(database: DatabaseSync): void {
+  const deadline = Date.now() + SQLITE_BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      if (journalMode(database, "pragma journal_mode") === "wal") return;
+      const mode = journalMode(database, "pragma journal_mode = WAL");
+      if (mode !== "wal") throw new Error(`SQLite kept journal mode ${mode} where WAL was asked for`);
+      return;
+    } catch (error) {
+      if (!isBusy(error) || Date.now() >= deadline) throw error;
+      Atomics.wait(SLEEPER, 0, 0, 5 + Math.random() * 20);
+    }
+  }
+}
+
+function journalMode(database: DatabaseSync, pragma: string): string | undefined {
+  return (database.prepare(pragma).get() as { journal_mode?: string } | undefined)?.journal_mode;
+}
+
+/** Something to wait on synchronously: opening the database is synchronous. */
+const SLEEPER = new Int32Array(new SharedArrayBuffer(4));
+
+const SQLITE_BUSY = 5;
+
+function isBusy(error: unknown): boolean {
+  const code = (error as { errcode?: unknown } | null)?.errcode;
+  return typeof code === "number" && (code & 0xff) === SQLITE_BUSY;
+}
+
+/** A Kysely dialect over an open `node:sqlite` database; Kysely closes it on `destroy()`. */
+export class NodeSqliteDialect implements Dialect {
+  readonly #database: DatabaseSync;
+
+  constructor(database: DatabaseSync) {
+    this.#database = database;
+  }
+
+  createAdapter(): DialectAdapter {
+    return new SqliteAdapter();
+  }
+
+  createDriver(): Driver {
+    return new NodeSqliteDriver(this.#database);
+  }
+
+  createQueryCompiler(): QueryCompiler {
+    return new SqliteQueryCompiler();
+  }
+
+  // biome-ignore lint/suspicious/noExplicitAny: Kysely's Dialect interface takes Kysely<any>.
+  createIntrospector(db: Kysely<any>): DatabaseIntrospector {
+    return new SqliteIntrospector(db);
+  }
+}
+
+/**
+ * One connection, which Kysely serialises with a mutex since the SQLite adapter says it
+ * supports only one. Transactions begin with `begin immediate`: a deferred transaction that
+ * reads and then writes fails at once with SQLITE_BUSY when another process wrote in between,
+ * without waiting; taking the write lock first makes it wait its turn instead.
+ */
+class NodeSqliteDriver implements Driver {
+  readonly #database: DatabaseSync;
+  readonly #connection: NodeSqliteConnection;
+
+  constructor(database: DatabaseSync) {
+    this.#database = database;
+    this.#connection = new NodeSqliteConnection(database);
+  }
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return this.#connection;
+  }
+
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    const begin = settings.accessMode === "read only" ? "begin" : "begin immediate";
+    await connection.executeQuery(CompiledQuery.raw(begin));
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw("commit"));
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    // SQLite rolls back by itself on some errors (a full disk, say); a second rollback would
+    // then throw and hide the error that caused it.
+    if (!this.#database.isTransaction) return;
+    await connection.executeQuery(CompiledQuery.raw("rollback"));
+  }
+
+  async savepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`savepoint ${quoteIdentifier(name)}`));
+  }
+
+  async rollbackToSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`rollback to ${quoteIdentifier(name)}`));
+  }
+
+  async releaseSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`release ${quoteIdentifier(name)}`));
+  }
+
+  async releaseConnection(): Promise<void> {}
+
+  async destroy(): Promise<void> {
+    if (this.#database.isOpen) this.#database.close();
+  }
+}
+
+interface CachedStatement {
+  readonly statement: StatementSync;
+  /** Whether the statement returns rows (a select, or a write with `returning`). */
+  readonly reader: boolean;
+}
+
+/** How many prepared statements a connection keeps; a job step reuses the same few. */
+const STATEMENT_CACHE_SIZE = 256;
+
+class NodeSqliteConnection implements DatabaseConnection {
+  readonly #database: DatabaseSync;
+  readonly #statements = new Map<string, CachedStatement>();
+
+  constructor(database: DatabaseSync) {
+    this.#database = database;
+  }
+
+  async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+    const { statement, reader } = this.#prepare(compiledQuery.sql);
+    const parameters = toSqliteParameters(compiledQuery.parameters);
+    if (reader) return { rows: statement.all(...parameters) as R[] };
+    const { changes, lastInsertRowid } = statement.run(...parameters);
+    return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+  }
+
+  async *streamQuery<R>(compiledQuery: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    // A fresh statement: a cached one could be reset by another query while this is iterated.
+    const statement = this.#database.prepare(compiledQuery.sql);
+    for (const row of statement.iterate(...toSqliteParameters(compiledQuery.parameters))) {
+      yield { rows: [row as R] };
+    }
+  }
+
+  #prepare(sql: string): CachedStatement {
+    const cached = this.#statements.get(sql);
+    if (cached !== undefined) {
+      // Re-inserting keeps the map in least-recently-used order.
+      this.#statements.delete(sql);
+      this.#statements.set(sql, cached);
+      return cached;
+    }
+    const statement = this.#database.prepare(sql);
+    const entry = { statement, reader: statement.columns().length > 0 };
+    this.#statements.set(sql, entry);
+    if (this.#statements.size > STATEMENT_CACHE_SIZE) {
+      const oldest = this.#statements.keys().next().value;
+      if (oldest !== undefined) this.#statements.delete(oldest);
+    }
+    return entry;
+  }
+}
+
+/**
+ * node:sqlite binds a Date or a plain object as NULL without a word, which would lose data;
+ * refuse anything PostgreSQL would not store the same way.
+ */
+function toSqliteParameters(parameters: readonly unknown[]): SQLInputValue[] {
+  const values: SQLInputValue[] = new Array(parameters.length);
+  for (let index = 0; index < parameters.length; index++) {
+    const value = parameters[index];
+    if (
+      value === null ||
+      typeof value === "string" ||
+      typeof value === "number" ||
+      typeof value === "bigint"
+    ) {
+      values[index] = value;
+    } else if (typeof value === "boolean") {
+      values[index] = value ? 1 : 0;
+    } else if (value instanceof Uint8Array) {
+      values[index] = value;
+    } else {
+      const what = value instanceof Date ? "a Date" : value === undefined ? "undefined" : `a ${typeof value}`;
+      throw new Oz0Error(
+        "INTERNAL",
+        `Query parameter ${index + 1} is ${what}, which the store does not take: pass epoch milliseconds ` +
+          "for a time, JSON.stringify(...) for a JSON column, and null for no value.",
+        { data: { cause: `parameter ${index + 1} is ${what}` } },
+      );
+    }
+  }
+  return values;
+}
+
+function quoteIdentifier(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}

@@ -1,0 +1,168 @@
+import { existsSync } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { isOz0Error } from "@oz0/sdk";
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_TENANT, openStore, SQLITE_BUSY_TIMEOUT_MS, type Store } from "../../src/store/index.js";
+import { runTogether } from "./children.js";
+
+let scratch: string;
+beforeAll(async () => {
+  scratch = await mkdtemp(join(tmpdir(), "oz0-sqlite-"));
+});
+afterAll(() => rm(scratch, { recursive: true, force: true }));
+
+async function pragma(store: Store, name: string): Promise<unknown> {
+  const { rows } = await sql<Record<string, unknown>>`${sql.raw(`pragma ${name}`)}`.execute(store.db);
+  return Object.values(rows[0] ?? {})[0];
+}
+
+describe("the SQLite store", () => {
+  it("keeps its database in oz0.db under the home folder, creating the folder", async () => {
+    const home = join(scratch, "new", "home");
+    const store = await openStore({ home });
+    try {
+      expect(store.location).toBe(join(home, "oz0.db"));
+      expect(existsSync(join(home, "oz0.db"))).toBe(true);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("opens the file in WAL mode with a busy timeout and foreign keys on", async () => {
+    const store = await openStore({ home: join(scratch, "pragmas") });
+    try {
+      expect(await pragma(store, "journal_mode")).toBe("wal");
+      expect(await pragma(store, "busy_timeout")).toBe(SQLITE_BUSY_TIMEOUT_MS);
+      expect(await pragma(store, "foreign_keys")).toBe(1);
+      expect(await pragma(store, "synchronous")).toBe(1);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("lets two processes write at once, reading and appending in transactions, with no SQLITE_BUSY", async () => {
+    const options = { home: join(scratch, "writers") };
+    const store = await openStore(options);
+    await store.db
+      .insertInto("jobs")
+      .values({
+        id: "shared",
+        tenant: DEFAULT_TENANT,
+        name: "triage",
+        plugin: "support-triage",
+        kind: "agent",
+        queue: "pool.support-triage",
+        status: "running",
+        input: "null",
+        created_at: store.clockSql,
+        updated_at: store.clockSql,
+      })
+      .execute();
+    await store.close();
+
+    const count = 150;
+    const results = await runTogether([
+      { mode: "append", options, jobId: "shared", writer: "a", count },
+      { mode: "append", options, jobId: "shared", writer: "b", count },
+    ]);
+    expect(results).toEqual([
+      { ok: true, applied: [], appended: count },
+      { ok: true, applied: [], appended: count },
+    ]);
+
+    const after = await openStore(options);
+    try {
+      const events = await after.db
+        .selectFrom("job_events")
+        .select(["seq", "data"])
+        .where("job_id", "=", "shared")
+        .orderBy("seq")
+        .execute();
+      // Every read-then-append saw the other process's last write: no seq lost or doubled.
+      expect(events.map((event) => event.seq)).toEqual(
+        Array.from({ length: 2 * count }, (_, index) => index + 1),
+      );
+      const writers = new Set(events.map((event) => (JSON.parse(event.data) as { writer: string }).writer));
+      expect(writers).toEqual(new Set(["a", "b"]));
+      const settings = await after.db
+        .selectFrom("settings")
+        .select((eb) => eb.fn.countAll<number>().as("count"))
+        .executeTakeFirstOrThrow();
+      expect(settings.count).toBe(2 * count);
+    } finally {
+      await after.close();
+    }
+  });
+
+  it("refuses a Date as a query parameter instead of storing NULL", async () => {
+    const store = await openStore({ memory: true });
+    try {
+      const insert = store.db
+        .insertInto("tenants")
+        .values({ name: "dated", created_at: new Date() as unknown as number })
+        .execute();
+      await expect(insert).rejects.toThrow(
+        "Query parameter 2 is a Date, which the store does not take: pass epoch milliseconds for a time, " +
+          "JSON.stringify(...) for a JSON column, and null for no value.",
+      );
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("says which file it could not open and where to look", async () => {
+    const blocker = join(scratch, "a-file");
+    await writeFile(blocker, "not a folder");
+    const opening = openStore({ home: join(blocker, "home") });
+    await expect(opening).rejects.toSatisfy((error) => isOz0Error(error, "INTERNAL"));
+    await expect(opening).rejects.toThrow(
+      new RegExp(
+        `^Cannot open the SQLite database at ${join(blocker, "home", "oz0.db")}: .+\\. ` +
+          "Check that the oz0 home folder \\(--home or OZ0_HOME\\) exists and is writable\\.$",
+      ),
+    );
+  });
+
+  it("takes the write lock when a transaction begins, so another process waits instead of failing later", async () => {
+    const home = join(scratch, "locks");
+    const store = await openStore({ home });
+    const other = new DatabaseSync(join(home, "oz0.db"), { timeout: 0 });
+    try {
+      const write = () => other.exec("insert into settings values ('default', 'other', '1', 1)");
+      await store.transaction(async (trx) => {
+        await trx.selectFrom("tenants").select("name").execute();
+        expect(write).toThrow("database is locked");
+      });
+      await store.db
+        .transaction()
+        .setAccessMode("read only")
+        .execute(async (trx) => {
+          await trx.selectFrom("tenants").select("name").execute();
+          expect(write).not.toThrow();
+        });
+    } finally {
+      other.close();
+      await store.close();
+    }
+  });
+
+  it("rolls back to a savepoint inside a transaction", async () => {
+    const store = await openStore({ memory: true });
+    try {
+      const trx = await store.db.startTransaction().execute();
+      await trx.insertInto("tenants").values({ name: "kept", created_at: 1 }).execute();
+      const inner = await trx.savepoint("before_second").execute();
+      await inner.insertInto("tenants").values({ name: "undone", created_at: 1 }).execute();
+      await inner.rollbackToSavepoint("before_second").execute();
+      await inner.commit().execute();
+      const names = await store.db.selectFrom("tenants").select("name").orderBy("name").execute();
+      expect(names).toEqual([{ name: DEFAULT_TENANT }, { name: "kept" }]);
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -1,0 +1,231 @@
+// What a hook handler receives and may return. Every handler gets one payload object, never
+// positional arguments, so a field added later breaks no handler. Hooks that matter to
+// governance have typed payloads; the rest get a generic one with the same common fields.
+import type { ContextPart } from "../contracts/context-part.js";
+import type { SurfaceAttachment } from "../contracts/surface.js";
+import type { HookName, ModifyingHookName } from "./catalogue.js";
+
+/** Fields every payload carries: which hook fired, and where. */
+export interface HookPayloadBase<H extends HookName = HookName> {
+  readonly hook: H;
+  readonly tenant: string;
+  /** The job the hook fired in; absent only for a hook that fires before any job exists. */
+  readonly jobId?: string;
+  /** The job's agent or flow by address (`<plugin>/<agent>`). */
+  readonly agent?: string;
+}
+
+/** A message of a model conversation, as hooks see it. */
+export interface HookMessage {
+  readonly role: "system" | "user" | "assistant" | "tool";
+  readonly content: unknown;
+}
+
+/** A function as offered to a model. */
+export interface FunctionDescription {
+  /** The model-visible name, `<tool>__<function>`. */
+  readonly name: string;
+  /** `<plugin>/<tool>.<function>`. */
+  readonly address: string;
+  readonly description: string;
+  readonly inputSchema: Readonly<Record<string, unknown>>;
+}
+
+/** A function call a model asked for. */
+export interface ToolCallRequest {
+  readonly callId: string;
+  /** The model-visible name. */
+  readonly name: string;
+  readonly args: Readonly<Record<string, unknown>>;
+}
+
+export interface TokenUsage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+}
+
+export interface ModelResponse {
+  readonly text?: string;
+  readonly toolCalls: readonly ToolCallRequest[];
+  /** A structured answer, for an agent with an output schema. */
+  readonly output?: unknown;
+  readonly finishReason: string;
+  readonly usage?: TokenUsage;
+}
+
+export interface PreExecutionPayload extends HookPayloadBase<"pre_execution"> {
+  readonly kind: "agent" | "flow";
+  /** The agent or flow by address. */
+  readonly target: string;
+  readonly input: unknown;
+  readonly parentJobId?: string;
+}
+
+export interface PostExecutionPayload extends HookPayloadBase<"post_execution"> {
+  readonly status: "succeeded" | "failed" | "cancelled";
+  readonly output?: unknown;
+  readonly failure: { readonly kind: string; readonly message: string } | null;
+}
+
+export interface PreLlmCallPayload extends HookPayloadBase<"pre_llm_call"> {
+  /** The model step of the job, from 1. */
+  readonly step: number;
+  /** `provider:model`. */
+  readonly model: string;
+  readonly messages: readonly HookMessage[];
+  readonly tools: readonly FunctionDescription[];
+  readonly settings: Readonly<Record<string, unknown>>;
+  readonly estimatedInputTokens?: number;
+}
+
+export interface PostLlmCallPayload extends HookPayloadBase<"post_llm_call"> {
+  readonly step: number;
+  readonly model: string;
+  readonly response: ModelResponse;
+}
+
+/** Which function a call is for, and the call's identity. */
+export interface ToolCallFields {
+  readonly callId: string;
+  /** `<plugin>/<tool>.<function>`. */
+  readonly address: string;
+  readonly tool: string;
+  readonly function: string;
+  readonly args: Readonly<Record<string, unknown>>;
+}
+
+export interface PreToolCallPayload extends HookPayloadBase<"pre_tool_call">, ToolCallFields {
+  readonly idempotencyKey: string;
+}
+
+export interface PostToolCallPayload extends HookPayloadBase<"post_tool_call">, ToolCallFields {
+  readonly result: unknown;
+  /** Set when the function failed; `result` is then undefined. */
+  readonly error?: { readonly code: string; readonly message: string };
+  readonly durationMs: number;
+}
+
+export interface CollectToolsPayload extends HookPayloadBase<"collect_tools"> {
+  readonly tools: readonly FunctionDescription[];
+}
+
+export interface ExecuteToolPayload extends HookPayloadBase<"execute_tool">, ToolCallFields {}
+
+export interface PreContextAssemblyPayload extends HookPayloadBase<"pre_context_assembly"> {
+  readonly parts: readonly ContextPart[];
+  readonly tokenBudget?: number;
+}
+
+export interface PostContextAssemblyPayload extends HookPayloadBase<"post_context_assembly"> {
+  readonly retained: readonly ContextPart[];
+  readonly evicted: readonly ContextPart[];
+}
+
+export interface CollectContextPayload extends HookPayloadBase<"collect_context"> {
+  readonly parts: readonly ContextPart[];
+}
+
+export interface OnErrorPayload extends HookPayloadBase<"on_error"> {
+  readonly error: { readonly code: string; readonly message: string };
+  /** Where it failed: a step kind (`model_call`, `tool_call`) or the hook whose handler failed. */
+  readonly where: string;
+  /** The plugin whose code failed, when it was a plugin's. */
+  readonly plugin?: string;
+}
+
+export interface UserInputPayload extends HookPayloadBase<"user_input"> {
+  readonly content: string;
+  readonly attachments: readonly SurfaceAttachment[];
+  /** The surface it came from (`cli`, `slack`, `web`, …). */
+  readonly surface?: string;
+  readonly senderId?: string;
+}
+
+export interface UserOutputPayload extends HookPayloadBase<"user_output"> {
+  readonly content: unknown;
+  readonly surface?: string;
+}
+
+export interface PreApprovalPayload extends HookPayloadBase<"pre_approval">, ToolCallFields {
+  /** The tenant's `ask` rule that matched the call. */
+  readonly rule: string;
+  /** What the approver reads. */
+  readonly summary: string;
+  /** Who may answer; empty means the tenant's admins. */
+  readonly approvers: readonly string[];
+}
+
+export interface PreChildJobPayload extends HookPayloadBase<"pre_child_job"> {
+  /** `delegate` for oz.delegate, `flow` for a flow step that runs an agent or flow. */
+  readonly via: "delegate" | "flow";
+  /** The child's agent or flow by address. */
+  readonly target: string;
+  readonly input: unknown;
+}
+
+export interface OnKillSwitchPayload extends HookPayloadBase<"on_kill_switch"> {
+  readonly switch: { readonly kind: "agent" | "tool"; readonly address: string };
+  readonly reason?: string;
+}
+
+/** The typed payloads; a hook without an entry gets `GenericHookPayload`. */
+export interface HookPayloadMap {
+  pre_execution: PreExecutionPayload;
+  post_execution: PostExecutionPayload;
+  pre_llm_call: PreLlmCallPayload;
+  post_llm_call: PostLlmCallPayload;
+  pre_tool_call: PreToolCallPayload;
+  post_tool_call: PostToolCallPayload;
+  collect_tools: CollectToolsPayload;
+  execute_tool: ExecuteToolPayload;
+  pre_context_assembly: PreContextAssemblyPayload;
+  post_context_assembly: PostContextAssemblyPayload;
+  collect_context: CollectContextPayload;
+  on_error: OnErrorPayload;
+  user_input: UserInputPayload;
+  user_output: UserOutputPayload;
+  pre_approval: PreApprovalPayload;
+  pre_child_job: PreChildJobPayload;
+  on_kill_switch: OnKillSwitchPayload;
+}
+
+export type GenericHookPayload<H extends HookName = HookName> = HookPayloadBase<H> & {
+  readonly [field: string]: unknown;
+};
+
+export type HookPayload<H extends HookName> = H extends keyof HookPayloadMap
+  ? HookPayloadMap[H]
+  : GenericHookPayload<H>;
+
+/** The fields a handler of a modifying hook may change; the runtime ignores any other. */
+export interface HookChangeMap {
+  pre_execution: Pick<PreExecutionPayload, "input">;
+  pre_llm_call: Pick<PreLlmCallPayload, "model" | "messages" | "tools" | "settings">;
+  post_llm_call: Pick<PostLlmCallPayload, "response">;
+  pre_tool_call: Pick<PreToolCallPayload, "args">;
+  post_tool_call: Pick<PostToolCallPayload, "result">;
+  pre_context_assembly: Pick<PreContextAssemblyPayload, "parts">;
+  user_input: Pick<UserInputPayload, "content" | "attachments">;
+  user_output: Pick<UserOutputPayload, "content">;
+  pre_approval: Pick<PreApprovalPayload, "summary" | "approvers">;
+  pre_child_job: Pick<PreChildJobPayload, "input">;
+}
+
+export type HookChanges<H extends HookName> = H extends keyof HookChangeMap
+  ? Partial<HookChangeMap[H]>
+  : Readonly<Record<string, unknown>>;
+
+/**
+ * What a handler returns: on a modifying hook, the fields it changes (or nothing to keep the
+ * payload); elsewhere nothing. To refuse on a blocking hook, a handler throws PolicyViolation.
+ */
+export type HookResult<H extends HookName> = H extends ModifyingHookName
+  ? HookChanges<H> | undefined
+  : undefined;
+
+export type HookHandler<H extends HookName> = (
+  payload: HookPayload<H>,
+) => HookResult<H> | Promise<HookResult<H>>;
+
+/** Handlers by hook name, as a HookSpec's `build` returns them. */
+export type HookHandlers = { readonly [H in HookName]?: HookHandler<H> };

@@ -1,0 +1,90 @@
+// registerManagedChannelPlugin: a managed messaging integration registers admin config, a
+// channel and the runtime that keeps the channel's service running, always together and
+// under one name; this does it in one call, and all or nothing.
+
+import type { Host, Registration, RegistrationHandle } from "./host.js";
+import type {
+  AdminSpec,
+  Channel,
+  ChannelContext,
+  PluginConfig,
+  RuntimeContext,
+  RuntimeInstance,
+} from "./specs.js";
+
+type Awaitable<T> = T | Promise<T>;
+
+export interface ManagedChannelOptions<Config extends PluginConfig = PluginConfig> {
+  /** The name of the admin spec, the channel and the runtime alike. */
+  readonly name: string;
+  /** Admin config: defaults, form schema, validation, redaction. */
+  readonly config?: Pick<AdminSpec<Config>, "defaultConfig" | "schema" | "validate" | "redact">;
+  /** Live status output, shown beside the config. */
+  readonly status?: AdminSpec<Config>["status"];
+  readonly supportsNotifications?: boolean;
+  configured?(config: Config): boolean;
+  notificationsEnabled?(config: Config): boolean;
+  /** Builds the channel that ingests events and delivers answers. */
+  build(ctx: ChannelContext): Awaitable<Channel>;
+  /** Builds the long-lived service (a socket, a poller) the host reconciles from config. */
+  runtime(ctx: RuntimeContext): Awaitable<RuntimeInstance>;
+}
+
+export interface ManagedChannelRegistration extends RegistrationHandle {
+  readonly admin: Registration<"admin">;
+  readonly channel: Registration<"channel">;
+  readonly runtime: Registration<"runtime">;
+}
+
+/**
+ * Registers admin, channel and runtime for a managed channel. If any part is refused, the
+ * parts already registered are removed again before the error is thrown.
+ */
+export function registerManagedChannelPlugin<Config extends PluginConfig>(
+  host: Host,
+  options: ManagedChannelOptions<Config>,
+): ManagedChannelRegistration {
+  const done: RegistrationHandle[] = [];
+  const keep = <R extends RegistrationHandle>(registration: R): R => {
+    done.push(registration);
+    return registration;
+  };
+  try {
+    const admin = keep(
+      host.addAdmin<Config>({ ...options.config, name: options.name, status: options.status }),
+    );
+    const channel = keep(
+      host.addChannel({
+        name: options.name,
+        supportsNotifications: options.supportsNotifications ?? false,
+        configured: (config) => options.configured?.(config as Config) ?? true,
+        notificationsEnabled: (config) => options.notificationsEnabled?.(config as Config) ?? false,
+        build: (ctx) => options.build(ctx),
+      }),
+    );
+    const runtime = keep(host.addRuntime({ name: options.name, build: (ctx) => options.runtime(ctx) }));
+    return {
+      admin,
+      channel,
+      runtime,
+      get enabled() {
+        return done.every((part) => part.enabled);
+      },
+      get removed() {
+        return done.every((part) => part.removed);
+      },
+      enable: () => {
+        for (const part of done) part.enable();
+      },
+      disable: () => {
+        for (const part of done) part.disable();
+      },
+      remove: () => {
+        for (const part of done) part.remove();
+      },
+    };
+  } catch (error) {
+    for (const part of done) part.remove();
+    throw error;
+  }
+}

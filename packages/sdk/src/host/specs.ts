@@ -1,0 +1,411 @@
+// The capability specs a plugin registers with the host (spec/host-capabilities.txt), and
+// the contexts the host hands their `build` functions. Types only: the runtime implements
+// the services behind them (files, processes, secrets, memory storage).
+import type { SurfaceEnvelope, SurfaceResponse, SurfaceStartContext } from "../contracts/surface.js";
+import type { HookName } from "../hooks/catalogue.js";
+import type { HookHandler, HookHandlers, HookPayload } from "../hooks/payloads.js";
+import type { FunctionInput, JsonSchemaObject } from "./input-schema.js";
+
+type Awaitable<T> = T | Promise<T>;
+
+/** A plugin's configuration, as its admin spec defines it. */
+export type PluginConfig = Readonly<Record<string, unknown>>;
+
+/** What every capability spec carries. */
+export interface SpecBase {
+  /** The plugin the spec belongs to. The host fills it in; a different value is refused. */
+  readonly pluginId?: string;
+}
+
+/** A spec as the host recorded it: its plugin is always known. */
+export type Registered<S> = S & { readonly pluginId: string };
+
+// ── Admin: operator-facing config and status ────────────────────────────────────────────
+
+export interface AdminIssue {
+  /** Dotted path of the config field, `""` for the whole config. */
+  readonly path: string;
+  readonly message: string;
+}
+
+export interface AdminStatus {
+  readonly state: "ok" | "degraded" | "error" | "off";
+  readonly message?: string;
+  readonly details?: Readonly<Record<string, unknown>>;
+}
+
+export interface AdminStatusContext<Config extends PluginConfig = PluginConfig> {
+  readonly pluginId: string;
+  readonly config: Config;
+}
+
+/**
+ * Config and status for operators. Most managed plugins register one for config and one
+ * for status, so `name` defaults to `status` for a spec with only `status`, else `config`.
+ */
+export interface AdminSpec<Config extends PluginConfig = PluginConfig> extends SpecBase {
+  readonly name?: string;
+  readonly defaultConfig?: Config;
+  /** JSON Schema of the config; the console draws the admin form from it. */
+  readonly schema?: JsonSchemaObject;
+  /** Server-side validation: every problem found, none when the config is valid. */
+  validate?(config: Config): Awaitable<readonly AdminIssue[]>;
+  /** The config with its secrets masked, for display and logs. */
+  redact?(config: Config): Config;
+  /** Live status output. */
+  status?(ctx: AdminStatusContext<Config>): Awaitable<AdminStatus>;
+}
+
+// ── Tools ───────────────────────────────────────────────────────────────────────────────
+
+/** The folders a tool works with. Relative paths resolve from `projectRoot`, else `agentRoot`. */
+export interface ToolPaths {
+  /** oz0's home: `OZ0_HOME`, `~/.oz0` by default. */
+  readonly home: string;
+  /** The folder of the person the job runs for. */
+  readonly userRoot: string;
+  /** Where managed tool binaries are installed. */
+  readonly toolsBinDir: string;
+  /** The agent's working folder. */
+  readonly agentRoot: string;
+  /** The attached project, if any; project-aware tools resolve relative paths from it. */
+  readonly projectRoot?: string;
+}
+
+export interface ReadFileOptions {
+  readonly encoding?: "utf8" | "base64";
+  /** Refuse a larger file; the runtime's own cap applies when this is higher. */
+  readonly maxBytes?: number;
+}
+
+export interface WriteFileOptions {
+  readonly encoding?: "utf8" | "base64";
+  readonly append?: boolean;
+  /** Create missing parent folders. */
+  readonly makeDirs?: boolean;
+}
+
+export interface ListDirOptions {
+  readonly recursive?: boolean;
+  readonly maxEntries?: number;
+}
+
+export interface DirEntry {
+  readonly name: string;
+  /** The path as the tool would pass it back to the runtime. */
+  readonly path: string;
+  readonly type: "file" | "directory" | "symlink" | "other";
+  readonly size?: number;
+}
+
+export interface ExecOptions {
+  readonly cwd?: string;
+  readonly env?: Readonly<Record<string, string>>;
+  readonly stdin?: string;
+  /** Kill the process after this long; the runtime's own cap applies when this is higher. */
+  readonly timeoutMs?: number;
+  /** Keep at most this much of stdout and of stderr; the runtime's cap applies when higher. */
+  readonly maxOutputBytes?: number;
+  readonly signal?: AbortSignal;
+}
+
+export interface ExecResult {
+  /** `null` when the process was killed by a signal. */
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly timedOut: boolean;
+  /** Output went over `maxOutputBytes` and was cut. */
+  readonly truncated: boolean;
+  readonly durationMs: number;
+}
+
+/**
+ * The tool-facing file and process surface. The runner decides whether an operation is
+ * local, sandboxed or otherwise mediated; it confines paths to the tool's roots and bounds
+ * every process, so tools use this instead of `node:fs` or `node:child_process`.
+ */
+export interface ToolRuntime {
+  readFile(path: string, options?: ReadFileOptions): Promise<string>;
+  writeFile(path: string, content: string, options?: WriteFileOptions): Promise<void>;
+  listDir(path: string, options?: ListDirOptions): Promise<readonly DirEntry[]>;
+  exec(command: string, args?: readonly string[], options?: ExecOptions): Promise<ExecResult>;
+}
+
+export interface ToolContext {
+  readonly pluginId: string;
+  readonly tenant: string;
+  /** The OS the tool runs on, as `process.platform` names it (`linux`, `darwin`, `win32`). */
+  readonly platform: string;
+  readonly paths: ToolPaths;
+  readonly runtime: ToolRuntime;
+  readonly config: PluginConfig;
+}
+
+/** One call of a function: who calls, in which job, and how to stop. */
+export interface FunctionCall {
+  readonly tenant: string;
+  readonly jobId: string;
+  readonly callId: string;
+  /** The same for every attempt of this call: pass it to outside APIs to avoid doing a thing twice. */
+  readonly idempotencyKey: string;
+  /** The calling agent by address (`<plugin>/<agent>`); absent for a call by hand or from a flow. */
+  readonly agent?: string;
+  /** `<plugin>/<tool>.<function>`. */
+  readonly address: string;
+  /** 1 for the first attempt. */
+  readonly attempt: number;
+  /** Aborted when the job is cancelled, killed or out of time. */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * One function of a tool. With a zod `input`, `run` gets the parsed arguments (defaults
+ * applied); with a JSON Schema, the arguments the runtime checked against it.
+ */
+export interface FunctionSpec<Args = Record<string, unknown>> {
+  readonly name: string;
+  readonly description: string;
+  readonly input: FunctionInput<Args>;
+  run(args: Args, call: FunctionCall): unknown;
+}
+
+export interface ToolBuild {
+  readonly functions: readonly FunctionSpec[];
+}
+
+/** An agent-callable tool: a tool ID whose functions come from `build`. */
+export interface ToolSpec extends SpecBase {
+  /** The tool ID, unique per tenant. */
+  readonly name: string;
+  readonly description: string;
+  /** Core: built even when the plugin is not enabled. */
+  readonly required?: boolean;
+  build(ctx: ToolContext): Awaitable<ToolBuild>;
+}
+
+// ── Providers ───────────────────────────────────────────────────────────────────────────
+
+export interface ProviderMeta {
+  /** The provider's name as people read it. */
+  readonly displayName: string;
+  readonly defaultUrl?: string;
+}
+
+export interface ProviderContext {
+  readonly pluginId: string;
+  readonly config: PluginConfig;
+  /** A key the tenant stored for this plugin (`OPENAI_API_KEY`, …). */
+  secret(name: string): Promise<string | undefined>;
+}
+
+/** What a provider builds: an AI SDK provider, or anything else with `languageModel(id)`. */
+export interface ModelProvider {
+  languageModel(modelId: string): unknown;
+}
+
+export interface ProviderSpec extends SpecBase {
+  /** The provider ID in `provider:model`. */
+  readonly name: string;
+  readonly meta: ProviderMeta;
+  build(ctx: ProviderContext): Awaitable<ModelProvider>;
+}
+
+// ── Channels ────────────────────────────────────────────────────────────────────────────
+
+export interface ChannelNotification {
+  readonly title: string;
+  readonly body: string;
+  readonly url?: string;
+  readonly level?: "info" | "warning" | "error";
+}
+
+/** A built channel; a SurfaceAdapter is one. */
+export interface Channel {
+  /** Turns a raw outside event into an envelope; `undefined` ignores the event. */
+  ingest?(raw: unknown): Awaitable<SurfaceEnvelope | undefined>;
+  deliver(envelope: SurfaceEnvelope, response: SurfaceResponse): Awaitable<void>;
+  notify?(notification: ChannelNotification): Awaitable<void>;
+  start?(ctx: SurfaceStartContext): Awaitable<void>;
+  stop?(): Awaitable<void>;
+}
+
+export interface ChannelContext {
+  readonly pluginId: string;
+  readonly config: PluginConfig;
+  /** Hands an envelope to oz0, which starts a job or a chat turn for it. */
+  submit(envelope: SurfaceEnvelope): Promise<void>;
+}
+
+export interface ChannelSpec extends SpecBase {
+  readonly name: string;
+  readonly supportsNotifications?: boolean;
+  /** Whether the config has what the channel needs to run; always, when left out. */
+  configured?(config: PluginConfig): boolean;
+  /** Whether notifications are switched on in the config; never, when left out. */
+  notificationsEnabled?(config: PluginConfig): boolean;
+  build(ctx: ChannelContext): Awaitable<Channel>;
+}
+
+// ── Hooks ───────────────────────────────────────────────────────────────────────────────
+
+export interface HookContext {
+  readonly pluginId: string;
+  readonly config: PluginConfig;
+}
+
+/** Engine interception, observability, request tracking: handlers by hook name. */
+export interface HookSpec extends SpecBase {
+  readonly name: string;
+  build(ctx: HookContext): Awaitable<HookHandlers>;
+}
+
+// ── Memory ──────────────────────────────────────────────────────────────────────────────
+
+export interface MemoryEntryInput {
+  /** Left out, the provider picks one. */
+  readonly key?: string;
+  readonly content: string;
+  readonly metadata?: Readonly<Record<string, unknown>>;
+}
+
+export interface MemoryEntry {
+  readonly key: string;
+  readonly content: string;
+  readonly metadata: Readonly<Record<string, unknown>>;
+}
+
+export interface MemoryHit extends MemoryEntry {
+  /** Higher is closer; the scale is the provider's. */
+  readonly score: number;
+}
+
+/** What a memory provider offers agents and the `pre_memory_store` hook guards. */
+export interface MemoryProvider {
+  store(entry: MemoryEntryInput): Awaitable<MemoryEntry>;
+  get(key: string): Awaitable<MemoryEntry | undefined>;
+  search(query: string, options?: { readonly limit?: number }): Awaitable<readonly MemoryHit[]>;
+  forget?(key: string): Awaitable<boolean>;
+}
+
+/** The plugin's own storage in the tenant's database: collections of JSON values by key. */
+export interface MemoryDatabase {
+  get(collection: string, key: string): Promise<unknown>;
+  put(collection: string, key: string, value: unknown): Promise<void>;
+  delete(collection: string, key: string): Promise<boolean>;
+  list(
+    collection: string,
+    options?: { readonly prefix?: string; readonly limit?: number },
+  ): Promise<readonly { readonly key: string; readonly value: unknown }[]>;
+}
+
+/** Summarizes text with the tenant's model; memory providers compact what they keep. */
+export type Summarizer = (
+  text: string,
+  options?: { readonly maxTokens?: number; readonly instructions?: string },
+) => Promise<string>;
+
+/** The one context with a database and a model: memory needs both to be built. */
+export interface MemoryContext {
+  readonly pluginId: string;
+  readonly config: PluginConfig;
+  readonly db: MemoryDatabase;
+  readonly summarizer: Summarizer;
+}
+
+export interface MemorySpec extends SpecBase {
+  readonly name: string;
+  build(ctx: MemoryContext): Awaitable<MemoryProvider>;
+}
+
+// ── Runtimes ────────────────────────────────────────────────────────────────────────────
+
+export interface RuntimeContext {
+  readonly pluginId: string;
+  readonly config: PluginConfig;
+  /** Aborted when the host shuts the runtime down. */
+  readonly signal: AbortSignal;
+}
+
+export interface RuntimeInstance {
+  start(): Awaitable<void>;
+  stop(): Awaitable<void>;
+  /** Applies a changed config without a restart; left out, the host stops and starts. */
+  reconcile?(config: PluginConfig): Awaitable<void>;
+}
+
+/** A host-managed long-lived runtime, reconciled from the plugin's desired state. */
+export interface RuntimeSpec extends SpecBase {
+  readonly name: string;
+  build(ctx: RuntimeContext): Awaitable<RuntimeInstance>;
+}
+
+// ── Prompt inventory and system prompt ──────────────────────────────────────────────────
+
+export interface PromptInventoryContext {
+  readonly pluginId: string;
+  readonly tenant: string;
+  readonly jobId?: string;
+  readonly agent?: string;
+}
+
+export interface PromptInventoryTool {
+  /** `<tool>.<function>`. */
+  readonly name: string;
+  readonly description: string;
+  readonly input?: JsonSchemaObject;
+}
+
+/** Tools a plugin discovers at run time (an MCP server's), listed for the model. */
+export interface PromptInventorySpec extends SpecBase {
+  /** `inventory` when left out. */
+  readonly name?: string;
+  getTools(ctx: PromptInventoryContext): Awaitable<readonly PromptInventoryTool[]>;
+}
+
+export interface SystemPromptContext {
+  readonly pluginId: string;
+  readonly tenant: string;
+  readonly jobId: string;
+  readonly agent: string;
+  readonly config: PluginConfig;
+}
+
+export interface SystemPromptSection {
+  readonly title?: string;
+  readonly content: string;
+}
+
+export interface SystemPromptSpec extends SpecBase {
+  readonly name: string;
+  /** Core: contributed even when the plugin is not enabled. */
+  readonly required?: boolean;
+  /** The section to add; `undefined` adds nothing to this prompt. */
+  build(ctx: SystemPromptContext): Awaitable<string | SystemPromptSection | undefined>;
+}
+
+// ── Lifecycle: handlers around runs and tool calls ──────────────────────────────────────
+
+/**
+ * A handler on one lifecycle hook. Lower `order` runs first (0 when left out; ties keep
+ * registration order). To refuse, `run` throws PolicyViolation.
+ */
+export interface LifecycleSpec<H extends HookName> extends SpecBase {
+  readonly name: string;
+  readonly order?: number;
+  /** Core: runs even when the plugin is not enabled. */
+  readonly required?: boolean;
+  run(payload: HookPayload<H>): ReturnType<HookHandler<H>>;
+}
+
+/** Before a run: rewrite the input, or refuse the run. Runs on `pre_execution`. */
+export type BeforeRunSpec = LifecycleSpec<"pre_execution">;
+/** Before a tool call: rewrite its arguments, or refuse it. Runs on `pre_tool_call`. */
+export type BeforeToolCallSpec = LifecycleSpec<"pre_tool_call">;
+/** After a tool result: rewrite the result. Runs on `post_tool_call`. */
+export type AfterToolResultSpec = LifecycleSpec<"post_tool_call">;
+
+export type BeforeRunPayload = HookPayload<"pre_execution">;
+export type BeforeToolCallPayload = HookPayload<"pre_tool_call">;
+export type AfterToolResultPayload = HookPayload<"post_tool_call">;
