@@ -1,5 +1,7 @@
 // @oz0/runtime: the oz0 engine. Each concept lives in its own folder; this entry exports what
 // the server and the CLI use.
+
+export { type LoadedAgent, type LoadedPlugin, type LoadedSkill, loadPluginDir } from "./plugin-dir/index.js";
 export {
   DEFAULT_TENANT,
   JOB_STATUSES,

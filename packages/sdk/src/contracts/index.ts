@@ -30,6 +30,7 @@ export {
 export { ContextPart, type ContextPartInit } from "./context-part.js";
 export { MemoryContract } from "./memory.js";
 export {
+  type ComposedContracts,
   collectContractIds,
   inferPluginId,
   isPluginClass,

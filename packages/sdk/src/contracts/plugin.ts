@@ -9,7 +9,7 @@
 // `requires` and `implements` keep their names. Handler methods keep the spec's
 // `on_<hook>` (camelCase `on<Hook>` is accepted too).
 import { Oz0Error } from "../errors/index.js";
-import { type ContractBase, type ContractClass, contractClassesOf, MIXED_IN } from "./base.js";
+import { ContractBase, type ContractClass, contractClassesOf, MIXED_IN } from "./base.js";
 
 export interface PluginOptions {
   /** `<name>@v<major>`; inferred from the class name when left out. */
@@ -61,6 +61,12 @@ function decorate<C extends ContractClass>(
 ): C {
   if (context !== undefined && context.kind !== "class") {
     throw invalid(String(context.name), `@plugin decorates classes, not a ${String(context.kind)}`);
+  }
+  if (!(target.prototype instanceof ContractBase)) {
+    throw invalid(
+      target.name || "(anonymous class)",
+      "@plugin decorates contract classes: extend ToolContract, GovernanceContract, SurfaceAdapter or another contract",
+    );
   }
   // Static fields are set after class decorators run, so a standard decorator reads the
   // class's own `pluginId` and `implements` overrides in an initializer, once they exist.
@@ -133,6 +139,12 @@ export function collectContractIds(target: ContractClass): string[] {
 type Constructed<T> = T extends abstract new (...args: never[]) => infer I ? I : never;
 type Intersect<U> = (U extends unknown ? (k: U) => void : never) extends (k: infer I) => void ? I : never;
 
+/** A class extending every contract given: instances of all of them, with the first's statics. */
+export type ComposedContracts<
+  First extends ContractClass,
+  Rest extends ContractClass[],
+> = (abstract new () => Constructed<First> & Intersect<Constructed<Rest[number]>>) & Omit<First, "prototype">;
+
 /**
  * TypeScript classes extend one class, so a plugin implementing several contracts extends
  * a composite: `class SmartMemoryTool extends withContracts(ToolContract, MemoryContract)`.
@@ -143,7 +155,7 @@ type Intersect<U> = (U extends unknown ? (k: U) => void : never) extends (k: inf
 export function withContracts<First extends ContractClass, Rest extends ContractClass[]>(
   first: First,
   ...rest: Rest
-): abstract new () => Constructed<First> & Intersect<Constructed<Rest[number]>> {
+): ComposedContracts<First, Rest> {
   const Base = first as unknown as abstract new () => ContractBase;
   abstract class Composite extends Base {}
   for (const mixin of rest) {
@@ -158,7 +170,7 @@ export function withContracts<First extends ContractClass, Rest extends Contract
   }
   Object.defineProperty(Composite, MIXED_IN, { value: Object.freeze([...rest]) });
   Object.defineProperty(Composite, "name", { value: [first, ...rest].map((k) => k.name).join("_") });
-  return Composite as unknown as abstract new () => Constructed<First> & Intersect<Constructed<Rest[number]>>;
+  return Composite as unknown as ComposedContracts<First, Rest>;
 }
 
 function infer(target: ContractClass, options: PluginOptions): PluginInfo {

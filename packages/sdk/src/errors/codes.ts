@@ -30,12 +30,14 @@ export const ERROR_CODES = {
   },
   INVALID_MANIFEST: {
     side: "user",
-    summary: "A plugin.yaml, agent file, skill or kind: Tool manifest does not parse or does not match its schema.",
+    summary:
+      "A plugin.yaml, agent file, skill or kind: Tool manifest does not parse or does not match its schema.",
     data: "{ issues: { file, line, column, path, message }[] }: every problem found, each with its place.",
   },
   UNSAFE_YAML: {
     side: "user",
-    summary: "A YAML document uses a construct refused for untrusted input (too many aliases, custom tags, too deep or too large).",
+    summary:
+      "A YAML document uses a construct refused for untrusted input (too many aliases, custom tags, too deep or too large).",
     data: "{ file: string, line?: number, column?: number, limit?: number }",
   },
   INVALID_PLUGIN: {

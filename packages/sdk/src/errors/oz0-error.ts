@@ -6,7 +6,11 @@ export class Oz0Error extends Error {
   readonly code: ErrorCode;
   readonly data: Readonly<Record<string, unknown>> | undefined;
 
-  constructor(code: ErrorCode, message: string, options?: { data?: Record<string, unknown>; cause?: unknown }) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options?: { data?: Record<string, unknown>; cause?: unknown },
+  ) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.code = code;

@@ -2,7 +2,7 @@
 // semantics. The runtime's hook bus, lint and the docs all read this one frozen table, so a
 // hook point exists exactly when it has a row here.
 import { Oz0Error } from "../errors/index.js";
-import { closestName } from "./suggest.js";
+import { closestWord } from "../text/index.js";
 
 /** The phase a hook point belongs to; the docs group the catalogue by it. */
 export type HookCategory =
@@ -355,7 +355,7 @@ export function isHookName(name: string): name is HookName {
 export function hookPoint(name: string): HookPointInfo {
   const info = BY_NAME.get(name);
   if (info !== undefined) return info;
-  const suggestion = closestName(name, HOOK_NAMES);
+  const suggestion = closestWord(name, HOOK_NAMES);
   const hint = suggestion === undefined ? "" : ` Did you mean '${suggestion}'?`;
   throw new Oz0Error(
     "UNKNOWN_HOOK",

@@ -3,15 +3,23 @@
 // (`onPreLlmCall`) instead. A hook whose name already starts with `on_` keeps it
 // (`on_error`, camelCase `onError`), so no handler is ever called `on_on_error`.
 import { Oz0Error } from "../errors/index.js";
+import { closestWord } from "../text/index.js";
 import { HOOK_NAMES, type HookName, hookPoint } from "./catalogue.js";
-import type { HookHandler, HookHandlers } from "./payloads.js";
-import { closestName } from "./suggest.js";
+import type { HookHandlers, HookPayload, HookResult } from "./payloads.js";
 
 /** The spec's method name for a hook's handler. */
 export type HandlerMethodName<H extends HookName> = H extends `on_${string}` ? H : `on_${H}`;
 
-/** Optional handler methods, one per hook: `implements HookHandlerMethods` types them. */
-export type HookHandlerMethods = { [H in HookName as HandlerMethodName<H>]?: HookHandler<H> };
+/**
+ * Optional handler methods, one per hook: `implements HookHandlerMethods` types them. A
+ * method with no return statement is typed `void`, so methods may return void as well.
+ */
+export type HookHandlerMethods = {
+  [H in HookName as HandlerMethodName<H>]?: (
+    payload: HookPayload<H>,
+    // biome-ignore lint/suspicious/noConfusingVoidType: a handler method without a return statement is typed void
+  ) => HookResult<H> | void | Promise<HookResult<H> | void>;
+};
 
 /** The two method names a handler of `hook` may have. */
 export function handlerMethodNames(hook: HookName): { snake: string; camel: string } {
@@ -31,7 +39,7 @@ export function hookHandlersOf(target: object, owner: string): HookHandlers {
   const methods = methodNames(target);
   for (const method of methods) {
     if (method.startsWith("on_") && !SNAKE_METHODS.includes(method)) {
-      const suggestion = closestName(method, SNAKE_METHODS);
+      const suggestion = closestWord(method, SNAKE_METHODS);
       const hint = suggestion === undefined ? "" : ` Did you mean '${suggestion}'?`;
       throw new Oz0Error(
         "UNKNOWN_HOOK",

@@ -53,4 +53,3 @@ export type {
   UserInputPayload,
   UserOutputPayload,
 } from "./payloads.js";
-export { closestName } from "./suggest.js";

@@ -22,10 +22,11 @@ import type {
 } from "./specs.js";
 
 /**
- * The kinds of capability a plugin registers, as a manifest's `capabilities:` names them.
- * The loader compares the kinds a plugin's code registered with what its manifest declares.
+ * The kinds of capability a plugin's code registers, one per host method. A manifest's
+ * `capabilities:` uses the same words, plus `config` and `status` for the two sides of an
+ * admin spec; `capabilityMismatch` compares the two.
  */
-export const CAPABILITY_KINDS = Object.freeze([
+export const REGISTRATION_KINDS = Object.freeze([
   "admin",
   "tool",
   "provider",
@@ -40,7 +41,7 @@ export const CAPABILITY_KINDS = Object.freeze([
   "after_tool_result",
 ] as const);
 
-export type CapabilityKind = (typeof CAPABILITY_KINDS)[number];
+export type RegistrationKind = (typeof REGISTRATION_KINDS)[number];
 
 export interface SpecByKind {
   admin: AdminSpec;
@@ -69,7 +70,7 @@ export interface RegistrationHandle {
   remove(): void;
 }
 
-export interface Registration<K extends CapabilityKind = CapabilityKind> extends RegistrationHandle {
+export interface Registration<K extends RegistrationKind = RegistrationKind> extends RegistrationHandle {
   readonly kind: K;
   readonly name: string;
   readonly pluginId: string;
@@ -90,7 +91,7 @@ export interface ContractOptions {
 
 /** One capability a contract class contributed. */
 export interface ContractPart {
-  readonly kind: CapabilityKind;
+  readonly kind: RegistrationKind;
   readonly name: string;
   /** For a ToolContract: its function within the tool `name`. */
   readonly function?: string;
@@ -161,15 +162,37 @@ export function assertPluginObject(value: unknown, pluginId: string): asserts va
 }
 
 /**
- * What the manifest's `capabilities:` and the registered kinds disagree on: kinds the code
- * registered without declaring them, and declared kinds the code never registered.
+ * The manifest words a registration answers to: its kind, and for an admin spec `config`
+ * and/or `status` for the side it covers ("list runtime, config, and status").
+ */
+export function capabilityWords(registration: Pick<Registration, "kind" | "spec">): string[] {
+  if (registration.kind !== "admin") return [registration.kind];
+  const spec = registration.spec as AdminSpec;
+  const words = ["admin"];
+  if ([spec.defaultConfig, spec.schema, spec.validate, spec.redact].some((part) => part !== undefined)) {
+    words.push("config");
+  }
+  if (spec.status !== undefined) words.push("status");
+  return words;
+}
+
+/**
+ * What a manifest's `capabilities:` and the code's registrations disagree on: words to add
+ * for registrations the manifest does not mention (an admin spec is mentioned by `admin`,
+ * `config` or `status`), and declared words nothing registered.
  */
 export function capabilityMismatch(
   declared: readonly string[],
-  registered: readonly CapabilityKind[],
-): { undeclared: CapabilityKind[]; unregistered: string[] } {
-  return {
-    undeclared: registered.filter((kind) => !declared.includes(kind)),
-    unregistered: declared.filter((kind) => !(registered as readonly string[]).includes(kind)),
-  };
+  registrations: readonly Pick<Registration, "kind" | "spec">[],
+): { undeclared: string[]; unregistered: string[] } {
+  const undeclared = new Set<string>();
+  const registered = new Set<string>();
+  for (const registration of registrations) {
+    const words = capabilityWords(registration);
+    for (const word of words) registered.add(word);
+    if (!words.some((word) => declared.includes(word))) {
+      for (const word of words.length > 1 ? words.slice(1) : words) undeclared.add(word);
+    }
+  }
+  return { undeclared: [...undeclared], unregistered: declared.filter((word) => !registered.has(word)) };
 }

@@ -5,17 +5,18 @@ export { type BuiltFunction, type BuiltTool, buildHookHandlers, buildTool, check
 export { defineTool, type JsonToolDefinition, type ZodToolDefinition } from "./define-tool.js";
 export {
   assertPluginObject,
-  CAPABILITY_KINDS,
-  type CapabilityKind,
   type ContractOptions,
   type ContractPart,
   type ContractRegistration,
   capabilityMismatch,
+  capabilityWords,
   definePlugin,
   type Host,
   type PluginObject,
+  REGISTRATION_KINDS,
   type Registration,
   type RegistrationHandle,
+  type RegistrationKind,
   type SpecByKind,
 } from "./host.js";
 export {

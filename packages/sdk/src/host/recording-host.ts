@@ -12,14 +12,14 @@ import { hookHandlersOf } from "../hooks/handlers.js";
 import { nameProblem } from "../names/index.js";
 import { checkFunction } from "./build.js";
 import {
-  CAPABILITY_KINDS,
-  type CapabilityKind,
   type ContractOptions,
   type ContractPart,
   type ContractRegistration,
   type Host,
+  REGISTRATION_KINDS,
   type Registration,
   type RegistrationHandle,
+  type RegistrationKind,
   type SpecByKind,
 } from "./host.js";
 import type { FunctionSpec, Registered } from "./specs.js";
@@ -31,16 +31,16 @@ export interface RegistrationChange {
 
 export interface RecordingHost extends Host {
   /** Live registrations (not removed), in registration order; of one kind when given. */
-  registrations<K extends CapabilityKind>(kind?: K): readonly Registration<K>[];
-  registration<K extends CapabilityKind>(kind: K, name: string): Registration<K> | undefined;
-  /** The kinds with at least one live registration, in CAPABILITY_KINDS order. */
-  kinds(): CapabilityKind[];
+  registrations<K extends RegistrationKind>(kind?: K): readonly Registration<K>[];
+  registration<K extends RegistrationKind>(kind: K, name: string): Registration<K> | undefined;
+  /** The kinds with at least one live registration, in REGISTRATION_KINDS order. */
+  kinds(): RegistrationKind[];
   /** Calls `listener` on every later registration, enable, disable and remove. */
   subscribe(listener: (change: RegistrationChange) => void): () => void;
 }
 
 /** How each kind reads in messages. */
-const LABELS: Record<CapabilityKind, string> = {
+const LABELS: Record<RegistrationKind, string> = {
   admin: "admin spec",
   tool: "tool",
   provider: "provider",
@@ -56,7 +56,7 @@ const LABELS: Record<CapabilityKind, string> = {
 };
 
 /** What each kind needs beyond a name, checked at registration, not at first use: a problem or undefined. */
-const CHECKS: Record<CapabilityKind, (spec: Record<string, unknown>) => string | undefined> = {
+const CHECKS: Record<RegistrationKind, (spec: Record<string, unknown>) => string | undefined> = {
   admin: (spec) =>
     optionalFunction(spec, "validate") ??
     optionalFunction(spec, "redact") ??
@@ -100,8 +100,9 @@ const CHECKS: Record<CapabilityKind, (spec: Record<string, unknown>) => string |
  */
 export function createRecordingHost(pluginId: string): RecordingHost {
   const problem = nameProblem("plugin", pluginId);
-  if (problem !== undefined)
+  if (problem !== undefined) {
     throw new Oz0Error("INVALID_NAME", `${problem}.`, { data: { kind: "plugin", name: pluginId } });
+  }
 
   const live: Registration[] = [];
   const listeners = new Set<(change: RegistrationChange) => void>();
@@ -109,10 +110,10 @@ export function createRecordingHost(pluginId: string): RecordingHost {
   const emit = (type: RegistrationChange["type"], registration: Registration): void => {
     for (const listener of [...listeners]) listener({ type, registration });
   };
-  const find = (kind: CapabilityKind, name: string): Registration | undefined =>
+  const find = (kind: RegistrationKind, name: string): Registration | undefined =>
     live.find((registration) => registration.kind === kind && registration.name === name);
 
-  function add<K extends CapabilityKind>(kind: K, input: SpecByKind[K]): Registration<K> {
+  function add<K extends RegistrationKind>(kind: K, input: SpecByKind[K]): Registration<K> {
     const label = LABELS[kind];
     if (typeof input !== "object" || input === null) {
       const got = input === null ? "null" : typeof input;
@@ -179,7 +180,7 @@ export function createRecordingHost(pluginId: string): RecordingHost {
     return registration;
   }
 
-  function checkName(kind: CapabilityKind, name: unknown): string {
+  function checkName(kind: RegistrationKind, name: unknown): string {
     const label = LABELS[kind];
     if (typeof name !== "string") {
       throw new Oz0Error("INVALID_NAME", `plugin '${pluginId}': a ${label} needs a name (a string).`, {
@@ -313,13 +314,13 @@ export function createRecordingHost(pluginId: string): RecordingHost {
     addBeforeToolCall: (spec) => add("before_tool_call", spec),
     addAfterToolResult: (spec) => add("after_tool_result", spec),
     addContract,
-    registrations: <K extends CapabilityKind>(kind?: K) =>
+    registrations: <K extends RegistrationKind>(kind?: K) =>
       (kind === undefined
         ? [...live]
         : live.filter((registration) => registration.kind === kind)) as Registration<K>[],
-    registration: <K extends CapabilityKind>(kind: K, name: string) =>
+    registration: <K extends RegistrationKind>(kind: K, name: string) =>
       find(kind, name) as Registration<K> | undefined,
-    kinds: () => CAPABILITY_KINDS.filter((kind) => live.some((registration) => registration.kind === kind)),
+    kinds: () => REGISTRATION_KINDS.filter((kind) => live.some((registration) => registration.kind === kind)),
     subscribe: (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -337,7 +338,7 @@ interface ToolGroup {
   readonly members: Map<string, ToolMember>;
 }
 
-function defaultName(kind: CapabilityKind, spec: Record<string, unknown>): unknown {
+function defaultName(kind: RegistrationKind, spec: Record<string, unknown>): unknown {
   if (spec.name !== undefined) return spec.name;
   if (kind === "prompt_inventory") return "inventory";
   if (kind !== "admin") return undefined;

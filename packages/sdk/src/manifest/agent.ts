@@ -8,7 +8,6 @@ import {
   describe,
   modelChoiceSchema,
   nameField,
-  pathProblem,
   pluginPath,
   repeats,
   strictObject,
@@ -130,7 +129,9 @@ const skillRef = z.string().superRefine((value, ctx) => {
   if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem, input: value });
 });
 
-const skillList = z.array(skillRef).max(AGENT_LIMITS.maxSkills, { error: tooMany("skills", AGENT_LIMITS.maxSkills) });
+const skillList = z
+  .array(skillRef)
+  .max(AGENT_LIMITS.maxSkills, { error: tooMany("skills", AGENT_LIMITS.maxSkills) });
 
 const proposeArguments = z.record(z.string(), z.unknown()).superRefine((args, ctx) => {
   const keys = Object.keys(args);
@@ -148,6 +149,7 @@ const proposeArguments = z.record(z.string(), z.unknown()).superRefine((args, ct
         message: `the platform sets '${key}' of the apply call itself (${PLATFORM_PROPOSE_ARGUMENTS.join(", ")}); remove it`,
         path: [key],
         input: key,
+        params: { at: "key" },
       });
     }
   }
@@ -159,14 +161,12 @@ export const skillProposalSchema = strictObject({
   apply: addressField("function address (<tool>.<function> or <plugin>/<tool>.<function>)"),
   repository: z
     .string()
-    .regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, "repository must be owner/name, such as acme/support-plugins"),
-  path: z
-    .string()
-    .superRefine((value, ctx) => {
-      const problem = pathProblem(value);
-      if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem, input: value });
-    })
-    .optional(),
+    .regex(
+      /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/,
+      "repository must be owner/name, such as acme/support-plugins",
+    ),
+  // A folder of the repository, held to the rules of a path inside a plugin.
+  path: pluginPath("folder").optional(),
   arguments: proposeArguments.optional(),
   review: z.literal("required", { error: "propose.review may only be required" }).optional(),
 });
@@ -210,7 +210,8 @@ export type Delegation = z.output<typeof delegationSchema>;
 
 const AGENT_HINTS = {
   uses: "uses: belongs in plugin.yaml, where the plugin declares the plugins it uses",
-  prompt: "name the system prompt file with instructions:, or write the agent as Markdown whose body is the prompt",
+  prompt:
+    "name the system prompt file with instructions:, or write the agent as Markdown whose body is the prompt",
 };
 
 const agentShape = {
@@ -219,9 +220,15 @@ const agentShape = {
   runtime: runtimeField.optional(),
   instructions: pluginPath().optional(),
   tools: z.array(addressField("tool function (<tool>.<function> or <plugin>/<tool>.<function>)")).optional(),
-  input: z.literal("text", { error: "input may only be text; for structured input name a JSON Schema file with input_schema" }).optional(),
+  input: z
+    .literal("text", {
+      error: "input may only be text; for structured input name a JSON Schema file with input_schema",
+    })
+    .optional(),
   output: z
-    .literal("text", { error: "output may only be text; for structured output name a JSON Schema file with output_schema" })
+    .literal("text", {
+      error: "output may only be text; for structured output name a JSON Schema file with output_schema",
+    })
     .optional(),
   input_schema: pluginPath().optional(),
   output_schema: pluginPath().optional(),
@@ -243,8 +250,8 @@ const agentShape = {
 
 /** An agent definition (spec/agent-definition.txt). Unknown keys are refused. */
 export const agentDefinitionSchema = strictObject(agentShape, AGENT_HINTS).superRefine((agent, ctx) => {
-  const problem = (path: (string | number)[], message: string) =>
-    ctx.addIssue({ code: "custom", message, path, input: agent });
+  const problem = (path: (string | number)[], message: string, at: "key" | "value" = "value") =>
+    ctx.addIssue({ code: "custom", message, path, input: agent, params: { at } });
   const runtime = parseAgentRuntime(agent.runtime);
   if (agent.input !== undefined && agent.input_schema !== undefined) {
     problem(["input_schema"], "declare input: text or input_schema, not both");
@@ -253,17 +260,22 @@ export const agentDefinitionSchema = strictObject(agentShape, AGENT_HINTS).super
     problem(["output_schema"], "declare output: text or output_schema, not both");
   }
   if (agent.harness !== undefined && runtime?.kind !== "harness" && runtime?.kind !== "remote") {
-    problem(["harness"], "harness: options apply only to an agent with runtime harness:<name> or remote:<name>");
+    problem(
+      ["harness"],
+      "harness: options apply only to an agent with runtime harness:<name> or remote:<name>",
+      "key",
+    );
   }
   if (runtime?.kind === "remote" && agent.harness !== undefined && Object.hasOwn(agent.harness, "api_url")) {
-    problem(["harness", "api_url"], "a remote agent has no api_url: only a node's operator sets it");
+    problem(["harness", "api_url"], "a remote agent has no api_url: only a node's operator sets it", "key");
   }
-  const propose = agent.skills !== undefined && !Array.isArray(agent.skills) ? agent.skills.propose : undefined;
+  const propose =
+    agent.skills !== undefined && !Array.isArray(agent.skills) ? agent.skills.propose : undefined;
   if (propose !== undefined && runtime?.kind === "remote") {
     problem(["skills", "propose"], "a remote agent cannot propose skills; remove skills.propose");
   }
   if (propose !== undefined && agent.changes !== undefined) {
-    problem(["changes"], "skills.propose cannot sit beside changes:; keep one of them");
+    problem(["changes"], "skills.propose cannot sit beside changes:; keep one of them", "key");
   }
   agent.tools?.forEach((tool, index) => {
     if (LAZY_LOADING_BUILTINS.includes(tool)) {
@@ -273,6 +285,3 @@ export const agentDefinitionSchema = strictObject(agentShape, AGENT_HINTS).super
 });
 export type AgentDefinition = z.output<typeof agentDefinitionSchema>;
 export type AgentDefinitionInput = z.input<typeof agentDefinitionSchema>;
-
-/** The keys an agent definition may hold, in the order the spec gives them. */
-export const AGENT_KEYS: readonly string[] = Object.keys(agentShape);

@@ -4,7 +4,7 @@
 import { parse as parseSemver, validRange } from "semver";
 import * as z from "zod";
 import { type NameKind, nameProblem } from "../names/index.js";
-import { didYouMean } from "./suggest.js";
+import { didYouMean } from "../text/index.js";
 
 /**
  * A map that refuses keys it does not know, naming each with the closest known key. `hints`
@@ -14,8 +14,10 @@ export function strictObject<T extends z.core.$ZodLooseShape>(shape: T, hints: R
   const known = Object.keys(shape);
   return z.strictObject(shape, {
     error: (issue) => {
-      if (issue.code === "unrecognized_keys") return issue.keys.map((key) => unknownKeyMessage(key, known, hints)).join("\n");
-      if (issue.code === "invalid_type") return `expected a map of keys (${known.join(", ")}), got ${describe(issue.input)}`;
+      if (issue.code === "unrecognized_keys")
+        return issue.keys.map((key) => unknownKeyMessage(key, known, hints)).join("\n");
+      if (issue.code === "invalid_type")
+        return `expected a map of keys (${known.join(", ")}), got ${describe(issue.input)}`;
       return undefined;
     },
   });
@@ -25,11 +27,17 @@ export function strictObject<T extends z.core.$ZodLooseShape>(shape: T, hints: R
  * The message for one unknown key. Zod reports all unknown keys of a map in one issue; each
  * key's message is one line, so the issue can be split back into one problem per key.
  */
-export function unknownKeyMessage(key: string, known: readonly string[], hints: Record<string, string> = {}): string {
+export function unknownKeyMessage(
+  key: string,
+  known: readonly string[],
+  hints: Record<string, string> = {},
+): string {
   const hint = Object.hasOwn(hints, key) ? `: ${hints[key]}` : "";
   if (hint !== "") return `unknown key '${key}'${hint}`;
   const guess = didYouMean(key, known);
-  return guess === "" ? `unknown key '${key}'; allowed keys: ${known.join(", ")}` : `unknown key '${key}'${guess}`;
+  return guess === ""
+    ? `unknown key '${key}'; allowed keys: ${known.join(", ")}`
+    : `unknown key '${key}'${guess}`;
 }
 
 /** How a value reads in a message: its YAML type, not JavaScript's. */
@@ -38,7 +46,8 @@ export function describe(value: unknown): string {
   if (value === null) return "null (an empty value)";
   if (Array.isArray(value)) return "a list";
   if (typeof value === "object") return "a map";
-  if (typeof value === "string") return `the text ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  if (typeof value === "string")
+    return `the text ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
   return `the ${typeof value} ${String(value)}`;
 }
 
@@ -51,7 +60,7 @@ export function nameField(kind: NameKind) {
 }
 
 /** Why `path` is not a usable path inside a plugin folder, or `undefined` when it is. */
-export function pathProblem(path: string): string | undefined {
+function pathProblem(path: string, names: "file" | "folder"): string | undefined {
   if (path.trim() === "") return "a path must not be empty";
   if (path.length > 1024) return `a path may be at most 1024 characters; this one has ${path.length}`;
   if (path.includes("\\")) return `path '${path}' must use '/' between folders, not '\\'`;
@@ -59,16 +68,16 @@ export function pathProblem(path: string): string | undefined {
     return `path '${path}' must be relative to the plugin folder, not absolute`;
   }
   if (path.split("/").includes("..")) return `path '${path}' must stay inside the plugin folder (no '..')`;
-  if (path.endsWith("/")) return `path '${path}' must name a file, not a folder`;
+  if (names === "file" && path.endsWith("/")) return `path '${path}' must name a file, not a folder`;
   // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
   if (/[\u0000-\u001f]/.test(path)) return `path ${JSON.stringify(path)} must not hold control characters`;
   return undefined;
 }
 
-/** A file inside the plugin folder, written relative to it with `/` (`prompts/triage.md`). */
-export function pluginPath() {
+/** A file (or folder) inside the plugin folder, relative to it with `/` (`prompts/triage.md`). */
+export function pluginPath(names: "file" | "folder" = "file") {
   return z.string().superRefine((value, ctx) => {
-    const problem = pathProblem(value);
+    const problem = pathProblem(value, names);
     if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem, input: value });
   });
 }

@@ -77,13 +77,27 @@ export const flowStepSchema = strictObject({
   input: z.unknown().optional(),
 }).superRefine((step, ctx) => {
   if ((step.call === undefined) === (step.agent === undefined)) {
-    ctx.addIssue({ code: "custom", message: "a step has either call: (a function) or agent: (an agent)", input: step });
+    ctx.addIssue({
+      code: "custom",
+      message: "a step has either call: (a function) or agent: (an agent)",
+      input: step,
+    });
   }
   if (step.args !== undefined && step.call === undefined) {
-    ctx.addIssue({ code: "custom", message: "args: goes with call:; an agent step takes input:", path: ["args"], input: step });
+    ctx.addIssue({
+      code: "custom",
+      message: "args: goes with call:; an agent step takes input:",
+      path: ["args"],
+      input: step,
+    });
   }
   if (step.input !== undefined && step.agent === undefined) {
-    ctx.addIssue({ code: "custom", message: "input: goes with agent:; a call step takes args:", path: ["input"], input: step });
+    ctx.addIssue({
+      code: "custom",
+      message: "input: goes with agent:; a call step takes args:",
+      path: ["input"],
+      input: step,
+    });
   }
 });
 export type FlowStep = z.output<typeof flowStepSchema>;
@@ -92,23 +106,49 @@ export type FlowStep = z.output<typeof flowStepSchema>;
 export const flowDefinitionSchema = strictObject({
   name: nameField("flow"),
   description: z.string().optional(),
-  input: z.literal("text", { error: "input may only be text; for structured input name a JSON Schema file with input_schema" }).optional(),
+  input: z
+    .literal("text", {
+      error: "input may only be text; for structured input name a JSON Schema file with input_schema",
+    })
+    .optional(),
   input_schema: pluginPath().optional(),
   output_schema: pluginPath().optional(),
   steps: z.array(flowStepSchema).min(1, "a flow needs at least one step"),
   /** What the flow returns; left out, the last step's output. */
   result: z.unknown().optional(),
 }).superRefine((flow, ctx) => {
+  if (flow.input !== undefined && flow.input_schema !== undefined) {
+    ctx.addIssue({
+      code: "custom",
+      message: "declare input: text or input_schema, not both",
+      path: ["input_schema"],
+      input: flow,
+    });
+  }
   const ids = flow.steps.map((step) => step.id);
   for (const { index, value } of repeats(ids)) {
-    ctx.addIssue({ code: "custom", message: `step id '${value}' is used twice`, path: ["steps", index, "id"], input: value });
+    ctx.addIssue({
+      code: "custom",
+      message: `step id '${value}' is used twice`,
+      path: ["steps", index, "id"],
+      input: value,
+    });
   }
-  const check = (value: unknown, path: (string | number)[], earlier: readonly string[], laterStep: boolean) => {
+  const check = (
+    value: unknown,
+    path: (string | number)[],
+    earlier: readonly string[],
+    laterStep: boolean,
+  ) => {
     for (const found of findFlowReferences(value, path)) {
       const reference = parseFlowReference(found.expression);
-      const problem = (message: string) => ctx.addIssue({ code: "custom", message, path: found.path, input: value });
+      // zod prefixes an issue's path in place, so each issue gets its own copy.
+      const problem = (message: string) =>
+        ctx.addIssue({ code: "custom", message, path: [...found.path], input: value });
       if (reference === undefined) {
-        problem(`\${${found.expression}} is not a reference: write \${input}, \${input.<field>} or \${steps.<id>.output}`);
+        problem(
+          `\${${found.expression}} is not a reference: write \${input}, \${input.<field>} or \${steps.<id>.output}`,
+        );
       } else if (reference.source === "step" && !earlier.includes(reference.step)) {
         problem(
           ids.includes(reference.step) && laterStep

@@ -33,11 +33,20 @@ export function splitFrontMatter(text: string, file: string): FrontMatterParts {
   const close = lines.findIndex((line, index) => index > 0 && CLOSING_FENCE.test(line));
   if (close === -1) {
     throw invalidManifest([
-      { file, line: 1, column: 1, path: [], message: "the front matter opened by --- on line 1 is never closed by a --- line" },
+      {
+        file,
+        line: 1,
+        column: 1,
+        path: [],
+        message: "the front matter opened by --- on line 1 is never closed by a --- line",
+      },
     ]);
   }
   return {
-    yaml: lines.slice(1, close).join("\n"),
+    yaml: lines
+      .slice(1, close)
+      .map((line) => line.replace(/\r$/, ""))
+      .join("\n"),
     yamlLineOffset: 1,
     body: lines.slice(close + 1).join("\n"),
     bodyLine: close + 2,

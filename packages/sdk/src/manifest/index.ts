@@ -1,7 +1,6 @@
 // The manifest module: zod schemas and types for every file a plugin author writes, and the
 // safe parsers that read them from untrusted text.
 export {
-  AGENT_KEYS,
   AGENT_LIMIT_DEFAULTS,
   AGENT_LIMITS,
   type AgentDefinition,

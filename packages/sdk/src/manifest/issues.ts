@@ -46,9 +46,13 @@ export function invalidManifest(issues: readonly ManifestIssue[]): Oz0Error {
   if (sorted.length > MAX_LISTED_ISSUES) listed.push(`… and ${sorted.length - MAX_LISTED_ISSUES} more`);
   const files = [...new Set(sorted.map((issue) => issue.file))].join(", ");
   const count = sorted.length === 1 ? "1 problem" : `${sorted.length} problems`;
-  return new Oz0Error("INVALID_MANIFEST", `${files}: ${count}; fix them and load again:\n${listed.join("\n")}`, {
-    data: { issues: sorted },
-  });
+  return new Oz0Error(
+    "INVALID_MANIFEST",
+    `${files}: ${count}; fix them and load again:\n${listed.join("\n")}`,
+    {
+      data: { issues: sorted },
+    },
+  );
 }
 
 /** The UNSAFE_YAML error for a construct refused in untrusted YAML. */

@@ -4,7 +4,7 @@
 import type * as z from "zod";
 import { type AgentDefinition, agentDefinitionSchema } from "./agent.js";
 import { splitFrontMatter } from "./front-matter.js";
-import { type ManifestIssue, invalidManifest } from "./issues.js";
+import { invalidManifest, type ManifestIssue } from "./issues.js";
 import { type PluginManifest, pluginManifestSchema } from "./plugin.js";
 import { assertManifestSize, parseSafeYaml, type SafeYamlDocument } from "./safe-yaml.js";
 import { type SkillFile, skillFrontMatterSchema } from "./skill.js";
@@ -28,7 +28,11 @@ export interface AgentFile {
  * Reads YAML with the safe reader and checks it against any zod schema, with the same errors
  * as the manifest parsers: for other YAML a plugin ships, such as a test provider script.
  */
-export function parseYamlWith<S extends z.ZodType>(schema: S, text: string, options: ManifestParseOptions): z.output<S> {
+export function parseYamlWith<S extends z.ZodType>(
+  schema: S,
+  text: string,
+  options: ManifestParseOptions,
+): z.output<S> {
   return orThrow(checkSchema(schema, parseSafeYaml(text, options)));
 }
 
@@ -44,7 +48,11 @@ export function parsePluginManifest(text: string, options: ManifestParseOptions)
 export function parseAgentFile(text: string, options: ManifestParseOptions): AgentFile {
   const { file } = options;
   if (/\.ya?ml$/i.test(file)) {
-    return { format: "yaml", definition: parseYamlWith(agentDefinitionSchema, text, options), prompt: undefined };
+    return {
+      format: "yaml",
+      definition: parseYamlWith(agentDefinitionSchema, text, options),
+      prompt: undefined,
+    };
   }
   if (!/\.md$/i.test(file)) {
     throw invalidManifest([
@@ -58,7 +66,8 @@ export function parseAgentFile(text: string, options: ManifestParseOptions): Age
       file,
       ...doc.locate(["instructions"], "key"),
       path: ["instructions"],
-      message: "a Markdown agent has no instructions: its body is the prompt; remove the key, or write the agent as YAML",
+      message:
+        "a Markdown agent has no instructions: its body is the prompt; remove the key, or write the agent as YAML",
     });
   }
   if (body.trim() === "") issues.push(emptyBody(file, bodyLine, "a Markdown agent's body is its prompt"));
@@ -103,7 +112,13 @@ function readMarkdown(text: string, file: string): { doc: SafeYamlDocument; body
 }
 
 function emptyBody(file: string, line: number, why: string): ManifestIssue {
-  return { file, line, column: 1, path: [], message: `${why}, and it is empty; write it below the front matter` };
+  return {
+    file,
+    line,
+    column: 1,
+    path: [],
+    message: `${why}, and it is empty; write it below the front matter`,
+  };
 }
 
 function isMap(value: unknown): value is Record<string, unknown> {

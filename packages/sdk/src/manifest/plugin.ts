@@ -85,7 +85,11 @@ export type McpServer = z.output<typeof mcpServerSchema>;
 export const toolDeclSchema = strictObject({
   id: nameField("tool").superRefine((id, ctx) => {
     if (id === BUILTIN_TOOL_ID) {
-      ctx.addIssue({ code: "custom", message: `the tool ID '${id}' belongs to oz0's built-ins; choose another`, input: id });
+      ctx.addIssue({
+        code: "custom",
+        message: `the tool ID '${id}' belongs to oz0's built-ins; choose another`,
+        input: id,
+      });
     }
   }),
   description: z.string().optional(),
@@ -115,7 +119,8 @@ export function cronProblem(schedule: string): string | undefined {
   for (const [index, part] of parts.entries()) {
     const field = fields[index];
     if (field === undefined) continue;
-    if (!/^[A-Za-z0-9*?,/#LW-]+$/.test(part)) return `the ${field.name} field '${part}' of '${schedule}' is not cron; ${usage}`;
+    if (!/^[A-Za-z0-9*?,/#LW-]+$/.test(part))
+      return `the ${field.name} field '${part}' of '${schedule}' is not cron; ${usage}`;
     for (const number of part.match(/\d+/g) ?? []) {
       const value = Number(number);
       const isStep = part.includes(`/${number}`);
@@ -142,13 +147,20 @@ export const routineSchema = strictObject({
     .optional(),
   event: z
     .string()
-    .regex(EVENT_NAME, "an event is a name such as github/pull_request.opened: letters, digits, '.', '_', ':', '/', '-'")
+    .regex(
+      EVENT_NAME,
+      "an event is a name such as github/pull_request.opened: letters, digits, '.', '_', ':', '/', '-'",
+    )
     .optional(),
   run: addressField("agent or flow (<name> or <plugin>/<name>)"),
   input: z.unknown().optional(),
 }).superRefine((routine, ctx) => {
   if ((routine.schedule === undefined) === (routine.event === undefined)) {
-    ctx.addIssue({ code: "custom", message: "a routine has either schedule: (cron) or event:, one of them", input: routine });
+    ctx.addIssue({
+      code: "custom",
+      message: "a routine has either schedule: (cron) or event:, one of them",
+      input: routine,
+    });
   }
 });
 export type Routine = z.output<typeof routineSchema>;
@@ -176,7 +188,8 @@ export const usesEntrySchema = strictObject({
     .array(
       z.string().superRefine((value, ctx) => {
         const problem = value === "*" ? undefined : nameProblem("skill", value);
-        if (problem !== undefined) ctx.addIssue({ code: "custom", message: `${problem} (or * for every skill)`, input: value });
+        if (problem !== undefined)
+          ctx.addIssue({ code: "custom", message: `${problem} (or * for every skill)`, input: value });
       }),
     )
     .optional(),
@@ -216,16 +229,41 @@ export const pluginManifestSchema = strictObject(
   },
   PLUGIN_HINTS,
 ).superRefine((plugin, ctx) => {
-  const unique = (values: string[] | undefined, what: string, path: (index: number) => (string | number)[]) => {
+  const unique = (
+    values: string[] | undefined,
+    what: string,
+    path: (index: number) => (string | number)[],
+  ) => {
     for (const { index, value } of repeats(values ?? [])) {
-      ctx.addIssue({ code: "custom", message: `${what} '${value}' is declared twice`, path: path(index), input: value });
+      ctx.addIssue({
+        code: "custom",
+        message: `${what} '${value}' is declared twice`,
+        path: path(index),
+        input: value,
+      });
     }
   };
   unique(plugin.capabilities, "capability", (index) => ["capabilities", index]);
-  unique(plugin.tools?.map((tool) => tool.id), "tool ID", (index) => ["tools", index, "id"]);
-  unique(plugin.agents?.map((agent) => agent.name), "agent", (index) => ["agents", index, "name"]);
-  unique(plugin.flows?.map((flow) => flow.name), "flow", (index) => ["flows", index, "name"]);
-  unique(plugin.routines?.map((routine) => routine.name), "routine", (index) => ["routines", index, "name"]);
+  unique(
+    plugin.tools?.map((tool) => tool.id),
+    "tool ID",
+    (index) => ["tools", index, "id"],
+  );
+  unique(
+    plugin.agents?.map((agent) => agent.name),
+    "agent",
+    (index) => ["agents", index, "name"],
+  );
+  unique(
+    plugin.flows?.map((flow) => flow.name),
+    "flow",
+    (index) => ["flows", index, "name"],
+  );
+  unique(
+    plugin.routines?.map((routine) => routine.name),
+    "routine",
+    (index) => ["routines", index, "name"],
+  );
   const agentNames = new Set(plugin.agents?.map((agent) => agent.name));
   plugin.flows?.forEach((flow, index) => {
     if (agentNames.has(flow.name)) {

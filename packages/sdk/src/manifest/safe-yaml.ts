@@ -19,7 +19,7 @@ import {
   visit,
   type YAMLMap,
 } from "yaml";
-import { type ManifestIssue, type ManifestPath, invalidManifest, unsafeYaml } from "./issues.js";
+import { invalidManifest, type ManifestIssue, type ManifestPath, unsafeYaml } from "./issues.js";
 
 /** Bounds on one untrusted YAML document. */
 export const YAML_LIMITS = {
@@ -101,20 +101,35 @@ export function parseSafeYaml(text: string, options: SafeYamlOptions): SafeYamlD
   assertManifestSize(text, file);
 
   const lineCounter = new LineCounter();
-  // The core schema, whatever a %YAML directive says: YAML 1.1 would turn `yes` into true and
-  // dates into Date objects, and enable merge keys we handle ourselves.
-  const doc = parseDocument(text, {
-    lineCounter,
-    schema: "core",
-    merge: false,
-    uniqueKeys: true,
-    prettyErrors: false,
-    strict: true,
-  });
   const place = (offset: number): SourcePosition => {
     const { line, col } = lineCounter.linePos(offset);
     return { line: Math.max(line, 1) + lineOffset, column: Math.max(col, 1) };
   };
+  const tooDeep = (offset: number) =>
+    unsafeYaml(
+      { file, ...place(offset) },
+      `maps and lists nest too deeply to read; a manifest may nest at most ${YAML_LIMITS.maxDepth} levels`,
+      YAML_LIMITS.maxDepth,
+    );
+  let doc: Document.Parsed;
+  try {
+    // The core schema, whatever a %YAML directive says: YAML 1.1 would turn `yes` into true and
+    // dates into Date objects, and enable merge keys we handle ourselves.
+    doc = parseDocument(text, {
+      lineCounter,
+      schema: "core",
+      merge: false,
+      uniqueKeys: true,
+      prettyErrors: false,
+      strict: true,
+    });
+  } catch (error) {
+    if (error instanceof RangeError) throw tooDeep(0);
+    throw error;
+  }
+  // The yaml package composes recursively and reports a stack overflow as a syntax error.
+  const overflow = doc.errors.find((error) => /call stack/i.test(error.message));
+  if (overflow !== undefined) throw tooDeep(overflow.pos[0]);
 
   if (doc.errors.length > 0) {
     throw invalidManifest(
@@ -162,11 +177,12 @@ class Converter {
   /** Paths whose place was written outside a merge, which a merge leaves alone. */
   private readonly written = new Set<string>();
 
-  constructor(
-    private readonly doc: Document.Parsed,
-    private readonly file: string,
-    private readonly place: (offset: number) => SourcePosition,
-  ) {
+  private readonly file: string;
+  private readonly place: (offset: number) => SourcePosition;
+
+  constructor(doc: Document.Parsed, file: string, place: (offset: number) => SourcePosition) {
+    this.file = file;
+    this.place = place;
     this.anchors = aliasTargets(doc);
   }
 
@@ -231,7 +247,10 @@ class Converter {
         throw this.invalid(keyOffset, path, "a map key must be a plain word or string");
       }
       if (keyNode.tag !== undefined) {
-        throw this.unsafe(keyOffset, `tags such as '${keyNode.tag}' are not allowed in a manifest; remove the tag`);
+        throw this.unsafe(
+          keyOffset,
+          `tags such as '${keyNode.tag}' are not allowed in a manifest; remove the tag`,
+        );
       }
       const key = String(keyNode.value);
       if (key === MERGE_KEY && keyNode.type === "PLAIN") {
@@ -256,7 +275,13 @@ class Converter {
   }
 
   /** Applies `<<: *base` (or a list of them): keys written in the map itself win. */
-  private merge(result: Record<string, unknown>, source: unknown, path: ManifestPath, depth: number, viaAlias: boolean) {
+  private merge(
+    result: Record<string, unknown>,
+    source: unknown,
+    path: ManifestPath,
+    depth: number,
+    viaAlias: boolean,
+  ) {
     const sources = isSeq(source) ? source.items : [source];
     for (const item of sources) {
       const node = item as ParsedNode;

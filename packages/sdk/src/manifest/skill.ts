@@ -15,7 +15,10 @@ export const skillFrontMatterSchema = strictObject({
   description: z
     .string()
     .min(1, "a skill needs a description: agents choose skills by it")
-    .max(SKILL_LIMITS.maxDescription, `a skill's description may be at most ${SKILL_LIMITS.maxDescription} characters`),
+    .max(
+      SKILL_LIMITS.maxDescription,
+      `a skill's description may be at most ${SKILL_LIMITS.maxDescription} characters`,
+    ),
   license: z.string().optional(),
   metadata: z.record(z.string(), z.string()).optional(),
 });

@@ -39,7 +39,10 @@ export const toolManifestSchema = strictObject({
   spec: strictObject({
     entry: pluginPath(),
     function: nameField("function"),
-    export: z.string().regex(EXPORT_NAME, "export names a JavaScript export, such as default or search").default("default"),
+    export: z
+      .string()
+      .regex(EXPORT_NAME, "export names a JavaScript export, such as default or search")
+      .default("default"),
     parameters: parametersSchema.default(() => ({ type: "object", properties: {} })),
   }),
 });

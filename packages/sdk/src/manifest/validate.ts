@@ -57,9 +57,19 @@ function findings(issue: ZodIssue, prefix: ManifestPath, doc: SafeYamlDocument):
       );
       if (matched !== undefined) return matched.flatMap((inner) => findings(inner, path, doc));
       const expected = new Set(
-        issue.errors.flat().flatMap((inner) => (inner.code === "invalid_type" ? [TYPE_WORDS[inner.expected] ?? inner.expected] : [])),
+        issue.errors
+          .flat()
+          .flatMap((inner) =>
+            inner.code === "invalid_type" ? [TYPE_WORDS[inner.expected] ?? inner.expected] : [],
+          ),
       );
-      return [{ path, message: `expected ${[...expected].join(" or ")}, got ${describe(valueAt(doc.value, path))}`, at: "value" }];
+      return [
+        {
+          path,
+          message: `expected ${[...expected].join(" or ")}, got ${describe(valueAt(doc.value, path))}`,
+          at: "value",
+        },
+      ];
     }
     case "unrecognized_keys": {
       // strictObject writes one line per unknown key, in the order of `keys`.
@@ -79,6 +89,9 @@ function findings(issue: ZodIssue, prefix: ManifestPath, doc: SafeYamlDocument):
         : issue.message;
       return [{ path, message, at: "value" }];
     }
+    case "custom":
+      // A custom issue about a key itself (a refused argument name) asks to be placed at it.
+      return [{ path, message: issue.message, at: issue.params?.at === "key" ? "key" : "value" }];
     default:
       return [{ path, message: issue.message, at: "value" }];
   }

@@ -5,7 +5,7 @@ import { Oz0Error } from "../errors/index.js";
 import type { HookName } from "../hooks/catalogue.js";
 import { hookPoint, LIFECYCLE_HOOKS } from "../hooks/catalogue.js";
 import type { HookPayload } from "../hooks/payloads.js";
-import { buildHookHandlers, buildTool } from "../host/build.js";
+import { type BuiltFunction, buildHookHandlers, buildTool } from "../host/build.js";
 import { assertPluginObject, type Registration } from "../host/host.js";
 import { createRecordingHost, type RecordingHost } from "../host/recording-host.js";
 import type { FunctionCall, ToolContext, ToolRuntime } from "../host/specs.js";
@@ -80,20 +80,13 @@ export async function callFunction(
   const dot = name.indexOf(".");
   const wanted = dot < 0 ? undefined : name.slice(0, dot);
   const fnName = dot < 0 ? name : name.slice(dot + 1);
-  const candidates = tools.filter((tool) => wanted === undefined || tool.name === wanted);
-  const found: {
-    tool: Registration<"tool">;
-    fn: Awaited<ReturnType<typeof buildTool>>["functions"][number];
-  }[] = [];
+  const found: { tool: Registration<"tool">; fn: BuiltFunction }[] = [];
   const listed: string[] = [];
-  for (const tool of candidates) {
-    const built = await buildTool(
-      tool.spec,
-      testToolContext({ pluginId: tool.pluginId, ...options.context }),
-    );
-    for (const fn of built.functions) {
+  for (const tool of tools) {
+    const context = testToolContext({ pluginId: tool.pluginId, ...options.context });
+    for (const fn of (await buildTool(tool.spec, context)).functions) {
       listed.push(`${tool.name}.${fn.name}`);
-      if (fn.name === fnName) found.push({ tool, fn });
+      if (fn.name === fnName && (wanted === undefined || wanted === tool.name)) found.push({ tool, fn });
     }
   }
   const match = found[0];

@@ -72,7 +72,9 @@ describe("the hook catalogue", () => {
 
   test("adds pre_approval, pre_child_job and on_kill_switch as oz0's own points", () => {
     const added = HOOK_POINTS.filter((info) => info.origin === "oz0");
-    expect(added.map(({ name, blocking, modifying, category }) => ({ name, blocking, modifying, category }))).toEqual([
+    expect(
+      added.map(({ name, blocking, modifying, category }) => ({ name, blocking, modifying, category })),
+    ).toEqual([
       { name: "pre_approval", blocking: true, modifying: true, category: "Governance" },
       { name: "pre_child_job", blocking: true, modifying: true, category: "Execution" },
       { name: "on_kill_switch", blocking: false, modifying: false, category: "Governance" },
@@ -109,7 +111,10 @@ describe("hookPoint", () => {
     } catch (error) {
       expect(isOz0Error(error, "UNKNOWN_HOOK")).toBe(true);
       expect((error as Error).message).toContain("Did you mean 'pre_tool_call'?");
-      expect((error as { data: unknown }).data).toEqual({ hook: "pre_tool_cal", suggestion: "pre_tool_call" });
+      expect((error as { data: unknown }).data).toEqual({
+        hook: "pre_tool_cal",
+        suggestion: "pre_tool_call",
+      });
     }
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FORBIDDEN_KEYS, parseSafeYaml, parsePluginManifest, YAML_LIMITS } from "../../src/manifest/index.js";
+import { FORBIDDEN_KEYS, parsePluginManifest, parseSafeYaml, YAML_LIMITS } from "../../src/manifest/index.js";
 import { errorOf, fixture, issuesOf, onlyIssue } from "./helpers.js";
 
 const file = "plugin.yaml";
@@ -8,7 +8,11 @@ const unsafe = (text: string) => errorOf("UNSAFE_YAML", () => read(text));
 
 describe("reading untrusted YAML", () => {
   it("reads maps, lists and plain values as plain data", () => {
-    expect(read("a: 1\nb: [x, true, null]\nc: { d: 1.5 }\n")).toEqual({ a: 1, b: ["x", true, null], c: { d: 1.5 } });
+    expect(read("a: 1\nb: [x, true, null]\nc: { d: 1.5 }\n")).toEqual({
+      a: 1,
+      b: ["x", true, null],
+      c: { d: 1.5 },
+    });
   });
 
   it("reads an empty file as null", () => {
@@ -48,7 +52,11 @@ describe("alias expansion (billion laughs)", () => {
 
   it("refuses an alias to an anchor that is not defined before it", () => {
     const issue = onlyIssue(() => read("a: *nope\nb: &nope 1\n"));
-    expect(issue).toMatchObject({ line: 1, column: 4, message: expect.stringContaining("*nope names no anchor") });
+    expect(issue).toMatchObject({
+      line: 1,
+      column: 4,
+      message: expect.stringContaining("*nope names no anchor"),
+    });
   });
 });
 
@@ -89,7 +97,9 @@ describe("prototype keys", () => {
 
   it("refuses __proto__ in plugin.yaml with UNSAFE_YAML, before the schema sees it", () => {
     const error = errorOf("UNSAFE_YAML", () =>
-      parsePluginManifest("name: p\nversion: 1.0.0\ntools:\n  - id: t\n    __proto__: { admin: true }\n", { file }),
+      parsePluginManifest("name: p\nversion: 1.0.0\ntools:\n  - id: t\n    __proto__: { admin: true }\n", {
+        file,
+      }),
     );
     expect(error.data).toMatchObject({ file, line: 5, column: 5 });
   });
@@ -98,7 +108,10 @@ describe("prototype keys", () => {
 describe("merge keys", () => {
   it("merges the keys of an aliased map, keys written in the map winning", () => {
     const value = read("defaults: &d { model: fast, tags: [a] }\nagent:\n  <<: *d\n  model: default\n");
-    expect(value).toEqual({ defaults: { model: "fast", tags: ["a"] }, agent: { model: "default", tags: ["a"] } });
+    expect(value).toEqual({
+      defaults: { model: "fast", tags: ["a"] },
+      agent: { model: "default", tags: ["a"] },
+    });
   });
 
   it("merges a list of maps, earlier maps winning", () => {
@@ -114,12 +127,17 @@ describe("merge keys", () => {
   });
 
   it("places a problem in a merged key at the anchor that defined it", () => {
-    const merged = onlyIssue(() => parsePluginManifest("name: p\nversion: 1.0.0\nmodel:\n  <<: { use: '' }\n", { file }));
+    const merged = onlyIssue(() =>
+      parsePluginManifest("name: p\nversion: 1.0.0\nmodel:\n  <<: { use: '' }\n", { file }),
+    );
     expect(merged).toMatchObject({ path: ["model", "use"], line: 4, column: 14 });
     const aliased = issuesOf(() =>
-      parsePluginManifest("name: p\nversion: 1.0.0\nmodel: &m { use: '' }\nagents:\n  - name: a\n    model: { <<: *m }\n", {
-        file,
-      }),
+      parsePluginManifest(
+        "name: p\nversion: 1.0.0\nmodel: &m { use: '' }\nagents:\n  - name: a\n    model: { <<: *m }\n",
+        {
+          file,
+        },
+      ),
     );
     expect(aliased.map((issue) => [issue.path.join("."), issue.line, issue.column])).toEqual([
       ["model.use", 3, 18],
@@ -147,6 +165,12 @@ describe("size and depth limits", () => {
     expect(unsafe(nest(65)).data).toMatchObject({ limit: YAML_LIMITS.maxDepth, line: 1, column: 65 });
   });
 
+  it("refuses nesting deep enough to overflow the YAML reader's stack with UNSAFE_YAML", () => {
+    for (const text of ["[".repeat(100_000), "- ".repeat(50_000)]) {
+      expect(unsafe(text).data).toMatchObject({ file, limit: YAML_LIMITS.maxDepth });
+    }
+  });
+
   it("counts nesting after aliases are expanded", () => {
     const text = `a: &deep ${"[".repeat(40)}1${"]".repeat(40)}\nb: ${"[".repeat(30)}*deep${"]".repeat(30)}\n`;
     expect(unsafe(text).data).toMatchObject({ limit: YAML_LIMITS.maxDepth });
@@ -168,7 +192,9 @@ describe("syntax problems", () => {
   });
 
   it("refuses a map or list used as a key", () => {
-    expect(onlyIssue(() => read("? [a]\n: 1\n")).message).toContain("a map key must be a plain word or string");
+    expect(onlyIssue(() => read("? [a]\n: 1\n")).message).toContain(
+      "a map key must be a plain word or string",
+    );
   });
 
   it("reports a syntax error at its line and column", () => {

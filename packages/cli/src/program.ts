@@ -1,0 +1,38 @@
+// The oz0 command tree. Commands parse their arguments, call the runtime, and print; they add
+// no behaviour of their own, so the HTTP API and the CLI always agree.
+import { Command, CommanderError } from "commander";
+import { registerDemo } from "./commands/demo.js";
+import { errorShape, type GlobalOptions, Output } from "./output.js";
+
+function buildProgram(out: Output): Command {
+  const program = new Command("oz0")
+    .description("oz0: agent runtime and plugin platform")
+    .option("--home <dir>", "oz0's home folder (default $OZ0_HOME or ~/.oz0)")
+    .option("--tenant <name>", "the tenant to act in", "default")
+    .option("--json", "print machine-readable JSON on stdout")
+    .option("--server <url>", "talk to an oz0 server instead of the embedded runtime")
+    .enablePositionalOptions(false)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => out.stdout(text),
+      writeErr: (text) => out.stderr(text),
+    })
+    .hook("preAction", (_command, action) => {
+      out.configure(action.optsWithGlobals<GlobalOptions>());
+    });
+  registerDemo(program, out);
+  return program;
+}
+
+/** Runs one oz0 command line and returns its exit code. */
+export async function runCli(argv: readonly string[], out: Output = new Output()): Promise<number> {
+  const program = buildProgram(out);
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+    return 0;
+  } catch (thrown) {
+    if (thrown instanceof CommanderError) return thrown.exitCode;
+    out.error(errorShape(thrown));
+    return 1;
+  }
+}

@@ -1,0 +1,250 @@
+// Reads a plugin folder into memory: plugin.yaml, its agents (inline, YAML or Markdown files),
+// skills, and its code entry run against a recording host. Every path the plugin names is
+// confined to its folder, and the code's registrations must match the manifest's claims.
+import { readdir, readFile, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import {
+  type AgentDefinition,
+  Oz0Error,
+  type PluginManifest,
+  parseAgentFile,
+  parsePluginManifest,
+  parseSkillFile,
+  type SkillFile,
+} from "@oz0/sdk";
+import {
+  assertPluginObject,
+  capabilityMismatch,
+  createRecordingHost,
+  type RecordingHost,
+} from "@oz0/sdk/internal";
+import { resolveInPlugin } from "./confine.js";
+
+export interface LoadedAgent {
+  readonly definition: AgentDefinition;
+  /** Where the agent is defined, inside the plugin: `plugin.yaml` or `agents/<file>`. */
+  readonly file: string;
+  /** The system prompt: the instructions file's text, or a Markdown agent's body. */
+  readonly prompt: string;
+}
+
+export interface LoadedSkill extends SkillFile {
+  readonly file: string;
+}
+
+export interface LoadedPlugin {
+  /** The plugin folder's real path. */
+  readonly dir: string;
+  readonly manifest: PluginManifest;
+  readonly agents: readonly LoadedAgent[];
+  readonly skills: readonly LoadedSkill[];
+  /** What the code entry registered; `undefined` for a plugin without `main:`. */
+  readonly code: RecordingHost | undefined;
+}
+
+const MANIFEST_FILE = "plugin.yaml";
+
+/** Loads and checks the plugin folder at `dir`; throws `INVALID_MANIFEST` or `INVALID_PLUGIN`. */
+export async function loadPluginDir(dir: string): Promise<LoadedPlugin> {
+  const root = await pluginRoot(dir);
+  const manifest = parsePluginManifest(await readText(root, MANIFEST_FILE, "the plugin manifest"), {
+    file: MANIFEST_FILE,
+  });
+  const agents = await loadAgents(root, manifest);
+  const skills = await loadSkills(root);
+  const code = manifest.main === undefined ? undefined : await runCodeEntry(root, manifest, manifest.main);
+  checkCapabilities(manifest, code);
+  checkDeclaredTools(manifest, code);
+  return { dir: root, manifest, agents, skills, code };
+}
+
+async function pluginRoot(dir: string): Promise<string> {
+  const info = await stat(dir).catch(() => undefined);
+  if (!info?.isDirectory()) {
+    throw new Oz0Error(
+      "INVALID_PLUGIN",
+      `${dir} is not a plugin folder: it does not exist or is not a folder`,
+      {
+        data: { detail: "no such folder" },
+      },
+    );
+  }
+  const manifest = await stat(join(dir, MANIFEST_FILE)).catch(() => undefined);
+  if (!manifest?.isFile()) {
+    throw new Oz0Error(
+      "INVALID_PLUGIN",
+      `${dir} is not a plugin folder: it has no ${MANIFEST_FILE}. Create one (oz0 init scaffolds a plugin).`,
+      { data: { detail: `no ${MANIFEST_FILE}` } },
+    );
+  }
+  return resolveInPlugin(dir, ".", { file: dir, field: "folder" });
+}
+
+async function readText(root: string, path: string, what: string): Promise<string> {
+  try {
+    return await readFile(join(root, path), "utf8");
+  } catch (cause) {
+    throw new Oz0Error("INVALID_PLUGIN", `cannot read ${what} ${path}: ${(cause as Error).message}`, {
+      cause,
+      data: { detail: `unreadable ${path}` },
+    });
+  }
+}
+
+async function listFiles(root: string, folder: string): Promise<string[]> {
+  const entries = await readdir(join(root, folder), { withFileTypes: true }).catch(() => []);
+  return entries.map((entry) => entry.name).sort();
+}
+
+async function loadAgents(root: string, manifest: PluginManifest): Promise<LoadedAgent[]> {
+  const agents: LoadedAgent[] = [];
+  for (const definition of manifest.agents ?? []) {
+    agents.push({
+      definition,
+      file: MANIFEST_FILE,
+      prompt: await instructions(root, definition, MANIFEST_FILE),
+    });
+  }
+  for (const name of await listFiles(root, "agents")) {
+    if (!/\.(ya?ml|md)$/i.test(name)) continue;
+    const file = `agents/${name}`;
+    const parsed = parseAgentFile(await readText(root, file, "the agent file"), { file });
+    const prompt = parsed.prompt ?? (await instructions(root, parsed.definition, file));
+    agents.push({ definition: parsed.definition, file, prompt });
+  }
+  const seen = new Map<string, string>();
+  for (const agent of agents) {
+    const earlier = seen.get(agent.definition.name);
+    if (earlier !== undefined) {
+      throw new Oz0Error(
+        "INVALID_MANIFEST",
+        `agent '${agent.definition.name}' is defined twice, in ${earlier} and in ${agent.file}; keep one`,
+        {
+          data: {
+            issues: [
+              { file: agent.file, line: 1, column: 1, path: ["name"], message: "agent defined twice" },
+            ],
+          },
+        },
+      );
+    }
+    seen.set(agent.definition.name, agent.file);
+    await checkAgentFiles(root, agent);
+  }
+  return agents;
+}
+
+async function instructions(root: string, definition: AgentDefinition, file: string): Promise<string> {
+  if (definition.instructions === undefined) return "";
+  const path = await resolveInPlugin(root, definition.instructions, { file, field: "instructions" });
+  return readFile(path, "utf8");
+}
+
+/** The other files an agent names must exist inside the plugin, so a job never finds them missing. */
+async function checkAgentFiles(root: string, agent: LoadedAgent): Promise<void> {
+  const { definition, file } = agent;
+  const named: [string, string | undefined][] = [
+    ["input_schema", definition.input_schema],
+    ["output_schema", definition.output_schema],
+    ["model.script", definition.model?.script],
+  ];
+  for (const [field, path] of named) {
+    if (path !== undefined) await resolveInPlugin(root, path, { file, field });
+  }
+}
+
+async function loadSkills(root: string): Promise<LoadedSkill[]> {
+  const skills: LoadedSkill[] = [];
+  for (const name of await listFiles(root, "skills")) {
+    const file = `skills/${name}/SKILL.md`;
+    const found = await stat(join(root, file)).catch(() => undefined);
+    if (!found?.isFile()) continue;
+    await resolveInPlugin(root, file, { file, field: "skill" });
+    skills.push({ ...parseSkillFile(await readText(root, file, "the skill"), { file }), file });
+  }
+  return skills;
+}
+
+async function runCodeEntry(root: string, manifest: PluginManifest, main: string): Promise<RecordingHost> {
+  const path = await resolveInPlugin(root, main, { file: MANIFEST_FILE, field: "main" });
+  // The modification time in the URL makes an updated entry load fresh instead of from
+  // the module cache.
+  const { mtimeMs } = await stat(path);
+  const url = `${pathToFileURL(path).href}?v=${mtimeMs}`;
+  let module: { default?: unknown };
+  try {
+    module = await import(url);
+  } catch (cause) {
+    throw new Oz0Error(
+      "INVALID_PLUGIN",
+      `plugin '${manifest.name}': its code entry ${main} failed to load: ${(cause as Error).message}`,
+      { cause, data: { plugin: manifest.name, detail: "code entry failed to load" } },
+    );
+  }
+  assertPluginObject(module.default, manifest.name);
+  const host = createRecordingHost(manifest.name);
+  try {
+    await module.default.setup(host);
+  } catch (cause) {
+    if (cause instanceof Oz0Error) throw cause;
+    throw new Oz0Error(
+      "INVALID_PLUGIN",
+      `plugin '${manifest.name}': setup(host) in ${main} threw: ${(cause as Error).message}`,
+      { cause, data: { plugin: manifest.name, detail: "setup threw" } },
+    );
+  }
+  return host;
+}
+
+function checkCapabilities(manifest: PluginManifest, code: RecordingHost | undefined): void {
+  const declared = manifest.capabilities ?? [];
+  const { undeclared, unregistered } = capabilityMismatch(declared, code?.registrations() ?? []);
+  if (undeclared.length === 0 && unregistered.length === 0) return;
+  const problems: string[] = [];
+  if (undeclared.length > 0)
+    problems.push(`its code registers ${undeclared.join(", ")}, which capabilities: does not list`);
+  if (unregistered.length > 0)
+    problems.push(`capabilities: lists ${unregistered.join(", ")}, which its code never registers`);
+  throw new Oz0Error(
+    "INVALID_PLUGIN",
+    `plugin '${manifest.name}': ${problems.join("; ")}. Make capabilities: in plugin.yaml say what the code registers.`,
+    {
+      data: {
+        plugin: manifest.name,
+        detail: "capabilities do not match registrations",
+        undeclared,
+        unregistered,
+      },
+    },
+  );
+}
+
+/** Tool IDs in `tools:` and tools the code registers must be the same set (MCP tools aside). */
+function checkDeclaredTools(manifest: PluginManifest, code: RecordingHost | undefined): void {
+  const declared = new Set(
+    (manifest.tools ?? []).filter((tool) => tool.mcp === undefined).map((tool) => tool.id),
+  );
+  const registered = new Set(
+    (code?.registrations("tool") ?? []).map((registration) => registration.spec.name),
+  );
+  const notDeclared = [...registered].filter((id) => !declared.has(id));
+  const notBuilt = [...declared].filter((id) => !registered.has(id));
+  if (notDeclared.length === 0 && notBuilt.length === 0) return;
+  const problems: string[] = [];
+  if (notDeclared.length > 0)
+    problems.push(`its code registers tool ${notDeclared.join(", ")}, which tools: does not declare`);
+  if (notBuilt.length > 0) {
+    problems.push(
+      `tools: declares ${notBuilt.join(", ")}, which neither its code registers nor an mcp: server provides`,
+    );
+  }
+  throw new Oz0Error("INVALID_PLUGIN", `plugin '${manifest.name}': ${problems.join("; ")}.`, {
+    data: {
+      plugin: manifest.name,
+      detail: "declared tools do not match registered tools",
+      notDeclared,
+      notBuilt,
+    },
+  });
+}

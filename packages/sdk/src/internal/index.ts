@@ -1,0 +1,36 @@
+// What the oz0 runtime needs from the SDK beyond the author-facing entry: running a plugin's
+// setup against a recording host, building what it registered, and the full manifest schemas.
+// Plugin authors should not import this subpath; its names may change in any release.
+
+export { collectContractIds, isPluginClass } from "../contracts/index.js";
+export { checkHookHandlers, handlerMethodNames, hookHandlersOf } from "../hooks/index.js";
+export {
+  assertPluginObject,
+  type BuiltFunction,
+  type BuiltTool,
+  buildHookHandlers,
+  buildTool,
+  capabilityMismatch,
+  capabilityWords,
+  checkFunction,
+  createRecordingHost,
+  inputJsonSchema,
+  isZodSchema,
+  parseArguments,
+  REGISTRATION_KINDS,
+  type RecordingHost,
+  type Registration,
+  type RegistrationKind,
+} from "../host/index.js";
+export {
+  AGENT_LIMIT_DEFAULTS,
+  CAPABILITY_KINDS,
+  formatManifestIssue,
+  parseAgentRuntime,
+  parseSafeYaml,
+  parseYamlWith,
+  type SafeYamlDocument,
+  type SourcePosition,
+  YAML_LIMITS,
+} from "../manifest/index.js";
+export { closestWord, didYouMean } from "../text/index.js";

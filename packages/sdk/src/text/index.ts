@@ -1,0 +1,1 @@
+export { closestWord, didYouMean, editDistance } from "./suggest.js";
