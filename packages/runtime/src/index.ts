@@ -2,6 +2,7 @@
 // the server and the CLI use.
 
 export { type LoadedAgent, type LoadedPlugin, type LoadedSkill, loadPluginDir } from "./plugin-dir/index.js";
+export { defaultHome, Runtime, type RuntimeOptions } from "./runtime.js";
 export {
   DEFAULT_TENANT,
   JOB_STATUSES,

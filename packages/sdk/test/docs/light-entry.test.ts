@@ -9,7 +9,11 @@ const ALLOWED_PACKAGES = new Set(["zod", "yaml", "semver", "node:crypto"]);
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? sourceFiles(join(dir, entry.name)) : entry.name.endsWith(".ts") ? [join(dir, entry.name)] : [],
+    entry.isDirectory()
+      ? sourceFiles(join(dir, entry.name))
+      : entry.name.endsWith(".ts")
+        ? [join(dir, entry.name)]
+        : [],
   );
 }
 

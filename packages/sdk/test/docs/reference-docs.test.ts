@@ -27,12 +27,14 @@ describe("docs/errors.md", () => {
 
 describe("docs/hooks.md", () => {
   const text = page("hooks.md");
-  const rows = [...text.matchAll(/^\| `([a-z_]+)` \| (Yes|No) \| (Yes|No) \| ([A-Za-z/ ]+) \|/gm)].map((match) => ({
-    name: match[1],
-    blocking: match[2] === "Yes",
-    modifying: match[3] === "Yes",
-    category: match[4]?.trim(),
-  }));
+  const rows = [...text.matchAll(/^\| `([a-z_]+)` \| (Yes|No) \| (Yes|No) \| ([A-Za-z/ ]+) \|/gm)].map(
+    (match) => ({
+      name: match[1],
+      blocking: match[2] === "Yes",
+      modifying: match[3] === "Yes",
+      category: match[4]?.trim(),
+    }),
+  );
 
   it("lists every hook point of the catalogue, in order, with its flags and category", () => {
     expect(rows).toEqual(

@@ -1,0 +1,24 @@
+// Opens the runtime a command acts on, from the global options: --home or OZ0_HOME, and
+// OZ0_DATABASE_URL for PostgreSQL. The runtime is closed when the command ends.
+import { mkdir } from "node:fs/promises";
+import { defaultHome, Runtime } from "@oz0/runtime";
+import { Oz0Error } from "@oz0/sdk";
+import type { Output } from "./output.js";
+
+export async function withRuntime<T>(out: Output, work: (runtime: Runtime) => Promise<T>): Promise<T> {
+  if (out.options.server !== undefined) {
+    throw new Oz0Error(
+      "INTERNAL",
+      `--server ${out.options.server}: this oz0 has no HTTP client yet; run the command without --server to use the embedded runtime`,
+    );
+  }
+  const home = out.options.home ?? defaultHome();
+  const databaseUrl = process.env.OZ0_DATABASE_URL;
+  if (databaseUrl === undefined || databaseUrl === "") await mkdir(home, { recursive: true });
+  const runtime = await Runtime.open({ home, databaseUrl });
+  try {
+    return await work(runtime);
+  } finally {
+    await runtime.close();
+  }
+}
