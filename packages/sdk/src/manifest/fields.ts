@@ -92,7 +92,7 @@ export function addressField(what: string) {
     if (value.length === 0 || value.length > 256 || !ADDRESS_LIKE.test(value)) {
       ctx.addIssue({
         code: "custom",
-        message: `'${value}' is not a ${what}: write a bare name, or <plugin>/<name> with letters, digits, '.', '_', '-' (and '*' in patterns)`,
+        message: `'${value}' is not a valid ${what}: write a bare name, or <plugin>/<name> with letters, digits, '.', '_', '-' (and '*' in patterns)`,
         input: value,
       });
     }

@@ -137,7 +137,7 @@ export function parseSafeYaml(text: string, options: SafeYamlOptions): SafeYamlD
         const [start, end] = error.pos;
         const message =
           error.code === "DUPLICATE_KEY"
-            ? `duplicate key '${text.slice(start, end)}': a key may appear once in a map`
+            ? `duplicate key '${duplicateKeyText(text, start, end)}': a key may appear once in a map`
             : `YAML syntax: ${error.message}`;
         return { file, ...place(start), path: [], message };
       }),
@@ -325,4 +325,10 @@ function aliasTargets(doc: Document.Parsed): Map<Node, Node | undefined> {
     },
   });
   return targets;
+}
+
+/** The key a DUPLICATE_KEY error points at: the parser's range may cover only part of it. */
+function duplicateKeyText(text: string, start: number, end: number): string {
+  const rest = /^[^:\n]*/.exec(text.slice(start))?.[0] ?? "";
+  return (rest.length > end - start ? rest : text.slice(start, end)).trim();
 }
