@@ -1,7 +1,12 @@
 // The oz0 command tree. Commands parse their arguments, call the runtime, and print; they add
 // no behaviour of their own, so the HTTP API and the CLI always agree.
 import { Command, CommanderError } from "commander";
-import { registerDemo } from "./commands/demo.js";
+import { registerCatalog } from "./commands/catalog.js";
+import { registerChat } from "./commands/chat.js";
+import { registerJob } from "./commands/job.js";
+import { registerPlugin } from "./commands/plugin.js";
+import { registerRun } from "./commands/run.js";
+import { registerTool } from "./commands/tool.js";
 import { errorShape, type GlobalOptions, Output } from "./output.js";
 
 function buildProgram(out: Output): Command {
@@ -20,7 +25,12 @@ function buildProgram(out: Output): Command {
     .hook("preAction", (_command, action) => {
       out.configure(action.optsWithGlobals<GlobalOptions>());
     });
-  registerDemo(program, out);
+  registerPlugin(program, out);
+  registerCatalog(program, out);
+  registerRun(program, out);
+  registerChat(program, out);
+  registerJob(program, out);
+  registerTool(program, out);
   return program;
 }
 

@@ -2,7 +2,10 @@
 // open one and call its services; nothing else holds state.
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { Catalog } from "./catalog/index.js";
+import { JobEngine } from "./jobs/index.js";
 import { openStore, type Store } from "./store/index.js";
+import { ToolCaller } from "./tools/index.js";
 
 export interface RuntimeOptions {
   /** oz0's home folder: the SQLite file and per-tenant files live here. Default `$OZ0_HOME` or `~/.oz0`. */
@@ -22,10 +25,19 @@ export function defaultHome(env: NodeJS.ProcessEnv = process.env): string {
 export class Runtime {
   readonly home: string;
   readonly store: Store;
+  /** The tenants' installed plugins and the owner check. */
+  readonly catalog: Catalog;
+  /** The job engine: starts, runs, resumes and cancels jobs of the catalog's agents. */
+  readonly jobs: JobEngine;
+  /** Calls a function by hand, through the dispatch path jobs use. */
+  readonly tools: ToolCaller;
 
   private constructor(home: string, store: Store) {
     this.home = home;
     this.store = store;
+    this.catalog = new Catalog(store, home);
+    this.jobs = new JobEngine({ store, source: this.catalog, home });
+    this.tools = new ToolCaller({ source: this.catalog, home });
   }
 
   static async open(options: RuntimeOptions = {}): Promise<Runtime> {

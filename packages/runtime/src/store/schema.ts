@@ -27,6 +27,10 @@ export const JOB_STATUSES = [
 ] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
+/** A job runs to an answer (`run`), or is a conversation that waits for the person after each one. */
+export const JOB_MODES = ["run", "chat"] as const;
+export type JobMode = (typeof JOB_MODES)[number];
+
 export const APPROVAL_STATUSES = ["pending", "approved", "denied"] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
 
@@ -96,6 +100,12 @@ export interface JobsTable {
   attempts: Generated<number>;
   /** A JSON array of strings. */
   tags: ColumnType<Json, Json | undefined, Json>;
+  /** `chat` for a conversation (`oz0 chat`): it waits for the person after each answer. */
+  mode: ColumnType<JobMode, JobMode | undefined, JobMode>;
+  /** What a `waiting` job waits for, as JSON: a person's answer, or child jobs. */
+  waiting_for: Json | null;
+  /** Who asked to cancel the job; the worker holding it stops at its next step. */
+  cancel_requested_by: string | null;
 }
 
 /** The job's append-only history: `(job_id, seq)` is unique, so a step is recorded once. */
@@ -154,6 +164,24 @@ export interface SettingsTable {
   updated_at: EpochMs;
 }
 
+/** What a plugin change did; see PluginChangesTable. */
+export const PLUGIN_CHANGE_ACTIONS = ["install", "update", "remove"] as const;
+export type PluginChangeAction = (typeof PLUGIN_CHANGE_ACTIONS)[number];
+
+/** Every install, update and remove, in order per tenant, with the reason when one was forced. */
+export interface PluginChangesTable {
+  tenant: string;
+  seq: number;
+  plugin: string;
+  action: PluginChangeAction;
+  /** The version installed, updated to, or removed. */
+  version: string;
+  /** An update's version before it. */
+  previous_version: string | null;
+  forced_reason: string | null;
+  at: EpochMs;
+}
+
 /** The migrations applied to this database, one row per version. */
 export interface MigrationsTable {
   version: number;
@@ -172,6 +200,7 @@ export interface Database {
   kill_switches: KillSwitchesTable;
   inventory: InventoryTable;
   settings: SettingsTable;
+  plugin_changes: PluginChangesTable;
   oz0_migrations: MigrationsTable;
 }
 
@@ -191,3 +220,4 @@ export type PolicyRow = Selectable<PoliciesTable>;
 export type KillSwitchRow = Selectable<KillSwitchesTable>;
 export type InventoryRow = Selectable<InventoryTable>;
 export type SettingRow = Selectable<SettingsTable>;
+export type PluginChangeRow = Selectable<PluginChangesTable>;

@@ -70,6 +70,86 @@ export const ERROR_CODES = {
     summary: "Something failed that is not the caller's mistake; the message says what.",
     data: "{ cause?: string }",
   },
+  LIMIT_EXCEEDED: {
+    side: "user",
+    summary:
+      "A call went past one of a tool's bounds: input or output size, nesting depth, running time or redirects.",
+    data: "{ limit: string, max: number, unit: string }: which bound, its value, and its unit (bytes, characters, levels, ms, s, redirects).",
+  },
+  NETWORK_ERROR: {
+    side: "system",
+    summary:
+      "An outside service could not be reached or broke its protocol (name resolution, connection, TLS, a malformed response).",
+    data: "{ url: string, cause: string }",
+  },
+  NOT_FOUND: {
+    side: "user",
+    summary:
+      "A tenant, plugin or part that was named does not exist, or the caller may not see it (the two answers are the same).",
+    data: "{ kind: string, name: string, tenant?: string }: what kind of thing was looked for, and the name given.",
+  },
+  ALREADY_INSTALLED: {
+    side: "user",
+    summary: "An install names a plugin the tenant already has; an update replaces it.",
+    data: "{ tenant: string, plugin: string, version: string }: the version installed now.",
+  },
+  NAME_TAKEN: {
+    side: "user",
+    summary:
+      "An install or update would add an agent or flow name, or a tool ID, that another plugin of the tenant already defines.",
+    data: "{ tenant: string, plugin: string, taken: { kind, name, owner }[] }: each name and the plugin that owns it.",
+  },
+  NAME_CLASH: {
+    side: "user",
+    summary:
+      "Two plugins of a tenant define one agent or flow name (or a skill named without its plugin), so neither runs.",
+    data: "{ kind: string, name: string, plugins: string[] }",
+  },
+  TOOL_CLASH: {
+    side: "user",
+    summary: "Two plugins of a tenant provide one tool ID, so neither's functions run.",
+    data: "{ tool: string, plugins: string[] }",
+  },
+  OWNER_MISMATCH: {
+    side: "user",
+    summary:
+      "An address names a plugin that does not own the part; the message names the owner the server knows.",
+    data: "{ address: string, owner: string }",
+  },
+  USES_UNSATISFIED: {
+    side: "user",
+    summary:
+      "A plugin needs what the tenant lacks: a plugin under uses: that is missing or outside the version range, or a part it names that does not exist.",
+    data: "{ tenant: string, plugin: string, problems: { where, reference, problem }[] }: each reference that does not hold, and why.",
+  },
+  PART_IN_USE: {
+    side: "user",
+    summary:
+      "An install, update or remove would break what another installed plugin uses (a part it names, or the versions its uses: accepts); --force with a reason goes ahead.",
+    data: "{ tenant: string, plugin: string, problems: { plugin, where, reference, problem }[] }: each plugin that would break, and how.",
+  },
+  UNPLANNED_MODEL_CALL: {
+    side: "user",
+    summary: "The offline test model was asked for a model call its script does not plan.",
+    data: "{ script: string, turns: number, step: number }: the script, how many turns it plans, and the model call the job asked for.",
+  },
+  MODEL_NOT_CONFIGURED: {
+    side: "user",
+    summary: "An agent's model names an alias the tenant has not set, or a provider this oz0 does not have.",
+    data: "{ alias: string, provider?: string }",
+  },
+  JOB_STATE_CONFLICT: {
+    side: "user",
+    summary:
+      "A job's status does not allow what was asked: answering a job that waits for no answer, resuming one that has ended or runs in another process, cancelling one that has ended.",
+    data: "{ job: string, status: string }",
+  },
+  LEASE_LOST: {
+    side: "system",
+    summary:
+      "A worker lost its lease on a job (another worker took the job over), so the job engine refused its writes.",
+    data: "{ job: string, owner: string }",
+  },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -114,7 +114,8 @@ export function cronProblem(schedule: string): string | undefined {
   if (CRON_NICKNAMES.includes(text)) return undefined;
   const parts = text.split(/\s+/);
   const usage = `a schedule is a cron expression of 5 fields (minute hour day month weekday), such as "0 3 * * *"`;
-  if (parts.length !== 5 && parts.length !== 6) return `'${schedule}' has ${parts.length} ${parts.length === 1 ? "field" : "fields"}; ${usage}`;
+  if (parts.length !== 5 && parts.length !== 6)
+    return `'${schedule}' has ${parts.length} ${parts.length === 1 ? "field" : "fields"}; ${usage}`;
   const fields = CRON_FIELDS.slice(6 - parts.length);
   for (const [index, part] of parts.entries()) {
     const field = fields[index];

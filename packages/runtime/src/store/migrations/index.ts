@@ -1,8 +1,10 @@
 // The ordered list of schema migrations; the runner applies the ones a database lacks.
 import { initial } from "./001-initial.js";
+import { pluginChanges } from "./002-plugin-changes.js";
+import { jobControl } from "./003-job-control.js";
 import type { Migration } from "./types.js";
 
 export type { Migration, MigrationContext, MigrationDb } from "./types.js";
 
 /** Every migration, by version; append new ones, never change or reorder shipped ones. */
-export const MIGRATIONS: readonly Migration[] = [initial];
+export const MIGRATIONS: readonly Migration[] = [initial, pluginChanges, jobControl];

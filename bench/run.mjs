@@ -1,0 +1,19 @@
+// Runs the benchmarks against the TypeScript sources: Node strips the types, and the resolve
+// hook the runtime's tests use maps `.js` imports to the `.ts` files.
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const hook = fileURLToPath(new URL("../packages/runtime/test/store/fixtures/resolve-ts.ts", import.meta.url));
+const result = spawnSync(
+  process.execPath,
+  [
+    "--conditions=@oz0/source",
+    "--no-warnings",
+    "--import",
+    hook,
+    fileURLToPath(new URL("./engine.ts", import.meta.url)),
+  ],
+  { cwd: root, stdio: "inherit" },
+);
+process.exitCode = result.status ?? 1;

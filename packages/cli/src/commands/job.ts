@@ -1,0 +1,374 @@
+// `oz0 job get|trace|search|cancel|resume|answer`: a tenant's jobs. Each command calls the
+// runtime's job engine; `trace` draws the job's history as a timeline, and `--json` prints the
+// events as they are stored, each with its `seq` and `kind`.
+import { userInfo } from "node:os";
+import type { JobEvent, JobStatus, JobView, Runtime } from "@oz0/runtime";
+import { parsePartAddress } from "@oz0/sdk";
+import { type Command, CommanderError, Option } from "commander";
+import { withRuntime } from "../context.js";
+import type { Output } from "../output.js";
+
+const STATUSES = ["queued", "running", "waiting", "succeeded", "failed", "cancelled", "dead"] as const;
+
+/** Who a command acts as, as histories record it. */
+export function actor(): string {
+  try {
+    return `cli:${userInfo().username}`;
+  } catch {
+    return "cli";
+  }
+}
+
+export function registerJob(program: Command, out: Output): Command {
+  const job = program
+    .command("job")
+    .description("look at, search, cancel, resume and answer a tenant's jobs");
+
+  job
+    .command("get")
+    .description("show a job: its agent, status, input and output or failure")
+    .argument("<id>", "the job's ID")
+    .action(async (id: string) => {
+      const view = await withRuntime(out, (runtime) => runtime.jobs.get(id, out.options.tenant));
+      out.result(view, drawJob);
+    });
+
+  job
+    .command("trace")
+    .description("draw a job's history as a timeline of its steps, durations, tokens and results")
+    .argument("<id>", "the job's ID")
+    .action(async (id: string) => {
+      const { view, events } = await withRuntime(out, async (runtime) => ({
+        view: await runtime.jobs.get(id, out.options.tenant),
+        events: await runtime.jobs.events(id, { tenant: out.options.tenant }),
+      }));
+      out.result(events, (list) => drawTrace(view, list));
+    });
+
+  job
+    .command("search")
+    .description("list the tenant's jobs, newest first")
+    .option("--agent <address>", "only jobs of this agent, by address (<plugin>/<agent>)")
+    .addOption(new Option("--status <status>", "only jobs in this status").choices(STATUSES))
+    .option("--limit <n>", "at most this many", (value) => Number.parseInt(value, 10), 50)
+    .action(async (options: { agent?: string; status?: JobStatus; limit: number }) => {
+      const tenant = out.options.tenant;
+      const jobs = await withRuntime(out, async (runtime) => {
+        const agent =
+          options.agent === undefined ? undefined : await agentFilter(runtime, tenant, options.agent);
+        return runtime.jobs.search({
+          tenant,
+          limit: options.limit,
+          ...(agent ?? {}),
+          ...(options.status === undefined ? {} : { status: options.status }),
+        });
+      });
+      out.result(jobs, drawJobList);
+    });
+
+  job
+    .command("cancel")
+    .description("cancel a job: a queued or waiting one ends now, a running one at its next step")
+    .argument("<id>", "the job's ID")
+    .action(async (id: string) => {
+      const view = await withRuntime(out, (runtime) =>
+        runtime.jobs.cancel(id, actor(), { tenant: out.options.tenant }),
+      );
+      out.result(view, (job) =>
+        job.status === "cancelled"
+          ? `job ${job.id} cancelled by ${job.cancelRequestedBy ?? actor()}`
+          : `job ${job.id}: cancel requested by ${job.cancelRequestedBy}; it stops at its next step`,
+      );
+    });
+
+  job
+    .command("resume")
+    .description(
+      "take a job up from its history: a queued one, or one whose process died (once its lease runs out)",
+    )
+    .argument("<id>", "the job's ID")
+    .action(async (id: string) => {
+      const view = await withRuntime(out, (runtime) =>
+        withProgress(out, (listeners) =>
+          runtime.jobs.resume(id, { tenant: out.options.tenant, ...listeners }),
+        ),
+      );
+      finishRun(out, view);
+    });
+
+  job
+    .command("answer")
+    .description("answer the question a job asked (oz.ask_user), then run it on")
+    .argument("<id>", "the job's ID")
+    .argument("<text>", "the answer")
+    .option("--no-wait", "answer and return; the job is queued for a worker")
+    .action(async (id: string, text: string, options: { wait: boolean }) => {
+      const view = await withRuntime(out, async (runtime) => {
+        const answered = await runtime.jobs.answer(id, text, actor(), { tenant: out.options.tenant });
+        if (!options.wait) return answered;
+        return withProgress(out, (listeners) =>
+          runtime.jobs.run(id, { tenant: out.options.tenant, follow: true, ...listeners }),
+        );
+      });
+      if (!options.wait) out.result(view, (job) => `job ${job.id} answered; it is queued to go on`);
+      else finishRun(out, view);
+    });
+
+  return job;
+}
+
+/** The agent filter of a search, by address: checked against its owner while it is installed. */
+async function agentFilter(
+  runtime: Runtime,
+  tenant: string,
+  text: string,
+): Promise<{ plugin: string; agent: string }> {
+  try {
+    const part = await runtime.catalog.resolvePart(tenant, "agent", text);
+    return { plugin: part.plugin, agent: part.name };
+  } catch (error) {
+    // A removed or renamed agent has no owner to check, and its jobs are still there to find.
+    if ((error as { code?: string }).code !== "NOT_FOUND") throw error;
+    const address = parsePartAddress(text, "agent");
+    return { plugin: address.plugin, agent: address.name };
+  }
+}
+
+interface ProgressListeners {
+  onEvent?: (entry: Pick<JobEvent, "kind" | "data">) => void;
+  onLeaseWait?: (wait: { owner: string | null; remainingMs: number }) => void;
+}
+
+/** How long a run may go without a step before stderr says it is still going. */
+const QUIET_MS = 5_000;
+
+/**
+ * Runs `work` with listeners that draw the job's steps on stderr as they happen, and say it is
+ * still running when a step takes long (nothing with --json).
+ */
+export async function withProgress<T>(
+  out: Output,
+  work: (listeners: ProgressListeners) => Promise<T>,
+): Promise<T> {
+  if (out.json) return work({});
+  const started = Date.now();
+  let last = started;
+  const listeners = progress(out, () => {
+    last = Date.now();
+  });
+  const ticker = setInterval(() => {
+    if (Date.now() - last < QUIET_MS) return;
+    last = Date.now();
+    out.stderr(`  … still running (${Math.round((last - started) / 1000)} s)\n`);
+  }, 1000);
+  ticker.unref();
+  try {
+    return await work(listeners);
+  } finally {
+    clearInterval(ticker);
+  }
+}
+
+/** Listeners that draw a run's steps on stderr as they happen (not with --json). */
+export function progress(out: Output, onLine: () => void = () => {}): ProgressListeners {
+  if (out.json) return {};
+  let lastWait = 0;
+  return {
+    onEvent: (entry) => {
+      const line = stepLine(entry);
+      if (line === undefined) return;
+      out.stderr(`  ${line}\n`);
+      onLine();
+    },
+    onLeaseWait: (wait) => {
+      const now = Date.now();
+      if (now - lastWait < 1000) return;
+      lastWait = now;
+      // A lease's owner is `<node>#<claim>`; people know the node.
+      const node = wait.owner?.split("#")[0] ?? "another worker";
+      out.stderr(`  waiting for the lease of ${node} to run out (${Math.ceil(wait.remainingMs / 1000)} s)\n`);
+      onLine();
+    },
+  };
+}
+
+/**
+ * Prints a run's end: the answer on stdout (the job with --json), a failure or a question on
+ * stderr. The exit code is 0 only when the job succeeded: 2 when it waits for a person, else 1.
+ */
+export function finishRun(out: Output, view: JobView, options: { readonly oneLine?: boolean } = {}): void {
+  const shape = {
+    id: view.id,
+    agent: view.agent,
+    status: view.status,
+    output: view.output,
+    failure: view.failure,
+  };
+  if (out.json)
+    out.stdout(`${options.oneLine === true ? JSON.stringify(shape) : JSON.stringify(shape, null, 2)}\n`);
+  else if (view.status === "succeeded") out.stdout(`${answerText(view.output)}\n`);
+  if (view.status === "succeeded") return;
+  if (!out.json) out.stderr(`oz0: ${endLine(view)}\n`);
+  throw new CommanderError(view.status === "waiting" ? 2 : 1, `oz0.job.${view.status}`, endLine(view));
+}
+
+function endLine(view: JobView): string {
+  if (view.status === "waiting") {
+    const waiting = view.waitingFor;
+    if (waiting?.kind === "answer") {
+      return `job ${view.id} asks: ${waiting.question} — answer with oz0 job answer ${view.id} TEXT`;
+    }
+    if (waiting?.kind === "child") return `job ${view.id} waits for its child job ${waiting.job}`;
+    return `job ${view.id} waits for the next message`;
+  }
+  if (view.status === "queued" || view.status === "running") return `job ${view.id} is ${view.status}`;
+  const failure = view.failure;
+  return `job ${view.id} ${view.status}${failure === null ? "" : `: ${failure.kind}: ${failure.message}`}`;
+}
+
+function answerText(output: unknown): string {
+  return typeof output === "string" ? output : JSON.stringify(output, null, 2);
+}
+
+export function drawJob(view: JobView): string {
+  const lines = [
+    `job ${view.id}`,
+    `  agent    ${view.agent}`,
+    `  status   ${view.status}${view.mode === "chat" ? " (chat)" : ""}`,
+  ];
+  lines.push(`  input    ${short(view.input, 200)}`);
+  if (view.status === "succeeded") lines.push(`  output   ${short(view.output, 400)}`);
+  if (view.failure !== null) lines.push(`  failure  ${view.failure.kind}: ${view.failure.message}`);
+  if (view.waitingFor !== null) lines.push(`  waiting  ${endLine(view)}`);
+  if (view.cancelRequestedBy !== null) lines.push(`  cancel   requested by ${view.cancelRequestedBy}`);
+  if (view.parent !== null) lines.push(`  parent   ${view.parent}`);
+  lines.push(
+    `  created  ${new Date(view.createdAt).toISOString()}`,
+    `  updated  ${new Date(view.updatedAt).toISOString()}`,
+  );
+  lines.push(`  attempts ${view.attempts}`);
+  return lines.join("\n");
+}
+
+function drawJobList(jobs: readonly JobView[]): string {
+  if (jobs.length === 0) return "no jobs";
+  const rows = jobs.map((job) => [job.id, job.agent, job.status, new Date(job.createdAt).toISOString()]);
+  const widths = [0, 1, 2].map((column) => Math.max(...rows.map((row) => row[column]!.length)));
+  return rows
+    .map((row) =>
+      row
+        .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
+}
+
+/**
+ * The trace: a header with the job's totals, then one line per event with its seq, its time
+ * from the job's start, and what it recorded.
+ */
+export function drawTrace(view: JobView, events: readonly JobEvent[]): string {
+  const start = events[0]?.at ?? view.createdAt;
+  const end = events.at(-1)?.at ?? start;
+  let models = 0;
+  let tokens = 0;
+  let calls = 0;
+  for (const entry of events) {
+    if (entry.kind === "model_call") {
+      models += 1;
+      tokens += entry.data.usage.input + entry.data.usage.output;
+    }
+    if (entry.kind === "tool_result") calls += 1;
+  }
+  const header =
+    `job ${view.id} · ${view.agent} · ${view.status} · ${plural(models, "model call")}, ${plural(calls, "tool call")}, ` +
+    `${tokens} tokens · ${end - start} ms`;
+  const lines = [header, ""];
+  for (const entry of events) {
+    const at = `+${entry.at - start}ms`;
+    lines.push(`${String(entry.seq).padStart(4)} ${at.padStart(9)}  ${traceLine(entry)}`);
+  }
+  return lines.join("\n");
+}
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
+
+/** One event as the trace draws it. */
+function traceLine(entry: Pick<JobEvent, "kind" | "data">): string {
+  return stepLine(entry) ?? contextLine(entry);
+}
+
+function contextLine(entry: Pick<JobEvent, "kind" | "data">): string {
+  const e = entry as JobEvent;
+  switch (e.kind) {
+    case "job_started":
+      return `started      ${e.data.agent}${e.data.mode === "chat" ? " (chat)" : ""} · input ${short(e.data.input, 80)}${e.data.by === undefined ? "" : ` · by ${e.data.by}`}`;
+    case "job_claimed":
+      return `claimed      attempt ${e.data.attempt} by ${e.data.node}`;
+    case "context_part_contributed":
+      return `context      ${e.data.source} ${e.data.section_id} · ${e.data.token_estimate} tokens · ${e.data.retained ? "kept" : `left out (${e.data.eviction_reason ?? "?"})`}`;
+    case "context_assembled":
+      return `context      ${e.data.tokens} tokens of start-up context · functions: ${e.data.functions.join(", ") || "none"}`;
+    case "job_waiting":
+      return `waiting      ${JSON.stringify(e.data.for)}`;
+    default:
+      return `${e.kind.padEnd(12)} ${short(e.data, 120)}`;
+  }
+}
+
+/** The lines a run's progress shows too: steps, results, waits and ends. */
+function stepLine(entry: Pick<JobEvent, "kind" | "data">): string | undefined {
+  const e = entry as JobEvent;
+  switch (e.kind) {
+    case "model_call": {
+      const what =
+        e.data.calls.length > 0
+          ? `→ ${e.data.calls.map((call) => `${call.name} ${short(call.args, 60)}`).join(", ")}`
+          : e.data.output !== undefined
+            ? `→ output ${short(e.data.output, 80)}`
+            : `→ "${short(e.data.text ?? "", 80, false)}"`;
+      return `model        step ${e.data.step} · ${e.data.model} · ${e.data.ms} ms · ${e.data.usage.input}+${e.data.usage.output} tokens ${what}`;
+    }
+    case "tool_call":
+      return `tool call    ${e.data.callId} ${e.data.address || e.data.name} · key ${e.data.key}`;
+    case "tool_call_retried":
+      return `tool retry   ${e.data.callId} · attempt ${e.data.attempt}, same key`;
+    case "tool_result":
+      return e.data.ok
+        ? `tool result  ${e.data.callId} ok · ${e.data.ms} ms → ${short(e.data.result, 100)}`
+        : `tool result  ${e.data.callId} error · ${e.data.error?.code}: ${short(e.data.error?.message ?? "", 120, false)}`;
+    case "function_left_out":
+      return `left out     ${e.data.address}: ${e.data.reason}`;
+    case "model_warning":
+      return `warning      ${e.data.message}`;
+    case "output_rejected":
+      return `rejected     step ${e.data.step} output: ${e.data.problems}`;
+    case "answer_received":
+      return `answer       ${e.data.callId} by ${e.data.by}: ${short(e.data.answer, 80, false)}`;
+    case "user_message":
+      return `message      by ${e.data.by}: ${short(e.data.text, 80, false)}`;
+    case "child_job_started":
+      return `child        ${e.data.job} (${e.data.agent}) started`;
+    case "child_job_finished":
+      return `child        ${e.data.job} ${e.data.status}`;
+    case "job_succeeded":
+      return `succeeded    → ${short(e.data.output, 120)}`;
+    case "job_failed":
+      return `failed       ${e.data.kind}: ${e.data.message}`;
+    case "job_cancelled":
+      return `cancelled    by ${e.data.by}`;
+    case "job_dead":
+      return `dead         after ${e.data.attempts} attempts: ${e.data.message}`;
+    default:
+      return undefined;
+  }
+}
+
+function short(value: unknown, max: number, quote = true): string {
+  const text = typeof value === "string" && !quote ? value : (JSON.stringify(value) ?? "null");
+  const flat = text.replaceAll("\n", " ");
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}

@@ -1,0 +1,202 @@
+// `oz0 plugin install|update|remove|list|inspect`: a tenant's installed plugins. Each command
+// calls the runtime's catalog and draws what it returns; `--json` prints it as it is.
+import type { ChangeReport, PluginDetail, PluginSummary } from "@oz0/runtime";
+import type { Command } from "commander";
+import { withRuntime } from "../context.js";
+import type { Output } from "../output.js";
+import { registerPluginLint } from "./plugin-lint.js";
+
+interface ForceOptions {
+  force?: boolean;
+  reason?: string;
+}
+
+/** Adds `oz0 plugin …` and returns the `plugin` command, so other subcommands (lint) can join it. */
+export function registerPlugin(program: Command, out: Output): Command {
+  const plugin = program
+    .command("plugin")
+    .description("install, update, remove and look at a tenant's plugins");
+
+  plugin
+    .command("install")
+    .description("install the plugin in a folder into the tenant (creating the tenant if it is new)")
+    .argument("<dir>", "the plugin folder, with its plugin.yaml")
+    .option("--force", "go ahead even though other installed plugins lose what they use")
+    .option("--reason <text>", "why, recorded with the change; required with --force")
+    .action(async (dir: string, options: ForceOptions) => {
+      const report = await withRuntime(out, (runtime) =>
+        runtime.catalog.install(out.options.tenant, dir, options),
+      );
+      out.result(report, drawChange);
+    });
+
+  plugin
+    .command("update")
+    .description("replace an installed plugin with the version in a folder")
+    .argument("<dir>", "the plugin folder, with its plugin.yaml")
+    .option("--force", "go ahead even though other installed plugins lose parts they name")
+    .option("--reason <text>", "why, recorded with the change; required with --force")
+    .action(async (dir: string, options: ForceOptions) => {
+      const report = await withRuntime(out, (runtime) =>
+        runtime.catalog.update(out.options.tenant, dir, options),
+      );
+      out.result(report, drawChange);
+    });
+
+  plugin
+    .command("remove")
+    .description("remove an installed plugin from the tenant")
+    .argument("<plugin>", "the plugin's name")
+    .option("--force", "go ahead even though other installed plugins name its parts")
+    .option("--reason <text>", "why, recorded with the change; required with --force")
+    .action(async (name: string, options: ForceOptions) => {
+      const report = await withRuntime(out, (runtime) =>
+        runtime.catalog.remove(out.options.tenant, name, options),
+      );
+      out.result(report, drawChange);
+    });
+
+  plugin
+    .command("list")
+    .description("list the tenant's installed plugins")
+    .action(async () => {
+      const plugins = await withRuntime(out, (runtime) => runtime.catalog.list(out.options.tenant));
+      out.result(plugins, (list) => drawList(out.options.tenant, list));
+    });
+
+  plugin
+    .command("inspect")
+    .description("show an installed plugin's parts by address, what it uses, and its history")
+    .argument("<plugin>", "the plugin's name")
+    .action(async (name: string) => {
+      const detail = await withRuntime(out, (runtime) => runtime.catalog.inspect(out.options.tenant, name));
+      out.result(detail, drawDetail);
+    });
+
+  registerPluginLint(plugin, out);
+  return plugin;
+}
+
+const VERBS = { install: "installed", update: "updated", remove: "removed" } as const;
+
+function drawChange(report: ChangeReport): string {
+  const { action, plugin, tenant } = report;
+  const version =
+    report.previousVersion === null ? report.version : `${report.previousVersion} → ${report.version}`;
+  const place = action === "remove" ? `from tenant ${tenant}` : `in tenant ${tenant}`;
+  const lines = [`${VERBS[action]} ${plugin} ${version} ${place}`];
+  if (action !== "remove") lines.push(`  from ${report.dir}`);
+  if (report.added.length > 0) lines.push(action === "install" ? "parts" : "added", ...indent(report.added));
+  if (report.removed.length > 0) lines.push("removed", ...indent(report.removed));
+  if (report.forcedReason !== null) {
+    lines.push(`forced: ${report.forcedReason}`);
+    for (const one of report.overridden) {
+      lines.push(`  ${one.plugin} loses ${one.reference} (${one.where}): ${one.problem}`);
+    }
+  }
+  return lines.join("\n");
+}
+
+function drawList(tenant: string, plugins: readonly PluginSummary[]): string {
+  if (plugins.length === 0)
+    return `no plugins installed in tenant ${tenant}; add one with oz0 plugin install <dir>`;
+  const rows = plugins.map((plugin) => [
+    plugin.name,
+    plugin.version,
+    countParts(plugin),
+    plugin.forcedReason === null ? plugin.dir : `${plugin.dir}  (forced: ${plugin.forcedReason})`,
+  ]);
+  return table([["PLUGIN", "VERSION", "PARTS", "FOLDER"], ...rows]);
+}
+
+function drawDetail(detail: PluginDetail): string {
+  const lines = [`${detail.name} ${detail.version}`];
+  if (detail.description !== null) lines.push(detail.description);
+  lines.push(`folder: ${detail.dir}`);
+  if (detail.forcedReason !== null) lines.push(`forced: ${detail.forcedReason}`);
+  const section = (title: string, body: string[]) => {
+    if (body.length > 0) lines.push("", title, ...body);
+  };
+  section(
+    "agents",
+    detail.agents.flatMap((agent) => [
+      `  ${agent.address}${agent.description === null ? "" : `  ${agent.description}`}`,
+      ...(agent.tools.length > 0 ? [`    tools: ${agent.tools.join(", ")}`] : []),
+      ...(agent.delegation.length > 0 ? [`    delegates to: ${agent.delegation.join(", ")}`] : []),
+      ...(agent.skills.length > 0 ? [`    skills: ${agent.skills.join(", ")}`] : []),
+      ...(agent.tags.length > 0 ? [`    tags: ${agent.tags.join(", ")}`] : []),
+    ]),
+  );
+  section(
+    "flows",
+    detail.flows.map(
+      (flow) => `  ${flow.address}${flow.description === null ? "" : `  ${flow.description}`}`,
+    ),
+  );
+  section(
+    "tools (function → name a model sees)",
+    detail.tools.flatMap((tool) => [
+      `  ${tool.address}${tool.source === "mcp" ? "  (MCP server: functions listed when a job starts)" : ""}`,
+      ...tool.functions.map((fn) => `    ${fn.address} → ${fn.modelName}`),
+    ]),
+  );
+  section(
+    "skills",
+    detail.skills.map((skill) => `  ${skill.address}  ${skill.description}`),
+  );
+  section(
+    "routines",
+    detail.routines.map(
+      (routine) => `  ${routine.name}: ${routine.schedule ?? routine.event} → ${routine.run}`,
+    ),
+  );
+  section(
+    "uses",
+    detail.uses.map((used) => {
+      const wants = used.version === null ? "any version" : used.version;
+      const has = used.installed === null ? "not installed" : `${used.installed} installed`;
+      const grants = [...used.tools, ...used.agents, ...used.skills];
+      return `  ${used.plugin} ${wants} (${has})${grants.length > 0 ? `: ${grants.join(", ")}` : ""}`;
+    }),
+  );
+  section(
+    "history",
+    detail.changes.map((change) => {
+      const version =
+        change.previousVersion === null ? change.version : `${change.previousVersion} → ${change.version}`;
+      const forced = change.forcedReason === null ? "" : `  (forced: ${change.forcedReason})`;
+      return `  ${new Date(change.at).toISOString()}  ${change.action} ${version}${forced}`;
+    }),
+  );
+  return lines.join("\n");
+}
+
+function countParts(plugin: PluginSummary): string {
+  const words = [
+    [plugin.parts.agent, "agent"],
+    [plugin.parts.flow, "flow"],
+    [plugin.parts.tool, "tool"],
+    [plugin.parts.function, "function"],
+    [plugin.parts.skill, "skill"],
+  ] as const;
+  const shown = words
+    .filter(([count]) => count > 0)
+    .map(([count, word]) => `${count} ${word}${count === 1 ? "" : "s"}`);
+  return shown.length === 0 ? "none" : shown.join(", ");
+}
+
+function indent(lines: readonly string[]): string[] {
+  return lines.map((line) => `  ${line}`);
+}
+
+/** Columns padded to their widest cell; the last column is left as it is. */
+export function table(rows: readonly (readonly string[])[]): string {
+  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => row[column]?.length ?? 0))) ?? [];
+  return rows
+    .map((row) =>
+      row
+        .map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0)))
+        .join("  "),
+    )
+    .join("\n");
+}

@@ -1,0 +1,70 @@
+// `oz0 run <plugin>/<agent> [input] [--input-file F] [--no-wait]`: starts a job of an agent
+// and, unless --no-wait, runs it here until it ends, drawing its steps on stderr and printing
+// its answer on stdout. The exit code is 0 only when the job succeeded.
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import type { JobView } from "@oz0/runtime";
+import type { Command } from "commander";
+import { withRuntime } from "../context.js";
+import type { Output } from "../output.js";
+import { actor, finishRun, withProgress } from "./job.js";
+
+interface RunOptions {
+  inputFile?: string;
+  wait: boolean;
+}
+
+export function registerRun(program: Command, out: Output): Command {
+  return program
+    .command("run")
+    .description("start a job of an agent and run it to its answer")
+    .argument("<address>", "the agent, by address: <plugin>/<agent>")
+    .argument("[input]", "the job's input: text, or JSON for an agent with an input_schema")
+    .option(
+      "--input-file <file>",
+      "read the input from a file: text, or JSON for an agent with an input_schema",
+    )
+    .option("--no-wait", "start the job and return; it runs in the background")
+    .action(async (address: string, input: string | undefined, options: RunOptions) => {
+      const text =
+        options.inputFile === undefined ? (input ?? "") : await readFile(options.inputFile, "utf8");
+      const tenant = out.options.tenant;
+      const view = await withRuntime(out, async (runtime) => {
+        const started = await runtime.jobs.start({ tenant, agent: address, input: text, by: actor() });
+        if (!options.wait) return started;
+        if (!out.json) out.stderr(`job ${started.id} · ${started.agent}\n`);
+        return withProgress(out, (listeners) =>
+          runtime.jobs.run(started.id, { tenant, follow: true, ...listeners }),
+        );
+      });
+      if (options.wait) {
+        finishRun(out, view);
+        return;
+      }
+      const background = startInBackground(view, out);
+      out.result(
+        { id: view.id, agent: view.agent, status: view.status, output: view.output, failure: view.failure },
+        (job) =>
+          background
+            ? `job ${job.id} started; it runs in the background (oz0 job get ${job.id})`
+            : `job ${job.id} is queued; oz0 job resume ${job.id} runs it`,
+      );
+    });
+}
+
+/**
+ * Runs the job in a detached `oz0 job resume` process when this is the installed command; from
+ * the TypeScript sources (tests) the job stays queued for whichever process runs it.
+ */
+function startInBackground(view: JobView, out: Output): boolean {
+  const main = new URL("../main.js", import.meta.url);
+  if (!import.meta.url.endsWith(".js") || !existsSync(main)) return false;
+  const args = [fileURLToPath(main), "job", "resume", view.id, "--tenant", view.tenant];
+  if (out.options.home !== undefined) args.push("--home", out.options.home);
+  const child = spawn(process.execPath, args, { detached: true, stdio: "ignore", env: process.env });
+  child.on("error", () => {});
+  child.unref();
+  return true;
+}

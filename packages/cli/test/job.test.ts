@@ -1,0 +1,154 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { homeWithPlugins, LAB, type RunShape } from "./jobs-helpers.js";
+import { oz0 } from "./run-cli.js";
+
+let home: string;
+let cleanup: () => Promise<void>;
+let triage: string;
+beforeAll(async () => {
+  ({ home, cleanup } = await homeWithPlugins());
+  const ran = await oz0(["run", "support-triage/triage", "ticket 7", "--json", "--home", home]);
+  triage = ran.json<RunShape>().id;
+});
+afterAll(() => cleanup());
+
+const run = (args: string[], lab = false) =>
+  oz0([...args, "--home", home, ...(lab ? ["--tenant", LAB] : [])]);
+
+interface TraceEvent {
+  seq: number;
+  kind: string;
+  at: number;
+  data: Record<string, unknown>;
+}
+
+describe("oz0 job get", () => {
+  it("shows the job by address, with its status, input and output", async () => {
+    const result = await run(["job", "get", triage]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`job ${triage}\n  agent    support-triage/triage\n  status   succeeded`);
+    expect(result.stdout).toContain('  output   "billing"');
+    const json = (await run(["job", "get", triage, "--json"])).json<Record<string, unknown>>();
+    expect(json).toMatchObject({
+      id: triage,
+      agent: "support-triage/triage",
+      status: "succeeded",
+      output: "billing",
+    });
+  });
+
+  it("does not find a job of another tenant", async () => {
+    const result = await run(["job", "get", triage], true);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(`oz0: there is no job ${triage}; oz0 job search lists the tenant's jobs.\n`);
+  });
+});
+
+describe("oz0 job trace", () => {
+  it("draws a readable timeline of the steps, with durations, tokens and results", async () => {
+    const result = await run(["job", "trace", triage]);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.split("\n");
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^job ${triage} · support-triage/triage · succeeded · 3 model calls, 2 tool calls, \\d+ tokens · \\d+ ms$`,
+      ),
+    );
+    expect(result.stdout).toMatch(/ {3}1 +\+0ms {2}started {6}support-triage\/triage · input "ticket 7"/);
+    expect(result.stdout).toMatch(
+      /model {8}step 1 · test:scripts\/triage\.yaml · [\d.]+ ms · \d+\+\d+ tokens → tickets__lookup \{"id":7\}/,
+    );
+    expect(result.stdout).toMatch(/tool result {2}2\.1 ok · [\d.]+ ms → \{"id":7,"queue":"billing"\}/);
+    expect(result.stdout).toContain('succeeded    → "billing"');
+  });
+
+  it("prints the events in order, each with seq and kind, with --json", async () => {
+    const events = (await run(["job", "trace", triage, "--json"])).json<TraceEvent[]>();
+    expect(events.map((entry) => entry.seq)).toEqual(events.map((_, index) => index + 1));
+    const kinds = events.map((entry) => entry.kind);
+    expect(kinds[0]).toBe("job_started");
+    expect(kinds.at(-1)).toBe("job_succeeded");
+    for (const kind of [
+      "job_claimed",
+      "context_part_contributed",
+      "model_call",
+      "tool_call",
+      "tool_result",
+    ]) {
+      expect(kinds).toContain(kind);
+    }
+  });
+});
+
+describe("oz0 job search", () => {
+  it("finds jobs by agent address and status", async () => {
+    const found = (
+      await run(["job", "search", "--agent", "support-triage/triage", "--status", "succeeded", "--json"])
+    ).json<RunShape[]>();
+    expect(found.map((job) => job.id)).toContain(triage);
+    const none = (
+      await run(["job", "search", "--agent", "support-triage/triage", "--status", "failed", "--json"])
+    ).json<RunShape[]>();
+    expect(none).toEqual([]);
+  });
+
+  it("checks the agent's address against its owner", async () => {
+    const result = await run(["job", "search", "--agent", "clash-a/asker"], true);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe("oz0: clash-a/asker is not an agent of clash-a: asker is helpdesk's\n");
+  });
+});
+
+describe("oz0 job cancel", () => {
+  it("cancels a queued job, recording who did", async () => {
+    const started = (
+      await run(["run", "support-triage/triage", "ticket 7", "--no-wait", "--json"])
+    ).json<RunShape>();
+    const result = await run(["job", "cancel", started.id]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(new RegExp(`^job ${started.id} cancelled by cli:`));
+    const trace = (await run(["job", "trace", started.id, "--json"])).json<TraceEvent[]>();
+    expect(trace.at(-1)).toMatchObject({
+      kind: "job_cancelled",
+      data: { by: expect.stringMatching(/^cli/) },
+    });
+  });
+
+  it("refuses to cancel a job that has ended", async () => {
+    const result = await run(["job", "cancel", triage]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `oz0: job ${triage} has already ended (succeeded); there is nothing to cancel.\n`,
+    );
+  });
+});
+
+describe("oz0 job answer", () => {
+  it("answers a job's question and runs it on to its answer", async () => {
+    const asked = await run(["run", "helpdesk/asker", "ticket 7", "--json"], true);
+    expect(asked.code).toBe(2);
+    const job = asked.json<RunShape>();
+    expect(job.status).toBe("waiting");
+    const answered = await run(["job", "answer", job.id, "billing"], true);
+    expect(answered.code).toBe(0);
+    expect(answered.stdout).toBe("assigned as asked\n");
+    const trace = (await run(["job", "trace", job.id, "--json"], true)).json<TraceEvent[]>();
+    expect(trace.find((entry) => entry.kind === "answer_received")?.data).toMatchObject({
+      answer: "billing",
+    });
+  });
+
+  it("refuses an answer for a job that asked nothing", async () => {
+    const result = await run(["job", "answer", triage, "billing"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("is not waiting for an answer to a question (oz.ask_user)");
+  });
+});
+
+describe("oz0 job resume", () => {
+  it("refuses to resume a job that has ended", async () => {
+    const result = await run(["job", "resume", triage]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(`oz0: job ${triage} has ended: it is succeeded.\n`);
+  });
+});

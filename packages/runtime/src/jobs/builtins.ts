@@ -1,0 +1,133 @@
+// oz0's built-in functions, the tool `oz` (a model sees `oz__fail`). `oz.skill` runs like any
+// function; `oz.fail`, `oz.ask_user` and `oz.delegate` change the job itself (end it, or make it
+// wait for a person or a child job), so the loop carries them out once their call has passed
+// the same checks as any other.
+import { type FunctionCall, type JsonSchemaObject, modelVisibleName, Oz0Error } from "@oz0/sdk";
+import type { CallableFunction } from "../tools/index.js";
+
+/** The built-ins this oz0 has. */
+export const BUILTIN_FUNCTIONS = ["fail", "ask_user", "skill", "delegate"] as const;
+export type BuiltinFunction = (typeof BUILTIN_FUNCTIONS)[number];
+
+/** Built-ins the loop carries out itself instead of running them. */
+export const JOB_CONTROL_BUILTINS: ReadonlySet<string> = new Set(["fail", "ask_user", "delegate"]);
+
+export interface SkillEntry {
+  readonly plugin: string;
+  readonly name: string;
+  /** As the index shows it: bare for the agent's own plugin, else `<plugin>/<skill>`. */
+  readonly label: string;
+  readonly description: string;
+  readonly body: string;
+}
+
+/** What the built-ins are built from: the agent's contract and its skills. */
+export interface BuiltinContext {
+  readonly failureKinds: readonly string[];
+  readonly skills: readonly SkillEntry[];
+  /** Agents this one may delegate to, by address. */
+  readonly delegates: readonly string[];
+}
+
+export function isBuiltin(name: string): name is BuiltinFunction {
+  return (BUILTIN_FUNCTIONS as readonly string[]).includes(name);
+}
+
+/** The callable form of a built-in, for the model's list and for the dispatch path's checks. */
+export function builtinFunction(name: BuiltinFunction, context: BuiltinContext): CallableFunction {
+  const spec = SPECS[name](context);
+  return {
+    address: `oz.${name}`,
+    plugin: undefined,
+    tool: "oz",
+    function: name,
+    modelName: modelVisibleName("oz", name),
+    description: spec.description,
+    inputSchema: spec.input,
+    run: spec.run ?? carriedOutByTheLoop(name),
+  };
+}
+
+interface Spec {
+  readonly description: string;
+  readonly input: JsonSchemaObject;
+  readonly run?: (args: Record<string, unknown>, call: FunctionCall) => Promise<unknown>;
+}
+
+const SPECS: Record<BuiltinFunction, (context: BuiltinContext) => Spec> = {
+  fail: ({ failureKinds }) => ({
+    description:
+      failureKinds.length === 0
+        ? "End the job as failed, saying why. This agent declares no failure kinds, so the job ends as undeclared."
+        : `End the job as failed, with one of the failure kinds this agent declares (${failureKinds.join(", ")}) and a message saying what went wrong.`,
+    input: {
+      type: "object",
+      properties: {
+        kind: failureKinds.length === 0 ? { type: "string" } : { type: "string", enum: [...failureKinds] },
+        message: { type: "string", minLength: 1 },
+      },
+      required: ["kind", "message"],
+      additionalProperties: false,
+    },
+  }),
+  ask_user: () => ({
+    description:
+      "Ask the person a question and wait for the answer. The job waits, costing nothing, until they answer (oz0 job answer).",
+    input: {
+      type: "object",
+      properties: { question: { type: "string", minLength: 1 } },
+      required: ["question"],
+      additionalProperties: false,
+    },
+  }),
+  skill: ({ skills }) => ({
+    description: "Read the body of one of your skills, by its name in the skills index.",
+    input: {
+      type: "object",
+      properties: {
+        name: skills.length === 0 ? { type: "string" } : { type: "string", enum: skillNames(skills) },
+      },
+      required: ["name"],
+      additionalProperties: false,
+    },
+    run: async (args) => readSkill(skills, String(args.name)),
+  }),
+  delegate: ({ delegates }) => ({
+    description:
+      "Start a job of another agent with its input, and wait for its answer. " +
+      (delegates.length === 0
+        ? "This agent may delegate to none."
+        : `This agent may delegate to: ${delegates.join(", ")}.`),
+    input: {
+      type: "object",
+      properties: {
+        agent: delegates.length === 0 ? { type: "string" } : { type: "string", enum: [...delegates] },
+        input: { description: "Text, or an object for an agent with an input schema." },
+      },
+      required: ["agent", "input"],
+      additionalProperties: false,
+    },
+  }),
+};
+
+function skillNames(skills: readonly SkillEntry[]): string[] {
+  return skills.map((skill) => skill.label);
+}
+
+function readSkill(skills: readonly SkillEntry[], name: string): { name: string; body: string } {
+  const skill = skills.find((entry) => entry.label === name || `${entry.plugin}/${entry.name}` === name);
+  if (skill === undefined) {
+    throw new Oz0Error(
+      "NOT_FOUND",
+      `there is no skill ${name} in your skills index; the skills you have: ${skillNames(skills).join(", ") || "none"}.`,
+      { data: { kind: "skill", name } },
+    );
+  }
+  return { name: skill.label, body: skill.body };
+}
+
+function carriedOutByTheLoop(name: string): () => Promise<never> {
+  return async () => {
+    throw new Oz0Error("INTERNAL", `oz.${name} changes the job itself and runs only inside a job's loop.`);
+  };
+}

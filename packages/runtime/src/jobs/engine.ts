@@ -1,0 +1,393 @@
+// The job engine: starts jobs, runs them (one by ID, or whatever is runnable) under leases,
+// and carries out what people do to jobs: cancel, answer a question, the next chat message.
+// It holds no job in memory between calls: everything a job is lives in the store, so any
+// process with the same store can take up any job.
+
+import { Oz0Error } from "@oz0/sdk";
+import type { Transaction } from "kysely";
+import { type ModelResolver, modelResolver } from "../models/index.js";
+import type { Database, JobMode, JobRow, JobStatus, Store } from "../store/index.js";
+import type { CallInterceptor, PartSource } from "../tools/index.js";
+import { event, type JobEvent, type JobFailure, type WaitingFor } from "./events.js";
+import { newJobId, newLeaseToken, newNodeId } from "./ids.js";
+import type { RunDeps, RunListeners } from "./job-run.js";
+import { runJob } from "./loop.js";
+import { isTerminal, JobStore, jobNotFound } from "./store.js";
+import { type JobView, jobView } from "./view.js";
+
+/** Engine settings when the options leave them out. */
+export const JOB_ENGINE_DEFAULTS = {
+  /** How long a claim holds a job without a write; a worker renews it every third of this. */
+  leaseMs: 15_000,
+  /** Claims in a row that end without the job stopping cleanly before it is dead-lettered. */
+  maxAttempts: 3,
+  /** How often a caller waiting for another worker's lease looks again. */
+  pollMs: 250,
+} as const;
+
+export interface JobEngineOptions {
+  readonly store: Store;
+  readonly source: PartSource;
+  /** oz0's home folder: tools' paths live under it. */
+  readonly home: string;
+  readonly models?: ModelResolver;
+  /** This worker's identity in leases and traces; a fresh one when left out. */
+  readonly node?: string;
+  readonly leaseMs?: number;
+  readonly maxAttempts?: number;
+  readonly pollMs?: number;
+  /** What every function call passes on the dispatch path: policy, hooks, kill switches. */
+  readonly interceptors?: readonly CallInterceptor[];
+}
+
+export interface StartRequest {
+  readonly tenant: string;
+  /** The agent by address, `<plugin>/<agent>` (or bare, inside `fromPlugin`). */
+  readonly agent: string;
+  /** Text, or an object for an agent with an input schema. */
+  readonly input: unknown;
+  readonly mode?: JobMode;
+  /** Who starts the job, as the trace shows it. */
+  readonly by?: string;
+  readonly fromPlugin?: string;
+}
+
+export interface RunOptions extends RunListeners {
+  /** The tenant the caller acts in; a job of another tenant is not found. */
+  readonly tenant?: string;
+  /** When another worker holds the job, wait for it to stop (or for its lease to run out) instead of refusing. */
+  readonly follow?: boolean;
+  /** Told while waiting on another worker's lease, about every poll. */
+  readonly onLeaseWait?:
+    | ((wait: { readonly owner: string | null; readonly remainingMs: number }) => void)
+    | undefined;
+}
+
+export interface SearchFilter {
+  readonly tenant: string;
+  readonly plugin?: string;
+  /** The agent's bare name. */
+  readonly agent?: string;
+  readonly status?: JobStatus;
+  readonly parent?: string;
+  readonly limit?: number;
+}
+
+export class JobEngine {
+  readonly jobs: JobStore;
+  readonly node: string;
+  readonly #deps: RunDeps;
+  readonly #leaseMs: number;
+  readonly #pollMs: number;
+
+  constructor(options: JobEngineOptions) {
+    this.jobs = new JobStore(options.store);
+    this.node = options.node ?? newNodeId();
+    this.#leaseMs = options.leaseMs ?? JOB_ENGINE_DEFAULTS.leaseMs;
+    this.#pollMs = options.pollMs ?? JOB_ENGINE_DEFAULTS.pollMs;
+    this.#deps = {
+      jobs: this.jobs,
+      source: options.source,
+      models: options.models ?? modelResolver(),
+      home: options.home,
+      node: this.node,
+      maxAttempts: options.maxAttempts ?? JOB_ENGINE_DEFAULTS.maxAttempts,
+      interceptors: options.interceptors ?? [],
+    };
+  }
+
+  /**
+   * Starts a job of an agent, checked against its owner, and leaves it queued for a worker:
+   * `run(id)` runs it here, or any process that runs jobs takes it up.
+   * @example const job = await engine.start({ tenant: "default", agent: "support-triage/triage", input: "ticket 7" });
+   */
+  async start(request: StartRequest): Promise<JobView> {
+    const part = await this.#deps.source.resolvePart(request.tenant, "agent", request.agent, {
+      ...(request.fromPlugin === undefined ? {} : { fromPlugin: request.fromPlugin }),
+    });
+    const id = newJobId(part.name);
+    const mode = request.mode ?? "run";
+    const row = await this.jobs.create(
+      {
+        id,
+        tenant: request.tenant,
+        name: part.name,
+        plugin: part.plugin,
+        kind: "agent",
+        queue: `pool.${part.plugin}`,
+        status: "queued",
+        input: JSON.stringify(request.input ?? ""),
+        mode,
+      },
+      [
+        event("job_started", {
+          agent: `${part.plugin}/${part.name}`,
+          mode,
+          input: request.input ?? "",
+          ...(request.by === undefined ? {} : { by: request.by }),
+        }),
+      ],
+    );
+    return jobView(row);
+  }
+
+  /**
+   * Runs job `id` in this process until it ends or waits, and returns it then. With `follow`, a
+   * job another worker holds is waited for: until it stops, or until its lease runs out and
+   * this process takes it over.
+   */
+  async run(id: string, options: RunOptions = {}): Promise<JobView> {
+    for (;;) {
+      const claimed = await this.jobs.claim({
+        job: id,
+        node: this.node,
+        token: newLeaseToken(this.node),
+        ttlMs: this.#leaseMs,
+        ...(options.tenant === undefined ? {} : { tenant: options.tenant }),
+      });
+      if (claimed !== undefined) {
+        await runJob(this.#deps, claimed, options);
+        if (!options.follow) return this.get(id, options.tenant);
+        continue;
+      }
+      const row = await this.row(id, options.tenant);
+      if (row.status !== "running" && row.status !== "queued") return jobView(row);
+      if (row.status === "running" && !options.follow) throw heldElsewhere(row, await this.jobs.store.now());
+      if (row.status === "running") {
+        const now = await this.jobs.store.now();
+        options.onLeaseWait?.({
+          owner: row.lease_owner,
+          remainingMs: Math.max(0, (row.lease_expires_at ?? now) - now),
+        });
+      }
+      await sleep(this.#pollMs);
+    }
+  }
+
+  /**
+   * Takes up job `id` from its history (`oz0 job resume`): a queued job, or one whose worker
+   * died, once its lease runs out. Refuses a job that ended or waits for someone.
+   */
+  async resume(id: string, options: RunOptions = {}): Promise<JobView> {
+    const row = await this.row(id, options.tenant);
+    if (isTerminal(row.status) || row.status === "waiting") throw notResumable(row);
+    return this.run(id, { ...options, follow: true });
+  }
+
+  /** Claims the oldest runnable job (queued, or under a dead worker's lease) and runs it; undefined when none. */
+  async work(
+    options: RunListeners & { readonly tenant?: string; readonly queues?: readonly string[] } = {},
+  ): Promise<JobView | undefined> {
+    const claimed = await this.jobs.claim({
+      node: this.node,
+      token: newLeaseToken(this.node),
+      ttlMs: this.#leaseMs,
+      ...(options.tenant === undefined ? {} : { tenant: options.tenant }),
+      ...(options.queues === undefined ? {} : { queues: options.queues }),
+    });
+    if (claimed === undefined) return undefined;
+    await runJob(this.#deps, claimed, options);
+    return this.get(claimed.row.id);
+  }
+
+  async get(id: string, tenant?: string): Promise<JobView> {
+    return jobView(await this.row(id, tenant));
+  }
+
+  /** The job's events in order (after `afterSeq`): its trace. */
+  async events(
+    id: string,
+    options: { readonly tenant?: string; readonly afterSeq?: number } = {},
+  ): Promise<JobEvent[]> {
+    await this.row(id, options.tenant);
+    return this.jobs.events(id, options.afterSeq ?? 0);
+  }
+
+  async search(filter: SearchFilter): Promise<JobView[]> {
+    const rows = await this.jobs.search({
+      tenant: filter.tenant,
+      ...(filter.agent === undefined ? {} : { name: filter.agent }),
+      ...(filter.plugin === undefined ? {} : { plugin: filter.plugin }),
+      ...(filter.status === undefined ? {} : { status: filter.status }),
+      ...(filter.parent === undefined ? {} : { parent: filter.parent }),
+      ...(filter.limit === undefined ? {} : { limit: filter.limit }),
+    });
+    return rows.map(jobView);
+  }
+
+  /**
+   * Cancels a job, recording who did. A queued or waiting job (or one whose worker died) ends
+   * at once, with the child it waits for; a running one stops at its next step.
+   */
+  async cancel(id: string, by: string, options: { readonly tenant?: string } = {}): Promise<JobView> {
+    await this.jobs.store.transaction(async (trx) => {
+      const row = await this.jobs.lockJob(trx, id);
+      if (options.tenant !== undefined && row.tenant !== options.tenant) throw jobNotFound(id);
+      if (isTerminal(row.status)) {
+        throw new Oz0Error(
+          "JOB_STATE_CONFLICT",
+          `job ${id} has already ended (${row.status}); there is nothing to cancel.`,
+          {
+            data: { job: id, status: row.status },
+          },
+        );
+      }
+      await this.cancelIn(trx, row, by);
+    });
+    return this.get(id);
+  }
+
+  private async cancelIn(trx: Transaction<Database>, row: JobRow, by: string): Promise<void> {
+    const now = await this.jobs.nowIn(trx);
+    const held = row.status === "running" && (row.lease_expires_at ?? 0) > now;
+    if (held) {
+      await trx.updateTable("jobs").set({ cancel_requested_by: by }).where("id", "=", row.id).execute();
+      return;
+    }
+    const failure: JobFailure = { kind: "cancelled", message: `cancelled by ${by}` };
+    await this.jobs.appendOutside(trx, row.id, [event("job_cancelled", { by })]);
+    await trx
+      .updateTable("jobs")
+      .set({
+        status: "cancelled",
+        failure: JSON.stringify(failure),
+        cancel_requested_by: by,
+        lease_owner: null,
+        lease_expires_at: null,
+        waiting_for: null,
+        updated_at: this.jobs.store.clockSql,
+      })
+      .where("id", "=", row.id)
+      .execute();
+    await this.jobs.notifyParent(
+      trx,
+      { id: row.id, parent: row.parent_id },
+      { status: "cancelled", failure },
+    );
+    const waiting = row.waiting_for === null ? null : (JSON.parse(row.waiting_for) as WaitingFor);
+    if (waiting?.kind === "child") {
+      const child = await this.jobs.lockJob(trx, waiting.job).catch(() => undefined);
+      if (child !== undefined && !isTerminal(child.status)) await this.cancelIn(trx, child, by);
+    }
+  }
+
+  /** Answers the question a job asked with oz.ask_user, and queues it to go on. */
+  async answer(
+    id: string,
+    answer: string,
+    by: string,
+    options: { readonly tenant?: string } = {},
+  ): Promise<JobView> {
+    await this.wake(id, "answer", options.tenant, (waiting) => [
+      event("answer_received", { callId: (waiting as { callId: string }).callId, answer, by }),
+    ]);
+    return this.get(id);
+  }
+
+  /** The person's next message in a chat job; the job is queued to answer it. */
+  async say(
+    id: string,
+    text: string,
+    by: string,
+    options: { readonly tenant?: string } = {},
+  ): Promise<JobView> {
+    await this.wake(id, "chat", options.tenant, () => [event("user_message", { text, by })]);
+    return this.get(id);
+  }
+
+  /** Ends a chat: the job succeeds with its last answer. */
+  async endChat(id: string, options: { readonly tenant?: string } = {}): Promise<JobView> {
+    const last = (await this.jobs.events(id)).findLast((entry) => entry.kind === "model_call");
+    const output = last?.kind === "model_call" ? (last.data.text ?? last.data.output ?? null) : null;
+    await this.jobs.outside(id, async (row, { trx, append }) => {
+      this.expectWaiting(row, "chat", options.tenant);
+      await append([event("job_succeeded", { output })]);
+      await trx
+        .updateTable("jobs")
+        .set({
+          status: "succeeded",
+          output: JSON.stringify(output),
+          waiting_for: null,
+          updated_at: this.jobs.store.clockSql,
+        })
+        .where("id", "=", id)
+        .execute();
+      await this.jobs.notifyParent(trx, { id, parent: row.parent_id }, { status: "succeeded", output });
+    });
+    return this.get(id);
+  }
+
+  private async wake(
+    id: string,
+    kind: WaitingFor["kind"],
+    tenant: string | undefined,
+    events: (waiting: WaitingFor) => Parameters<JobStore["appendOutside"]>[2],
+  ): Promise<void> {
+    await this.jobs.outside(id, async (row, { trx, append }) => {
+      const waiting = this.expectWaiting(row, kind, tenant);
+      await append(events(waiting));
+      await trx
+        .updateTable("jobs")
+        .set({ status: "queued", waiting_for: null, updated_at: this.jobs.store.clockSql })
+        .where("id", "=", id)
+        .execute();
+    });
+  }
+
+  private expectWaiting(row: JobRow, kind: WaitingFor["kind"], tenant: string | undefined): WaitingFor {
+    if (tenant !== undefined && row.tenant !== tenant) throw jobNotFound(row.id);
+    const waiting = row.waiting_for === null ? null : (JSON.parse(row.waiting_for) as WaitingFor);
+    if (row.status === "waiting" && waiting?.kind === kind) return waiting;
+    const wanted =
+      kind === "answer"
+        ? "an answer to a question (oz.ask_user)"
+        : kind === "chat"
+          ? "the next chat message"
+          : "a child job";
+    throw new Oz0Error(
+      "JOB_STATE_CONFLICT",
+      `job ${row.id} is not waiting for ${wanted}: it is ${describeState(row, waiting)}.`,
+      { data: { job: row.id, status: row.status } },
+    );
+  }
+
+  private async row(id: string, tenant?: string): Promise<JobRow> {
+    const row = await this.jobs.get(id);
+    if (row === undefined || (tenant !== undefined && row.tenant !== tenant)) throw jobNotFound(id);
+    return row;
+  }
+}
+
+function describeState(row: JobRow, waiting: WaitingFor | null): string {
+  if (row.status !== "waiting" || waiting === null) return row.status;
+  switch (waiting.kind) {
+    case "answer":
+      return `waiting for an answer to "${waiting.question}" (oz0 job answer ${row.id} TEXT)`;
+    case "chat":
+      return "a chat waiting for its next message";
+    case "child":
+      return `waiting for child job ${waiting.job}`;
+  }
+}
+
+function notResumable(row: JobRow): Oz0Error {
+  const waiting = row.waiting_for === null ? null : (JSON.parse(row.waiting_for) as WaitingFor);
+  const how = isTerminal(row.status) ? "has ended" : "cannot be resumed now";
+  return new Oz0Error("JOB_STATE_CONFLICT", `job ${row.id} ${how}: it is ${describeState(row, waiting)}.`, {
+    data: { job: row.id, status: row.status },
+  });
+}
+
+function heldElsewhere(row: JobRow, now: number): Oz0Error {
+  const seconds = Math.ceil(Math.max(0, (row.lease_expires_at ?? now) - now) / 1000);
+  return new Oz0Error(
+    "JOB_STATE_CONFLICT",
+    `job ${row.id} is running in another worker (${row.lease_owner ?? "unknown"}), whose lease runs for ${seconds} s more; ` +
+      `oz0 job resume ${row.id} takes it over once the lease runs out.`,
+    { data: { job: row.id, status: row.status } },
+  );
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

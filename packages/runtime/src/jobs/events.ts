@@ -1,0 +1,150 @@
+// A job's history: one ordered, append-only stream of events, each recording what its step
+// added and never the conversation again, so history grows by about the same bytes per step
+// however long the job runs. The CLI trace, the API's stream and the console are views of it.
+import type { CallError } from "../tools/index.js";
+
+/** How a job ended when it did not succeed: a platform failure kind or one the agent declared. */
+export interface JobFailure {
+  readonly kind: string;
+  readonly message: string;
+  /** The Oz0Error code behind the failure, when one was (`TOOL_CLASH`, `UNPLANNED_MODEL_CALL`). */
+  readonly code?: string;
+}
+
+/** What a `waiting` job waits for. */
+export type WaitingFor =
+  | { readonly kind: "answer"; readonly callId: string; readonly question: string }
+  | { readonly kind: "chat" }
+  | { readonly kind: "child"; readonly callId: string; readonly job: string };
+
+export interface ModelCallRecord {
+  readonly id: string;
+  /** The model-visible name the model called. */
+  readonly name: string;
+  readonly args: unknown;
+}
+
+/** The data of each event kind. */
+export interface JobEventData {
+  /** The job exists: its agent by address, what it was given, and who started it. */
+  job_started: {
+    readonly agent: string;
+    readonly mode: "run" | "chat";
+    readonly input: unknown;
+    readonly parent?: string;
+    readonly by?: string;
+  };
+  /** A worker took the job: every claim counts an attempt. */
+  job_claimed: { readonly attempt: number; readonly node: string };
+  /** One part of the start-up context, kept or left out (spec: context_part_contributed). */
+  context_part_contributed: {
+    readonly part_id: string;
+    readonly source: string;
+    readonly section_id: string;
+    readonly mechanism: string;
+    readonly token_estimate: number;
+    readonly retained: boolean;
+    readonly eviction_reason?: string;
+  };
+  /** The system prompt the start-up context came to, recorded once so a resumed job reads the same. */
+  context_assembled: {
+    readonly system: string;
+    readonly tokens: number;
+    readonly functions: readonly string[];
+  };
+  /** A function the agent lists that the model is not offered, and why. */
+  function_left_out: {
+    readonly name: string;
+    readonly address: string;
+    readonly reason: string;
+    readonly length?: number;
+    readonly limit?: number;
+  };
+  /** One model call and the reply it got; the calls carry the ids the tool steps use. */
+  model_call: {
+    readonly step: number;
+    readonly model: string;
+    readonly text?: string;
+    readonly calls: readonly ModelCallRecord[];
+    readonly output?: unknown;
+    readonly usage: { readonly input: number; readonly output: number };
+    readonly ms: number;
+  };
+  model_warning: { readonly message: string };
+  /** A function call starts; `key` is the idempotency key every attempt of it gets. */
+  tool_call: {
+    readonly callId: string;
+    readonly name: string;
+    readonly address: string;
+    readonly key: string;
+    readonly attempt: number;
+  };
+  /** A call that was in flight when its worker died runs again, with the same key. */
+  tool_call_retried: { readonly callId: string; readonly attempt: number };
+  tool_result: {
+    readonly callId: string;
+    readonly ok: boolean;
+    readonly result?: unknown;
+    readonly error?: CallError;
+    readonly ms: number;
+  };
+  /** A structured answer that does not match the output schema went back to the model. */
+  output_rejected: { readonly step: number; readonly problems: string };
+  job_waiting: { readonly for: WaitingFor };
+  /** A person's answer to an `oz.ask_user` question. */
+  answer_received: { readonly callId: string; readonly answer: string; readonly by: string };
+  /** A person's next message in a chat. */
+  user_message: { readonly text: string; readonly by: string };
+  child_job_started: { readonly callId: string; readonly job: string; readonly agent: string };
+  child_job_finished: {
+    readonly callId: string;
+    readonly job: string;
+    readonly status: string;
+    readonly output?: unknown;
+    readonly failure?: JobFailure | null;
+  };
+  job_succeeded: { readonly output: unknown };
+  job_failed: JobFailure;
+  job_cancelled: { readonly by: string };
+  /** The job kept stopping its worker and is set aside (dead-lettered) instead of looping. */
+  job_dead: JobFailure & { readonly attempts: number };
+}
+
+export type JobEventKind = keyof JobEventData;
+
+/** An event to append: the store gives it its `seq` and the database's time. */
+export type NewEvent = {
+  [K in JobEventKind]: { readonly kind: K; readonly data: JobEventData[K] };
+}[JobEventKind];
+
+/** An event as stored. */
+export type JobEvent = NewEvent & { readonly seq: number; readonly at: number };
+
+/** Every kind, in the order a job's life usually meets them. */
+export const JOB_EVENT_KINDS: readonly JobEventKind[] = [
+  "job_started",
+  "job_claimed",
+  "context_part_contributed",
+  "context_assembled",
+  "function_left_out",
+  "model_call",
+  "model_warning",
+  "tool_call",
+  "tool_call_retried",
+  "tool_result",
+  "output_rejected",
+  "job_waiting",
+  "answer_received",
+  "user_message",
+  "child_job_started",
+  "child_job_finished",
+  "job_succeeded",
+  "job_failed",
+  "job_cancelled",
+  "job_dead",
+];
+
+/** Builds an event with its data checked against its kind. */
+export function event<K extends JobEventKind>(kind: K, data: JobEventData[K]): NewEvent {
+  return { kind, data } as NewEvent;
+}

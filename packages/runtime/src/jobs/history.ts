@@ -1,0 +1,173 @@
+// Rebuilds a job's state from its history: the conversation the model sees, the steps and
+// tokens spent, and the calls the last model reply asked for that have no result yet. A worker
+// that takes over a job reads this and goes on from there, repeating no completed step.
+import { estimateTokens, estimateValueTokens, type ModelMessage } from "../models/index.js";
+import type { JobEvent, JobEventData, ModelCallRecord, NewEvent } from "./events.js";
+
+/** A call of the last model reply that has no result yet. */
+export interface PendingCall {
+  readonly call: ModelCallRecord;
+  /** Set once its `tool_call` is recorded: it may have run, and runs again with the same key. */
+  started?: { readonly key: string; readonly address: string; attempt: number };
+  /** The child job an `oz.delegate` call started. */
+  child?: string;
+}
+
+/** The conversation, with a running token estimate kept as messages are added. */
+export class Conversation {
+  readonly messages: ModelMessage[] = [];
+  tokens = 0;
+
+  add(message: ModelMessage): void {
+    this.messages.push(message);
+    this.tokens += messageTokens(message);
+  }
+}
+
+function messageTokens(message: ModelMessage): number {
+  switch (message.role) {
+    case "system":
+    case "user":
+      return estimateTokens(message.content);
+    case "assistant":
+      return (
+        estimateValueTokens(message.text) +
+        estimateValueTokens(message.output) +
+        estimateValueTokens(message.calls)
+      );
+    case "tool":
+      return estimateValueTokens(message.content);
+  }
+}
+
+export interface History {
+  readonly started: JobEventData["job_started"];
+  readonly conversation: Conversation;
+  /** The system prompt recorded at the job's first claim; `undefined` before it. */
+  system: string | undefined;
+  /** Model calls made. */
+  steps: number;
+  /** Tokens the model calls used, prompt and completion. */
+  tokensUsed: number;
+  /** Structured answers sent back for not matching the output schema. */
+  rejectedOutputs: number;
+  /** Child jobs started with oz.delegate. */
+  children: number;
+  readonly pending: Map<string, PendingCall>;
+}
+
+/** The user message a job's input becomes: text as it is, structured input as JSON. */
+export function inputMessage(input: unknown): string {
+  return typeof input === "string" ? input : JSON.stringify(input);
+}
+
+/** Folds a job's events, in order, into the state a worker goes on from. */
+export function replay(events: readonly JobEvent[]): History {
+  const first = events[0];
+  if (first?.kind !== "job_started") {
+    throw new Error(
+      `the job's history does not begin with job_started (it begins with ${first?.kind ?? "nothing"})`,
+    );
+  }
+  const history: History = {
+    started: first.data,
+    conversation: new Conversation(),
+    system: undefined,
+    steps: 0,
+    tokensUsed: 0,
+    rejectedOutputs: 0,
+    children: 0,
+    pending: new Map(),
+  };
+  for (const entry of events) applyEvent(history, entry);
+  return history;
+}
+
+/** Starts the conversation once the system prompt is known: the prompt, then the job's input. */
+export function beginConversation(history: History, system: string): void {
+  history.system = system;
+  history.conversation.add({ role: "system", content: system });
+  history.conversation.add({ role: "user", content: inputMessage(history.started.input) });
+}
+
+/** Adds one event to the state: replay folds the history with it, a live run each event it writes. */
+export function applyEvent(history: History, entry: NewEvent): void {
+  const { conversation, pending } = history;
+  switch (entry.kind) {
+    case "context_assembled":
+      beginConversation(history, entry.data.system);
+      return;
+    case "model_call":
+      history.steps = entry.data.step;
+      history.tokensUsed += entry.data.usage.input + entry.data.usage.output;
+      conversation.add({
+        role: "assistant",
+        text: entry.data.text,
+        calls: entry.data.calls,
+        ...(entry.data.output === undefined ? {} : { output: entry.data.output }),
+      });
+      pending.clear();
+      for (const call of entry.data.calls) pending.set(call.id, { call });
+      return;
+    case "tool_call": {
+      const call = pending.get(entry.data.callId);
+      if (call !== undefined) {
+        call.started = { key: entry.data.key, address: entry.data.address, attempt: entry.data.attempt };
+      }
+      return;
+    }
+    case "tool_call_retried": {
+      const started = pending.get(entry.data.callId)?.started;
+      if (started !== undefined) started.attempt = entry.data.attempt;
+      return;
+    }
+    case "tool_result":
+      settle(
+        history,
+        entry.data.callId,
+        entry.data.ok ? entry.data.result : { error: entry.data.error },
+        !entry.data.ok,
+      );
+      return;
+    case "answer_received":
+      settle(history, entry.data.callId, { answer: entry.data.answer }, false);
+      return;
+    case "child_job_started": {
+      history.children += 1;
+      const call = pending.get(entry.data.callId);
+      if (call !== undefined) call.child = entry.data.job;
+      return;
+    }
+    case "child_job_finished": {
+      const { job, status, output, failure } = entry.data;
+      settle(
+        history,
+        entry.data.callId,
+        { job, status, output: output ?? null, failure: failure ?? null },
+        status !== "succeeded",
+      );
+      return;
+    }
+    case "output_rejected":
+      history.rejectedOutputs += 1;
+      conversation.add({ role: "user", content: rejectionMessage(entry.data.problems) });
+      return;
+    case "user_message":
+      conversation.add({ role: "user", content: entry.data.text });
+      return;
+    default:
+      return;
+  }
+}
+
+function settle(history: History, callId: string, content: unknown, isError: boolean): void {
+  const call = history.pending.get(callId);
+  if (call === undefined) return;
+  history.pending.delete(callId);
+  history.conversation.add({ role: "tool", callId, name: call.call.name, content, isError });
+}
+
+/** What the model is told when its structured answer does not match the output schema. */
+export function rejectionMessage(problems: string): string {
+  return `Your answer does not match the output schema: ${problems}. Answer again with output that matches it.`;
+}

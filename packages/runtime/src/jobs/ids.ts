@@ -1,0 +1,40 @@
+// Job IDs and worker identities. A job's ID starts with its agent's bare name, and a child
+// job's ID is its parent's ID plus the child agent's name and the call that started it, so a
+// child is created once however often the parent's step runs again.
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
+
+const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
+
+function randomText(length: number): string {
+  const bytes = randomBytes(length);
+  let text = "";
+  for (const byte of bytes) text += ALPHABET[byte % ALPHABET.length];
+  return text;
+}
+
+/**
+ * A new job's ID: the agent's name, then a time-ordered, random part.
+ * @example newJobId("triage") // "triage-m8x2k1a0q7fz3d"
+ */
+export function newJobId(agent: string): string {
+  return `${agent}-${Date.now().toString(36)}${randomText(8)}`;
+}
+
+/**
+ * The ID of the child job a parent's call starts; the same for every attempt of the call.
+ * @example childJobId("triage-m8x2k1a0q7fz3d", "escalate", "3.1") // "triage-m8x2k1a0q7fz3d.escalate-3-1"
+ */
+export function childJobId(parent: string, agent: string, callId: string): string {
+  return `${parent}.${agent}-${callId.replaceAll(".", "-")}`;
+}
+
+/** This process as a worker: host, process ID, and a random part for processes that reuse an ID. */
+export function newNodeId(): string {
+  return `${hostname()}:${process.pid}:${randomText(4)}`;
+}
+
+/** The token of one claim: writes carry it, and a later claim by anyone replaces it. */
+export function newLeaseToken(node: string): string {
+  return `${node}#${randomText(8)}`;
+}

@@ -1,0 +1,235 @@
+// One worker's hold on one job while it runs: every write goes through here (under the lease,
+// applied to the replayed state, shown to listeners), and so do the job's ends and waits. A
+// heartbeat renews the lease during long calls and notices a cancel request or a lost lease;
+// a timer stops the job's calls at its wall-time limit.
+import { isOz0Error, Oz0Error } from "@oz0/sdk";
+import type { Transaction } from "kysely";
+import type { LanguageModel, ModelResolver } from "../models/index.js";
+import type { Database, JobRow, JobUpdate } from "../store/index.js";
+import type { CallInterceptor, PartSource } from "../tools/index.js";
+import { event, type JobFailure, type NewEvent, type WaitingFor } from "./events.js";
+import { applyEvent, type History } from "./history.js";
+import type { JobStore, Lease } from "./store.js";
+
+/** What a job engine gives each run. */
+export interface RunDeps {
+  readonly jobs: JobStore;
+  readonly source: PartSource;
+  readonly models: ModelResolver;
+  readonly home: string;
+  readonly node: string;
+  readonly maxAttempts: number;
+  readonly interceptors: readonly CallInterceptor[];
+}
+
+/** Listeners of one run: the CLI's progress and chat's streamed text. */
+export interface RunListeners {
+  readonly onEvent?: ((entry: NewEvent) => void) | undefined;
+  readonly onText?: ((delta: string) => void) | undefined;
+}
+
+/** Why the run's calls were stopped from outside the loop. */
+export type StopReason = "cancel" | "timeout" | "lost";
+
+export class JobRun {
+  readonly deps: RunDeps;
+  readonly row: JobRow;
+  readonly lease: Lease;
+  readonly history: History;
+  readonly listeners: RunListeners;
+  /** Aborts the call in flight: the job was cancelled, ran out of time, or the lease was lost. */
+  readonly controller = new AbortController();
+  /** The database's time at the last write. */
+  now: number;
+  /** Who asked to cancel the job, once someone has. */
+  cancelBy: string | null;
+  /** When the job runs out of wall time, by the database's clock. */
+  deadline = Number.POSITIVE_INFINITY;
+  stopReason: StopReason | undefined;
+  /**
+   * A call whose `tool_call` this run wrote together with the model reply that asked for it
+   * (one write instead of two); it has not run yet.
+   */
+  recordedCall: string | undefined;
+  /** The model, once resolved: at the end it may report on the run as a whole. */
+  model: LanguageModel | undefined;
+  #done = false;
+  #heartbeat: NodeJS.Timeout | undefined;
+  #deadlineTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    deps: RunDeps,
+    row: JobRow,
+    lease: Lease,
+    history: History,
+    now: number,
+    listeners: RunListeners,
+  ) {
+    this.deps = deps;
+    this.row = row;
+    this.lease = lease;
+    this.history = history;
+    this.now = now;
+    this.listeners = listeners;
+    this.cancelBy = row.cancel_requested_by;
+  }
+
+  get address(): string {
+    return `${this.row.plugin}/${this.row.name}`;
+  }
+
+  /** Appends events under the lease, applies them to the state, and tells the listeners. */
+  async write(
+    events: readonly NewEvent[],
+    set?: JobUpdate,
+    also?: (trx: Transaction<Database>, now: number) => Promise<void>,
+  ): Promise<void> {
+    const result = await this.deps.jobs.write(this.lease, events, set, also);
+    this.now = result.now;
+    if (result.cancelRequestedBy !== null) this.cancelBy = result.cancelRequestedBy;
+    for (const entry of events) {
+      applyEvent(this.history, entry);
+      this.listeners.onEvent?.(entry);
+    }
+  }
+
+  /** Renews the lease every third of its time and arms the wall-time timer. */
+  start(): void {
+    const every = Math.max(50, Math.floor(this.lease.ttlMs / 3));
+    this.#heartbeat = setInterval(() => void this.beat(), every);
+    this.#heartbeat.unref();
+  }
+
+  /** Sets the wall-time limit, and stops the call in flight when it passes. */
+  setDeadline(deadline: number): void {
+    this.deadline = deadline;
+    clearTimeout(this.#deadlineTimer);
+    const remaining = deadline - this.now;
+    if (!Number.isFinite(remaining)) return;
+    this.#deadlineTimer = setTimeout(
+      () => this.stop("timeout"),
+      Math.max(0, Math.min(remaining, 2 ** 31 - 1)),
+    );
+    this.#deadlineTimer.unref();
+  }
+
+  stop(reason: StopReason): void {
+    this.stopReason ??= reason;
+    if (this.controller.signal.aborted) return;
+    const message = `job ${this.row.id}: ${STOP_MESSAGES[reason]}`;
+    this.controller.abort(
+      reason === "lost"
+        ? new Oz0Error("LEASE_LOST", message, { data: { job: this.row.id, owner: this.lease.token } })
+        : new Error(message),
+    );
+  }
+
+  finish(): void {
+    this.#done = true;
+    clearInterval(this.#heartbeat);
+    clearTimeout(this.#deadlineTimer);
+  }
+
+  private async beat(): Promise<void> {
+    if (this.#done) return;
+    try {
+      await this.write([]);
+      if (this.cancelBy !== null) this.stop("cancel");
+    } catch (error) {
+      if (this.#done) return;
+      if (isOz0Error(error, "LEASE_LOST")) this.stop("lost");
+      // Any other failure (the database briefly away) is retried at the next beat; the lease
+      // outlasts a few missed beats.
+    }
+  }
+
+  /** Ends the job: succeeded, failed, cancelled or dead, telling a waiting parent. */
+  async end(
+    end:
+      | { readonly status: "succeeded"; readonly output: unknown }
+      | { readonly status: "failed" | "dead"; readonly failure: JobFailure }
+      | { readonly status: "cancelled"; readonly by: string },
+    events: readonly NewEvent[] = [],
+  ): Promise<true> {
+    const warnings =
+      end.status === "succeeded" || end.status === "failed"
+        ? (
+            this.model?.finish?.(
+              this.history.steps + events.filter((entry) => entry.kind === "model_call").length,
+            ) ?? []
+          ).map((message) => event("model_warning", { message }))
+        : [];
+    let last: NewEvent;
+    let output: unknown = null;
+    let failure: JobFailure | null = null;
+    switch (end.status) {
+      case "succeeded":
+        output = end.output;
+        last = event("job_succeeded", { output: end.output });
+        break;
+      case "failed":
+        failure = end.failure;
+        last = event("job_failed", end.failure);
+        break;
+      case "dead":
+        failure = end.failure;
+        last = event("job_dead", { ...end.failure, attempts: this.row.attempts });
+        break;
+      case "cancelled":
+        failure = { kind: "cancelled", message: `cancelled by ${end.by}` };
+        last = event("job_cancelled", { by: end.by });
+        break;
+    }
+    await this.write(
+      [...events, ...warnings, last],
+      {
+        status: end.status,
+        output: end.status === "succeeded" ? JSON.stringify(output) : null,
+        failure: failure === null ? null : JSON.stringify(failure),
+        lease_owner: null,
+        lease_expires_at: null,
+        waiting_for: null,
+      },
+      (trx) =>
+        this.deps.jobs.notifyParent(
+          trx,
+          { id: this.row.id, parent: this.row.parent_id },
+          { status: end.status, output, failure },
+        ),
+    );
+    return true;
+  }
+
+  fail(failure: JobFailure, events: readonly NewEvent[] = []): Promise<true> {
+    return this.end({ status: "failed", failure }, events);
+  }
+
+  /**
+   * Puts the job to waiting: the lease is let go and nothing runs until the answer or the
+   * child's end queues the job again. Attempts start over: waiting is progress, not a crash.
+   */
+  async wait(
+    waitingFor: WaitingFor,
+    events: readonly NewEvent[],
+    also?: (trx: Transaction<Database>, now: number) => Promise<void>,
+  ): Promise<true> {
+    await this.write(
+      [...events, event("job_waiting", { for: waitingFor })],
+      {
+        status: "waiting",
+        waiting_for: JSON.stringify(waitingFor),
+        lease_owner: null,
+        lease_expires_at: null,
+        attempts: 0,
+      },
+      also,
+    );
+    return true;
+  }
+}
+
+const STOP_MESSAGES: Record<StopReason, string> = {
+  cancel: "the job was cancelled",
+  timeout: "the job ran out of wall time (limits.wall_seconds)",
+  lost: "this worker lost the job's lease to another worker",
+};

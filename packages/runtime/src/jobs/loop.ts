@@ -1,0 +1,97 @@
+// The agent loop, wired: replay the history, record the claim, set the agent up, then take
+// steps (the next pending tool call, else a model call) until the job ends or waits, checking
+// for a cancel request and the wall time before each. Every step lives in its own module.
+import { isOz0Error } from "@oz0/sdk";
+import { event } from "./events.js";
+import { failureOf } from "./failures.js";
+import { replay } from "./history.js";
+import { JobRun, type RunDeps, type RunListeners } from "./job-run.js";
+import { modelStep, stopped, timeoutFailure } from "./model-step.js";
+import { type AgentSetup, setUpAgent } from "./setup.js";
+import type { Claimed } from "./store.js";
+import { toolStep } from "./tool-step.js";
+
+/** How a run ended for its worker: the job stopped (ended or waits), or the lease went to another. */
+export type RunOutcome = "stopped" | "lost";
+
+/** Runs a claimed job until it stops. */
+export async function runJob(
+  deps: RunDeps,
+  claimed: Claimed,
+  listeners: RunListeners = {},
+): Promise<RunOutcome> {
+  const history = replay(await deps.jobs.events(claimed.row.id));
+  const run = new JobRun(deps, claimed.row, claimed.lease, history, claimed.now, listeners);
+  run.start();
+  try {
+    await guarded(run);
+    return "stopped";
+  } catch (error) {
+    if (isOz0Error(error, "LEASE_LOST")) return "lost";
+    throw error;
+  } finally {
+    run.finish();
+  }
+}
+
+/** A fault inside a step fails the job with the reason, rather than leaving it to be retried blindly. */
+async function guarded(run: JobRun): Promise<void> {
+  try {
+    await loop(run);
+  } catch (error) {
+    if (isOz0Error(error, "LEASE_LOST")) throw error;
+    try {
+      await run.fail(failureOf(error));
+    } catch {
+      throw error;
+    }
+  }
+}
+
+async function loop(run: JobRun): Promise<void> {
+  const { row, deps } = run;
+  const claim = event("job_claimed", { attempt: row.attempts, node: deps.node });
+  if (row.attempts > deps.maxAttempts) {
+    await run.end(
+      {
+        status: "dead",
+        failure: {
+          kind: "dead_letter",
+          message:
+            `the job's worker stopped ${row.attempts - 1} times in a row while running it, so it is set aside ` +
+            `instead of trying again; oz0 job trace ${row.id} shows the step it stopped at`,
+        },
+      },
+      [claim],
+    );
+    return;
+  }
+  await run.write([claim]);
+  if (run.cancelBy !== null) {
+    await run.end({ status: "cancelled", by: run.cancelBy });
+    return;
+  }
+  let setup: AgentSetup;
+  try {
+    setup = await setUpAgent(run);
+  } catch (error) {
+    if (isOz0Error(error, "LEASE_LOST")) throw error;
+    await (stopped(run) ?? run.fail(failureOf(error)));
+    return;
+  }
+  for (;;) {
+    if (run.stopReason === "lost") throw run.controller.signal.reason;
+    // A call whose tool_call went out with its model reply finishes its step first.
+    if (run.cancelBy !== null && run.recordedCall === undefined) {
+      await run.end({ status: "cancelled", by: run.cancelBy });
+      return;
+    }
+    if (run.now >= run.deadline || run.stopReason === "timeout") {
+      await run.fail(timeoutFailure(run));
+      return;
+    }
+    const next = run.history.pending.values().next().value;
+    const done = next !== undefined ? await toolStep(run, setup, next) : await modelStep(run, setup);
+    if (done) return;
+  }
+}

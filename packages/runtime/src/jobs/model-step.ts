@@ -1,0 +1,135 @@
+// One model step: check the limits, call the model with the conversation so far, and record
+// the reply before anything uses it. A reply with calls leaves them pending for the tool steps;
+// a final answer ends the job (or, in a chat, waits for the person) in the same write.
+import { isOz0Error } from "@oz0/sdk";
+import type { ModelReply } from "../models/index.js";
+import { argumentIssues, formatIssues } from "../tools/index.js";
+import { JOB_CONTROL_BUILTINS } from "./builtins.js";
+import { event, type NewEvent } from "./events.js";
+import { failureOf } from "./failures.js";
+import type { JobRun } from "./job-run.js";
+import type { AgentSetup } from "./setup.js";
+
+/** How many times a structured answer that does not match the output schema goes back to the model. */
+export const OUTPUT_RETRIES = 2;
+
+/** Runs one model step; true when the job stopped (it ended or waits). */
+export async function modelStep(run: JobRun, setup: AgentSetup): Promise<boolean> {
+  const { history } = run;
+  const { limits } = setup;
+  if (history.steps >= limits.max_turns) {
+    return run.fail({
+      kind: "max_turns",
+      message: `the job made ${history.steps} model calls, the most limits.max_turns (${limits.max_turns}) allows, without an answer`,
+    });
+  }
+  if (history.tokensUsed >= limits.max_tokens) {
+    return run.fail({
+      kind: "token_limit",
+      message: `the job's model calls used ${history.tokensUsed} tokens, at or over limits.max_tokens (${limits.max_tokens})`,
+    });
+  }
+  const step = history.steps + 1;
+  const started = performance.now();
+  let reply: ModelReply;
+  try {
+    reply = await setup.model.generate({
+      step,
+      messages: history.conversation.messages,
+      functions: setup.toolset.offered,
+      outputSchema: setup.outputSchema,
+      estimatedInputTokens: history.conversation.tokens,
+      signal: run.controller.signal,
+      onText: run.listeners.onText,
+    });
+  } catch (error) {
+    return stopped(run) ?? run.fail(failureOf(error, "model_error"));
+  }
+  const ms = Math.round((performance.now() - started) * 1000) / 1000;
+  const calls = reply.calls.map((call, index) => ({
+    id: `${step}.${index + 1}`,
+    name: call.name,
+    args: call.args,
+  }));
+  const events: NewEvent[] = [
+    event("model_call", {
+      step,
+      model: setup.model.id,
+      ...(reply.text === undefined ? {} : { text: reply.text }),
+      calls,
+      ...(reply.output === undefined ? {} : { output: reply.output }),
+      usage: { input: reply.usage.inputTokens, output: reply.usage.outputTokens },
+      ms,
+    }),
+    ...(reply.warnings ?? []).map((message) => event("model_warning", { message })),
+  ];
+  if (calls.length > 0) {
+    // The first call's tool_call goes with the reply, saving a write per step; the call runs
+    // next, as the tool step of a call recorded but not yet run.
+    const first = calls[0]!;
+    const fn = setup.toolset.functions.get(first.name);
+    if (fn !== undefined && !(fn.plugin === undefined && JOB_CONTROL_BUILTINS.has(fn.function))) {
+      const key = `${run.row.id}:${first.id}`;
+      events.push(
+        event("tool_call", { callId: first.id, name: first.name, address: fn.address, key, attempt: 1 }),
+      );
+      run.recordedCall = first.id;
+    }
+    await run.write(events);
+    return false;
+  }
+  if (run.row.mode === "chat") return run.wait({ kind: "chat" }, events);
+  if (setup.outputSchema === undefined) {
+    return run.end({ status: "succeeded", output: reply.text ?? JSON.stringify(reply.output ?? "") }, events);
+  }
+  const output = reply.output ?? parseJson(reply.text);
+  const issues = argumentIssues(setup.outputSchema, output);
+  if (issues.length === 0) return run.end({ status: "succeeded", output }, events);
+  const problems = formatIssues(issues);
+  if (history.rejectedOutputs < OUTPUT_RETRIES) {
+    await run.write([...events, event("output_rejected", { step, problems })]);
+    return false;
+  }
+  return run.fail(
+    {
+      kind: "invalid_output",
+      message: `the answer did not match ${setup.definition.output_schema} after ${OUTPUT_RETRIES} retries: ${problems}`,
+    },
+    events,
+  );
+}
+
+/** The end a stop from outside calls for (cancel, wall time), or undefined; a lost lease throws. */
+export function stopped(run: JobRun): Promise<true> | undefined {
+  switch (run.stopReason) {
+    case "lost":
+      throw leaseLost(run);
+    case "cancel":
+      return run.end({ status: "cancelled", by: run.cancelBy ?? "someone" });
+    case "timeout":
+      return run.fail(timeoutFailure(run));
+    default:
+      return undefined;
+  }
+}
+
+export function timeoutFailure(run: JobRun): { kind: string; message: string } {
+  return {
+    kind: "timeout",
+    message: `the job ran past its wall time, limits.wall_seconds (${Math.round((run.deadline - run.row.created_at) / 1000)} s)`,
+  };
+}
+
+function leaseLost(run: JobRun): Error {
+  const error = run.controller.signal.reason;
+  return isOz0Error(error) ? error : new Error(`job ${run.row.id}: this worker lost its lease`);
+}
+
+function parseJson(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

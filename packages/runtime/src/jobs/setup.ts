@@ -1,0 +1,158 @@
+// What a run needs before its first step, read afresh at every claim: the agent from its
+// installed plugin (checked for a name clash), its tools, skills and model, its schemas, and,
+// at the job's first claim only, its checked input and its recorded start-up context.
+import { readFile } from "node:fs/promises";
+import { type AgentDefinition, type JsonSchemaObject, Oz0Error } from "@oz0/sdk";
+import { AGENT_LIMIT_DEFAULTS } from "@oz0/sdk/internal";
+import { DEFAULT_MODEL_ALIAS, type LanguageModel } from "../models/index.js";
+import { type LoadedAgent, type LoadedPlugin, resolveInPlugin } from "../plugin-dir/index.js";
+import { argumentIssues, FunctionResolver, formatIssues } from "../tools/index.js";
+import type { BuiltinContext } from "./builtins.js";
+import { agentSkills, assembleContext } from "./context.js";
+import { event } from "./events.js";
+import { SetupFailure } from "./failures.js";
+import type { JobRun } from "./job-run.js";
+import { resolveToolset, type Toolset } from "./toolset.js";
+
+export interface AgentSetup {
+  readonly plugin: LoadedPlugin;
+  readonly agent: LoadedAgent;
+  readonly definition: AgentDefinition;
+  readonly resolver: FunctionResolver;
+  readonly toolset: Toolset;
+  readonly model: LanguageModel;
+  readonly outputSchema: JsonSchemaObject | undefined;
+  readonly limits: AgentDefinition["limits"];
+  readonly builtins: BuiltinContext;
+}
+
+export async function setUpAgent(run: JobRun): Promise<AgentSetup> {
+  const { row, deps } = run;
+  // The owner check and the name clash check, as at every entry point: a tenant that came to
+  // have two agents of this name since the job started runs neither.
+  await deps.source.resolvePart(row.tenant, "agent", run.address);
+  const resolver = new FunctionResolver(deps.source, {
+    tenant: row.tenant,
+    home: deps.home,
+    agent: row.name,
+  });
+  const plugin = await resolver.plugin(row.plugin);
+  const agent = plugin.agents.find((entry) => entry.definition.name === row.name);
+  if (agent === undefined) {
+    throw new Oz0Error(
+      "NOT_FOUND",
+      `${run.address}: plugin ${row.plugin} (version ${plugin.manifest.version}) no longer has agent ${row.name}.`,
+      { data: { kind: "agent", name: row.name, tenant: row.tenant } },
+    );
+  }
+  const definition = agent.definition;
+  const limits = definition.limits ?? { ...AGENT_LIMIT_DEFAULTS };
+  run.setDeadline(row.created_at + limits.wall_seconds * 1000);
+  const first = run.history.system === undefined;
+  if (first) await checkInput(run, plugin, definition);
+  const { skills, leftOut: skillsLeftOut } = await agentSkills(plugin, agent, resolver);
+  const builtins: BuiltinContext = {
+    failureKinds: (definition.failures ?? []).map((failure) => failure.kind),
+    skills,
+    delegates: definition.delegation?.allow ?? [],
+  };
+  const toolset = await resolveToolset({
+    plugin: plugin.manifest.name,
+    tools: definition.tools ?? [],
+    resolver,
+    builtins,
+    describeTool: async (owner, tool) => {
+      const loaded = owner === plugin.manifest.name ? plugin : await resolver.plugin(owner);
+      const declared = loaded.manifest.tools?.find((entry) => entry.id === tool)?.description;
+      return declared ?? loaded.code?.registration("tool", tool)?.spec.description ?? "";
+    },
+  });
+  const choice = definition.model ?? plugin.manifest.model ?? { use: DEFAULT_MODEL_ALIAS };
+  const model = await deps.models(choice, {
+    tenant: row.tenant,
+    pluginDir: plugin.dir,
+    setting: async (key) => {
+      const found = await deps.jobs.store.db
+        .selectFrom("settings")
+        .select("value")
+        .where("tenant", "=", row.tenant)
+        .where("key", "=", key)
+        .executeTakeFirst();
+      return found === undefined ? undefined : (JSON.parse(found.value) as string);
+    },
+  });
+  run.model = model;
+  const outputSchema =
+    definition.output_schema === undefined
+      ? undefined
+      : await readSchema(plugin, definition.output_schema, "output_schema");
+  if (first) {
+    const context = await assembleContext({
+      tenant: row.tenant,
+      job: row.id,
+      plugin,
+      agent,
+      toolset,
+      skills,
+      skillsLeftOut,
+      resolver,
+      startupTokens: limits.startup_tokens,
+    });
+    await run.write([
+      ...context.parts.map((part) => event("context_part_contributed", part)),
+      ...toolset.leftOut.map((left) => event("function_left_out", left)),
+      event("context_assembled", {
+        system: context.system,
+        tokens: context.tokens,
+        functions: toolset.offered.map((fn) => fn.name),
+      }),
+    ]);
+  }
+  return { plugin, agent, definition, resolver, toolset, model, outputSchema, limits, builtins };
+}
+
+/** A job whose input does not match the agent fails with invalid_input before the agent starts. */
+async function checkInput(run: JobRun, plugin: LoadedPlugin, definition: AgentDefinition): Promise<void> {
+  const input = run.history.started.input;
+  if (definition.input_schema !== undefined) {
+    const schema = await readSchema(plugin, definition.input_schema, "input_schema");
+    // Text given to an agent with an input schema (`oz0 run a/b '{"id": 7}'`) is read as JSON.
+    const issues = argumentIssues(schema, typeof input === "string" ? parseJsonText(input) : input);
+    if (issues.length > 0) {
+      throw new SetupFailure(
+        "invalid_input",
+        `the input does not match ${run.address}'s input_schema ${definition.input_schema}: ${formatIssues(issues)}`,
+        "INVALID_INPUT",
+      );
+    }
+    return;
+  }
+  if (typeof input !== "string") {
+    throw new SetupFailure(
+      "invalid_input",
+      `${run.address} takes text (it has no input_schema), and the input is ${Array.isArray(input) ? "a list" : typeof input}`,
+      "INVALID_INPUT",
+    );
+  }
+}
+
+async function readSchema(plugin: LoadedPlugin, path: string, field: string): Promise<JsonSchemaObject> {
+  const file = await resolveInPlugin(plugin.dir, path, { file: path, field });
+  try {
+    return JSON.parse(await readFile(file, "utf8")) as JsonSchemaObject;
+  } catch (error) {
+    throw new Oz0Error(
+      "INVALID_MANIFEST",
+      `${path} (${field} of plugin ${plugin.manifest.name}) is not JSON: ${error instanceof Error ? error.message : String(error)}`,
+      { data: { issues: [{ file: path, line: 1, column: 1, path: [field], message: "not JSON" }] } },
+    );
+  }
+}
+
+function parseJsonText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,490 @@
+// The job engine's reads and writes. A worker writes only under its lease: every write checks
+// the lease token and renews the lease by the database's clock in the same transaction as the
+// events it appends, so a worker that lost the job (another took it over) cannot write at all.
+// Others write to a job only while no worker holds it (queued, waiting), under a row lock.
+import { Oz0Error } from "@oz0/sdk";
+import {
+  CompiledQuery,
+  type Expression,
+  type ExpressionBuilder,
+  type Kysely,
+  sql,
+  type Transaction,
+} from "kysely";
+import type { Database, JobRow, JobStatus, JobUpdate, NewJob, Store } from "../store/index.js";
+import { event, type JobEvent, type JobFailure, type NewEvent, type WaitingFor } from "./events.js";
+
+/** A worker's hold on one job. `nextSeq` moves on with every write the worker makes. */
+export interface Lease {
+  readonly job: string;
+  readonly token: string;
+  readonly ttlMs: number;
+  nextSeq: number;
+}
+
+/** What a worker learns from each write: the database's time, and whether someone asked to cancel. */
+export interface WriteResult {
+  readonly now: number;
+  readonly cancelRequestedBy: string | null;
+}
+
+export const TERMINAL_STATUSES: readonly JobStatus[] = ["succeeded", "failed", "cancelled", "dead"];
+
+export function isTerminal(status: JobStatus): boolean {
+  return TERMINAL_STATUSES.includes(status);
+}
+
+export interface ClaimOptions {
+  readonly node: string;
+  readonly token: string;
+  readonly ttlMs: number;
+  /** One job by ID (`oz0 job resume`); otherwise the oldest runnable job. */
+  readonly job?: string;
+  readonly tenant?: string;
+  /** Task queues to take work from (`pool.<plugin>`); all when left out. */
+  readonly queues?: readonly string[];
+}
+
+export interface Claimed {
+  readonly row: JobRow;
+  readonly lease: Lease;
+  readonly now: number;
+}
+
+export interface JobFilter {
+  readonly tenant: string;
+  /** The agent's bare name. */
+  readonly name?: string;
+  readonly plugin?: string;
+  readonly status?: JobStatus;
+  readonly parent?: string;
+  readonly limit?: number;
+}
+
+type Trx = Transaction<Database>;
+
+/** A job row to insert; the store sets its times by the database's clock. */
+export type NewJobRow = Omit<NewJob, "created_at" | "updated_at">;
+
+export class JobStore {
+  readonly store: Store;
+  readonly #queries: StepQueries;
+
+  constructor(store: Store) {
+    this.store = store;
+    this.#queries = new StepQueries(store.db, store.clockSql);
+  }
+
+  private get clock(): Expression<number> {
+    return this.store.clockSql;
+  }
+
+  /** Inserts a new job and its first events, `seq` from 1. */
+  async create(job: NewJobRow, events: readonly NewEvent[]): Promise<JobRow> {
+    return this.store.transaction((trx) => this.createIn(trx, job, events));
+  }
+
+  /** Inserts a job within a transaction already open, such as a parent's that starts a child. */
+  async createIn(trx: Trx, job: NewJobRow, events: readonly NewEvent[]): Promise<JobRow> {
+    const row = await trx
+      .insertInto("jobs")
+      .values({ ...job, created_at: this.clock, updated_at: this.clock })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await this.insertEvents(trx, job.id, 1, events);
+    return row;
+  }
+
+  /**
+   * Claims a runnable job: queued, or running under a lease that ran out (its worker died).
+   * Counts an attempt and gives the caller a fresh lease token; `undefined` when none is there.
+   */
+  async claim(options: ClaimOptions): Promise<Claimed | undefined> {
+    return this.store.transaction(async (trx) => {
+      const runnable = (eb: ExpressionBuilder<Database, "jobs">) =>
+        eb.or([
+          eb("status", "=", "queued"),
+          eb.and([eb("status", "=", "running"), eb("lease_expires_at", "<", this.clock)]),
+        ]);
+      let pick = trx.selectFrom("jobs").select("id").where(runnable);
+      if (options.tenant !== undefined) pick = pick.where("tenant", "=", options.tenant);
+      if (options.queues !== undefined && options.queues.length > 0) {
+        pick = pick.where("queue", "in", options.queues);
+      }
+      pick = pick.orderBy("created_at").orderBy("id").limit(1);
+      // Workers on PostgreSQL pass over a job another worker is claiming instead of waiting for it.
+      if (this.store.engine === "postgres") pick = pick.forUpdate().skipLocked();
+      const claimed = await trx
+        .updateTable("jobs")
+        .set((eb) => ({
+          status: "running",
+          lease_owner: options.token,
+          lease_expires_at: sql<number>`${this.clock} + ${options.ttlMs}`,
+          attempts: eb("attempts", "+", 1),
+          updated_at: this.clock,
+        }))
+        .where((eb) => (options.job === undefined ? eb("id", "in", pick) : eb("id", "=", options.job)))
+        .$if(options.tenant !== undefined && options.job !== undefined, (qb) =>
+          qb.where("tenant", "=", options.tenant!),
+        )
+        .where(runnable)
+        .returningAll()
+        .returning((eb) => [
+          sql<number>`${this.clock}`.as("now"),
+          eb
+            .selectFrom("job_events")
+            .select((inner) => inner.fn.max("seq").as("seq"))
+            .whereRef("job_events.job_id", "=", "jobs.id")
+            .as("last_seq"),
+        ])
+        .executeTakeFirst();
+      if (claimed === undefined) return undefined;
+      const { now, last_seq, ...job } = claimed;
+      const lease: Lease = {
+        job: job.id,
+        token: options.token,
+        ttlMs: options.ttlMs,
+        nextSeq: Number(last_seq ?? 0) + 1,
+      };
+      return { row: job, lease, now: Number(now) };
+    });
+  }
+
+  /**
+   * Appends `events` under `lease` and applies `set` to the job row, renewing the lease; `also`
+   * runs in the same transaction. Throws LEASE_LOST when the lease is no longer this worker's.
+   */
+  async write(
+    lease: Lease,
+    events: readonly NewEvent[],
+    set: JobUpdate = {},
+    also?: (trx: Trx, now: number) => Promise<void>,
+  ): Promise<WriteResult> {
+    const plain = also === undefined && Object.keys(set).length === 0;
+    if (plain && events.length === 0)
+      return this.single(lease, this.#queries.renew, renewParameters(lease), 0);
+    // On SQLite one statement takes the write lock before it reads, so an insert that checks
+    // the lease in its own select is atomic: one statement instead of a transaction of four.
+    // The heartbeat renews the lease meanwhile.
+    if (plain && this.store.engine === "sqlite") {
+      return this.single(
+        lease,
+        this.#queries.append(events.length),
+        appendParameters(lease, events),
+        events.length,
+      );
+    }
+    return this.store.transaction(async (trx) => {
+      const row = plain ? await this.renew(trx, lease) : await this.renewAndSet(trx, lease, set);
+      if (row === undefined) throw leaseLost(lease);
+      await this.insertEvents(trx, lease.job, lease.nextSeq, events);
+      const now = Number(row.now);
+      await also?.(trx, now);
+      lease.nextSeq += events.length;
+      return { now, cancelRequestedBy: row.cancel_requested_by };
+    });
+  }
+
+  /** One statement under the owner check; it answers with one row per event (or one for a renewal). */
+  private async single(
+    lease: Lease,
+    text: string,
+    parameters: unknown[],
+    events: number,
+  ): Promise<WriteResult> {
+    const { rows } = await this.store.db.executeQuery<RenewedRow>(CompiledQuery.raw(text, parameters));
+    const row = rows[0];
+    if (row === undefined) throw leaseLost(lease);
+    lease.nextSeq += events;
+    return { now: Number(row.now), cancelRequestedBy: row.cancel_requested_by };
+  }
+
+  /** Renews the lease under the owner check, by a query compiled once. */
+  private async renew(trx: Trx, lease: Lease): Promise<RenewedRow | undefined> {
+    const { rows } = await trx.executeQuery<RenewedRow>(
+      CompiledQuery.raw(this.#queries.renew, renewParameters(lease)),
+    );
+    return rows[0];
+  }
+
+  private renewAndSet(trx: Trx, lease: Lease, set: JobUpdate): Promise<RenewedRow | undefined> {
+    return trx
+      .updateTable("jobs")
+      .set({ updated_at: this.clock, lease_expires_at: sql<number>`${this.clock} + ${lease.ttlMs}`, ...set })
+      .where("id", "=", lease.job)
+      .where("lease_owner", "=", lease.token)
+      .where("status", "=", "running")
+      .returning(["cancel_requested_by", sql<number>`${this.clock}`.as("now")])
+      .executeTakeFirst();
+  }
+
+  async get(id: string): Promise<JobRow | undefined> {
+    return this.store.db.selectFrom("jobs").selectAll().where("id", "=", id).executeTakeFirst();
+  }
+
+  /** The job's events in order, after `afterSeq` when given. */
+  async events(id: string, afterSeq = 0): Promise<JobEvent[]> {
+    const rows = await this.store.db
+      .selectFrom("job_events")
+      .select(["seq", "kind", "data", "at"])
+      .where("job_id", "=", id)
+      .where("seq", ">", afterSeq)
+      .orderBy("seq")
+      .execute();
+    return rows.map(
+      (row) => ({ seq: row.seq, at: Number(row.at), kind: row.kind, data: JSON.parse(row.data) }) as JobEvent,
+    );
+  }
+
+  async search(filter: JobFilter): Promise<JobRow[]> {
+    let query = this.store.db.selectFrom("jobs").selectAll().where("tenant", "=", filter.tenant);
+    if (filter.name !== undefined) query = query.where("name", "=", filter.name);
+    if (filter.plugin !== undefined) query = query.where("plugin", "=", filter.plugin);
+    if (filter.status !== undefined) query = query.where("status", "=", filter.status);
+    if (filter.parent !== undefined) query = query.where("parent_id", "=", filter.parent);
+    return query
+      .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
+      .limit(filter.limit ?? 50)
+      .execute();
+  }
+
+  /**
+   * Runs `work` on a job no worker holds, with the row locked: what a person or another job
+   * does to it (cancel, answer, a child's end). `work` appends through the `append` it gets.
+   */
+  async outside<T>(
+    id: string,
+    work: (
+      job: JobRow,
+      tools: { trx: Trx; now: number; append: (events: readonly NewEvent[]) => Promise<void> },
+    ) => Promise<T>,
+  ): Promise<T> {
+    return this.store.transaction(async (trx) => {
+      const job = await this.lockJob(trx, id);
+      return work(job, {
+        trx,
+        now: await this.nowIn(trx),
+        append: (events) => this.appendOutside(trx, id, events),
+      });
+    });
+  }
+
+  /** Reads a job with its row locked (PostgreSQL; SQLite's write lock is already held). */
+  async lockJob(trx: Trx, id: string): Promise<JobRow> {
+    let query = trx.selectFrom("jobs").selectAll().where("id", "=", id);
+    if (this.store.engine === "postgres") query = query.forUpdate();
+    const job = await query.executeTakeFirst();
+    if (job === undefined) throw jobNotFound(id);
+    return job;
+  }
+
+  async appendOutside(trx: Trx, id: string, events: readonly NewEvent[]): Promise<void> {
+    const last = await trx
+      .selectFrom("job_events")
+      .select((eb) => eb.fn.max("seq").as("seq"))
+      .where("job_id", "=", id)
+      .executeTakeFirst();
+    await this.insertEvents(trx, id, (last?.seq ?? 0) + 1, events);
+  }
+
+  async nowIn(trx: Trx): Promise<number> {
+    const { rows } = await sql<{ now: number }>`select ${this.clock} as now`.execute(trx);
+    return Number(rows[0]!.now);
+  }
+
+  /**
+   * Tells a waiting parent that its child ended: appends `child_job_finished` and queues the
+   * parent for a worker. Runs in the child's last transaction, so the news is never lost.
+   */
+  async notifyParent(
+    trx: Trx,
+    child: { readonly id: string; readonly parent: string | null },
+    end: { readonly status: JobStatus; readonly output?: unknown; readonly failure?: JobFailure | null },
+  ): Promise<void> {
+    if (child.parent === null) return;
+    const parent = await this.lockJob(trx, child.parent).catch(() => undefined);
+    if (parent?.status !== "waiting" || parent.waiting_for === null) return;
+    const waiting = JSON.parse(parent.waiting_for) as WaitingFor;
+    if (waiting.kind !== "child" || waiting.job !== child.id) return;
+    await this.appendOutside(trx, parent.id, [
+      event("child_job_finished", {
+        callId: waiting.callId,
+        job: child.id,
+        status: end.status,
+        ...(end.output === undefined ? {} : { output: end.output }),
+        failure: end.failure ?? null,
+      }),
+    ]);
+    await trx
+      .updateTable("jobs")
+      .set({ status: "queued", waiting_for: null, updated_at: this.clock })
+      .where("id", "=", parent.id)
+      .execute();
+  }
+
+  private async insertEvents(
+    trx: Trx,
+    job: string,
+    firstSeq: number,
+    events: readonly NewEvent[],
+  ): Promise<void> {
+    if (events.length === 0) return;
+    const parameters: unknown[] = [];
+    events.forEach((entry, index) => {
+      parameters.push(job, firstSeq + index, entry.kind, JSON.stringify(entry.data));
+    });
+    await trx.executeQuery(CompiledQuery.raw(this.#queries.insert(events.length), parameters));
+  }
+}
+
+interface RenewedRow {
+  readonly cancel_requested_by: string | null;
+  readonly now: number;
+}
+
+/**
+ * The queries a worker runs at every step, compiled by Kysely once per store and reused with
+ * new parameters: building and compiling them anew would cost more than running them.
+ */
+class StepQueries {
+  readonly renew: string;
+  readonly #db: Kysely<Database>;
+  readonly #clock: Expression<number>;
+  readonly #inserts = new Map<number, string>();
+  readonly #appends = new Map<number, string>();
+
+  constructor(db: Kysely<Database>, clock: Expression<number>) {
+    this.#db = db;
+    this.#clock = clock;
+    const renew = db
+      .updateTable("jobs")
+      .set({ updated_at: clock, lease_expires_at: sql<number>`${clock} + ${RENEW_ORDER[0]}` })
+      .where("id", "=", RENEW_ORDER[1])
+      .where("lease_owner", "=", RENEW_ORDER[2])
+      .where("status", "=", RENEW_ORDER[3])
+      .returning(["cancel_requested_by", sql<number>`${clock}`.as("now")])
+      .compile();
+    expectOrder(renew.parameters, RENEW_ORDER);
+    this.renew = renew.sql;
+  }
+
+  /**
+   * The owner-checked insert of `count` events: each row is selected from the job's row only
+   * while the lease is the writer's, and the statement returns a cancel request and the time.
+   */
+  append(count: number): string {
+    let text = this.#appends.get(count);
+    if (text === undefined) {
+      const clock = this.#clock;
+      const [job, seq, kind, data, token, running] = APPEND_ORDER;
+      const row = (index: number) =>
+        this.#db
+          .selectFrom("jobs")
+          .select((eb) => [
+            eb.cast<string>(eb.val(job), "text").as("job_id"),
+            eb.cast<number>(eb.val(seq + index), "integer").as("seq"),
+            eb.cast<string>(eb.val(kind), "text").as("kind"),
+            eb.cast<string>(eb.val(data), "text").as("data"),
+            sql<number>`${clock}`.as("at"),
+          ])
+          .where("id", "=", job)
+          .where("lease_owner", "=", token)
+          .where("status", "=", running);
+      let rows = row(0);
+      for (let index = 1; index < count; index++) rows = rows.unionAll(row(index));
+      const compiled = this.#db
+        .insertInto("job_events")
+        .columns(["job_id", "seq", "kind", "data", "at"])
+        .expression(rows)
+        .returning((eb) => [
+          eb.selectFrom("jobs").select("cancel_requested_by").where("id", "=", job).as("cancel_requested_by"),
+          sql<number>`${clock}`.as("now"),
+        ])
+        .compile();
+      const expected: unknown[] = [];
+      for (let index = 0; index < count; index++)
+        expected.push(job, seq + index, kind, data, job, token, running);
+      expected.push(job);
+      expectOrder(compiled.parameters, expected);
+      text = compiled.sql;
+      this.#appends.set(count, text);
+    }
+    return text;
+  }
+
+  /** The insert of `count` events; its parameters are job, seq, kind and data for each in turn. */
+  insert(count: number): string {
+    let text = this.#inserts.get(count);
+    if (text === undefined) {
+      const rows = Array.from({ length: count }, (_, index) => ({
+        job_id: INSERT_ORDER[0],
+        seq: INSERT_ORDER[1] + index,
+        kind: INSERT_ORDER[2],
+        data: INSERT_ORDER[3],
+        at: this.#clock,
+      }));
+      const compiled = this.#db.insertInto("job_events").values(rows).compile();
+      expectOrder(
+        compiled.parameters,
+        rows.flatMap((row) => [row.job_id, row.seq, row.kind, row.data]),
+      );
+      text = compiled.sql;
+      this.#inserts.set(count, text);
+    }
+    return text;
+  }
+}
+
+// Markers the queries are compiled with, to check that the parameters come in the order the
+// step passes them.
+const RENEW_ORDER = [-1, "\u0000job", "\u0000token", "running"] as const;
+const INSERT_ORDER = ["\u0000job", -1_000_000, "\u0000kind", "\u0000data"] as const;
+const APPEND_ORDER = ["\u0000job", -1_000_000, "\u0000kind", "\u0000data", "\u0000token", "running"] as const;
+
+function expectOrder(actual: readonly unknown[], expected: readonly unknown[]): void {
+  if (actual.length !== expected.length || actual.some((value, index) => value !== expected[index])) {
+    throw new Oz0Error(
+      "INTERNAL",
+      "the job store's compiled queries take their parameters in an unexpected order",
+      {
+        data: { cause: JSON.stringify({ actual, expected }) },
+      },
+    );
+  }
+}
+
+function leaseLost(lease: Lease): Oz0Error {
+  return new Oz0Error(
+    "LEASE_LOST",
+    `job ${lease.job}: this worker's lease was taken over by another worker (or the job ended), so it stops without writing.`,
+    { data: { job: lease.job, owner: lease.token } },
+  );
+}
+
+function renewParameters(lease: Lease): unknown[] {
+  return [lease.ttlMs, lease.job, lease.token, "running"];
+}
+
+function appendParameters(lease: Lease, events: readonly NewEvent[]): unknown[] {
+  const parameters: unknown[] = [];
+  events.forEach((entry, index) => {
+    parameters.push(
+      lease.job,
+      lease.nextSeq + index,
+      entry.kind,
+      JSON.stringify(entry.data),
+      lease.job,
+      lease.token,
+      "running",
+    );
+  });
+  parameters.push(lease.job);
+  return parameters;
+}
+
+export function jobNotFound(id: string): Oz0Error {
+  return new Oz0Error("NOT_FOUND", `there is no job ${id}; oz0 job search lists the tenant's jobs.`, {
+    data: { kind: "job", name: id },
+  });
+}

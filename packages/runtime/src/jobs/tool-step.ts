@@ -1,0 +1,225 @@
+// One tool step: the next call of the last model reply that has no result. A plugin function
+// (or oz.skill) goes through the one dispatch path, its `tool_call` recorded before it runs and
+// its `tool_result` after; a call that was in flight when a worker died runs again, once per
+// crash, with the same idempotency key. `oz.fail`, `oz.ask_user` and `oz.delegate` pass the
+// same checks and then end the job or make it wait, in one write with their `tool_call`.
+import type { FunctionCall } from "@oz0/sdk";
+import { type CallableFunction, dispatchCall, prepareCall } from "../tools/index.js";
+import { JOB_CONTROL_BUILTINS } from "./builtins.js";
+import { event, type NewEvent } from "./events.js";
+import type { PendingCall } from "./history.js";
+import { childJobId } from "./ids.js";
+import type { JobRun } from "./job-run.js";
+import type { AgentSetup } from "./setup.js";
+import { isTerminal } from "./store.js";
+
+/** How deep child jobs go, and how many one job starts, when `delegation:` does not say. */
+export const DELEGATION_DEFAULTS = { max_depth: 3, max_children: 16 } as const;
+
+/** Runs the pending call; true when the job stopped (it ended or waits). */
+export async function toolStep(run: JobRun, setup: AgentSetup, pending: PendingCall): Promise<boolean> {
+  const { call } = pending;
+  const key = `${run.row.id}:${call.id}`;
+  const fn = setup.toolset.functions.get(call.name);
+  if (fn === undefined) {
+    const names = [...setup.toolset.functions.keys()].join(", ") || "none";
+    await run.write([
+      event("tool_call", { callId: call.id, name: call.name, address: "", key, attempt: 1 }),
+      event("tool_result", {
+        callId: call.id,
+        ok: false,
+        error: {
+          code: "NOT_FOUND",
+          message: `there is no function ${call.name}; the functions you may call: ${names}`,
+        },
+        ms: 0,
+      }),
+    ]);
+    return false;
+  }
+  const recorded = run.recordedCall === call.id;
+  run.recordedCall = undefined;
+  const attempt = pending.started === undefined || recorded ? 1 : pending.started.attempt + 1;
+  const functionCall: FunctionCall = {
+    tenant: run.row.tenant,
+    jobId: run.row.id,
+    callId: call.id,
+    idempotencyKey: key,
+    agent: run.address,
+    address: fn.address,
+    attempt,
+    signal: run.controller.signal,
+  };
+  if (fn.plugin === undefined && JOB_CONTROL_BUILTINS.has(fn.function)) {
+    return controlStep(run, setup, pending, fn, functionCall);
+  }
+  await dispatchCall(fn, call.args, functionCall, {
+    interceptors: run.deps.interceptors,
+    recorder: {
+      started: async () => {
+        if (recorded) return;
+        await run.write([
+          pending.started === undefined
+            ? event("tool_call", { callId: call.id, name: call.name, address: fn.address, key, attempt })
+            : event("tool_call_retried", { callId: call.id, attempt }),
+        ]);
+      },
+      finished: (_fn, outcome) =>
+        run.write([
+          event(
+            "tool_result",
+            outcome.ok
+              ? { callId: call.id, ok: true, result: outcome.result, ms: outcome.ms }
+              : { callId: call.id, ok: false, error: outcome.error, ms: outcome.ms },
+          ),
+        ]),
+    },
+  });
+  return false;
+}
+
+async function controlStep(
+  run: JobRun,
+  setup: AgentSetup,
+  pending: PendingCall,
+  fn: CallableFunction,
+  functionCall: FunctionCall,
+): Promise<boolean> {
+  const { call } = pending;
+  if (pending.started !== undefined) return waitAgain(run, pending);
+  const toolCall = event("tool_call", {
+    callId: call.id,
+    name: call.name,
+    address: fn.address,
+    key: functionCall.idempotencyKey,
+    attempt: 1,
+  });
+  const refuse = async (code: string, message: string) => {
+    await run.write([
+      toolCall,
+      event("tool_result", { callId: call.id, ok: false, error: { code, message }, ms: 0 }),
+    ]);
+    return false;
+  };
+  const prepared = await prepareCall(fn, call.args, functionCall, run.deps.interceptors);
+  if (!prepared.ok) return refuse(prepared.error.code, prepared.error.message);
+  const args = prepared.request.args;
+  switch (fn.function) {
+    case "fail": {
+      const kind = String(args.kind);
+      const message = String(args.message);
+      if (setup.builtins.failureKinds.includes(kind)) return run.fail({ kind, message }, [toolCall]);
+      return run.fail(
+        {
+          kind: "undeclared",
+          message: `${message} (the agent failed with kind ${kind}, which it does not declare)`,
+        },
+        [toolCall],
+      );
+    }
+    case "ask_user":
+      return run.wait({ kind: "answer", callId: call.id, question: String(args.question) }, [toolCall]);
+    default:
+      return delegate(run, setup, pending, args, toolCall, refuse);
+  }
+}
+
+/** A job woken while its control call still has no result waits again (or takes a child's end it missed). */
+async function waitAgain(run: JobRun, pending: PendingCall): Promise<boolean> {
+  const { call } = pending;
+  if (pending.child !== undefined) {
+    const child = await run.deps.jobs.get(pending.child);
+    if (child !== undefined && isTerminal(child.status)) {
+      await run.write([
+        event("child_job_finished", {
+          callId: call.id,
+          job: child.id,
+          status: child.status,
+          ...(child.output === null ? {} : { output: JSON.parse(child.output) }),
+          failure: child.failure === null ? null : JSON.parse(child.failure),
+        }),
+      ]);
+      return false;
+    }
+    return run.wait({ kind: "child", callId: call.id, job: pending.child }, []);
+  }
+  const question = (call.args as { question?: unknown } | null)?.question;
+  return run.wait({ kind: "answer", callId: call.id, question: String(question ?? "") }, []);
+}
+
+async function delegate(
+  run: JobRun,
+  setup: AgentSetup,
+  pending: PendingCall,
+  args: Readonly<Record<string, unknown>>,
+  toolCall: NewEvent,
+  refuse: (code: string, message: string) => Promise<boolean>,
+): Promise<boolean> {
+  const { row, deps, history } = run;
+  const { call } = pending;
+  const delegation = setup.definition.delegation;
+  let child: { plugin: string; name: string };
+  try {
+    child = await deps.source.resolvePart(row.tenant, "agent", String(args.agent), {
+      fromPlugin: row.plugin,
+    });
+  } catch (error) {
+    return refuse("NOT_FOUND", error instanceof Error ? error.message : String(error));
+  }
+  const address = `${child.plugin}/${child.name}`;
+  const allowed = (delegation?.allow ?? []).map((entry) =>
+    entry.includes("/") ? entry : `${row.plugin}/${entry}`,
+  );
+  if (!allowed.includes(address)) {
+    return refuse(
+      "POLICY_VIOLATION",
+      `${run.address} may not delegate to ${address}; delegation.allow lists ${allowed.join(", ") || "no agent"}`,
+    );
+  }
+  const maxDepth = delegation?.max_depth ?? DELEGATION_DEFAULTS.max_depth;
+  if (row.depth + 1 > maxDepth) {
+    return refuse(
+      "POLICY_VIOLATION",
+      `a child job here would be ${row.depth + 1} deep; delegation.max_depth is ${maxDepth}`,
+    );
+  }
+  const maxChildren = delegation?.max_children ?? DELEGATION_DEFAULTS.max_children;
+  if (history.children >= maxChildren) {
+    return refuse(
+      "POLICY_VIOLATION",
+      `this job started ${history.children} child jobs; delegation.max_children is ${maxChildren}`,
+    );
+  }
+  const id = childJobId(row.id, child.name, call.id);
+  return run.wait(
+    { kind: "child", callId: call.id, job: id },
+    [toolCall, event("child_job_started", { callId: call.id, job: id, agent: address })],
+    async (trx) => {
+      await deps.jobs.createIn(
+        trx,
+        {
+          id,
+          tenant: row.tenant,
+          name: child.name,
+          plugin: child.plugin,
+          kind: "agent",
+          queue: `pool.${child.plugin}`,
+          status: "queued",
+          input: JSON.stringify(args.input ?? ""),
+          parent_id: row.id,
+          depth: row.depth + 1,
+          mode: "run",
+        },
+        [
+          event("job_started", {
+            agent: address,
+            mode: "run",
+            input: args.input ?? "",
+            parent: row.id,
+            by: run.address,
+          }),
+        ],
+      );
+    },
+  );
+}

@@ -1,0 +1,96 @@
+// The functions a job's model is offered: the agent's `tools:` resolved by address (bare names
+// in its own plugin, addresses elsewhere, built-ins `oz.*`), each under its model-visible name.
+// A function whose name a model would see as longer than 64 characters, or a built-in this oz0
+// does not have, is left out with the reason; a tool two plugins provide fails the job.
+import { MODEL_NAME_LIMIT } from "@oz0/sdk";
+import type { ModelFunction } from "../models/index.js";
+import type { CallableFunction, FunctionResolver } from "../tools/index.js";
+import { type BuiltinContext, builtinFunction, isBuiltin } from "./builtins.js";
+import type { JobEventData } from "./events.js";
+
+/** A tool whose functions the agent uses: its manual joins the start-up context. */
+export interface UsedTool {
+  /** `<plugin>/<tool>`, or `oz` for the built-ins. */
+  readonly address: string;
+  readonly description: string;
+  readonly functions: CallableFunction[];
+}
+
+export interface Toolset {
+  /** By model-visible name. */
+  readonly functions: ReadonlyMap<string, CallableFunction>;
+  /** What the model is offered, in the order the agent lists them. */
+  readonly offered: readonly ModelFunction[];
+  readonly leftOut: readonly JobEventData["function_left_out"][];
+  readonly tools: readonly UsedTool[];
+  /** The plugins whose functions the agent uses, its own first. */
+  readonly plugins: readonly string[];
+}
+
+export interface ToolsetOptions {
+  readonly plugin: string;
+  readonly tools: readonly string[];
+  readonly resolver: FunctionResolver;
+  readonly builtins: BuiltinContext;
+  /** Tool descriptions by `<plugin>/<tool>` from the manifests, for the manuals. */
+  readonly describeTool: (plugin: string, tool: string) => Promise<string>;
+}
+
+/** Resolves the agent's tools; throws TOOL_CLASH, OWNER_MISMATCH or NOT_FOUND for one that cannot be. */
+export async function resolveToolset(options: ToolsetOptions): Promise<Toolset> {
+  const functions = new Map<string, CallableFunction>();
+  const leftOut: JobEventData["function_left_out"][] = [];
+  const tools = new Map<string, UsedTool>();
+  const plugins = [options.plugin];
+  const listed = [...options.tools];
+  // An agent with skills reads them with oz.skill, whether or not it lists it.
+  if (options.builtins.skills.length > 0 && !listed.includes("oz.skill")) listed.push("oz.skill");
+  for (const text of listed) {
+    const resolved = await options.resolver.resolve(text, options.plugin);
+    let fn: CallableFunction;
+    if (resolved.kind === "builtin") {
+      const name = resolved.address.function;
+      if (!isBuiltin(name)) {
+        leftOut.push({
+          name: `oz__${name}`,
+          address: `oz.${name}`,
+          reason: `oz0 has no built-in oz.${name}`,
+        });
+        continue;
+      }
+      fn = builtinFunction(name, options.builtins);
+    } else {
+      fn = resolved.fn;
+    }
+    if (fn.modelName.length > MODEL_NAME_LIMIT) {
+      leftOut.push({
+        name: fn.modelName,
+        address: fn.address,
+        reason: `a model would see it as ${fn.modelName}, ${fn.modelName.length} characters; model providers accept at most ${MODEL_NAME_LIMIT}`,
+        length: fn.modelName.length,
+        limit: MODEL_NAME_LIMIT,
+      });
+      continue;
+    }
+    if (functions.has(fn.modelName)) continue;
+    functions.set(fn.modelName, fn);
+    const toolAddress = fn.plugin === undefined ? "oz" : `${fn.plugin}/${fn.tool}`;
+    let tool = tools.get(toolAddress);
+    if (tool === undefined) {
+      const description =
+        fn.plugin === undefined
+          ? "oz0's built-in functions."
+          : await options.describeTool(fn.plugin, fn.tool);
+      tool = { address: toolAddress, description, functions: [] };
+      tools.set(toolAddress, tool);
+    }
+    tool.functions.push(fn);
+    if (fn.plugin !== undefined && !plugins.includes(fn.plugin)) plugins.push(fn.plugin);
+  }
+  const offered = [...functions.values()].map((fn) => ({
+    name: fn.modelName,
+    description: fn.description,
+    inputSchema: fn.inputSchema,
+  }));
+  return { functions, offered, leftOut, tools: [...tools.values()], plugins };
+}

@@ -1,0 +1,46 @@
+// A job as the CLI, the API and the console show it: its agent by address, its status, and
+// its output or failure, read from the stored row.
+import type { JobMode, JobRow, JobStatus } from "../store/index.js";
+import type { JobFailure, WaitingFor } from "./events.js";
+
+export interface JobView {
+  readonly id: string;
+  readonly tenant: string;
+  /** `<plugin>/<agent>`, from the owner the job started under. */
+  readonly agent: string;
+  readonly status: JobStatus;
+  readonly mode: JobMode;
+  readonly input: unknown;
+  /** The answer, once the job succeeded; null before and otherwise. */
+  readonly output: unknown;
+  readonly failure: JobFailure | null;
+  readonly parent: string | null;
+  readonly depth: number;
+  /** Claims since the job last stopped cleanly; each crash of its worker adds one. */
+  readonly attempts: number;
+  readonly waitingFor: WaitingFor | null;
+  readonly cancelRequestedBy: string | null;
+  /** Epoch milliseconds, by the database's clock. */
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+export function jobView(row: JobRow): JobView {
+  return {
+    id: row.id,
+    tenant: row.tenant,
+    agent: `${row.plugin}/${row.name}`,
+    status: row.status,
+    mode: row.mode,
+    input: JSON.parse(row.input),
+    output: row.output === null ? null : JSON.parse(row.output),
+    failure: row.failure === null ? null : (JSON.parse(row.failure) as JobFailure),
+    parent: row.parent_id,
+    depth: row.depth,
+    attempts: row.attempts,
+    waitingFor: row.waiting_for === null ? null : (JSON.parse(row.waiting_for) as WaitingFor),
+    cancelRequestedBy: row.cancel_requested_by,
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+}

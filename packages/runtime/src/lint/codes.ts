@@ -1,0 +1,127 @@
+// The fixed table of lint codes. Codes are stable: scripts and CI configurations match on
+// them, so a code is never reused for another problem. docs/lint.md documents every row,
+// and a test fails when the two disagree.
+//
+// The scheme: OZ-E0xx for a file that cannot be read as a plugin (YAML, schema, unknown
+// keys, a code entry that does not load), OZ-S0xx for the rules the specification states.
+// OZ-S019 is the number the specification itself gives its rule on bare names.
+
+export type LintSeverity = "error" | "warning";
+
+export interface LintCodeInfo {
+  /** How serious the problem is, unless the rule raises it (see `raised`). */
+  readonly severity: LintSeverity;
+  /** When a warning becomes an error, for the codes that do. */
+  readonly raised?: string;
+  /** One line on what the code means. */
+  readonly summary: string;
+}
+
+export const LINT_CODES = {
+  "OZ-E001": {
+    severity: "error",
+    summary: "A value does not match the schema of the file it is in (plugin.yaml, an agent, a skill).",
+  },
+  "OZ-E002": {
+    severity: "error",
+    summary: "A file cannot be read: YAML syntax, a refused YAML construct, missing front matter, bad JSON.",
+  },
+  "OZ-E003": {
+    severity: "error",
+    summary: "An unknown key, usually a typo; the message names the closest known key.",
+  },
+  "OZ-E004": {
+    severity: "error",
+    summary:
+      "The code entry named by main: fails to load, its setup throws, or a tool it registers fails to build.",
+  },
+  "OZ-S001": {
+    severity: "error",
+    summary: "A path leads out of the plugin folder (absolute, '..', or a link pointing outside).",
+  },
+  "OZ-S002": {
+    severity: "error",
+    summary: "A file the plugin names does not exist in the plugin folder.",
+  },
+  "OZ-S003": {
+    severity: "warning",
+    raised: 'an error from manifest schema "1.0" on',
+    summary: "An agent declares neither input nor input_schema.",
+  },
+  "OZ-S004": {
+    severity: "warning",
+    raised: 'an error from manifest schema "1.0" on',
+    summary: "An agent declares neither output nor output_schema.",
+  },
+  "OZ-S005": {
+    severity: "error",
+    summary: "x-oz0-diff in an output schema does not name two different properties that exist.",
+  },
+  "OZ-S006": {
+    severity: "error",
+    summary: "x-oz0-order in an output schema names a property that does not exist.",
+  },
+  "OZ-S007": {
+    severity: "warning",
+    summary: "A function's model-visible name (<tool>__<function>) is longer than 64 characters.",
+  },
+  "OZ-S008": {
+    severity: "warning",
+    summary: "An agent on a JSON-lines harness lists tools other than oz.ask_user, which it never gets.",
+  },
+  "OZ-S009": {
+    severity: "warning",
+    summary: "tool_loading: lazy on a JSON-lines harness or a remote agent, where it does nothing.",
+  },
+  "OZ-S010": {
+    severity: "warning",
+    summary: "An agent's harness comes from another plugin and is not one of oz0's official harnesses.",
+  },
+  "OZ-S011": {
+    severity: "error",
+    summary: "skills.propose beside changes: on one agent.",
+  },
+  "OZ-S012": {
+    severity: "error",
+    summary: "skills.propose on a remote agent.",
+  },
+  "OZ-S013": {
+    severity: "error",
+    summary: "skills.propose.arguments sets an argument the platform sets, or more than 16.",
+  },
+  "OZ-S014": {
+    severity: "error",
+    summary: "An agent's skills list has more than 64 entries.",
+  },
+  "OZ-S015": {
+    severity: "error",
+    summary: "failures breaks the specification's limits (kind, description, count, platform kinds).",
+  },
+  "OZ-S016": {
+    severity: "error",
+    summary: "tags breaks the specification's limits (at most 16, each lowercase and at most 63 characters).",
+  },
+  "OZ-S017": {
+    severity: "error",
+    summary: "A Markdown agent names instructions:, but its body is its prompt.",
+  },
+  "OZ-S018": {
+    severity: "error",
+    summary: "capabilities: or tools: in plugin.yaml does not match what the code registers.",
+  },
+  "OZ-S019": {
+    severity: "warning",
+    raised: "an error for a verified plugin (--verified, or verified: true in plugin.yaml)",
+    summary: "A bare name of another plugin's part; write its address (--fix does).",
+  },
+  "OZ-S020": {
+    severity: "warning",
+    summary: "Another plugin's part that uses: in plugin.yaml does not list.",
+  },
+  "OZ-S021": {
+    severity: "error",
+    summary: "An address names a plugin that does not own the part (checked against a tenant).",
+  },
+} as const satisfies Record<string, LintCodeInfo>;
+
+export type LintCode = keyof typeof LINT_CODES;

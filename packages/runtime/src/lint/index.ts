@@ -1,0 +1,32 @@
+// Plugin lint: every rule the spec names, each with a stable code (docs/lint.md), over a plugin
+// folder alone or against a tenant that knows the other plugins' parts, with --fix for what
+// can be rewritten safely.
+export { LINT_CODES, type LintCode, type LintCodeInfo, type LintSeverity } from "./codes.js";
+export {
+  formatFinding,
+  formatSummary,
+  type LintFinding,
+  type LintFix,
+  type LintSummary,
+  summarize,
+} from "./finding.js";
+export { applyFixes, fixYaml } from "./fix.js";
+export {
+  type HarnessProtocol,
+  JSONL_HARNESS_TOOLS,
+  OFFICIAL_HARNESSES,
+  type OfficialHarness,
+} from "./harnesses.js";
+export { type LintOptions, type LintReport, lintFiles, lintPlugin } from "./lint.js";
+export { LISTING_FILE, type ListedFunction, type ToolListing } from "./listing.js";
+export { type ReadResult, readPluginFiles } from "./read.js";
+export type { LintRule, RuleContext } from "./rules/index.js";
+export type { PluginFiles } from "./source.js";
+export {
+  type CatalogReader,
+  type TenantContext,
+  type TenantPartEntry,
+  type TenantPlugin,
+  tenantContextFromCatalog,
+  tenantContextFromEntries,
+} from "./tenant.js";

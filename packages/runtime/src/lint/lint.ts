@@ -1,0 +1,84 @@
+// Lints a plugin folder: reads it (every file, as far as it parses), runs every rule over what
+// was read, writes the measured listing (tools.listing.json), and with `fix` rewrites what can
+// be rewritten and lints again, so the report shows what is left.
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { type LintFinding, type LintSummary, orderFindings, summarize } from "./finding.js";
+import { applyFixes } from "./fix.js";
+import { readPluginFiles } from "./read.js";
+import { RULES, type RuleContext } from "./rules/index.js";
+import { type PluginFiles, pluginName } from "./source.js";
+import type { TenantContext } from "./tenant.js";
+
+export interface LintOptions {
+  /** Rewrite what lint can (bare names of other plugins' parts) in the plugin's files. */
+  readonly fix?: boolean;
+  /** Hold the plugin to a verified plugin's rules, whatever its manifest says. */
+  readonly verified?: boolean;
+  /** The tenant to lint against, to know other plugins' parts. */
+  readonly tenant?: TenantContext;
+  /** Write tools.listing.json (the default); false only measures it. */
+  readonly writeListing?: boolean;
+}
+
+export interface LintReport {
+  /** The plugin's name, when plugin.yaml gives one. */
+  readonly plugin: string | undefined;
+  readonly findings: readonly LintFinding[];
+  readonly summary: LintSummary;
+  /** The listing file written, relative to the plugin folder; `undefined` when none was. */
+  readonly listing: string | undefined;
+}
+
+/** Runs every rule over a plugin folder's parsed files: pure, for a caller that read them. */
+export function lintFiles(files: PluginFiles, context: RuleContext): LintFinding[] {
+  return RULES.flatMap((rule) => rule(files, context));
+}
+
+/**
+ * Lints the plugin folder at `dir`. Throws INVALID_PLUGIN only when `dir` is not a plugin
+ * folder; every problem of the plugin itself is a finding.
+ * @example const { summary } = await lintPlugin("examples/support-triage"); // { errors: 0, warnings: 0, fixed: 0 }
+ */
+export async function lintPlugin(dir: string, options: LintOptions = {}): Promise<LintReport> {
+  let result = await lintOnce(dir, options);
+  let fixed = 0;
+  if (options.fix === true) {
+    const fixes = result.findings.flatMap((f) => (f.fix === undefined ? [] : [f.fix]));
+    if (fixes.length > 0) {
+      fixed = await applyFixes(result.root, fixes);
+      result = await lintOnce(dir, options);
+    }
+  }
+  let listing: string | undefined;
+  const source = result.files.listing;
+  if (source !== undefined && options.writeListing !== false) {
+    const path = join(result.root, source.file);
+    // Written only when it changed, so an unchanged plugin's folder stays untouched.
+    const before = await readFile(path, "utf8").catch(() => undefined);
+    if (before !== source.text) await writeFile(path, source.text);
+    listing = source.file;
+  }
+  return {
+    plugin: result.plugin,
+    findings: result.findings,
+    summary: summarize(result.findings, fixed),
+    listing,
+  };
+}
+
+async function lintOnce(dir: string, options: LintOptions) {
+  const read = await readPluginFiles(dir);
+  const { files } = read;
+  const verified = options.verified === true || files.manifest?.raw.verified === true;
+  const ruled = lintFiles(files, { verified, tenant: options.tenant });
+  // A reference the schema already refused is not reported again by a rule that reads it.
+  const taken = new Set(read.findings.map((f) => `${f.file}:${f.line}:${f.column}`));
+  const fresh = ruled.filter((f) => f.code !== "OZ-E001" || !taken.has(`${f.file}:${f.line}:${f.column}`));
+  return {
+    root: read.root,
+    files,
+    plugin: pluginName(files),
+    findings: orderFindings([...read.findings, ...fresh]),
+  };
+}

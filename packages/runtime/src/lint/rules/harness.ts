@@ -1,0 +1,100 @@
+// OZ-S008, OZ-S009 and OZ-S010: what an agent's runtime makes of its fields. A JSON-lines
+// harness agent uses only oz.ask_user, so other tools are never offered; tool_loading: lazy
+// does nothing on a JSON-lines harness or a remote agent; and a harness another plugin
+// provides that is not one of the official ones is one lint cannot vouch for.
+import { parseAgentRuntime } from "@oz0/sdk/internal";
+import { finding, type LintFinding } from "../finding.js";
+import { type HarnessProtocol, JSONL_HARNESS_TOOLS, OFFICIAL_HARNESSES } from "../harnesses.js";
+import {
+  type AgentSource,
+  agentLabel,
+  asString,
+  type PluginFiles,
+  placeOf,
+  pluginName,
+  stringItems,
+} from "../source.js";
+import type { TenantContext } from "../tenant.js";
+import type { LintRule } from "./rule.js";
+
+export const checkHarness: LintRule = (files, context) => {
+  const found: LintFinding[] = [];
+  for (const agent of files.agents) {
+    const runtime = parseAgentRuntime(asString(agent.agent.runtime));
+    if (runtime?.kind === "remote") {
+      found.push(
+        ...lazyLoading(agent, `${agentLabel(agent)} is a remote agent, whose loop runs at its provider`),
+      );
+    }
+    if (runtime?.kind !== "harness") continue;
+    const harness = knownHarness(runtime.name, files, context.tenant);
+    if (harness.official === false && !harness.own) {
+      const from = harness.plugin === undefined ? "another plugin" : `plugin '${harness.plugin}'`;
+      const official = Object.keys(OFFICIAL_HARNESSES).join(", ");
+      found.push(
+        finding(
+          "OZ-S010",
+          placeOf(agent, [...agent.base, "runtime"]),
+          `${agentLabel(agent)} runs on harness '${runtime.name}' from ${from}, which is not one of oz0's official harnesses (${official}); check that you trust it, or use an official one`,
+        ),
+      );
+    }
+    if (harness.protocol !== "jsonl") continue;
+    const why = `${agentLabel(agent)} runs on the JSON-lines harness '${runtime.name}'`;
+    for (const tool of stringItems(agent.agent.tools)) {
+      if (JSONL_HARNESS_TOOLS.includes(tool.value)) continue;
+      found.push(
+        finding(
+          "OZ-S008",
+          placeOf(agent, [...agent.base, "tools", tool.index]),
+          `${why}, which uses only oz.ask_user, so it never gets '${tool.value}'; remove it, or use an ACP harness`,
+        ),
+      );
+    }
+    found.push(...lazyLoading(agent, why));
+  }
+  return found;
+};
+
+function lazyLoading(agent: AgentSource, why: string): LintFinding[] {
+  if (agent.agent.tool_loading !== "lazy") return [];
+  return [
+    finding(
+      "OZ-S009",
+      placeOf(agent, [...agent.base, "tool_loading"]),
+      `${why}; tool_loading: lazy does nothing there, so remove it`,
+    ),
+  ];
+}
+
+interface KnownHarness {
+  readonly official: boolean;
+  /** This plugin's code provides it (registers a runtime of its name). */
+  readonly own: boolean;
+  /** The tenant's plugin that provides it, when the tenant is known. */
+  readonly plugin: string | undefined;
+  readonly protocol: HarnessProtocol | undefined;
+}
+
+function knownHarness(name: string, files: PluginFiles, tenant: TenantContext | undefined): KnownHarness {
+  const official = Object.hasOwn(OFFICIAL_HARNESSES, name) ? OFFICIAL_HARNESSES[name] : undefined;
+  const own =
+    files.code.status === "loaded" &&
+    files.code.registrations.some(
+      (registration) => registration.kind === "runtime" && registration.name === name,
+    );
+  const self = pluginName(files);
+  for (const plugin of tenant?.plugins ?? []) {
+    if (plugin.name === self) continue;
+    const provided = plugin.harnesses?.find((harness) => harness.name === name);
+    if (provided !== undefined) {
+      return {
+        official: official !== undefined,
+        own,
+        plugin: plugin.name,
+        protocol: official?.protocol ?? provided.protocol,
+      };
+    }
+  }
+  return { official: official !== undefined, own, plugin: undefined, protocol: official?.protocol };
+}

@@ -1,0 +1,25 @@
+// Every lint rule, in the order they run. The schema's own problems are classified where files
+// are read (../classify.ts); these are the rules that need more than one file, the disk, the
+// code's registrations or the tenant.
+import { checkCapabilities } from "./capabilities.js";
+import { checkCards } from "./cards.js";
+import { checkContract } from "./contract.js";
+import { checkHarness } from "./harness.js";
+import { checkModelNames } from "./model-names.js";
+import { checkDuplicateAgents } from "./parts.js";
+import { checkPaths } from "./paths.js";
+import { checkReferences } from "./references.js";
+import type { LintRule } from "./rule.js";
+
+export type { LintRule, RuleContext } from "./rule.js";
+
+export const RULES: readonly LintRule[] = [
+  checkDuplicateAgents,
+  checkPaths,
+  checkContract,
+  checkCards,
+  checkModelNames,
+  checkHarness,
+  checkReferences,
+  checkCapabilities,
+];

@@ -1,0 +1,247 @@
+// OZ-S019, OZ-S020 and OZ-S021: references to parts across plugins. A bare name means this
+// plugin's part; a bare name of another plugin's part still works (names are unique in a
+// tenant) but should be its address (OZ-S019, which --fix rewrites). Another plugin's part is
+// usable only when uses: lists it, so that plugin is installed and a tenant admin grants it
+// (OZ-S020). Against a tenant, an address must name the plugin that owns the part (OZ-S021).
+import {
+  type Address,
+  type BuiltinAddress,
+  bareName,
+  formatAddress,
+  nameProblem,
+  notOwnedMessage,
+  Oz0Error,
+  resolveReference,
+} from "@oz0/sdk";
+import { type PartReference, partReferences } from "../collect.js";
+import { finding, type LintFinding } from "../finding.js";
+import { asList, asMap, asString, type PluginFiles, placeOf, pluginName, stringItems } from "../source.js";
+import type { TenantContext } from "../tenant.js";
+import type { LintRule, RuleContext } from "./rule.js";
+
+type PartAddress = Exclude<Address, BuiltinAddress>;
+
+/** Part names (tool IDs for functions) and the plugin that owns each. */
+interface Owners {
+  readonly tools: Map<string, string>;
+  readonly agents: Map<string, string>;
+  readonly flows: Map<string, string>;
+}
+
+export const checkReferences: LintRule = (files, context) => {
+  const self = pluginName(files);
+  // References resolve against the plugin's name; without a valid one (the schema reports it) they cannot.
+  if (self === undefined || nameProblem("plugin", self) !== undefined) return [];
+  const own = ownParts(files, self);
+  const tenant = tenantOwners(context.tenant, self);
+  const uses = usesOwners(files);
+  const found: LintFinding[] = [];
+  for (const reference of partReferences(files)) {
+    found.push(...checkReference(reference, { files, context, self, own, tenant, uses }));
+  }
+  return found;
+};
+
+interface Known {
+  readonly files: PluginFiles;
+  readonly context: RuleContext;
+  readonly self: string;
+  readonly own: Owners;
+  readonly tenant: Owners;
+  readonly uses: Owners;
+}
+
+function checkReference(reference: PartReference, known: Known): LintFinding[] {
+  if (reference.kind === "skill") return checkSkill(reference, known);
+  const place = placeOf(reference.source, reference.path);
+  let address: Address;
+  let bare: boolean;
+  try {
+    const resolved = resolveReference(reference.value, {
+      plugin: known.self,
+      expect: reference.kind === "function" ? "function" : "agent",
+    });
+    address = resolved.address;
+    bare = resolved.bare;
+  } catch (error) {
+    if (error instanceof Oz0Error) return [finding("OZ-E001", place, error.message)];
+    throw error;
+  }
+  if (address.kind === "builtin") return [];
+  if (bare) {
+    const owner = ownerOf(address, [known.own, known.tenant, known.uses]);
+    if (owner === undefined || owner.plugin === known.self) return [];
+    const target = { ...address, kind: owner.kind, plugin: owner.plugin } as PartAddress;
+    const written = formatAddress(target);
+    return [
+      finding(
+        "OZ-S019",
+        place,
+        `'${reference.value}' is ${owner.plugin}'s ${owner.kind}, named bare; write its address ${written} (oz0 plugin lint --fix writes it)`,
+        {
+          severity: known.context.verified ? "error" : "warning",
+          fix: { file: reference.source.file, path: reference.path, replacement: written },
+        },
+      ),
+      ...checkGrant(reference, target, known),
+    ];
+  }
+  if (address.plugin === known.self) return [];
+  const owner = ownerOf(address, [known.own, known.tenant]);
+  if (owner !== undefined && owner.plugin !== address.plugin) {
+    const named = { ...address, kind: owner.kind } as PartAddress;
+    return [
+      finding(
+        "OZ-S021",
+        place,
+        `${notOwnedMessage({ address: named, owner: owner.plugin })}; write ${formatAddress({ ...named, plugin: owner.plugin })}`,
+      ),
+    ];
+  }
+  return checkGrant(
+    reference,
+    owner === undefined ? address : ({ ...address, kind: owner.kind } as PartAddress),
+    known,
+  );
+}
+
+/** Who owns the part an address names, from the first source that knows. */
+function ownerOf(
+  address: PartAddress,
+  sources: readonly Owners[],
+): { plugin: string; kind: "function" | "agent" | "flow" } | undefined {
+  for (const owners of sources) {
+    if (address.kind === "function") {
+      const plugin = owners.tools.get(address.tool);
+      if (plugin !== undefined) return { plugin, kind: "function" };
+    } else if (address.kind === "agent" || address.kind === "flow") {
+      const agent = owners.agents.get(address.name);
+      if (agent !== undefined) return { plugin: agent, kind: "agent" };
+      const flow = owners.flows.get(address.name);
+      if (flow !== undefined) return { plugin: flow, kind: "flow" };
+    }
+  }
+  return undefined;
+}
+
+/** OZ-S020: the part of plugin `address.plugin` must be listed under that plugin's key of uses:. */
+function checkGrant(reference: PartReference, address: PartAddress, known: Known): LintFinding[] {
+  const plugin = address.plugin;
+  const written = formatAddress(address);
+  const place = placeOf(reference.source, reference.path);
+  const entry = usesEntry(known.files, plugin);
+  const list = address.kind === "function" ? "tools" : "agents";
+  const name = bareName(address);
+  if (entry === undefined) {
+    return [
+      finding(
+        "OZ-S020",
+        place,
+        `${reference.field} names ${written}, but uses: does not list plugin '${plugin}'; add it under uses: with ${list}: [${name}], since ${plugin} must be installed and its parts granted`,
+      ),
+    ];
+  }
+  // uses: grants agents and functions; a flow needs only its plugin listed.
+  if (address.kind === "flow") return [];
+  const listed = stringItems(entry[list]).map((item) => item.value);
+  const granted =
+    address.kind === "function"
+      ? listed.includes(name) || listed.includes(`${address.tool}.*`)
+      : listed.includes(name);
+  if (granted) return [];
+  return [
+    finding(
+      "OZ-S020",
+      place,
+      `${reference.field} names ${written}, which uses.${plugin}.${list} does not list; add ${name} there, so a tenant admin grants it`,
+    ),
+  ];
+}
+
+/** A skill of another plugin loads only when uses: declares it under that plugin's skills. */
+function checkSkill(reference: PartReference, known: Known): LintFinding[] {
+  const parts = reference.value.split("/");
+  const [plugin, skill] = parts;
+  if (parts.length !== 2 || plugin === undefined || skill === undefined || plugin === known.self) return [];
+  const place = placeOf(reference.source, reference.path);
+  const entry = usesEntry(known.files, plugin);
+  if (entry === undefined) {
+    return [
+      finding(
+        "OZ-S020",
+        place,
+        `${reference.field} names ${reference.value}, but uses: does not list plugin '${plugin}'; add it under uses: with skills: [${skill}]`,
+      ),
+    ];
+  }
+  const listed = stringItems(entry.skills).map((item) => item.value);
+  if (listed.includes("*") || listed.includes(skill)) return [];
+  return [
+    finding(
+      "OZ-S020",
+      place,
+      `${reference.field} names ${reference.value}, which uses.${plugin}.skills does not list; add ${skill} there (or * for every skill)`,
+    ),
+  ];
+}
+
+function usesEntry(files: PluginFiles, plugin: string) {
+  const uses = asMap(files.manifest?.raw.uses);
+  return uses !== undefined && Object.hasOwn(uses, plugin) ? asMap(uses[plugin]) : undefined;
+}
+
+function emptyOwners(): Owners {
+  return { tools: new Map(), agents: new Map(), flows: new Map() };
+}
+
+/** The parts this plugin defines: tool IDs it declares or registers, its agents and flows. */
+function ownParts(files: PluginFiles, self: string): Owners {
+  const owners = emptyOwners();
+  const manifest = files.manifest?.raw;
+  for (const tool of asList(manifest?.tools) ?? []) {
+    const id = asString(asMap(tool)?.id);
+    if (id !== undefined) owners.tools.set(id, self);
+  }
+  if (files.code.status === "loaded") {
+    for (const registration of files.code.registrations) {
+      if (registration.kind === "tool") owners.tools.set(registration.name, self);
+    }
+  }
+  for (const tool of files.toolManifests) {
+    const name = asString(tool.raw.name);
+    if (name !== undefined) owners.tools.set(name, self);
+  }
+  for (const agent of files.agents) {
+    const name = asString(agent.agent.name);
+    if (name !== undefined) owners.agents.set(name, self);
+  }
+  for (const flow of asList(manifest?.flows) ?? []) {
+    const name = asString(asMap(flow)?.name);
+    if (name !== undefined) owners.flows.set(name, self);
+  }
+  return owners;
+}
+
+/** The parts of the tenant's other plugins. */
+function tenantOwners(tenant: TenantContext | undefined, self: string): Owners {
+  const owners = emptyOwners();
+  for (const plugin of tenant?.plugins ?? []) {
+    if (plugin.name === self) continue;
+    for (const tool of plugin.tools ?? []) owners.tools.set(tool, plugin.name);
+    for (const fn of plugin.functions ?? []) owners.tools.set(fn.split(".")[0] ?? fn, plugin.name);
+    for (const agent of plugin.agents ?? []) owners.agents.set(agent, plugin.name);
+    for (const flow of plugin.flows ?? []) owners.flows.set(flow, plugin.name);
+  }
+  return owners;
+}
+
+/** What uses: says other plugins own: the tool IDs and agents listed under each plugin's key. */
+function usesOwners(files: PluginFiles): Owners {
+  const owners = emptyOwners();
+  for (const [plugin, value] of Object.entries(asMap(files.manifest?.raw.uses) ?? {})) {
+    const entry = asMap(value);
+    for (const fn of stringItems(entry?.tools)) owners.tools.set(fn.value.split(".")[0] ?? fn.value, plugin);
+    for (const agent of stringItems(entry?.agents)) owners.agents.set(agent.value, plugin);
+  }
+  return owners;
+}

@@ -1,0 +1,78 @@
+// The model interface the agent loop calls: one request per model step, one reply with text,
+// function calls or a structured answer. Providers (the offline `test` model, and adapters
+// over AI SDK providers) implement it; the loop owns the steps and dispatches calls itself.
+import type { JsonSchemaObject } from "@oz0/sdk";
+
+/** A function as the model is offered it, under its model-visible name (`<tool>__<function>`). */
+export interface ModelFunction {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: JsonSchemaObject;
+}
+
+/** A function call the model asked for; the loop gives it its id. */
+export interface ModelCall {
+  readonly id: string;
+  readonly name: string;
+  readonly args: unknown;
+}
+
+/** One message of the conversation the model sees. */
+export type ModelMessage =
+  | { readonly role: "system"; readonly content: string }
+  | { readonly role: "user"; readonly content: string }
+  | {
+      readonly role: "assistant";
+      readonly text?: string | undefined;
+      readonly calls: readonly ModelCall[];
+      readonly output?: unknown;
+    }
+  | {
+      readonly role: "tool";
+      readonly callId: string;
+      readonly name: string;
+      /** The function's result, or `{ error: { code, message } }` when `isError`. */
+      readonly content: unknown;
+      readonly isError: boolean;
+    };
+
+export interface ModelRequest {
+  /** The model step of the job, from 1: the number of model calls so far, this one included. */
+  readonly step: number;
+  readonly messages: readonly ModelMessage[];
+  readonly functions: readonly ModelFunction[];
+  /** The agent's output schema, when it answers in a structure. */
+  readonly outputSchema?: JsonSchemaObject | undefined;
+  /** The loop's running estimate of the conversation's tokens, kept as messages are added. */
+  readonly estimatedInputTokens: number;
+  /** Aborted when the job is cancelled, out of time, or its worker lost the lease. */
+  readonly signal: AbortSignal;
+  /** Receives the answer's text as it comes, for surfaces that stream (`oz0 chat`). */
+  readonly onText?: ((delta: string) => void) | undefined;
+}
+
+export interface ModelUsage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+}
+
+export interface ModelReply {
+  readonly text?: string | undefined;
+  readonly calls: readonly { readonly name: string; readonly args: unknown }[];
+  /** A structured answer, for an agent with an output schema. */
+  readonly output?: unknown;
+  readonly usage: ModelUsage;
+  /** Things the model wants a person to know about this reply, recorded as `model_warning` events. */
+  readonly warnings?: readonly string[] | undefined;
+}
+
+/** A model the loop can call; `id` is `provider:model` as traces show it. */
+export interface LanguageModel {
+  readonly id: string;
+  generate(request: ModelRequest): Promise<ModelReply>;
+  /**
+   * Called once the job has ended after `steps` model calls: anything a person should know
+   * about the run as a whole, such as a test script's turns left unused.
+   */
+  finish?(steps: number): readonly string[];
+}

@@ -1,0 +1,72 @@
+// Calling a function by hand (`oz0 tool call <plugin>/<tool>.<function> --args JSON`): the
+// owner check on the address, then the same dispatch path a job's calls take, outside any job.
+import { randomUUID } from "node:crypto";
+import { Oz0Error } from "@oz0/sdk";
+import { type CallError, type CallInterceptor, dispatchCall } from "./dispatch.js";
+import { FunctionResolver } from "./functions.js";
+import type { PartSource } from "./source.js";
+
+/** What a call by hand did. */
+export interface ToolCallReport {
+  readonly address: string;
+  /** The name a model sees the function by. */
+  readonly modelName: string;
+  readonly ok: boolean;
+  readonly result?: unknown;
+  readonly error?: CallError;
+  readonly ms: number;
+  readonly idempotencyKey: string;
+}
+
+export interface ToolCallerOptions {
+  readonly source: PartSource;
+  readonly home: string;
+  readonly interceptors?: readonly CallInterceptor[];
+}
+
+export class ToolCaller {
+  readonly #options: ToolCallerOptions;
+
+  constructor(options: ToolCallerOptions) {
+    this.#options = options;
+  }
+
+  /**
+   * Calls the function at `address` with `args`. A refused or failed call is reported, not
+   * thrown; an address that does not resolve throws (NOT_FOUND, OWNER_MISMATCH, TOOL_CLASH).
+   * @example await caller.call("default", "support-triage/tickets.lookup", { id: 7 })
+   */
+  async call(tenant: string, address: string, args: unknown): Promise<ToolCallReport> {
+    const resolver = new FunctionResolver(this.#options.source, { tenant, home: this.#options.home });
+    const resolved = await resolver.resolve(address);
+    if (resolved.kind === "builtin") {
+      throw new Oz0Error(
+        "INVALID_ADDRESS",
+        `${address} is a built-in that acts on the job calling it, so only an agent in a job calls it; ` +
+          "call a plugin's function by its address, <plugin>/<tool>.<function>.",
+        { data: { input: address, form: "<plugin>/<tool>.<function>" } },
+      );
+    }
+    const { fn } = resolved;
+    const callId = randomUUID();
+    const idempotencyKey = `manual:${callId}`;
+    const outcome = await dispatchCall(
+      fn,
+      args,
+      {
+        tenant,
+        jobId: "",
+        callId,
+        idempotencyKey,
+        address: fn.address,
+        attempt: 1,
+        signal: new AbortController().signal,
+      },
+      { interceptors: this.#options.interceptors ?? [] },
+    );
+    const base = { address: fn.address, modelName: fn.modelName, ms: outcome.ms, idempotencyKey };
+    return outcome.ok
+      ? { ...base, ok: true, result: outcome.result }
+      : { ...base, ok: false, error: outcome.error };
+  }
+}

@@ -1,0 +1,169 @@
+// The one path every function call takes, from a model, a flow, or `oz0 tool call`: check the
+// arguments against the function's schema, pass the interceptors (where tool policy, hooks and
+// kill switches hook in), call the function with its FunctionCall, and hand each stage to the
+// recorder. A refused or failed call becomes an outcome the caller passes on (to a model, as an
+// error it can correct), never a throw.
+import { type FunctionCall, toOz0Error } from "@oz0/sdk";
+import type { CallableFunction } from "./functions.js";
+import { type ArgumentIssue, argumentIssues, formatIssues } from "./validate.js";
+
+export interface CallError {
+  readonly code: string;
+  readonly message: string;
+  /** For INVALID_INPUT: each problem with the arguments. */
+  readonly issues?: readonly ArgumentIssue[];
+}
+
+export type CallOutcome =
+  | { readonly ok: true; readonly result: unknown; readonly ms: number }
+  | { readonly ok: false; readonly error: CallError; readonly ms: number };
+
+export interface CallRequest {
+  readonly fn: CallableFunction;
+  readonly args: Readonly<Record<string, unknown>>;
+  readonly call: FunctionCall;
+}
+
+/**
+ * Sees every call on the path, in the order given. `before` may refuse the call by throwing
+ * (a PolicyViolation, an Oz0Error) or change its arguments by returning new ones, which are
+ * checked against the schema again; `after` may replace the outcome.
+ */
+export interface CallInterceptor {
+  readonly name: string;
+  before?(request: CallRequest): Promise<Readonly<Record<string, unknown>> | undefined>;
+  after?(request: CallRequest, outcome: CallOutcome): Promise<CallOutcome | undefined>;
+}
+
+/** Where a call's stages are written: a job records them as `tool_call` and `tool_result` events. */
+export interface CallRecorder {
+  /** Before anything runs, the arguments as the caller gave them. */
+  started?(fn: CallableFunction, args: unknown, call: FunctionCall): Promise<void>;
+  finished?(fn: CallableFunction, outcome: CallOutcome, call: FunctionCall): Promise<void>;
+}
+
+export interface DispatchOptions {
+  readonly interceptors?: readonly CallInterceptor[];
+  readonly recorder?: CallRecorder;
+}
+
+/**
+ * Calls `fn` with `args` on the one path.
+ * @example const outcome = await dispatchCall(fn, { id: 7 }, call);
+ * if (outcome.ok) use(outcome.result); else tellTheModel(outcome.error.message);
+ */
+export async function dispatchCall(
+  fn: CallableFunction,
+  args: unknown,
+  call: FunctionCall,
+  options: DispatchOptions = {},
+): Promise<CallOutcome> {
+  await options.recorder?.started?.(fn, args, call);
+  const started = performance.now();
+  const outcome = await attempt(fn, args, call, options.interceptors ?? [], started);
+  await options.recorder?.finished?.(fn, outcome, call);
+  return outcome;
+}
+
+/**
+ * The checks before a call runs: its arguments against the schema, then each interceptor's
+ * `before`. Built-ins the job engine carries out itself (`oz.fail`, `oz.ask_user`) pass here
+ * too, so policy and hooks see them like any function.
+ */
+export async function prepareCall(
+  fn: CallableFunction,
+  args: unknown,
+  call: FunctionCall,
+  interceptors: readonly CallInterceptor[] = [],
+): Promise<
+  { readonly ok: true; readonly request: CallRequest } | { readonly ok: false; readonly error: CallError }
+> {
+  let checked = checkArguments(fn, args);
+  if ("error" in checked) return { ok: false, error: checked.error };
+  let request: CallRequest = { fn, args: checked.args, call };
+  try {
+    for (const interceptor of interceptors) {
+      const changed = await interceptor.before?.(request);
+      if (changed === undefined) continue;
+      checked = checkArguments(fn, changed);
+      if ("error" in checked) return { ok: false, error: checked.error };
+      request = { ...request, args: checked.args };
+    }
+  } catch (thrown) {
+    return { ok: false, error: errorOf(thrown) };
+  }
+  return { ok: true, request };
+}
+
+async function attempt(
+  fn: CallableFunction,
+  args: unknown,
+  call: FunctionCall,
+  interceptors: readonly CallInterceptor[],
+  started: number,
+): Promise<CallOutcome> {
+  const elapsed = () => Math.round((performance.now() - started) * 1000) / 1000;
+  const refuse = (error: CallError): CallOutcome => ({ ok: false, error, ms: elapsed() });
+  const prepared = await prepareCall(fn, args, call, interceptors);
+  if (!prepared.ok) return refuse(prepared.error);
+  const { request } = prepared;
+  let outcome: CallOutcome;
+  try {
+    if (call.signal.aborted) throw call.signal.reason ?? new Error("the call was stopped before it ran");
+    const result = await fn.run({ ...request.args }, call);
+    outcome = { ok: true, result: asJson(result, fn), ms: elapsed() };
+  } catch (thrown) {
+    outcome = refuse(errorOf(thrown));
+  }
+  for (const interceptor of interceptors) {
+    try {
+      outcome = (await interceptor.after?.(request, outcome)) ?? outcome;
+    } catch (thrown) {
+      outcome = refuse(errorOf(thrown));
+    }
+  }
+  return outcome;
+}
+
+function checkArguments(
+  fn: CallableFunction,
+  args: unknown,
+): { args: Readonly<Record<string, unknown>> } | { error: CallError } {
+  if (typeof args !== "object" || args === null || Array.isArray(args)) {
+    const issues = [{ path: "", message: "must be an object of named arguments" }];
+    return { error: invalidArguments(fn, issues) };
+  }
+  const issues = argumentIssues(fn.inputSchema, args);
+  if (issues.length > 0) return { error: invalidArguments(fn, issues) };
+  return { args: args as Readonly<Record<string, unknown>> };
+}
+
+function invalidArguments(fn: CallableFunction, issues: readonly ArgumentIssue[]): CallError {
+  return {
+    code: "INVALID_INPUT",
+    message: `arguments for ${fn.modelName} do not match its input schema: ${formatIssues(issues)}`,
+    issues,
+  };
+}
+
+function errorOf(thrown: unknown): CallError {
+  const error = toOz0Error(thrown);
+  return { code: error.code, message: error.message };
+}
+
+/**
+ * The result as the model and the history will see it: JSON, with `undefined` as null. A value
+ * JSON cannot hold fails the call, so what a job recorded is always what the model was told.
+ */
+function asJson(result: unknown, fn: CallableFunction): unknown {
+  if (result === undefined || result === null) return null;
+  if (typeof result === "string" || typeof result === "boolean") return result;
+  if (typeof result === "number" && Number.isFinite(result)) return result;
+  try {
+    return JSON.parse(JSON.stringify(result));
+  } catch (error) {
+    throw new Error(
+      `${fn.address} returned a value that is not JSON (${error instanceof Error ? error.message : String(error)}); return plain objects, arrays, strings, numbers and booleans`,
+    );
+  }
+}

@@ -1,0 +1,173 @@
+// Functions as the runtime calls them: resolved from an address through the catalog (the owner
+// check, tool clashes), built once per resolver from the plugin's code, and named the way
+// models and traces see them.
+import {
+  type BuiltinAddress,
+  type FunctionAddress,
+  type FunctionCall,
+  formatAddress,
+  type JsonSchemaObject,
+  modelVisibleName,
+  notOwnedMessage,
+  Oz0Error,
+  parseFunctionAddress,
+  resolveReference,
+} from "@oz0/sdk";
+import { type BuiltTool, buildTool } from "@oz0/sdk/internal";
+import type { LoadedPlugin } from "../plugin-dir/index.js";
+import { toolContext } from "./context.js";
+import type { PartSource } from "./source.js";
+
+/** A function ready to offer a model and to call. */
+export interface CallableFunction {
+  /** `<plugin>/<tool>.<function>`, or `oz.<function>` for a built-in. */
+  readonly address: string;
+  /** The owning plugin; `undefined` for a built-in. */
+  readonly plugin: string | undefined;
+  readonly tool: string;
+  readonly function: string;
+  /** `<tool>__<function>`. */
+  readonly modelName: string;
+  readonly description: string;
+  readonly inputSchema: JsonSchemaObject;
+  run(args: Record<string, unknown>, call: FunctionCall): Promise<unknown>;
+}
+
+/** What a reference resolved to: a plugin's function, or a built-in for the job engine to provide. */
+export type ResolvedFunction =
+  | { readonly kind: "function"; readonly fn: CallableFunction; readonly address: FunctionAddress }
+  | { readonly kind: "builtin"; readonly address: BuiltinAddress };
+
+export interface FunctionResolverOptions {
+  readonly tenant: string;
+  readonly home: string;
+  /** The agent the functions are for (its working folder in the tool context). */
+  readonly agent?: string | undefined;
+}
+
+/**
+ * Resolves function references for one tenant, loading each plugin and building each tool once:
+ * a job resolves its agent's tools with one resolver, so every step reuses what was built.
+ */
+export class FunctionResolver {
+  readonly #source: PartSource;
+  readonly #options: FunctionResolverOptions;
+  readonly #plugins = new Map<string, Promise<LoadedPlugin>>();
+  readonly #tools = new Map<string, Promise<BuiltTool>>();
+
+  constructor(source: PartSource, options: FunctionResolverOptions) {
+    this.#source = source;
+    this.#options = options;
+  }
+
+  /** An installed plugin, loaded once. */
+  plugin(name: string): Promise<LoadedPlugin> {
+    let loaded = this.#plugins.get(name);
+    if (loaded === undefined) {
+      loaded = Promise.resolve(this.#source.loadInstalled(this.#options.tenant, name));
+      this.#plugins.set(name, loaded);
+    }
+    return loaded;
+  }
+
+  /**
+   * Resolves `text`: an address (`github/oz0_github.get_file`), a bare `<tool>.<function>` read
+   * inside `fromPlugin`, or a built-in (`oz.fail`). Throws NOT_FOUND, TOOL_CLASH or OWNER_MISMATCH.
+   */
+  async resolve(text: string, fromPlugin?: string): Promise<ResolvedFunction> {
+    const { address, bare } =
+      fromPlugin === undefined
+        ? { address: parseFunctionAddress(text), bare: false }
+        : resolveReference(text, { plugin: fromPlugin, expect: "function" });
+    if (address.kind === "builtin") return { kind: "builtin", address };
+    const owner = await this.owner(address, bare);
+    const owned: FunctionAddress = { ...address, plugin: owner };
+    const tool = await this.tool(owner, address.tool);
+    const built = tool.functions.find((fn) => fn.name === address.function);
+    if (built === undefined) {
+      const names = tool.functions.map((fn) => fn.name).join(", ") || "none";
+      throw new Oz0Error(
+        "NOT_FOUND",
+        `${formatAddress(owned)}: tool ${address.tool} of ${owner} has no function ${address.function} ` +
+          `(its functions: ${names}).`,
+        {
+          data: {
+            kind: "function",
+            name: `${address.tool}.${address.function}`,
+            tenant: this.#options.tenant,
+          },
+        },
+      );
+    }
+    const fn: CallableFunction = {
+      address: formatAddress(owned),
+      plugin: owner,
+      tool: address.tool,
+      function: built.name,
+      modelName: modelVisibleName(address.tool, built.name),
+      description: built.description,
+      inputSchema: built.inputSchema,
+      run: (args, call) => built.run(args, call),
+    };
+    return { kind: "function", fn, address: owned };
+  }
+
+  /** The one plugin that provides the tool, checked against the plugin the address names. */
+  private async owner(address: FunctionAddress, bare: boolean): Promise<string> {
+    const { tenant } = this.#options;
+    const owners = await this.#source.toolOwners(tenant, address.tool);
+    if (owners.length === 0) {
+      throw new Oz0Error(
+        "NOT_FOUND",
+        `${formatAddress(address)}: no plugin of tenant ${tenant} provides tool ${address.tool}. ` +
+          "Install the plugin that does (oz0 plugin install <dir>).",
+        { data: { kind: "tool", name: address.tool, tenant } },
+      );
+    }
+    if (owners.length > 1) {
+      const plugins = [...owners].sort();
+      throw new Oz0Error(
+        "TOOL_CLASH",
+        `plugins ${plugins.join(" and ")} each provide tool ${address.tool}, so neither's functions run. ` +
+          "Remove one of the plugins, or update one to a version whose tool has another ID.",
+        { data: { tool: address.tool, plugins } },
+      );
+    }
+    const owner = owners[0]!;
+    if (!bare && owner !== address.plugin) {
+      throw new Oz0Error("OWNER_MISMATCH", notOwnedMessage({ address, owner }), {
+        data: { address: formatAddress(address), owner },
+      });
+    }
+    return owner;
+  }
+
+  private tool(plugin: string, id: string): Promise<BuiltTool> {
+    const key = `${plugin}/${id}`;
+    let built = this.#tools.get(key);
+    if (built === undefined) {
+      built = this.build(plugin, id);
+      this.#tools.set(key, built);
+      // A failed build is not kept: the next resolve tries again.
+      built.catch(() => this.#tools.delete(key));
+    }
+    return built;
+  }
+
+  private async build(plugin: string, id: string): Promise<BuiltTool> {
+    const loaded = await this.plugin(plugin);
+    const registration = loaded.code?.registration("tool", id);
+    if (registration === undefined) {
+      const mcp = loaded.manifest.tools?.some((tool) => tool.id === id && tool.mcp !== undefined);
+      throw new Oz0Error(
+        "NOT_FOUND",
+        mcp === true
+          ? `tool ${id} of ${plugin} comes from an MCP server, which this oz0 does not start yet.`
+          : `plugin ${plugin} declares no tool ${id} in its code.`,
+        { data: { kind: "tool", name: id, tenant: this.#options.tenant } },
+      );
+    }
+    const { tenant, home, agent } = this.#options;
+    return buildTool(registration.spec, toolContext({ home, tenant, pluginId: plugin, agent }));
+  }
+}

@@ -1,0 +1,22 @@
+// Tools: the one dispatch path for function calls (argument checks, interceptors, the call with
+// its idempotency key, recording), and resolving function addresses through the catalog.
+export { ToolCaller, type ToolCallerOptions, type ToolCallReport } from "./by-hand.js";
+export { type ToolContextOptions, toolContext } from "./context.js";
+export {
+  type CallError,
+  type CallInterceptor,
+  type CallOutcome,
+  type CallRecorder,
+  type CallRequest,
+  type DispatchOptions,
+  dispatchCall,
+  prepareCall,
+} from "./dispatch.js";
+export {
+  type CallableFunction,
+  FunctionResolver,
+  type FunctionResolverOptions,
+  type ResolvedFunction,
+} from "./functions.js";
+export type { PartSource, SourcePart } from "./source.js";
+export { type ArgumentIssue, argumentIssues, formatIssues } from "./validate.js";

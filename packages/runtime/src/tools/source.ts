@@ -1,0 +1,29 @@
+// What the job engine and the dispatch path read from the tenant's catalog: an agent or a
+// function by address (the owner check), an installed plugin loaded from its folder, and the
+// plugins that provide a tool ID. The runtime's Catalog implements it; tests use a twin over
+// plugin folders.
+import type { LoadedPlugin } from "../plugin-dir/index.js";
+
+type Awaitable<T> = T | Promise<T>;
+
+/** A part the catalog found: its owner and bare name, checked against the address given. */
+export interface SourcePart {
+  readonly plugin: string;
+  readonly name: string;
+  /** Whether the text named no plugin and the part was found by its bare name. */
+  readonly bare: boolean;
+}
+
+export interface PartSource {
+  /** Resolves an agent (or other part) by address, or by bare name within `fromPlugin`. */
+  resolvePart(
+    tenant: string,
+    kind: "agent" | "flow" | "skill",
+    text: string,
+    options?: { readonly fromPlugin?: string },
+  ): Awaitable<SourcePart>;
+  /** An installed plugin, loaded from the folder it was installed from. */
+  loadInstalled(tenant: string, plugin: string): Awaitable<LoadedPlugin>;
+  /** The plugins of the tenant that provide tool `toolId`: one, or two and more in a clash. */
+  toolOwners(tenant: string, toolId: string): Awaitable<readonly string[]>;
+}

@@ -1,0 +1,116 @@
+// The engine's life cycle of a job on every store engine: a job row plus an append-only
+// history, claimed under a lease by the database's clock, and owner-checked writes.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { event } from "../../src/jobs/events.js";
+import { JobStore } from "../../src/jobs/index.js";
+import { openStore, type Store } from "../../src/store/index.js";
+import { disposeFixtures, engineFixtures } from "../store/engines.js";
+import { type Harness, harness, kinds, ofKind, TENANT } from "./helpers.js";
+
+const fixtures = engineFixtures();
+afterAll(() => disposeFixtures(fixtures));
+
+describe.each(fixtures)("jobs on $label", (fixture) => {
+  let store: Store;
+  let h: Harness;
+  beforeAll(async () => {
+    store = await openStore(await fixture.fresh());
+    h = await harness(["helpdesk"], store);
+  });
+  afterAll(() => store?.close());
+
+  it("runs an agent with tools on the test model to its answer, recording each step in order", async () => {
+    const { job, events } = await h.run("helpdesk/triage", "ticket 7");
+    expect(job).toMatchObject({
+      agent: "helpdesk/triage",
+      status: "succeeded",
+      output: "billing",
+      failure: null,
+    });
+    expect(events.map((entry) => entry.seq)).toEqual(events.map((_, index) => index + 1));
+    const steps = kinds(events).filter((kind) =>
+      ["model_call", "tool_call", "tool_result", "job_succeeded"].includes(kind),
+    );
+    expect(steps).toEqual([
+      "model_call",
+      "tool_call",
+      "tool_result",
+      "model_call",
+      "tool_call",
+      "tool_result",
+      "model_call",
+      "job_succeeded",
+    ]);
+    expect(kinds(events).slice(0, 2)).toEqual(["job_started", "job_claimed"]);
+  });
+
+  it("keeps the bare names on the job and its agent's name in its ID", async () => {
+    const { job } = await h.run("helpdesk/triage", "ticket 7");
+    const row = await store.db
+      .selectFrom("jobs")
+      .selectAll()
+      .where("id", "=", job.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ name: "triage", plugin: "helpdesk", queue: "pool.helpdesk", kind: "agent" });
+    expect(job.id).toMatch(/^triage-[0-9a-z]+$/);
+  });
+
+  it("leaves a started job queued for any worker, which claims it and counts the attempt", async () => {
+    const engine = h.engine();
+    const started = await engine.start({ tenant: TENANT, agent: "helpdesk/triage", input: "ticket 7" });
+    expect(started).toMatchObject({ status: "queued", attempts: 0 });
+    const done = await h.engine().work({ queues: ["pool.helpdesk"] });
+    expect(done).toMatchObject({ id: started.id, status: "succeeded", attempts: 1 });
+    expect(ofKind(await engine.events(started.id), "job_claimed").map((entry) => entry.data.attempt)).toEqual(
+      [1],
+    );
+    expect(await h.engine().work({ queues: ["pool.helpdesk"] })).toBeUndefined();
+  });
+
+  it("refuses every write of a worker whose lease another worker took over", async () => {
+    const jobs = new JobStore(store);
+    const started = await h.engine().start({ tenant: TENANT, agent: "helpdesk/triage", input: "ticket 7" });
+    const first = await jobs.claim({ job: started.id, node: "a", token: "a#1", ttlMs: 60_000 });
+    expect(first).toBeDefined();
+    await jobs.write(first!.lease, [
+      event("model_warning", { message: "a writes while it holds the lease" }),
+    ]);
+    // The lease runs out by the database's clock, and worker b claims the job.
+    await store.db.updateTable("jobs").set({ lease_expires_at: 0 }).where("id", "=", started.id).execute();
+    const second = await jobs.claim({ job: started.id, node: "b", token: "b#1", ttlMs: 60_000 });
+    expect(second?.row.attempts).toBe(2);
+    expect(second?.lease.nextSeq).toBe(first!.lease.nextSeq);
+    await expect(
+      jobs.write(first!.lease, [event("model_warning", { message: "a again" })]),
+    ).rejects.toMatchObject({
+      code: "LEASE_LOST",
+    });
+    await expect(jobs.write(first!.lease, [], { status: "failed" })).rejects.toMatchObject({
+      code: "LEASE_LOST",
+    });
+    await jobs.write(second!.lease, [event("model_warning", { message: "b writes" })]);
+    const messages = ofKind(await jobs.events(started.id), "model_warning").map(
+      (entry) => entry.data.message,
+    );
+    expect(messages).toEqual(["a writes while it holds the lease", "b writes"]);
+  });
+
+  it("does not let a job under a live lease be claimed twice", async () => {
+    const jobs = new JobStore(store);
+    const started = await h.engine().start({ tenant: TENANT, agent: "helpdesk/triage", input: "ticket 7" });
+    const claims = await Promise.all(
+      ["x", "y", "z"].map((node) => jobs.claim({ job: started.id, node, token: `${node}#1`, ttlMs: 60_000 })),
+    );
+    expect(claims.filter((claim) => claim !== undefined)).toHaveLength(1);
+  });
+
+  it("sets leases by the database's clock", async () => {
+    const jobs = new JobStore(store);
+    const started = await h.engine().start({ tenant: TENANT, agent: "helpdesk/triage", input: "ticket 7" });
+    const before = await store.now();
+    const claimed = await jobs.claim({ job: started.id, node: "n", token: "n#1", ttlMs: 30_000 });
+    const after = await store.now();
+    expect(claimed!.row.lease_expires_at).toBeGreaterThanOrEqual(before + 30_000);
+    expect(claimed!.row.lease_expires_at).toBeLessThanOrEqual(after + 30_000);
+  });
+});

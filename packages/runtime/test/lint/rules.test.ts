@@ -1,0 +1,237 @@
+import { describe, expect, it } from "vitest";
+import { LINT_CODES, type LintCode } from "../../src/lint/index.js";
+import { fixture, lintLines } from "./fixtures.js";
+
+interface RuleCase {
+  readonly code: LintCode;
+  readonly triggers: string;
+  readonly passes: string;
+  /** Every line lint prints for the fixture that triggers the rule. */
+  readonly lines: readonly string[];
+}
+
+const CASES: readonly RuleCase[] = [
+  {
+    code: "OZ-E001",
+    triggers: "reports every value that does not match the manifest schema, at its line and column",
+    passes: "accepts a manifest that matches the schema",
+    lines: [
+      "plugin.yaml:2:10 error OZ-E001 'one' is not a semantic version; write MAJOR.MINOR.PATCH, such as 1.2.0",
+      "plugin.yaml:10:19 error OZ-E001 tool_loading must be eager or lazy, not 'sometimes'",
+    ],
+  },
+  {
+    code: "OZ-E002",
+    triggers: "reports a YAML syntax error and a Markdown agent without front matter, and goes on",
+    passes: "reads YAML and Markdown agents that parse",
+    lines: [
+      "agents/broken.yaml:3:1 error OZ-E002 YAML syntax: Flow sequence in block collection must be sufficiently indented and end with a ]",
+      "agents/no-front-matter.md:1:1 error OZ-E002 the file must start with YAML front matter: a --- line, the YAML, then another --- line",
+    ],
+  },
+  {
+    code: "OZ-E003",
+    triggers: "reports a typo'd key with the key it probably meant",
+    passes: "finds no unknown key in a manifest with known keys only",
+    lines: ["plugin.yaml:5:5 error OZ-E003 unknown key 'instruction'; did you mean 'instructions'?"],
+  },
+  {
+    code: "OZ-E004",
+    triggers: "reports a code entry whose setup throws, at main:",
+    passes: "loads a code entry whose setup registers its tools",
+    lines: [
+      "plugin.yaml:4:7 error OZ-E004 setup(host) in index.js failed: the notes store is not configured",
+    ],
+  },
+  {
+    code: "OZ-S001",
+    triggers: "refuses instructions that escape the plugin folder",
+    passes: "accepts instructions inside the plugin folder",
+    lines: [
+      "plugin.yaml:7:19 error OZ-S001 path '../shared/helper.md' must stay inside the plugin folder (no '..')",
+    ],
+  },
+  {
+    code: "OZ-S002",
+    triggers: "reports every named file that does not exist",
+    passes: "accepts named files that exist",
+    lines: [
+      "plugin.yaml:7:19 error OZ-S002 instructions 'prompts/missing.md' does not exist in the plugin folder; create it, or fix the path",
+      "plugin.yaml:9:20 error OZ-S002 output_schema 'schemas/answer.json' does not exist in the plugin folder; create it, or fix the path",
+    ],
+  },
+  {
+    code: "OZ-S003",
+    triggers: "warns about an agent with neither input nor input_schema",
+    passes: "accepts an agent that declares input: text",
+    lines: [
+      `plugin.yaml:4:11 warning OZ-S003 agent 'helper' declares neither input nor input_schema; add input: text, or input_schema naming a JSON Schema file (an error from schema: "1.0" on)`,
+      `plugin.yaml:4:11 warning OZ-S004 agent 'helper' declares neither output nor output_schema; add output: text, or output_schema naming a JSON Schema file (an error from schema: "1.0" on)`,
+    ],
+  },
+  {
+    code: "OZ-S004",
+    triggers: "warns about an agent with neither output nor output_schema",
+    passes: "accepts an agent that declares output_schema",
+    lines: [
+      `plugin.yaml:4:11 warning OZ-S004 agent 'helper' declares neither output nor output_schema; add output: text, or output_schema naming a JSON Schema file (an error from schema: "1.0" on)`,
+    ],
+  },
+  {
+    code: "OZ-S005",
+    triggers: "reports x-oz0-diff naming one property twice, or a property the schema lacks",
+    passes: "accepts x-oz0-diff naming two different properties that exist",
+    lines: [
+      "schemas/change.json:7:29 error OZ-S005 x-oz0-diff.before names 'previous_text', which is not a property of the schema; its properties are summary, new_text",
+      "schemas/review.json:16:14 error OZ-S005 x-oz0-diff compares 'old_text' with itself; name two different properties",
+    ],
+  },
+  {
+    code: "OZ-S006",
+    triggers: "reports x-oz0-order naming a property the schema lacks",
+    passes: "accepts x-oz0-order naming properties that exist",
+    lines: [
+      "schemas/review.json:16:5 error OZ-S006 x-oz0-order names 'verdict', which is not a property of the schema; its properties are summary, old_text, new_text",
+    ],
+  },
+  {
+    code: "OZ-S007",
+    triggers: "warns, from the measured listing, about a model-visible name longer than 64 characters",
+    passes: "accepts model-visible names of 64 characters or fewer",
+    lines: [
+      "tools.listing.json:5:15 warning OZ-S007 a model would see long-names/quarterly_financial_reporting_toolkit.generate_consolidated_summary as 'quarterly_financial_reporting_toolkit__generate_consolidated_summary', 68 characters; OpenAI's formats take at most 64, so a node leaves it out: shorten the tool ID or the function name",
+    ],
+  },
+  {
+    code: "OZ-S008",
+    triggers: "warns about tools other than oz.ask_user on a JSON-lines harness agent",
+    passes: "accepts oz.ask_user on a JSON-lines harness agent",
+    lines: [
+      "plugin.yaml:7:26 warning OZ-S008 agent 'coder' runs on the JSON-lines harness 'codex', which uses only oz.ask_user, so it never gets 'oz.fail'; remove it, or use an ACP harness",
+    ],
+  },
+  {
+    code: "OZ-S009",
+    triggers: "warns that tool_loading: lazy does nothing on a JSON-lines harness or a remote agent",
+    passes: "accepts tool_loading: lazy on an ACP harness agent",
+    lines: [
+      "plugin.yaml:10:19 warning OZ-S009 agent 'coder' runs on the JSON-lines harness 'codex'; tool_loading: lazy does nothing there, so remove it",
+      "plugin.yaml:14:19 warning OZ-S009 agent 'remote-helper' is a remote agent, whose loop runs at its provider; tool_loading: lazy does nothing there, so remove it",
+    ],
+  },
+  {
+    code: "OZ-S010",
+    triggers: "warns about a harness from another plugin that is not an official one",
+    passes: "accepts an official harness",
+    lines: [
+      "plugin.yaml:6:14 warning OZ-S010 agent 'coder' runs on harness 'homebrew-agent' from another plugin, which is not one of oz0's official harnesses (claude-code, gemini-cli, codex, claude-agent-sdk); check that you trust it, or use an official one",
+    ],
+  },
+  {
+    code: "OZ-S011",
+    triggers: "refuses skills.propose beside changes:",
+    passes: "accepts skills.propose without changes:",
+    lines: ["plugin.yaml:20:5 error OZ-S011 skills.propose cannot sit beside changes:; keep one of them"],
+  },
+  {
+    code: "OZ-S012",
+    triggers: "refuses skills.propose on a remote agent",
+    passes: "accepts skills.propose on an agent that runs in oz0",
+    lines: ["plugin.yaml:15:9 error OZ-S012 a remote agent cannot propose skills; remove skills.propose"],
+  },
+  {
+    code: "OZ-S013",
+    triggers: "refuses a propose argument the platform sets",
+    passes: "accepts propose arguments the platform leaves to the agent",
+    lines: [
+      "plugin.yaml:21:11 error OZ-S013 the platform sets 'repository' of the apply call itself (repository, base, patch, title, body, draft); remove it",
+    ],
+  },
+  {
+    code: "OZ-S014",
+    triggers: "refuses skills with more than 64 entries",
+    passes: "accepts a short skills list",
+    lines: ["plugin.yaml:13:13 error OZ-S014 at most 64 skills are allowed; found 65"],
+  },
+  {
+    code: "OZ-S015",
+    triggers: "refuses failures with a platform kind, a description over 200 characters and a repeated kind",
+    passes: "accepts failures within the spec's limits",
+    lines: [
+      "plugin.yaml:11:15 error OZ-S015 'timeout' is one of the platform's own failure kinds (timeout, undeclared, cancelled, killed, invalid_input, invalid_output, max_turns, token_limit, budget_exceeded, model_error, tool_clash, name_clash, policy_denied, unplanned_model_call, dead_letter, internal); give the agent's kind another name",
+      "plugin.yaml:14:22 error OZ-S015 a failure's description may be at most 200 characters",
+      "plugin.yaml:15:15 error OZ-S015 failure kind 'no_answer' is declared twice; each kind appears once",
+    ],
+  },
+  {
+    code: "OZ-S016",
+    triggers: "refuses more than 16 tags and a tag with capitals",
+    passes: "accepts lowercase tags within the limit",
+    lines: [
+      "plugin.yaml:10:11 error OZ-S016 at most 16 tags are allowed; found 18",
+      "plugin.yaml:16:12 error OZ-S016 tag name 'HR' must be lowercase letters, digits, '.', '_' and '-'",
+    ],
+  },
+  {
+    code: "OZ-S017",
+    triggers: "refuses a Markdown agent that also names instructions",
+    passes: "accepts a Markdown agent whose body is its prompt",
+    lines: [
+      "agents/writer.md:4:1 error OZ-S017 a Markdown agent has no instructions: its body is the prompt; remove the key, or write the agent as YAML",
+    ],
+  },
+  {
+    code: "OZ-S018",
+    triggers: "reports declared capabilities and tools that do not match what the code registers",
+    passes: "accepts capabilities that say what the code registers",
+    lines: [
+      "plugin.yaml:5:1 error OZ-S018 the code registers system_prompt, which capabilities: does not list; add system_prompt to it",
+      "plugin.yaml:5:22 error OZ-S018 capabilities: lists hook, which the code never registers; remove it, or register it in setup(host)",
+      "plugin.yaml:8:9 error OZ-S018 tools: declares 'archive', which neither the code registers nor an mcp: server provides; register it in setup(host), or give it an mcp: server",
+    ],
+  },
+  {
+    code: "OZ-S019",
+    triggers: "warns about a bare name of another plugin's part, with the address to write",
+    passes: "accepts the spec's example, which names github's parts by address",
+    lines: [
+      "plugin.yaml:11:9 warning OZ-S019 'oz0_github.list_pull_requests' is github's function, named bare; write its address github/oz0_github.list_pull_requests (oz0 plugin lint --fix writes it)",
+      "plugin.yaml:14:15 warning OZ-S019 'oz0-github' is github's agent, named bare; write its address github/oz0-github (oz0 plugin lint --fix writes it)",
+    ],
+  },
+  {
+    code: "OZ-S020",
+    triggers: "warns about another plugin's function or skill that uses: does not list",
+    passes: "accepts other plugins' parts that uses: lists, a tool pattern included",
+    lines: [
+      "plugin.yaml:13:13 warning OZ-S020 tools names github/oz0_github.get_file, which uses.github.tools does not list; add oz0_github.get_file there, so a tenant admin grants it",
+      "plugin.yaml:13:41 warning OZ-S020 tools names jira/issues.search, but uses: does not list plugin 'jira'; add it under uses: with tools: [issues.search], since jira must be installed and its parts granted",
+      "plugin.yaml:14:14 warning OZ-S020 skills names web/research, but uses: does not list plugin 'web'; add it under uses: with skills: [research]",
+    ],
+  },
+];
+
+describe("each lint rule, on the fixture that triggers it and the one that passes", () => {
+  for (const rule of CASES) {
+    describe(rule.code, () => {
+      it(rule.triggers, async () => {
+        const lines = await lintLines(fixture(rule.code.toLowerCase(), "triggers"));
+        expect(lines).toEqual(rule.lines);
+        expect(lines.some((line) => line.includes(` ${rule.code} `))).toBe(true);
+      });
+
+      it(rule.passes, async () => {
+        expect(await lintLines(fixture(rule.code.toLowerCase(), "passes"))).toEqual([]);
+      });
+    });
+  }
+
+  it("covers every code but the tenant-aware OZ-S021 (tested with a tenant context)", () => {
+    const covered = new Set<string>(CASES.map((rule) => rule.code));
+    expect(Object.keys(LINT_CODES).filter((code) => !covered.has(code))).toEqual(["OZ-S021"]);
+  });
+
+  it("finds nothing to report in the sample support-triage plugin", async () => {
+    expect(await lintLines(fixture("../../../../../examples/support-triage"))).toEqual([]);
+  });
+});
