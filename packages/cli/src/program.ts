@@ -3,6 +3,7 @@
 import { Command, CommanderError } from "commander";
 import { registerCatalog } from "./commands/catalog.js";
 import { registerChat } from "./commands/chat.js";
+import { registerInit } from "./commands/init.js";
 import { registerJob } from "./commands/job.js";
 import { registerPlugin } from "./commands/plugin.js";
 import { registerRun } from "./commands/run.js";
@@ -25,6 +26,7 @@ function buildProgram(out: Output): Command {
     .hook("preAction", (_command, action) => {
       out.configure(action.optsWithGlobals<GlobalOptions>());
     });
+  registerInit(program, out);
   registerPlugin(program, out);
   registerCatalog(program, out);
   registerRun(program, out);

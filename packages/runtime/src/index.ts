@@ -61,6 +61,7 @@ export {
 } from "./models/index.js";
 export { type LoadedAgent, type LoadedPlugin, type LoadedSkill, loadPluginDir } from "./plugin-dir/index.js";
 export { defaultHome, Runtime, type RuntimeOptions } from "./runtime.js";
+export { type ScaffoldResult, scaffoldPlugin } from "./scaffold/index.js";
 export {
   DEFAULT_TENANT,
   JOB_STATUSES,

@@ -22,6 +22,7 @@ import {
   type Registration,
   type SafeYamlDocument,
 } from "@oz0/sdk/internal";
+import { pluginRoot } from "../plugin-dir/index.js";
 import { classifyIssue, escapesLexically, type FileKind } from "./classify.js";
 import { pathReferences } from "./collect.js";
 import { finding, type LintFinding, type Place } from "./finding.js";
@@ -209,27 +210,6 @@ function manifestFunction(tool: ToolManifest): ManifestFunction {
     description: tool.description,
     parameters: tool.spec.parameters as ManifestFunction["parameters"],
   };
-}
-
-async function pluginRoot(dir: string): Promise<string> {
-  const info = await stat(dir).catch(() => undefined);
-  if (!info?.isDirectory()) {
-    throw new Oz0Error(
-      "INVALID_PLUGIN",
-      `${dir} is not a plugin folder: it does not exist or is not a folder`,
-      {
-        data: { detail: "no such folder" },
-      },
-    );
-  }
-  if (!(await isFile(join(dir, MANIFEST_FILE)))) {
-    throw new Oz0Error(
-      "INVALID_PLUGIN",
-      `${dir} is not a plugin folder: it has no ${MANIFEST_FILE}. Create one (oz0 init scaffolds a plugin).`,
-      { data: { detail: `no ${MANIFEST_FILE}` } },
-    );
-  }
-  return realpath(dir);
 }
 
 async function isFile(path: string): Promise<boolean> {

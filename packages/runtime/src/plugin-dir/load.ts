@@ -59,7 +59,8 @@ export async function loadPluginDir(dir: string): Promise<LoadedPlugin> {
   return { dir: root, manifest, agents, skills, code };
 }
 
-async function pluginRoot(dir: string): Promise<string> {
+/** The real path of the plugin folder `dir`, or `INVALID_PLUGIN` when it is not one. */
+export async function pluginRoot(dir: string): Promise<string> {
   const info = await stat(dir).catch(() => undefined);
   if (!info?.isDirectory()) {
     throw new Oz0Error(
@@ -74,7 +75,7 @@ async function pluginRoot(dir: string): Promise<string> {
   if (!manifest?.isFile()) {
     throw new Oz0Error(
       "INVALID_PLUGIN",
-      `${dir} is not a plugin folder: it has no ${MANIFEST_FILE}. Create one (oz0 init scaffolds a plugin).`,
+      `${dir} is not a plugin folder: it has no ${MANIFEST_FILE}. Create one (oz0 init scaffolds one).`,
       { data: { detail: `no ${MANIFEST_FILE}` } },
     );
   }

@@ -1,0 +1,2 @@
+// Scaffolding a new plugin folder (`oz0 init`).
+export { type ScaffoldResult, scaffoldPlugin } from "./scaffold.js";
