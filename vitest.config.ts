@@ -12,6 +12,8 @@ export default defineConfig({
   test: {
     include: ["packages/*/test/**/*.test.ts", "plugins/*/test/**/*.test.ts"],
     environment: "node",
+    // oz0 imports a plugin's built code entry (plugins/*/dist): build the stale ones first.
+    globalSetup: ["scripts/build-plugins.mjs"],
     testTimeout: 20_000,
     onConsoleLog: (log) => {
       throw new Error(`a test wrote to the console unexpectedly: ${log}`);

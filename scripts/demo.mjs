@@ -1,5 +1,6 @@
 // The main job on the embedded default: install the sample support-triage plugin into a
-// fresh oz0 home (SQLite, offline test model), run its triage agent, and show the job's trace.
+// fresh oz0 home (SQLite, offline test model), set tool policy, run its triage agent, and
+// show the job's trace.
 import { spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -30,6 +31,9 @@ function oz0Json(...args) {
 
 oz0("plugin", "install", "examples/support-triage");
 oz0("catalog");
+oz0("policy", "allow", "support-triage/tickets.*");
+oz0("policy", "deny", "std/http.*");
+oz0("policy", "list");
 console.log('\n$ oz0 run support-triage/triage "Ticket 7: charged twice for the May invoice" --json');
 const job = oz0Json("run", "support-triage/triage", "Ticket 7: charged twice for the May invoice");
 console.log(JSON.stringify(job, null, 2));

@@ -19,6 +19,15 @@ export async function withRuntime<T>(out: Output, work: (runtime: Runtime) => Pr
   try {
     return await work(runtime);
   } finally {
+    warnAboutDefaults(out, runtime);
     await runtime.close();
+  }
+}
+
+/** A default plugin (std) that did not install is worth a line on stderr, but not a failure. */
+function warnAboutDefaults(out: Output, runtime: Runtime): void {
+  for (const problem of runtime.defaultProblems) {
+    const message = `the default plugin ${problem.plugin} was not installed in tenant ${problem.tenant}: ${problem.reason}`;
+    out.stderr(out.json ? `${JSON.stringify({ warning: { message } })}\n` : `oz0: warning: ${message}\n`);
   }
 }

@@ -1,12 +1,20 @@
 // The oz0 command tree. Commands parse their arguments, call the runtime, and print; they add
 // no behaviour of their own, so the HTTP API and the CLI always agree.
 import { Command, CommanderError } from "commander";
+import { registerApproval } from "./commands/approval.js";
 import { registerCatalog } from "./commands/catalog.js";
 import { registerChat } from "./commands/chat.js";
 import { registerInit } from "./commands/init.js";
+import { registerInventory } from "./commands/inventory.js";
 import { registerJob } from "./commands/job.js";
+import { registerKill } from "./commands/kill.js";
+import { registerMcp } from "./commands/mcp.js";
+import { registerModel } from "./commands/model.js";
 import { registerPlugin } from "./commands/plugin.js";
+import { registerPolicy } from "./commands/policy.js";
+import { registerProvider } from "./commands/provider.js";
 import { registerRun } from "./commands/run.js";
+import { registerSkill } from "./commands/skill.js";
 import { registerTool } from "./commands/tool.js";
 import { errorShape, type GlobalOptions, Output } from "./output.js";
 
@@ -33,6 +41,14 @@ function buildProgram(out: Output): Command {
   registerChat(program, out);
   registerJob(program, out);
   registerTool(program, out);
+  registerMcp(program, out);
+  registerPolicy(program, out);
+  registerApproval(program, out);
+  registerKill(program, out);
+  registerInventory(program, out);
+  registerModel(program, out);
+  registerProvider(program, out);
+  registerSkill(program, out);
   return program;
 }
 

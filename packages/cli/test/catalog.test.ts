@@ -24,6 +24,8 @@ beforeAll(async () => {
     const result = await run("plugin", "install", plugin(name));
     expect(result.stderr).toBe("");
   }
+  // A new tenant comes with std; this catalog shows only the plugins above.
+  expect((await run("plugin", "remove", "std")).code).toBe(0);
 });
 afterAll(() => cleanup());
 

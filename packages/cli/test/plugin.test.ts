@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { oz0, tempHome } from "./run-cli.js";
 
 const FIXTURES = "../../runtime/test/fixtures/plugins/";
+/** The default plugin every new tenant gets. */
+const STD = fileURLToPath(new URL("../../../plugins/std", import.meta.url));
 
 /** A fixture plugin folder of the runtime's tests, or the sample support-triage. */
 function plugin(name: string): string {
@@ -121,7 +123,8 @@ describe("oz0 plugin install", () => {
   it("selects the tenant with --tenant and creates it on its first install; default exists from the start", async () => {
     const tenant = await tenantWith("github");
     const list = await run(tenant, "plugin", "list", "--json");
-    expect(list.json<PluginSummary[]>().map((one) => one.name)).toEqual(["github"]);
+    // A new tenant gets the default plugin std with its first install.
+    expect(list.json<PluginSummary[]>().map((one) => one.name)).toEqual(["github", "std"]);
     const defaults = await oz0(["plugin", "list", "--home", home, "--json"]);
     expect(defaults.json<PluginSummary[]>().map((one) => one.name)).not.toContain("github");
   });
@@ -301,7 +304,7 @@ describe("oz0 plugin remove", () => {
     const result = await run(tenant, "plugin", "remove", "github");
     expect(result.stdout).toMatch(new RegExp(`^removed github 1\\.4\\.0 from tenant ${tenant}\\n`));
     const list = await run(tenant, "plugin", "list", "--json");
-    expect(list.json<PluginSummary[]>().map((one) => one.name)).toEqual(["support-triage"]);
+    expect(list.json<PluginSummary[]>().map((one) => one.name)).toEqual(["std", "support-triage"]);
   });
 
   it("refuses to remove a plugin another uses, even by bare names, unless forced", async () => {
@@ -331,6 +334,7 @@ describe("oz0 plugin list and inspect", () => {
       [
         "PLUGIN          VERSION  PARTS                                  FOLDER",
         `github          1.4.0    1 agent, 1 tool, 3 functions, 1 skill  ${await realpath(plugin("github"))}`,
+        `std             0.1.0    5 tools, 13 functions                  ${await realpath(STD)}`,
         `support-triage  1.2.0    1 agent, 1 tool, 2 functions, 1 skill  ${await realpath(plugin("support-triage"))}`,
         "",
       ].join("\n"),
@@ -340,6 +344,7 @@ describe("oz0 plugin list and inspect", () => {
   it("says so when the tenant has no plugins", async () => {
     const tenant = await tenantWith("github");
     await run(tenant, "plugin", "remove", "github");
+    await run(tenant, "plugin", "remove", "std");
     expect((await run(tenant, "plugin", "list")).stdout).toBe(
       `no plugins installed in tenant ${tenant}; add one with oz0 plugin install <dir>\n`,
     );

@@ -2,10 +2,22 @@
 // the server and the CLI use.
 
 export {
+  buildCard,
+  type Card,
+  type CardColumn,
+  type CardField,
+  type DiffLine,
+  lineDiff,
+} from "./cards/index.js";
+export {
   Catalog,
   type CatalogEntry,
+  type CatalogOptions,
   type ChangeOptions,
   type ChangeReport,
+  DEFAULTS_SETTING,
+  type DefaultPluginOutcome,
+  defaultPluginDirs,
   nameClashError,
   type PartRef,
   type PluginChange,
@@ -17,6 +29,20 @@ export {
   type ResolveOptions,
   toolClashError,
 } from "./catalog/index.js";
+export {
+  buildHookTable,
+  type GovernanceEvent,
+  type GovernanceEventData,
+  HookBus,
+  type HookPlugin,
+  type HookSource,
+  HookTable,
+  pluginConfigKey,
+  pluginHookSource,
+  RunHooks,
+  runHooksOf,
+  storeHookSource,
+} from "./hooks/index.js";
 export {
   JOB_ENGINE_DEFAULTS,
   JOB_EVENT_KINDS,
@@ -47,32 +73,83 @@ export {
   tenantContextFromCatalog,
 } from "./lint/index.js";
 export {
+  checkSecretKind,
+  JOB_META_KEY,
+  MCP_HTTP_PATH,
+  type McpConnectionStatus,
+  McpManager,
+  type McpSecretKind,
+  type McpSecretNames,
+  type McpToolReport,
+  mcpToolAt,
+  mcpToolReports,
+  OzMcpServer,
+  serveHttp,
+  serveStdio,
+} from "./mcp/index.js";
+export { MEMORY_LIMITS, MemoryProviders, StoreMemoryDatabase } from "./memory/index.js";
+export {
+  type AliasView,
   DEFAULT_MODEL_ALIAS,
+  type KeyView,
   type LanguageModel,
   type ModelChoice,
   type ModelReply,
   type ModelRequest,
   type ModelResolver,
+  Models,
   modelResolver,
   modelSettingKey,
+  PROVIDER_TYPES,
+  type PriceView,
+  type ProviderChange,
+  type ProviderType,
+  type ProviderView,
   parseTestScript,
   TEST_PROVIDER,
   testModel,
 } from "./models/index.js";
-export { type LoadedAgent, type LoadedPlugin, type LoadedSkill, loadPluginDir } from "./plugin-dir/index.js";
+export {
+  type LoadedAgent,
+  type LoadedPlugin,
+  type LoadedSkill,
+  type LoadedToolManifest,
+  loadPluginDir,
+  type ToolManifestHandler,
+} from "./plugin-dir/index.js";
+export {
+  type ApprovalDecision,
+  type ApprovalFilter,
+  Approvals,
+  type ApprovalView,
+  type DecisionReport,
+  Inventory,
+  type InventoryEntry,
+  type KillReport,
+  KillSwitches,
+  type KillSwitchView,
+  type PatternScope,
+  type PolicyChange,
+  type PolicyRuleView,
+  ToolPolicy,
+} from "./policy/index.js";
 export { defaultHome, Runtime, type RuntimeOptions } from "./runtime.js";
 export { type ScaffoldResult, scaffoldPlugin } from "./scaffold/index.js";
+export { DEFAULT_PROPOSAL_BASE, type ProposalView, SkillProposals } from "./skills/index.js";
 export {
   DEFAULT_TENANT,
   JOB_STATUSES,
   type JobRow,
   type JobStatus,
   openStore,
+  PROPOSAL_STATUSES,
+  type ProposalStatus,
   type Store,
   type StoreEngine,
   type StoreOptions,
   storeOptionsFromEnv,
 } from "./store/index.js";
+export { GEN_AI, Telemetry, type TelemetryOptions, tracesUrl } from "./telemetry/index.js";
 export {
   type CallableFunction,
   type CallInterceptor,
@@ -83,3 +160,4 @@ export {
   ToolCaller,
   type ToolCallReport,
 } from "./tools/index.js";
+export { tenantUsage, type UsageQuery, type UsageTotals } from "./usage/index.js";

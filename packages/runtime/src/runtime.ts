@@ -2,9 +2,14 @@
 // open one and call its services; nothing else holds state.
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { Catalog } from "./catalog/index.js";
+import { Catalog, type DefaultPluginOutcome, defaultPluginDirs, requireTenant } from "./catalog/index.js";
 import { JobEngine } from "./jobs/index.js";
-import { openStore, type Store } from "./store/index.js";
+import { McpManager } from "./mcp/index.js";
+import { Models } from "./models/index.js";
+import { Approvals, governanceInterceptor, Inventory, KillSwitches, ToolPolicy } from "./policy/index.js";
+import { SkillProposals } from "./skills/index.js";
+import { DEFAULT_TENANT, openStore, type Store } from "./store/index.js";
+import { Telemetry } from "./telemetry/index.js";
 import { ToolCaller } from "./tools/index.js";
 
 export interface RuntimeOptions {
@@ -14,6 +19,17 @@ export interface RuntimeOptions {
   readonly databaseUrl?: string | undefined;
   /** An in-memory SQLite store, gone on close: for tests. */
   readonly memory?: boolean | undefined;
+  /**
+   * Plugin folders every tenant gets once when it comes into being: the `default` tenant when
+   * the runtime opens, another with its first install. Default `defaultPluginDirs()`: oz0's
+   * std library. `[]` gives none.
+   */
+  readonly defaultPlugins?: readonly string[] | undefined;
+  /**
+   * An OTLP/HTTP endpoint (`http://127.0.0.1:4318`) to export job runs, model calls and tool
+   * calls to as spans; OTEL_EXPORTER_OTLP_ENDPOINT when left out, and no export without either.
+   */
+  readonly otlpEndpoint?: string | undefined;
 }
 
 /** The home folder oz0 uses when none is given: `$OZ0_HOME`, else `~/.oz0`. */
@@ -27,26 +43,88 @@ export class Runtime {
   readonly store: Store;
   /** The tenants' installed plugins and the owner check. */
   readonly catalog: Catalog;
+  /** Model aliases, providers, keys and prices per tenant, and the resolver jobs use. */
+  readonly models: Models;
   /** The job engine: starts, runs, resumes and cancels jobs of the catalog's agents. */
   readonly jobs: JobEngine;
   /** Calls a function by hand, through the dispatch path jobs use. */
   readonly tools: ToolCaller;
+  /** Skills agents proposed with oz.propose_skill, for people to approve or reject. */
+  readonly proposals: SkillProposals;
+  /** What became of default plugins that did not install cleanly since the runtime opened. */
+  readonly defaultProblems: DefaultPluginOutcome[] = [];
+  /** The tenants' tool policy rules: allow, ask or deny on address patterns. */
+  readonly policy: ToolPolicy;
+  /** The calls an ask rule holds, for people to approve or deny. */
+  readonly approvals: Approvals;
+  /** Tenant-wide off switches for agents and tools. */
+  readonly killSwitches: KillSwitches;
+  /** What each agent and tool is for, and who answers for it. */
+  readonly inventory: Inventory;
+  /** This process's connections to the MCP servers behind tenants' MCP-backed tools. */
+  readonly mcp: McpManager;
+  /** Where spans go, when an OTLP endpoint is configured. */
+  readonly telemetry: Telemetry | undefined;
 
-  private constructor(home: string, store: Store) {
+  private constructor(
+    home: string,
+    store: Store,
+    defaults: readonly string[],
+    telemetry: Telemetry | undefined,
+  ) {
     this.home = home;
     this.store = store;
-    this.catalog = new Catalog(store, home);
-    this.jobs = new JobEngine({ store, source: this.catalog, home });
-    this.tools = new ToolCaller({ source: this.catalog, home });
+    this.telemetry = telemetry;
+    this.mcp = new McpManager({ store, home });
+    this.catalog = new Catalog(store, home, {
+      mcp: this.mcp,
+      defaults,
+      onDefault: (outcome) => {
+        if (outcome.outcome !== "installed") this.defaultProblems.push(outcome);
+      },
+    });
+    this.models = new Models({
+      store,
+      home,
+      loadPlugin: (tenant, plugin) => this.catalog.loadInstalled(tenant, plugin),
+      requireTenant: (tenant) => requireTenant(store.db, tenant),
+    });
+    // Tool policy and kill switches come first on the dispatch path, before any hook sees the call.
+    const interceptors = [governanceInterceptor(store)];
+    this.jobs = new JobEngine({
+      store,
+      source: this.catalog,
+      home,
+      models: this.models.resolver,
+      interceptors,
+      telemetry,
+    });
+    this.tools = new ToolCaller({ source: this.catalog, home, interceptors });
+    this.policy = new ToolPolicy(store, this.catalog);
+    this.approvals = new Approvals(store, this.jobs.jobs);
+    this.killSwitches = new KillSwitches(store, this.catalog);
+    this.inventory = new Inventory(store, this.catalog);
+    this.proposals = new SkillProposals({ store, source: this.catalog, home, interceptors });
   }
 
   static async open(options: RuntimeOptions = {}): Promise<Runtime> {
     const home = options.home ?? defaultHome();
     const store = await openStore({ home, databaseUrl: options.databaseUrl, memory: options.memory });
-    return new Runtime(home, store);
+    const telemetry = Telemetry.configured({ endpoint: options.otlpEndpoint });
+    const runtime = new Runtime(home, store, options.defaultPlugins ?? defaultPluginDirs(), telemetry);
+    try {
+      await runtime.catalog.installDefaults(DEFAULT_TENANT);
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
+    return runtime;
   }
 
   async close(): Promise<void> {
+    // Spans still in the batch go out before the process lets go.
+    await this.telemetry?.shutdown().catch(() => {});
+    await this.mcp.close();
     await this.store.close();
   }
 }

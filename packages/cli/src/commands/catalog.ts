@@ -1,5 +1,5 @@
 // `oz0 catalog`: every agent, flow, tool, function and skill of the tenant, by address.
-import type { CatalogEntry } from "@oz0/runtime";
+import type { CatalogEntry, InventoryEntry, Runtime } from "@oz0/runtime";
 import { type Command, Option } from "commander";
 import { withRuntime } from "../context.js";
 import type { Output } from "../output.js";
@@ -30,29 +30,60 @@ export function registerCatalog(program: Command, out: Output): Command {
     .action(async (name: string | undefined, options: { tag?: string; kind?: CatalogEntry["kind"] }) => {
       const tenant = out.options.tenant;
       if (name !== undefined) {
-        const entry = await withRuntime(out, (runtime) =>
-          runtime.catalog.lookup(tenant, name, { kind: options.kind }),
-        );
+        const entry = await withRuntime(out, async (runtime) => {
+          const found = await runtime.catalog.lookup(tenant, name, { kind: options.kind });
+          return (await inventoried(runtime, tenant))(found);
+        });
         out.result(entry, drawEntry);
         return;
       }
-      const entries = await withRuntime(out, (runtime) =>
-        runtime.catalog.entries(tenant, { tag: options.tag }),
-      );
+      const entries = await withRuntime(out, async (runtime) => {
+        const add = await inventoried(runtime, tenant);
+        return (await runtime.catalog.entries(tenant, { tag: options.tag })).map(add);
+      });
       out.result(entries, (list) => drawCatalog(tenant, list, options.tag));
     });
 }
 
-function drawEntry(entry: CatalogEntry & { bare: boolean }): string {
+/** What the inventory says an agent or tool is for, and who answers for it (oz0 inventory set). */
+type Inventoried = { readonly inventory?: Pick<InventoryEntry, "purpose" | "owner"> };
+
+/** Adds what the tenant's inventory says to an agent or tool entry that has one. */
+async function inventoried(
+  runtime: Runtime,
+  tenant: string,
+): Promise<<E extends CatalogEntry>(entry: E) => E & Inventoried> {
+  const known = new Map(
+    (await runtime.inventory.list(tenant)).map((entry) => [`${entry.kind} ${entry.address}`, entry]),
+  );
+  return (entry) => {
+    const listed = known.get(`${entry.kind} ${entry.address}`);
+    if (listed === undefined) return entry;
+    return { ...entry, inventory: { purpose: listed.purpose, owner: listed.owner } };
+  };
+}
+
+function inventoryText(entry: Inventoried): string {
+  if (entry.inventory === undefined) return "";
+  const { purpose, owner } = entry.inventory;
+  return `purpose: ${purpose}${owner === null ? "" : ` (owner ${owner})`}`;
+}
+
+function drawEntry(entry: CatalogEntry & Inventoried & { bare: boolean }): string {
   const lines = [`${entry.address} (${entry.kind})`];
   if (entry.description !== null && entry.description !== "") lines.push(`  ${entry.description}`);
+  if (entry.inventory !== undefined) lines.push(`  ${inventoryText(entry)}`);
   if (entry.modelName !== null) lines.push(`  a model sees it as ${entry.modelName}`);
   if (entry.tags.length > 0) lines.push(`  tags: ${entry.tags.join(", ")}`);
   if (entry.bare) lines.push(`  named without its plugin; its address is ${entry.address}`);
   return lines.join("\n");
 }
 
-function drawCatalog(tenant: string, entries: readonly CatalogEntry[], tag: string | undefined): string {
+function drawCatalog(
+  tenant: string,
+  entries: readonly (CatalogEntry & Inventoried)[],
+  tag: string | undefined,
+): string {
   if (entries.length === 0) {
     return tag === undefined
       ? `tenant ${tenant} has no parts yet; add a plugin with oz0 plugin install <dir>`
@@ -69,7 +100,9 @@ function drawCatalog(tenant: string, entries: readonly CatalogEntry[], tag: stri
       [
         entry.clash ? "CLASH: another plugin defines this name, so neither runs." : "",
         entry.description ?? "",
+        entry.listError === undefined ? "" : `(functions not listed: ${entry.listError})`,
         entry.tags.length > 0 ? `[${entry.tags.join(", ")}]` : "",
+        entry.inventory === undefined ? "" : `· ${inventoryText(entry)}`,
       ]
         .filter((text) => text !== "")
         .join(" "),

@@ -44,7 +44,8 @@ export function registerChat(program: Command, out: Output): Command {
             onText: out.json ? undefined : (delta) => out.stdout(delta),
             ...(out.json ? {} : { onLeaseWait: progress(out).onLeaseWait }),
           });
-          if (job.status !== "waiting") return job;
+          // A job that waits for anything but the next message (an approval, an answer) ends the chat here.
+          if (job.status !== "waiting" || job.waitingFor?.kind !== "chat") return job;
           const answer = (await runtime.jobs.events(job.id, { tenant })).findLast(
             (entry) => entry.kind === "model_call",
           );

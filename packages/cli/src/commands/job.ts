@@ -2,10 +2,11 @@
 // runtime's job engine; `trace` draws the job's history as a timeline, and `--json` prints the
 // events as they are stored, each with its `seq` and `kind`.
 import { userInfo } from "node:os";
-import type { JobEvent, JobStatus, JobView, Runtime } from "@oz0/runtime";
-import { parsePartAddress } from "@oz0/sdk";
+import type { Card, JobEvent, JobStatus, JobView, Runtime } from "@oz0/runtime";
+import { Oz0Error, PLATFORM_FAILURE_KINDS, parsePartAddress } from "@oz0/sdk";
 import { type Command, CommanderError, Option } from "commander";
 import { withRuntime } from "../context.js";
+import { drawCard } from "../draw/index.js";
 import type { Output } from "../output.js";
 
 const STATUSES = ["queued", "running", "waiting", "succeeded", "failed", "cancelled", "dead"] as const;
@@ -46,12 +47,33 @@ export function registerJob(program: Command, out: Output): Command {
     });
 
   job
+    .command("card")
+    .description("draw a succeeded job's answer as its card (a table, key-values, a diff or text)")
+    .argument("<id>", "the job's ID")
+    .action(async (id: string) => {
+      const { view, card } = await withRuntime(out, async (runtime) =>
+        withCard(runtime, await runtime.jobs.get(id, out.options.tenant)),
+      );
+      if (view.status !== "succeeded") {
+        throw new Oz0Error(
+          "JOB_STATE_CONFLICT",
+          `job ${view.id} has no answer to draw: it is ${view.status}.`,
+          {
+            data: { job: view.id, status: view.status },
+          },
+        );
+      }
+      out.result(card ?? { kind: "text", text: answerText(view.output) }, drawCard);
+    });
+
+  job
     .command("search")
     .description("list the tenant's jobs, newest first")
     .option("--agent <address>", "only jobs of this agent, by address (<plugin>/<agent>)")
     .addOption(new Option("--status <status>", "only jobs in this status").choices(STATUSES))
+    .option("--tag <tag>", "only jobs of agents with this tag")
     .option("--limit <n>", "at most this many", (value) => Number.parseInt(value, 10), 50)
-    .action(async (options: { agent?: string; status?: JobStatus; limit: number }) => {
+    .action(async (options: { agent?: string; status?: JobStatus; tag?: string; limit: number }) => {
       const tenant = out.options.tenant;
       const jobs = await withRuntime(out, async (runtime) => {
         const agent =
@@ -61,6 +83,7 @@ export function registerJob(program: Command, out: Output): Command {
           limit: options.limit,
           ...(agent ?? {}),
           ...(options.status === undefined ? {} : { status: options.status }),
+          ...(options.tag === undefined ? {} : { tag: options.tag }),
         });
       });
       out.result(jobs, drawJobList);
@@ -88,12 +111,15 @@ export function registerJob(program: Command, out: Output): Command {
     )
     .argument("<id>", "the job's ID")
     .action(async (id: string) => {
-      const view = await withRuntime(out, (runtime) =>
-        withProgress(out, (listeners) =>
-          runtime.jobs.resume(id, { tenant: out.options.tenant, ...listeners }),
+      const { view, card } = await withRuntime(out, async (runtime) =>
+        withCard(
+          runtime,
+          await withProgress(out, (listeners) =>
+            runtime.jobs.resume(id, { tenant: out.options.tenant, ...listeners }),
+          ),
         ),
       );
-      finishRun(out, view);
+      finishRun(out, view, { card });
     });
 
   job
@@ -103,15 +129,18 @@ export function registerJob(program: Command, out: Output): Command {
     .argument("<text>", "the answer")
     .option("--no-wait", "answer and return; the job is queued for a worker")
     .action(async (id: string, text: string, options: { wait: boolean }) => {
-      const view = await withRuntime(out, async (runtime) => {
+      const { view, card } = await withRuntime(out, async (runtime) => {
         const answered = await runtime.jobs.answer(id, text, actor(), { tenant: out.options.tenant });
-        if (!options.wait) return answered;
-        return withProgress(out, (listeners) =>
-          runtime.jobs.run(id, { tenant: out.options.tenant, follow: true, ...listeners }),
+        if (!options.wait) return { view: answered, card: undefined };
+        return withCard(
+          runtime,
+          await withProgress(out, (listeners) =>
+            runtime.jobs.run(id, { tenant: out.options.tenant, follow: true, ...listeners }),
+          ),
         );
       });
       if (!options.wait) out.result(view, (job) => `job ${job.id} answered; it is queued to go on`);
-      else finishRun(out, view);
+      else finishRun(out, view, { card });
     });
 
   return job;
@@ -192,11 +221,30 @@ export function progress(out: Output, onLine: () => void = () => {}): ProgressLi
   };
 }
 
+/** The job with the card its answer is drawn as, once it succeeded with a structured answer. */
+export async function withCard(
+  runtime: Runtime,
+  view: JobView,
+): Promise<{ view: JobView; card: Card | undefined }> {
+  return {
+    view,
+    card: view.status === "succeeded" ? await runtime.jobs.card(view.id, view.tenant) : undefined,
+  };
+}
+
+/** The exit code of a run that did not succeed (docs/cli.md, "Exit codes"). */
+export const EXIT_CODES = { failed: 1, waiting: 2, declaredFailure: 3 } as const;
+
 /**
- * Prints a run's end: the answer on stdout (the job with --json), a failure or a question on
- * stderr. The exit code is 0 only when the job succeeded: 2 when it waits for a person, else 1.
+ * Prints a run's end: the answer on stdout, drawn as its card (the job with --json), a failure
+ * or a question on stderr. The exit code is 0 only when the job succeeded: 2 when it waits for
+ * a person, 3 when it failed with a kind its agent declares, else 1.
  */
-export function finishRun(out: Output, view: JobView, options: { readonly oneLine?: boolean } = {}): void {
+export function finishRun(
+  out: Output,
+  view: JobView,
+  options: { readonly oneLine?: boolean; readonly card?: Card | undefined } = {},
+): void {
   const shape = {
     id: view.id,
     agent: view.agent,
@@ -206,10 +254,32 @@ export function finishRun(out: Output, view: JobView, options: { readonly oneLin
   };
   if (out.json)
     out.stdout(`${options.oneLine === true ? JSON.stringify(shape) : JSON.stringify(shape, null, 2)}\n`);
-  else if (view.status === "succeeded") out.stdout(`${answerText(view.output)}\n`);
+  else if (view.status === "succeeded") {
+    out.stdout(`${options.card === undefined ? answerText(view.output) : drawCard(options.card)}\n`);
+  }
   if (view.status === "succeeded") return;
   if (!out.json) out.stderr(`oz0: ${endLine(view)}\n`);
-  throw new CommanderError(view.status === "waiting" ? 2 : 1, `oz0.job.${view.status}`, endLine(view));
+  throw new CommanderError(exitCode(view), `oz0.job.${view.status}`, endLine(view));
+}
+
+function exitCode(view: JobView): number {
+  if (view.status === "waiting") return EXIT_CODES.waiting;
+  const kind = view.failure?.kind;
+  const declared =
+    view.status === "failed" &&
+    kind !== undefined &&
+    !(PLATFORM_FAILURE_KINDS as readonly string[]).includes(kind);
+  return declared ? EXIT_CODES.declaredFailure : EXIT_CODES.failed;
+}
+
+/** A failure's flags as words: what a caller may do about it. */
+function failureFlags(failure: NonNullable<JobView["failure"]>): string {
+  const flags = [
+    failure.retryable === true ? "retryable" : "",
+    failure.partial === true ? "partly done" : "",
+    failure.person === true ? "a person must act" : "",
+  ].filter((word) => word !== "");
+  return flags.length === 0 ? "" : ` (${flags.join(", ")})`;
 }
 
 function endLine(view: JobView): string {
@@ -219,11 +289,14 @@ function endLine(view: JobView): string {
       return `job ${view.id} asks: ${waiting.question} — answer with oz0 job answer ${view.id} TEXT`;
     }
     if (waiting?.kind === "child") return `job ${view.id} waits for its child job ${waiting.job}`;
+    if (waiting?.kind === "approval") {
+      return `job ${view.id} waits for a person to approve call ${waiting.callId} — oz0 approval approve|deny ${waiting.approval}`;
+    }
     return `job ${view.id} waits for the next message`;
   }
   if (view.status === "queued" || view.status === "running") return `job ${view.id} is ${view.status}`;
   const failure = view.failure;
-  return `job ${view.id} ${view.status}${failure === null ? "" : `: ${failure.kind}: ${failure.message}`}`;
+  return `job ${view.id} ${view.status}${failure === null ? "" : `: ${failure.kind}: ${failure.message}${failureFlags(failure)}`}`;
 }
 
 function answerText(output: unknown): string {
@@ -273,17 +346,19 @@ export function drawTrace(view: JobView, events: readonly JobEvent[]): string {
   const end = events.at(-1)?.at ?? start;
   let models = 0;
   let tokens = 0;
+  let cost = 0;
   let calls = 0;
   for (const entry of events) {
     if (entry.kind === "model_call") {
       models += 1;
       tokens += entry.data.usage.input + entry.data.usage.output;
+      cost += entry.data.cost_usd ?? 0;
     }
     if (entry.kind === "tool_result") calls += 1;
   }
   const header =
     `job ${view.id} · ${view.agent} · ${view.status} · ${plural(models, "model call")}, ${plural(calls, "tool call")}, ` +
-    `${tokens} tokens · ${end - start} ms`;
+    `${tokens} tokens${usd(cost)} · ${end - start} ms`;
   const lines = [header, ""];
   for (const entry of events) {
     const at = `+${entry.at - start}ms`;
@@ -314,6 +389,12 @@ function contextLine(entry: Pick<JobEvent, "kind" | "data">): string {
       return `context      ${e.data.tokens} tokens of start-up context · functions: ${e.data.functions.join(", ") || "none"}`;
     case "job_waiting":
       return `waiting      ${JSON.stringify(e.data.for)}`;
+    case "governance_checked":
+      return `checked      ${e.data.hook} ${e.data.outcome} · ${e.data.checks_passed} passed`;
+    case "governance_denied":
+      return `denied       ${e.data.hook} by ${e.data.plugin} (${e.data.contract_id}): ${e.data.reason} ${short(e.data.details, 80)}`;
+    case "hook_error":
+      return `hook error   ${e.data.hook} in ${e.data.plugin}/${e.data.handler}${e.data.required ? " (required)" : ""}: ${short(e.data.error, 120, false)}`;
     default:
       return `${e.kind.padEnd(12)} ${short(e.data, 120)}`;
   }
@@ -330,7 +411,7 @@ function stepLine(entry: Pick<JobEvent, "kind" | "data">): string | undefined {
           : e.data.output !== undefined
             ? `→ output ${short(e.data.output, 80)}`
             : `→ "${short(e.data.text ?? "", 80, false)}"`;
-      return `model        step ${e.data.step} · ${e.data.model} · ${e.data.ms} ms · ${e.data.usage.input}+${e.data.usage.output} tokens ${what}`;
+      return `model        step ${e.data.step} · ${e.data.model} · ${e.data.ms} ms · ${e.data.usage.input}+${e.data.usage.output} tokens${usd(e.data.cost_usd ?? 0)} ${what}`;
     }
     case "tool_call":
       return `tool call    ${e.data.callId} ${e.data.address || e.data.name} · key ${e.data.key}`;
@@ -348,6 +429,10 @@ function stepLine(entry: Pick<JobEvent, "kind" | "data">): string | undefined {
       return `rejected     step ${e.data.step} output: ${e.data.problems}`;
     case "answer_received":
       return `answer       ${e.data.callId} by ${e.data.by}: ${short(e.data.answer, 80, false)}`;
+    case "approval_requested":
+      return `approval     ${e.data.callId} ${e.data.address} ${short(e.data.args, 60)} asks a person (${e.data.approval}, rule ask ${e.data.rule})`;
+    case "approval_decided":
+      return `approval     ${e.data.callId} ${e.data.decision} by ${e.data.by}${e.data.reason === undefined ? "" : `: ${short(e.data.reason, 80, false)}`}`;
     case "user_message":
       return `message      by ${e.data.by}: ${short(e.data.text, 80, false)}`;
     case "child_job_started":
@@ -365,6 +450,11 @@ function stepLine(entry: Pick<JobEvent, "kind" | "data">): string | undefined {
     default:
       return undefined;
   }
+}
+
+/** A cost as the trace shows it (` · $0.0016`); nothing for a free or unpriced call. */
+function usd(cost: number): string {
+  return cost > 0 ? ` · $${Number(cost.toPrecision(3))}` : "";
 }
 
 function short(value: unknown, max: number, quote = true): string {

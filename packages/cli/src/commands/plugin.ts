@@ -136,7 +136,8 @@ function drawDetail(detail: PluginDetail): string {
   section(
     "tools (function → name a model sees)",
     detail.tools.flatMap((tool) => [
-      `  ${tool.address}${tool.source === "mcp" ? "  (MCP server: functions listed when a job starts)" : ""}`,
+      `  ${tool.address}${tool.source === "mcp" ? "  (MCP server)" : ""}`,
+      ...(tool.listError === undefined ? [] : [`    functions not listed: ${tool.listError}`]),
       ...tool.functions.map((fn) => `    ${fn.address} → ${fn.modelName}`),
     ]),
   );

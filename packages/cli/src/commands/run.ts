@@ -1,6 +1,7 @@
-// `oz0 run <plugin>/<agent> [input] [--input-file F] [--no-wait]`: starts a job of an agent
-// and, unless --no-wait, runs it here until it ends, drawing its steps on stderr and printing
-// its answer on stdout. The exit code is 0 only when the job succeeded.
+// `oz0 run <plugin>/<agent|flow> [input] [--input-file F] [--no-wait]`: starts a job of an
+// agent or a flow and, unless --no-wait, runs it here until it ends (its child jobs too),
+// drawing its steps on stderr and its answer, as its card, on stdout. The exit code is 0 only
+// when the job succeeded.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
@@ -9,7 +10,7 @@ import type { JobView } from "@oz0/runtime";
 import type { Command } from "commander";
 import { withRuntime } from "../context.js";
 import type { Output } from "../output.js";
-import { actor, finishRun, withProgress } from "./job.js";
+import { actor, finishRun, withCard, withProgress } from "./job.js";
 
 interface RunOptions {
   inputFile?: string;
@@ -19,8 +20,8 @@ interface RunOptions {
 export function registerRun(program: Command, out: Output): Command {
   return program
     .command("run")
-    .description("start a job of an agent and run it to its answer")
-    .argument("<address>", "the agent, by address: <plugin>/<agent>")
+    .description("start a job of an agent or a flow and run it to its answer")
+    .argument("<address>", "the agent or flow, by address: <plugin>/<agent> or <plugin>/<flow>")
     .argument("[input]", "the job's input: text, or JSON for an agent with an input_schema")
     .option(
       "--input-file <file>",
@@ -31,16 +32,19 @@ export function registerRun(program: Command, out: Output): Command {
       const text =
         options.inputFile === undefined ? (input ?? "") : await readFile(options.inputFile, "utf8");
       const tenant = out.options.tenant;
-      const view = await withRuntime(out, async (runtime) => {
+      const { view, card } = await withRuntime(out, async (runtime) => {
         const started = await runtime.jobs.start({ tenant, agent: address, input: text, by: actor() });
-        if (!options.wait) return started;
+        if (!options.wait) return { view: started, card: undefined };
         if (!out.json) out.stderr(`job ${started.id} · ${started.agent}\n`);
-        return withProgress(out, (listeners) =>
-          runtime.jobs.run(started.id, { tenant, follow: true, ...listeners }),
+        return withCard(
+          runtime,
+          await withProgress(out, (listeners) =>
+            runtime.jobs.run(started.id, { tenant, follow: true, ...listeners }),
+          ),
         );
       });
       if (options.wait) {
-        finishRun(out, view);
+        finishRun(out, view, { card });
         return;
       }
       const background = startInBackground(view, out);

@@ -1,8 +1,12 @@
 // The catalog: which plugins each tenant has installed and the parts they define. Installs,
 // updates and removes are all or nothing, each in one store transaction under the tenant's
 // lock; every later use of a part's name goes through the owner check in resolve.ts.
+
+import type { MemoryProvider } from "@oz0/sdk";
 import { isOz0Error, Oz0Error } from "@oz0/sdk";
+import type { BuiltTool } from "@oz0/sdk/internal";
 import type { Kysely } from "kysely";
+import { MemoryProviders } from "../memory/index.js";
 import { type LoadedPlugin, loadPluginDir } from "../plugin-dir/index.js";
 import type { Database, Store } from "../store/index.js";
 import {
@@ -11,8 +15,22 @@ import {
   refuseTakenNames,
   refuseUnmetUses,
 } from "./checks.js";
+import {
+  type DefaultPluginOutcome,
+  defaultNames,
+  givenDefaults,
+  markDefault,
+  unavailableReason,
+} from "./defaults.js";
 import { alreadyInstalled, forcedReason, notInstalledError } from "./errors.js";
 import { InstalledPlugins } from "./installed.js";
+import {
+  listMcpFunctions,
+  type McpFunctions,
+  type McpLister,
+  withListErrors,
+  withMcpFunctions,
+} from "./mcp.js";
 import { comparePartRefs, partFromRow, partRow, partsOf, type StoredPart } from "./parts.js";
 import {
   type CatalogEntry,
@@ -54,6 +72,23 @@ export interface ChangeReport {
 
 type Action = ChangeReport["action"];
 
+export interface CatalogOptions {
+  /**
+   * Plugin folders every tenant gets once, when it comes into being (oz0's std library);
+   * none when left out.
+   */
+  readonly defaults?: readonly string[] | undefined;
+  /** Told what became of each default plugin a tenant was to be given. */
+  readonly onDefault?: ((outcome: DefaultPluginOutcome) => void) | undefined;
+  /** Lists and calls MCP-backed tools' functions; without it they list none and are not found. */
+  readonly mcp?: McpLister | undefined;
+}
+
+/** A default plugin loaded and ready to write into a tenant. */
+interface PendingDefault {
+  readonly plugin: StoredPlugin;
+}
+
 /**
  * The tenants' installed plugins. Every method runs its own queries or transaction on the
  * store, so call none of them from inside a store transaction (on SQLite, one connection
@@ -63,10 +98,35 @@ export class Catalog {
   readonly store: Store;
   readonly home: string;
   private readonly installed = new InstalledPlugins();
+  private readonly options: CatalogOptions;
+  private readonly memories: MemoryProviders;
 
-  constructor(store: Store, home: string) {
+  constructor(store: Store, home: string, options: CatalogOptions = {}) {
     this.store = store;
     this.home = home;
+    this.options = options;
+    this.memories = new MemoryProviders(store);
+  }
+
+  /**
+   * Gives `tenant` the default plugins it has not been given yet: each is installed once, and
+   * one an admin removed later stays removed. The `default` tenant gets them when the runtime
+   * opens; any other tenant with its first install. A default whose folder does not load is
+   * reported `unavailable` and tried again next time; one the tenant has no room for (a name
+   * another plugin has) is reported `declined`, once.
+   */
+  async installDefaults(tenant: string): Promise<DefaultPluginOutcome[]> {
+    const pending = await this.pendingDefaults(tenant, undefined);
+    if (pending.length === 0) return [];
+    return this.store.transaction(async (trx) => {
+      await this.lock(trx, tenant);
+      return this.giveDefaults(trx, tenant, pending);
+    });
+  }
+
+  /** A memory provider `plugin` registers with addMemory, built for `tenant` (a tool's `ctx.memory`). */
+  async memory(tenant: string, plugin: string, name?: string): Promise<MemoryProvider> {
+    return this.memories.provider(tenant, await this.loadInstalled(tenant, plugin), name);
   }
 
   /**
@@ -81,13 +141,13 @@ export class Catalog {
 
   /** Replaces an installed plugin with the version in `dir`, under the rules of install. */
   update(tenant: string, dir: string, options: ChangeOptions = {}): Promise<ChangeReport> {
-    return this.put("update", tenant, dir, options);
+    return this.stopServersAfter(this.put("update", tenant, dir, options));
   }
 
   /** Removes `plugin` from `tenant`; refused, unless forced, while another plugin names its parts. */
   async remove(tenant: string, plugin: string, options: ChangeOptions = {}): Promise<ChangeReport> {
     const reason = forcedReason(options);
-    return this.store.transaction(async (trx) => {
+    const change = this.store.transaction(async (trx): Promise<ChangeReport> => {
       await this.lock(trx, tenant);
       const before = await TenantView.load(trx, tenant);
       const current = requirePlugin(before, plugin);
@@ -117,6 +177,14 @@ export class Catalog {
         overridden,
       };
     });
+    return this.stopServersAfter(change);
+  }
+
+  /** The MCP servers of a plugin that was removed or updated stop once the change is stored. */
+  private async stopServersAfter(change: Promise<ChangeReport>): Promise<ChangeReport> {
+    const report = await change;
+    await this.options.mcp?.stopPlugin(report.tenant, report.plugin);
+    return report;
   }
 
   /** The tenant's plugins, by name. */
@@ -128,13 +196,46 @@ export class Catalog {
   /** One installed plugin with its parts by address, what it uses, and its history in the tenant. */
   async inspect(tenant: string, plugin: string): Promise<PluginDetail> {
     const view = await this.view(tenant);
-    const found = requirePlugin(view, plugin);
-    return detailOf(view, found, await this.changes(tenant, { plugin }));
+    const listed = await this.mcpFunctions(view, [requirePlugin(view, plugin)]);
+    const listedView = withMcpFunctions(view, listed);
+    const detail = detailOf(
+      listedView,
+      requirePlugin(listedView, plugin),
+      await this.changes(tenant, { plugin }),
+    );
+    return { ...detail, tools: withListErrors(detail.tools, listed.errors) };
   }
 
   /** Every agent, flow, tool, function and skill of the tenant by address; `tag` keeps agents tagged so. */
   async entries(tenant: string, options: { tag?: string | undefined } = {}): Promise<CatalogEntry[]> {
-    return entriesOf(await this.view(tenant), options.tag);
+    const view = await this.view(tenant);
+    // Only agents carry tags, so a list by tag has no functions to ask MCP servers for.
+    if (options.tag !== undefined) return entriesOf(view, options.tag);
+    const listed = await this.mcpFunctions(view, [...view.plugins.values()]);
+    return withListErrors(entriesOf(withMcpFunctions(view, listed), undefined), listed.errors);
+  }
+
+  /**
+   * Tool `tool` of `loaded`, whose functions its MCP server lists: how the dispatch path builds
+   * an MCP-backed tool (PartSource.mcpTool).
+   */
+  async mcpTool(tenant: string, loaded: LoadedPlugin, tool: string): Promise<BuiltTool> {
+    if (this.options.mcp === undefined) {
+      throw new Oz0Error(
+        "NOT_FOUND",
+        `tool ${tool} of ${loaded.manifest.name} comes from an MCP server, and this catalog has no MCP manager to start it.`,
+        { data: { kind: "tool", name: tool, tenant } },
+      );
+    }
+    return this.options.mcp.tool(tenant, loaded, tool);
+  }
+
+  /** The functions the MCP servers of `plugins` list now; none without an MCP manager. */
+  private async mcpFunctions(view: TenantView, plugins: readonly StoredPlugin[]): Promise<McpFunctions> {
+    if (this.options.mcp === undefined) return { parts: [], errors: new Map() };
+    return listMcpFunctions(this.options.mcp, view, plugins, (plugin) =>
+      this.loadInstalled(view.tenant, plugin),
+    );
   }
 
   /**
@@ -172,18 +273,40 @@ export class Catalog {
         .where("name", "=", found.name)
         .executeTakeFirst();
       if (row !== undefined) return { ...entryOf(partFromRow(row), false), bare: found.bare };
-      // A function of an MCP tool has no row: its server lists it when a job starts.
-      const listedLater: StoredPart = {
-        ...found,
-        kind: "function",
-        description: "",
-        inputSchema: { type: "object" },
-      };
-      return { ...entryOf(listedLater, false), description: null, bare: found.bare };
+      // A function of an MCP tool has no row: its server lists it.
+      return { ...(await this.mcpEntry(tenant, found)), bare: found.bare };
     }
     throw new Oz0Error("NOT_FOUND", `no agent, flow, tool or skill ${text} in tenant ${tenant}`, {
       data: { kind: "part", name: text, tenant },
     });
+  }
+
+  /** A function of an MCP-backed tool as its server lists it; NOT_FOUND when it lists no such function. */
+  private async mcpEntry(tenant: string, found: ResolvedPart): Promise<CatalogEntry> {
+    const unlisted: StoredPart = {
+      ...found,
+      kind: "function",
+      description: "",
+      inputSchema: { type: "object" },
+    };
+    // Without an MCP manager nothing can ask the server: the function is taken at its tool's word.
+    if (this.options.mcp === undefined) return { ...entryOf(unlisted, false), description: null };
+    const view = await this.view(tenant);
+    const listed = await this.mcpFunctions(view, [requirePlugin(view, found.plugin)]);
+    const part = listed.parts.find((fn) => fn.plugin === found.plugin && fn.name === found.name);
+    if (part !== undefined) return entryOf(part, false);
+    const tool = found.name.slice(0, found.name.indexOf("."));
+    const listError = listed.errors.get(`${found.plugin}/${tool}`);
+    if (listError !== undefined) return { ...entryOf(unlisted, false), description: null, listError };
+    const names = listed.parts
+      .filter((fn) => fn.plugin === found.plugin && fn.name.startsWith(`${tool}.`))
+      .map((fn) => fn.name.slice(tool.length + 1));
+    throw new Oz0Error(
+      "NOT_FOUND",
+      `${found.address}: the MCP server of ${found.plugin}/${tool} lists no function ${found.name.slice(tool.length + 1)} ` +
+        `(its functions: ${names.join(", ") || "none"}).`,
+      { data: { kind: "function", name: found.name, tenant } },
+    );
   }
 
   /** The tenant's installs, updates and removes in order, with the reasons given for forced ones. */
@@ -258,9 +381,13 @@ export class Catalog {
     const loaded = await loadForInstall(dir);
     const parts = await partsOf(loaded, { tenant, home: this.home });
     const { name, version } = loaded.manifest;
+    const defaults = action === "install" ? await this.pendingDefaults(tenant, name) : [];
+    // A default installed by hand counts as given: removing it later must stick too.
+    const isDefault = (await defaultNames(this.options.defaults ?? [])).some((entry) => entry.name === name);
     return this.store.transaction(async (trx): Promise<ChangeReport> => {
       if (action === "install") await ensureTenant(trx, tenant, this.store.clockSql);
       await this.lock(trx, tenant);
+      await this.giveDefaults(trx, tenant, defaults);
       const before = await TenantView.load(trx, tenant);
       const current = before.plugin(name);
       if (action === "install" && current !== undefined)
@@ -294,6 +421,9 @@ export class Catalog {
         previous: current?.version ?? null,
         reason,
       });
+      if (action === "install" && isDefault) {
+        await markDefault(trx, tenant, name, "installed", this.store.clockSql);
+      }
       const had = new Set(addresses(current?.parts ?? []));
       const has = new Set(addresses(parts));
       return {
@@ -309,6 +439,91 @@ export class Catalog {
         overridden,
       };
     });
+  }
+
+  /**
+   * The default plugins `tenant` has not been given, loaded outside any transaction (loading
+   * runs their code); `skip` is the plugin an install is about to put there itself.
+   */
+  private async pendingDefaults(tenant: string, skip: string | undefined): Promise<PendingDefault[]> {
+    const dirs = this.options.defaults ?? [];
+    if (dirs.length === 0) return [];
+    const given = await givenDefaults(this.store.db, tenant);
+    const pending: PendingDefault[] = [];
+    for (const { dir, name } of await defaultNames(dirs)) {
+      if (name !== undefined && (name === skip || Object.hasOwn(given, name))) continue;
+      let loaded: LoadedPlugin;
+      try {
+        loaded = await loadForInstall(dir);
+      } catch (error) {
+        const plugin = name ?? dir;
+        this.options.onDefault?.({
+          tenant,
+          plugin,
+          dir,
+          outcome: "unavailable",
+          reason: unavailableReason(dir, error),
+        });
+        continue;
+      }
+      const parts = await partsOf(loaded, { tenant, home: this.home });
+      const { manifest } = loaded;
+      pending.push({
+        plugin: {
+          name: manifest.name,
+          version: manifest.version,
+          dir: loaded.dir,
+          manifest,
+          installedAt: 0,
+          forcedReason: null,
+          parts,
+        },
+      });
+    }
+    return pending;
+  }
+
+  /** Writes the pending defaults into the locked tenant, each unless it was given meanwhile. */
+  private async giveDefaults(
+    trx: Kysely<Database>,
+    tenant: string,
+    pending: readonly PendingDefault[],
+  ): Promise<DefaultPluginOutcome[]> {
+    const outcomes: DefaultPluginOutcome[] = [];
+    for (const { plugin } of pending) {
+      if (Object.hasOwn(await givenDefaults(trx, tenant), plugin.name)) continue;
+      const before = await TenantView.load(trx, tenant);
+      const base = { tenant, plugin: plugin.name, dir: plugin.dir };
+      let outcome: DefaultPluginOutcome;
+      if (before.plugin(plugin.name) !== undefined) {
+        // Installed by hand already: nothing to give, and nothing to give later.
+        await markDefault(trx, tenant, plugin.name, "installed", this.store.clockSql);
+        continue;
+      }
+      try {
+        const attempt = `cannot install the default plugin ${plugin.name} ${plugin.version} in tenant ${tenant}`;
+        refuseTakenNames(before, plugin, attempt);
+        refuseUnmetUses(before.with(plugin), plugin, attempt);
+        await this.write(trx, tenant, plugin, false);
+        await this.record(trx, {
+          tenant,
+          plugin: plugin.name,
+          action: "install",
+          version: plugin.version,
+          previous: null,
+          reason: null,
+        });
+        await markDefault(trx, tenant, plugin.name, "installed", this.store.clockSql);
+        outcome = { ...base, outcome: "installed", reason: null };
+      } catch (error) {
+        if (!isOz0Error(error, "NAME_TAKEN") && !isOz0Error(error, "USES_UNSATISFIED")) throw error;
+        await markDefault(trx, tenant, plugin.name, "declined", this.store.clockSql);
+        outcome = { ...base, outcome: "declined", reason: error.message };
+      }
+      outcomes.push(outcome);
+      this.options.onDefault?.(outcome);
+    }
+    return outcomes;
   }
 
   private async write(trx: Kysely<Database>, tenant: string, plugin: StoredPlugin, replace: boolean) {

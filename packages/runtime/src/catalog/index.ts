@@ -1,7 +1,9 @@
 // The catalog: installing plugins into tenants, listing their parts by address, and the owner
 // check every entry point runs before it acts on a part's name.
-export { Catalog, type ChangeOptions, type ChangeReport } from "./catalog.js";
+export { Catalog, type CatalogOptions, type ChangeOptions, type ChangeReport } from "./catalog.js";
 export type { ReferenceProblem } from "./checks.js";
+export { DEFAULTS_SETTING, type DefaultPluginOutcome, defaultPluginDirs } from "./defaults.js";
 export { nameClashError, toolClashError } from "./errors.js";
 export type { CatalogEntry, PluginChange, PluginDetail, PluginSummary } from "./reports.js";
 export type { PartRef, ResolvedPart, ResolveKind, ResolveOptions } from "./resolve.js";
+export { requireTenant } from "./tenants.js";

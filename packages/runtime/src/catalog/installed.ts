@@ -65,6 +65,11 @@ async function stampOf(loaded: LoadedPlugin): Promise<string> {
     if (agent.definition.instructions !== undefined) paths.add(agent.definition.instructions);
   }
   for (const skill of loaded.skills) paths.add(skill.file);
+  paths.add("tools");
+  for (const tool of loaded.toolManifests) {
+    paths.add(tool.file);
+    paths.add(tool.manifest.spec.entry);
+  }
   const stamps = await Promise.all(
     [...paths].sort().map(async (path) => {
       const info = await stat(join(loaded.dir, path)).catch(() => undefined);

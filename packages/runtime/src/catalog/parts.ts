@@ -11,7 +11,7 @@ import {
   type ToolRuntime,
 } from "@oz0/sdk";
 import { buildTool } from "@oz0/sdk/internal";
-import type { LoadedPlugin } from "../plugin-dir/index.js";
+import { type LoadedPlugin, pluginToolSpec } from "../plugin-dir/index.js";
 import type { NewPart, PartKind, PartRow } from "../store/index.js";
 
 export interface AgentPart {
@@ -27,7 +27,10 @@ export interface FlowPart {
   readonly kind: "flow";
   readonly plugin: string;
   readonly name: string;
+  /** For a flow in code, its name and description, and no steps. */
   readonly definition: FlowDefinition;
+  /** `code` for a flow registered with `host.addFlow`; YAML steps when left out. */
+  readonly source?: "code";
 }
 
 export interface ToolPart {
@@ -37,6 +40,8 @@ export interface ToolPart {
   readonly description: string;
   /** `mcp`: the functions come from an MCP server when a job starts, so none are listed here. */
   readonly source: "code" | "mcp";
+  /** The `kind: Tool` manifest that describes it (`tools/<file>.tool.yaml`), for one that does. */
+  readonly manifest?: string;
 }
 
 export interface FunctionPart {
@@ -78,23 +83,36 @@ export async function partsOf(
   for (const flow of loaded.manifest.flows ?? []) {
     parts.push({ kind: "flow", plugin, name: flow.name, definition: flow });
   }
-  const registered = new Map((loaded.code?.registrations("tool") ?? []).map((tool) => [tool.name, tool]));
-  for (const declared of loaded.manifest.tools ?? []) {
-    const code = registered.get(declared.id);
+  // A flow in code is listed by its name and description; its steps are its code's.
+  for (const flow of loaded.code?.registrations("flow") ?? []) {
+    const { description } = flow.spec;
+    const definition = { name: flow.name, steps: [], ...(description === undefined ? {} : { description }) };
+    parts.push({ kind: "flow", plugin, name: flow.name, definition, source: "code" });
+  }
+  const declared = loaded.manifest.tools ?? [];
+  const described = loaded.toolManifests.filter((tool) => !declared.some((d) => d.id === tool.manifest.name));
+  const tools = [
+    ...declared.map((tool) => ({ id: tool.id, description: tool.description })),
+    ...described.map((tool) => ({ id: tool.manifest.name, description: undefined })),
+  ];
+  for (const tool of tools) {
+    const spec = pluginToolSpec(loaded, tool.id);
+    const file = loaded.toolManifests.find((entry) => entry.manifest.name === tool.id)?.file;
     parts.push({
       kind: "tool",
       plugin,
-      name: declared.id,
-      description: declared.description ?? code?.spec.description ?? "",
-      source: code === undefined ? "mcp" : "code",
+      name: tool.id,
+      description: tool.description ?? spec?.description ?? "",
+      source: spec === undefined ? "mcp" : "code",
+      ...(file === undefined ? {} : { manifest: file }),
     });
-    if (code === undefined) continue;
-    const built = await buildTool(code.spec, listingContext(plugin, declared.id, loaded.dir, where));
+    if (spec === undefined) continue;
+    const built = await buildTool(spec, listingContext(plugin, tool.id, loaded.dir, where));
     for (const fn of built.functions) {
       parts.push({
         kind: "function",
         plugin,
-        name: `${declared.id}.${fn.name}`,
+        name: `${tool.id}.${fn.name}`,
         description: fn.description,
         inputSchema: fn.inputSchema,
       });

@@ -11,12 +11,17 @@ import {
   resolvePattern,
   resolveReference,
 } from "@oz0/sdk";
+import { isToolRef, parseToolRef, toolRefProblem } from "@oz0/sdk/internal";
 import { satisfies } from "semver";
 import type { StoredPart } from "./parts.js";
 import type { StoredPlugin, TenantView } from "./view.js";
 
-/** What a reference names: `plugin` is a whole plugin (`web/*`, a grant of every skill). */
-export type ReferenceKind = "function" | "tool" | "agent" | "agent-or-flow" | "skill" | "plugin";
+/**
+ * What a reference names: `plugin` is a whole plugin (`web/*`, a grant of every skill);
+ * `manifest` a function by the `kind: Tool` manifest that describes it
+ * (`samples:tools/memory-search.tool.yaml`, whose name is the manifest's path).
+ */
+export type ReferenceKind = "function" | "tool" | "agent" | "agent-or-flow" | "skill" | "plugin" | "manifest";
 
 export interface PartReference {
   readonly type: "part";
@@ -119,6 +124,7 @@ function read(
   text: string,
   kind: "function" | "agent" | "agent-or-flow" | "skill",
 ): Reference | undefined {
+  if (kind === "function" && isToolRef(text)) return readToolRef(where, text);
   let address: Address | AddressPattern;
   let bare: boolean;
   try {
@@ -159,6 +165,25 @@ function read(
   }
 }
 
+/** A `<plugin>:tools/<file>.tool.yaml` reference, which always names its plugin. */
+function readToolRef(where: string, text: string): Reference {
+  const ref = parseToolRef(text);
+  if (ref === undefined) {
+    return { type: "invalid", where, text, problem: toolRefProblem(text) ?? `'${text}' is not a reference` };
+  }
+  return { type: "part", where, text, kind: "manifest", plugin: ref.plugin, name: ref.path };
+}
+
+/** The tool a plugin's `kind: Tool` manifest at `path` describes, and its one function. */
+function manifestTool(view: TenantView, plugin: string, path: string): string | undefined {
+  const tool = view.plugin(plugin)?.parts.find((part) => part.kind === "tool" && part.manifest === path);
+  if (tool === undefined) return undefined;
+  const fn = view
+    .plugin(plugin)
+    ?.parts.find((part) => part.kind === "function" && part.name.startsWith(`${tool.name}.`));
+  return fn?.name;
+}
+
 /** Whether `ref`, made by plugin `from`, holds in `view`. */
 export function resolveIn(view: TenantView, from: string, ref: Reference): Resolution {
   if (ref.type === "invalid") return { holds: false, problem: ref.problem, targets: [] };
@@ -190,6 +215,7 @@ const KIND_WORDS: Record<ReferenceKind, string> = {
   "agent-or-flow": "an agent or flow",
   skill: "a skill",
   plugin: "a plugin",
+  manifest: "a kind: Tool manifest",
 };
 
 function resolveVersion(view: TenantView, ref: VersionReference): Resolution {
@@ -262,6 +288,10 @@ function lookIn(view: TenantView, plugin: string, ref: PartReference): string | 
       return view.find(plugin, "skill", ref.name) === undefined
         ? `${at} has no skill ${ref.name}`
         : undefined;
+    case "manifest":
+      return manifestTool(view, plugin, ref.name) === undefined
+        ? `${at} has no kind: Tool manifest ${ref.name}`
+        : undefined;
   }
 }
 
@@ -291,6 +321,10 @@ export function referenceAddress(
   switch (ref.kind) {
     case "plugin":
       return `${ref.name}/*`;
+    case "manifest": {
+      const fn = manifestTool(view, owner, ref.name);
+      return fn === undefined ? text : `${owner}/${fn}`;
+    }
     case "tool":
       // A tool in a reference is always a wildcard over its functions (`<tool>.*`).
       return `${owner}/${ref.name}.*`;

@@ -21,6 +21,8 @@ export interface CatalogEntry {
   readonly modelName: string | null;
   /** Another plugin of the tenant defines the same agent or flow name or tool ID, so neither runs. */
   readonly clash: boolean;
+  /** For an MCP-backed tool whose server could not list its functions: why. */
+  readonly listError?: string;
 }
 
 export interface PluginSummary {
@@ -78,6 +80,8 @@ export interface PluginDetail extends PluginSummary {
     readonly address: string;
     readonly description: string;
     readonly source: "code" | "mcp";
+    /** For an MCP-backed tool whose server could not list its functions: why. */
+    readonly listError?: string;
     readonly functions: readonly {
       readonly address: string;
       readonly description: string;

@@ -1,12 +1,21 @@
-// oz0's built-in functions, the tool `oz` (a model sees `oz__fail`). `oz.skill` runs like any
-// function; `oz.fail`, `oz.ask_user` and `oz.delegate` change the job itself (end it, or make it
-// wait for a person or a child job), so the loop carries them out once their call has passed
-// the same checks as any other.
+// oz0's built-in functions, the tool `oz` (a model sees `oz__fail`). `oz.skill`,
+// `oz.find_tools` and `oz.propose_skill` run like any function; `oz.fail`, `oz.ask_user` and
+// `oz.delegate` change the job itself (end it, or make it wait for a person or a child job), so
+// the loop carries them out once their call has passed the same checks as any other; and
+// `oz.call_tool` stands for the function it names, which the loop calls in its place.
 import { type FunctionCall, type JsonSchemaObject, modelVisibleName, Oz0Error } from "@oz0/sdk";
 import type { CallableFunction } from "../tools/index.js";
 
 /** The built-ins this oz0 has. */
-export const BUILTIN_FUNCTIONS = ["fail", "ask_user", "skill", "delegate"] as const;
+export const BUILTIN_FUNCTIONS = [
+  "fail",
+  "ask_user",
+  "skill",
+  "delegate",
+  "find_tools",
+  "call_tool",
+  "propose_skill",
+] as const;
 export type BuiltinFunction = (typeof BUILTIN_FUNCTIONS)[number];
 
 /** Built-ins the loop carries out itself instead of running them. */
@@ -21,12 +30,25 @@ export interface SkillEntry {
   readonly body: string;
 }
 
+/** An agent this one may delegate to, as `delegation.allow` names it, with its description. */
+export interface DelegateEntry {
+  readonly name: string;
+  readonly description?: string | undefined;
+}
+
 /** What the built-ins are built from: the agent's contract and its skills. */
 export interface BuiltinContext {
   readonly failureKinds: readonly string[];
   readonly skills: readonly SkillEntry[];
-  /** Agents this one may delegate to, by address. */
-  readonly delegates: readonly string[];
+  /** Agents this one may delegate to, as `delegation.allow` names them. */
+  readonly delegates: readonly DelegateEntry[];
+  /** With `skills.propose`: records a proposal for a person to review, and the plugin it changes. */
+  readonly propose?:
+    | {
+        readonly into: string;
+        readonly record: (args: Record<string, unknown>, call: FunctionCall) => Promise<unknown>;
+      }
+    | undefined;
 }
 
 export function isBuiltin(name: string): name is BuiltinFunction {
@@ -63,7 +85,12 @@ const SPECS: Record<BuiltinFunction, (context: BuiltinContext) => Spec> = {
     input: {
       type: "object",
       properties: {
-        kind: failureKinds.length === 0 ? { type: "string" } : { type: "string", enum: [...failureKinds] },
+        // Not an enum: a kind the agent does not declare ends the job as undeclared, as the
+        // spec says, rather than going back to the model.
+        kind:
+          failureKinds.length === 0
+            ? { type: "string" }
+            : { type: "string", description: `One of: ${failureKinds.join(", ")}.` },
         message: { type: "string", minLength: 1 },
       },
       required: ["kind", "message"],
@@ -97,18 +124,71 @@ const SPECS: Record<BuiltinFunction, (context: BuiltinContext) => Spec> = {
       "Start a job of another agent with its input, and wait for its answer. " +
       (delegates.length === 0
         ? "This agent may delegate to none."
-        : `This agent may delegate to: ${delegates.join(", ")}.`),
+        : `This agent may delegate to: ${delegates.map(describeDelegate).join("; ")}.`),
     input: {
       type: "object",
       properties: {
-        agent: delegates.length === 0 ? { type: "string" } : { type: "string", enum: [...delegates] },
+        agent:
+          delegates.length === 0
+            ? { type: "string" }
+            : { type: "string", enum: delegates.map((entry) => entry.name) },
         input: { description: "Text, or an object for an agent with an input schema." },
       },
       required: ["agent", "input"],
       additionalProperties: false,
     },
   }),
+  find_tools: () => ({
+    description:
+      "Search the functions you may call now by words of their name or description (an empty query lists them all). " +
+      "Each result gives the function's name and input schema; call it with oz__call_tool.",
+    input: {
+      type: "object",
+      properties: {
+        query: { type: "string" },
+        limit: { type: "integer", minimum: 1, maximum: 50 },
+      },
+      required: ["query"],
+      additionalProperties: false,
+    },
+  }),
+  call_tool: () => ({
+    description:
+      "Call a function that oz__find_tools found, by its name, with arguments that match its input schema.",
+    input: {
+      type: "object",
+      properties: {
+        name: { type: "string", minLength: 1 },
+        args: { type: "object" },
+      },
+      required: ["name"],
+      additionalProperties: false,
+    },
+  }),
+  propose_skill: ({ propose }) => ({
+    description:
+      `Propose a new skill, or a new version of one, for ${propose === undefined ? "a plugin" : `plugin ${propose.into}`}; ` +
+      "a person reviews the proposal before it becomes a pull request. Give the whole SKILL.md body, and say why.",
+    input: {
+      type: "object",
+      properties: {
+        name: { type: "string", pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$", maxLength: 63 },
+        description: { type: "string", minLength: 1, maxLength: 500 },
+        body: { type: "string", minLength: 1 },
+        title: { type: "string", maxLength: 200 },
+        why: { type: "string" },
+      },
+      required: ["name", "description", "body"],
+      additionalProperties: false,
+    },
+    ...(propose === undefined ? {} : { run: propose.record }),
+  }),
 };
+
+function describeDelegate(entry: DelegateEntry): string {
+  const description = entry.description?.trim();
+  return description === undefined || description === "" ? entry.name : `${entry.name} (${description})`;
+}
 
 function skillNames(skills: readonly SkillEntry[]): string[] {
   return skills.map((skill) => skill.label);

@@ -1,9 +1,11 @@
 // The start-up context: the agent's instructions, the system-prompt sections of the plugins
 // it works with (addSystemPrompt), the manual of each tool it uses, and its skills index, in
-// that order, within `limits.startup_tokens`. Each part is reported as a
-// context_part_contributed event, kept or left out, so a trace says why every token is there.
+// that order, within `limits.startup_tokens`. Each part is a ContextPart with its own part_id,
+// and is reported as a context_part_contributed event, kept or left out, so a trace says why
+// every token is there. The context hooks see and may change the parts and the prompt.
 import { randomUUID } from "node:crypto";
-import type { SystemPromptSpec } from "@oz0/sdk";
+import { ContextPart, type SystemPromptSpec } from "@oz0/sdk";
+import type { PromptSection, RunHooks } from "../hooks/index.js";
 import { estimateTokens } from "../models/index.js";
 import type { LoadedAgent, LoadedPlugin } from "../plugin-dir/index.js";
 import type { FunctionResolver } from "../tools/index.js";
@@ -19,15 +21,6 @@ export interface StartupContext {
   readonly parts: readonly PartEvent[];
 }
 
-interface Part {
-  readonly source: string;
-  readonly section_id: string;
-  readonly mechanism: string;
-  readonly content: string;
-  /** Why the part could not be built, when it could not. */
-  readonly error?: string;
-}
-
 export interface ContextOptions {
   readonly tenant: string;
   readonly job: string;
@@ -39,77 +32,125 @@ export interface ContextOptions {
   readonly skillsLeftOut?: readonly { readonly reference: string; readonly reason: string }[];
   readonly resolver: FunctionResolver;
   readonly startupTokens: number;
+  /** The job's hooks: collect_context, pre/post_context_assembly, pre/post_prompt_build. */
+  readonly hooks?: RunHooks | undefined;
 }
+
+/** Why a part was left out: it did not fit, a hook dropped it, or it could not be built. */
+const BUDGET_EXCEEDED = "budget_exceeded";
+const DROPPED_BY_HOOK = "dropped_by_hook";
 
 /** Assembles the start-up context; the instructions are always kept, the rest while they fit. */
 export async function assembleContext(options: ContextOptions): Promise<StartupContext> {
-  const { agent, plugin } = options;
+  const { agent, plugin, hooks } = options;
   const address = `${plugin.manifest.name}/${agent.definition.name}`;
-  const parts: Part[] = [];
-  if (agent.prompt.trim() !== "") {
-    parts.push({
-      source: "instructions",
-      section_id: address,
-      mechanism: "agent_definition",
-      content: agent.prompt.trim(),
-    });
-  }
-  parts.push(...(await systemPromptParts(options, address)));
-  for (const tool of options.toolset.tools) {
-    parts.push({
-      source: "tool_manual",
-      section_id: tool.address,
-      mechanism: "tool_manual",
-      content: toolManual(tool),
-    });
-  }
-  if (options.skills.length > 0) {
-    parts.push({
-      source: "skills",
-      section_id: "skills/index",
-      mechanism: "skill_index",
-      content: skillsIndex(options.skills),
-    });
-  }
-  const kept: string[] = [];
+  const timestamp = Date.now() / 1000;
+  const event = (part: ContextPart, retained: boolean, reason?: string): PartEvent => ({
+    agent_id: address,
+    timestamp,
+    ...(part.toObservabilityDict() as { part_id: string; source: string; token_estimate: number }),
+    section_id: part.sectionId ?? part.source,
+    mechanism: part.mechanism ?? "unknown",
+    retained,
+    ...(reason === undefined ? {} : { eviction_reason: reason }),
+  });
   const events: PartEvent[] = (options.skillsLeftOut ?? []).map(({ reference, reason }) => ({
+    agent_id: address,
+    timestamp,
     part_id: randomUUID(),
     source: "skills",
     section_id: reference,
     mechanism: "skill_index",
+    cause: reference,
+    cause_type: "skill",
     token_estimate: 0,
     retained: false,
     eviction_reason: reason,
   }));
+  const collected: ContextPart[] = [];
+  if (agent.prompt.trim() !== "") {
+    collected.push(
+      new ContextPart({
+        content: agent.prompt.trim(),
+        source: "instructions",
+        sectionId: address,
+        mechanism: "agent_definition",
+        cause: address,
+        causeType: "agent",
+      }),
+    );
+  }
+  for (const built of await systemPromptParts(options, address)) {
+    if (built.error === undefined) collected.push(built.part);
+    else events.push(event(built.part, false, built.error));
+  }
+  for (const tool of options.toolset.tools) {
+    collected.push(
+      new ContextPart({
+        content: toolManual(tool),
+        source: "tool_manual",
+        sectionId: tool.address,
+        mechanism: "tool_manual",
+        cause: tool.address,
+        causeType: "tool",
+      }),
+    );
+  }
+  if (options.skills.length > 0) {
+    collected.push(
+      new ContextPart({
+        content: skillsIndex(options.skills),
+        source: "skills",
+        sectionId: "skills/index",
+        mechanism: "skill_index",
+        cause: address,
+        causeType: "agent",
+      }),
+    );
+  }
+  const parts = hooks === undefined ? collected : await hooks.contextParts(collected, options.startupTokens);
+  const retained: ContextPart[] = [];
+  const evicted: ContextPart[] = [];
   let used = 0;
   for (const part of parts) {
-    const tokens = estimateTokens(part.content);
-    const base = {
-      part_id: randomUUID(),
-      source: part.source,
-      section_id: part.section_id,
-      mechanism: part.mechanism,
-      token_estimate: tokens,
-    };
-    if (part.error !== undefined) {
-      events.push({ ...base, retained: false, eviction_reason: part.error });
-      continue;
-    }
     const always = part.source === "instructions";
-    if (!always && used + tokens > options.startupTokens) {
-      events.push({ ...base, retained: false, eviction_reason: "budget_exceeded" });
+    if (!always && used + part.tokenEstimate > options.startupTokens) {
+      evicted.push(part);
+      events.push(event(part, false, BUDGET_EXCEEDED));
       continue;
     }
-    used += tokens;
-    kept.push(part.content);
-    events.push({ ...base, retained: true });
+    used += part.tokenEstimate;
+    retained.push(part);
+    events.push(event(part, true));
   }
-  return { system: kept.join("\n\n"), tokens: used, parts: events };
+  if (parts !== collected) {
+    for (const part of collected) {
+      if (parts.includes(part)) continue;
+      evicted.push(part);
+      events.push(event(part, false, DROPPED_BY_HOOK));
+    }
+  }
+  await hooks?.contextAssembled(retained, evicted);
+  const sections: PromptSection[] = retained.map((part) => ({
+    partId: part.partId,
+    source: part.source,
+    ...(part.sectionId === undefined ? {} : { sectionId: part.sectionId }),
+    content: part.content,
+  }));
+  const built = await hooks?.buildPrompt(sections);
+  if (built !== undefined) return { system: built, tokens: estimateTokens(built), parts: events };
+  return { system: retained.map((part) => part.content).join("\n\n"), tokens: used, parts: events };
+}
+
+/** A system-prompt section as a part, or the part and why it could not be built. */
+interface BuiltSection {
+  readonly part: ContextPart;
+  readonly error?: string;
 }
 
 /** Sections from the agent's own plugin and the plugins whose functions it uses. */
-async function systemPromptParts(options: ContextOptions, agentAddress: string): Promise<Part[]> {
-  const parts: Part[] = [];
+async function systemPromptParts(options: ContextOptions, agentAddress: string): Promise<BuiltSection[]> {
+  const parts: BuiltSection[] = [];
   for (const name of options.toolset.plugins) {
     const plugin =
       name === options.plugin.manifest.name ? options.plugin : await options.resolver.plugin(name);
@@ -117,8 +158,10 @@ async function systemPromptParts(options: ContextOptions, agentAddress: string):
       if (!registration.enabled && registration.spec.required !== true) continue;
       const base = {
         source: `system_prompt:${name}`,
-        section_id: `${name}/${registration.name}`,
+        sectionId: `${name}/${registration.name}`,
         mechanism: "system_prompt",
+        cause: name,
+        causeType: "plugin",
       };
       try {
         const built = await registration.spec.build({
@@ -129,11 +172,10 @@ async function systemPromptParts(options: ContextOptions, agentAddress: string):
           config: {},
         });
         const content = sectionText(built);
-        if (content !== undefined) parts.push({ ...base, content });
+        if (content !== undefined) parts.push({ part: new ContextPart({ ...base, content }) });
       } catch (error) {
         parts.push({
-          ...base,
-          content: "",
+          part: new ContextPart({ ...base, content: "", tokenEstimate: 0 }),
           error: `build_failed: ${error instanceof Error ? error.message : String(error)}`,
         });
       }
@@ -203,7 +245,10 @@ export async function agentSkills(
     if (from !== own) {
       const granted = plugin.manifest.uses?.[from]?.skills ?? [];
       if (!granted.includes("*") && !granted.includes(name)) {
-        leftOut.push({ reference, reason: `uses: of ${own} does not declare skills of ${from}` });
+        leftOut.push({
+          reference,
+          reason: `uses: of ${own} does not declare skill ${name} of ${from} (uses.${from}.skills lists ${granted.join(", ") || "none"})`,
+        });
         continue;
       }
       try {

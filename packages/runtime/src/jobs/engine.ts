@@ -3,16 +3,21 @@
 // It holds no job in memory between calls: everything a job is lives in the store, so any
 // process with the same store can take up any job.
 
-import { Oz0Error } from "@oz0/sdk";
+import { isOz0Error, Oz0Error } from "@oz0/sdk";
 import type { Transaction } from "kysely";
+import type { Card } from "../cards/index.js";
+import { type HookSource, storeHookSource } from "../hooks/index.js";
 import { type ModelResolver, modelResolver } from "../models/index.js";
+import { assertAgentRuns } from "../policy/kill-switches.js";
 import type { Database, JobMode, JobRow, JobStatus, Store } from "../store/index.js";
+import type { Telemetry } from "../telemetry/index.js";
 import type { CallInterceptor, PartSource } from "../tools/index.js";
 import { event, type JobEvent, type JobFailure, type WaitingFor } from "./events.js";
 import { newJobId, newLeaseToken, newNodeId } from "./ids.js";
 import type { RunDeps, RunListeners } from "./job-run.js";
 import { runJob } from "./loop.js";
 import { isTerminal, JobStore, jobNotFound } from "./store.js";
+import { agentTags } from "./tags.js";
 import { type JobView, jobView } from "./view.js";
 
 /** Engine settings when the options leave them out. */
@@ -38,11 +43,15 @@ export interface JobEngineOptions {
   readonly pollMs?: number;
   /** What every function call passes on the dispatch path: policy, hooks, kill switches. */
   readonly interceptors?: readonly CallInterceptor[];
+  /** Where a tenant's hook handlers come from; its installed plugins in `store` when left out. */
+  readonly hooks?: HookSource;
+  /** Exports runs, model calls and tool calls as spans; nothing is exported when left out. */
+  readonly telemetry?: Telemetry | undefined;
 }
 
 export interface StartRequest {
   readonly tenant: string;
-  /** The agent by address, `<plugin>/<agent>` (or bare, inside `fromPlugin`). */
+  /** The agent or flow by address, `<plugin>/<agent>` (or bare, inside `fromPlugin`). */
   readonly agent: string;
   /** Text, or an object for an agent with an input schema. */
   readonly input: unknown;
@@ -70,6 +79,8 @@ export interface SearchFilter {
   readonly agent?: string;
   readonly status?: JobStatus;
   readonly parent?: string;
+  /** Only jobs of agents with this tag (the tags the agent had when the job started). */
+  readonly tag?: string;
   readonly limit?: number;
 }
 
@@ -93,18 +104,22 @@ export class JobEngine {
       node: this.node,
       maxAttempts: options.maxAttempts ?? JOB_ENGINE_DEFAULTS.maxAttempts,
       interceptors: options.interceptors ?? [],
+      hooks: options.hooks ?? storeHookSource(options.store, options.source),
+      telemetry: options.telemetry,
     };
   }
 
   /**
-   * Starts a job of an agent, checked against its owner, and leaves it queued for a worker:
-   * `run(id)` runs it here, or any process that runs jobs takes it up.
+   * Starts a job of an agent or a flow, checked against its owner, and leaves it queued for a
+   * worker: `run(id)` runs it here, or any process that runs jobs takes it up.
    * @example const job = await engine.start({ tenant: "default", agent: "support-triage/triage", input: "ticket 7" });
    */
   async start(request: StartRequest): Promise<JobView> {
-    const part = await this.#deps.source.resolvePart(request.tenant, "agent", request.agent, {
-      ...(request.fromPlugin === undefined ? {} : { fromPlugin: request.fromPlugin }),
-    });
+    const part = await this.resolveRunnable(request);
+    // A killed agent starts no job (kill switches, policy/).
+    if (part.kind === "agent") {
+      await assertAgentRuns(this.jobs.store, request.tenant, `${part.plugin}/${part.name}`);
+    }
     const id = newJobId(part.name);
     const mode = request.mode ?? "run";
     const row = await this.jobs.create(
@@ -113,11 +128,14 @@ export class JobEngine {
         tenant: request.tenant,
         name: part.name,
         plugin: part.plugin,
-        kind: "agent",
+        kind: part.kind,
         queue: `pool.${part.plugin}`,
         status: "queued",
         input: JSON.stringify(request.input ?? ""),
         mode,
+        tags: JSON.stringify(
+          part.kind === "agent" ? await agentTags(this.#deps.source, request.tenant, part) : [],
+        ),
       },
       [
         event("job_started", {
@@ -129,6 +147,27 @@ export class JobEngine {
       ],
     );
     return jobView(row);
+  }
+
+  /** An agent by address, else a flow: agents and flows share one set of names. */
+  private async resolveRunnable(
+    request: StartRequest,
+  ): Promise<{ plugin: string; name: string; kind: "agent" | "flow" }> {
+    const options = request.fromPlugin === undefined ? {} : { fromPlugin: request.fromPlugin };
+    try {
+      const part = await this.#deps.source.resolvePart(request.tenant, "agent", request.agent, options);
+      return { plugin: part.plugin, name: part.name, kind: "agent" };
+    } catch (error) {
+      if (!isOz0Error(error, "NOT_FOUND")) throw error;
+      try {
+        const part = await this.#deps.source.resolvePart(request.tenant, "flow", request.agent, options);
+        return { plugin: part.plugin, name: part.name, kind: "flow" };
+      } catch (second) {
+        // Neither: the agent's answer says what was looked for, with the closest name.
+        if (isOz0Error(second, "NOT_FOUND")) throw error;
+        throw second;
+      }
+    }
   }
 
   /**
@@ -151,6 +190,15 @@ export class JobEngine {
         continue;
       }
       const row = await this.row(id, options.tenant);
+      // Following a job that waits for its child job runs the child here too: once the child
+      // ends, the job is queued again and goes on.
+      if (options.follow === true && row.status === "waiting" && row.waiting_for !== null) {
+        const waiting = JSON.parse(row.waiting_for) as WaitingFor;
+        if (waiting.kind === "child") {
+          const child = await this.run(waiting.job, options);
+          if (isTerminal(child.status)) continue;
+        }
+      }
       if (row.status !== "running" && row.status !== "queued") return jobView(row);
       if (row.status === "running" && !options.follow) throw heldElsewhere(row, await this.jobs.store.now());
       if (row.status === "running") {
@@ -210,9 +258,18 @@ export class JobEngine {
       ...(filter.plugin === undefined ? {} : { plugin: filter.plugin }),
       ...(filter.status === undefined ? {} : { status: filter.status }),
       ...(filter.parent === undefined ? {} : { parent: filter.parent }),
+      ...(filter.tag === undefined ? {} : { tag: filter.tag }),
       ...(filter.limit === undefined ? {} : { limit: filter.limit }),
     });
     return rows.map(jobView);
+  }
+
+  /** The card a succeeded job's answer is drawn as; undefined for a text answer or a job that did not succeed. */
+  async card(id: string, tenant?: string): Promise<Card | undefined> {
+    const row = await this.row(id, tenant);
+    if (row.status !== "succeeded") return undefined;
+    const end = (await this.jobs.events(id)).findLast((entry) => entry.kind === "job_succeeded");
+    return end?.kind === "job_succeeded" ? end.data.card : undefined;
   }
 
   /**
@@ -367,6 +424,8 @@ function describeState(row: JobRow, waiting: WaitingFor | null): string {
       return "a chat waiting for its next message";
     case "child":
       return `waiting for child job ${waiting.job}`;
+    case "approval":
+      return `waiting for a person to decide approval ${waiting.approval} of call ${waiting.callId} (oz0 approval approve|deny ${waiting.approval})`;
   }
 }
 

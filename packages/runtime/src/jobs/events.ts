@@ -1,6 +1,8 @@
 // A job's history: one ordered, append-only stream of events, each recording what its step
 // added and never the conversation again, so history grows by about the same bytes per step
 // however long the job runs. The CLI trace, the API's stream and the console are views of it.
+import type { Card } from "../cards/index.js";
+import type { GovernanceEventData } from "../hooks/events.js";
 import type { CallError } from "../tools/index.js";
 
 /** How a job ended when it did not succeed: a platform failure kind or one the agent declared. */
@@ -9,13 +11,22 @@ export interface JobFailure {
   readonly message: string;
   /** The Oz0Error code behind the failure, when one was (`TOOL_CLASH`, `UNPLANNED_MODEL_CALL`). */
   readonly code?: string;
+  /**
+   * For a failure the agent ended the job with (`oz.fail`): its kind's flags as the agent
+   * declares them, all false for an undeclared kind. Callers branch on them: whether trying
+   * again may help, whether part of the work was done, whether a person must act.
+   */
+  readonly retryable?: boolean;
+  readonly partial?: boolean;
+  readonly person?: boolean;
 }
 
 /** What a `waiting` job waits for. */
 export type WaitingFor =
   | { readonly kind: "answer"; readonly callId: string; readonly question: string }
   | { readonly kind: "chat" }
-  | { readonly kind: "child"; readonly callId: string; readonly job: string };
+  | { readonly kind: "child"; readonly callId: string; readonly job: string }
+  | { readonly kind: "approval"; readonly callId: string; readonly approval: string };
 
 export interface ModelCallRecord {
   readonly id: string;
@@ -24,8 +35,8 @@ export interface ModelCallRecord {
   readonly args: unknown;
 }
 
-/** The data of each event kind. */
-export interface JobEventData {
+/** The data of each event kind; the hook bus adds governance_checked, governance_denied and hook_error. */
+export interface JobEventData extends GovernanceEventData {
   /** The job exists: its agent by address, what it was given, and who started it. */
   job_started: {
     readonly agent: string;
@@ -38,10 +49,17 @@ export interface JobEventData {
   job_claimed: { readonly attempt: number; readonly node: string };
   /** One part of the start-up context, kept or left out (spec: context_part_contributed). */
   context_part_contributed: {
+    /** The agent whose context it is, by address. */
+    readonly agent_id: string;
+    /** When the part was assessed, in seconds since the epoch (the spec's `timestamp`). */
+    readonly timestamp: number;
     readonly part_id: string;
     readonly source: string;
     readonly section_id: string;
     readonly mechanism: string;
+    /** What brought the part in, and what kind of thing that is (`agent`, `plugin`, `tool`, `hook`). */
+    readonly cause?: string;
+    readonly cause_type?: string;
     readonly token_estimate: number;
     readonly retained: boolean;
     readonly eviction_reason?: string;
@@ -51,6 +69,8 @@ export interface JobEventData {
     readonly system: string;
     readonly tokens: number;
     readonly functions: readonly string[];
+    /** The job's input as pre_execution and user_input handlers rewrote it, when they did. */
+    readonly input?: unknown;
   };
   /** A function the agent lists that the model is not offered, and why. */
   function_left_out: {
@@ -67,7 +87,10 @@ export interface JobEventData {
     readonly text?: string;
     readonly calls: readonly ModelCallRecord[];
     readonly output?: unknown;
-    readonly usage: { readonly input: number; readonly output: number };
+    /** Tokens of the prompt (`cached` of them read from the provider's cache) and of the reply. */
+    readonly usage: { readonly input: number; readonly output: number; readonly cached?: number };
+    /** What the call cost in US dollars, from the tenant's price table; left out when no price is set. */
+    readonly cost_usd?: number;
     readonly ms: number;
   };
   model_warning: { readonly message: string };
@@ -93,6 +116,23 @@ export interface JobEventData {
   job_waiting: { readonly for: WaitingFor };
   /** A person's answer to an `oz.ask_user` question. */
   answer_received: { readonly callId: string; readonly answer: string; readonly by: string };
+  /** A call an ask rule of the tenant's tool policy holds until a person decides (oz0 approval). */
+  approval_requested: {
+    readonly approval: string;
+    readonly callId: string;
+    readonly address: string;
+    readonly name: string;
+    readonly args: unknown;
+    readonly rule: string;
+  };
+  /** A person's decision on a held call; a denied call never runs. */
+  approval_decided: {
+    readonly approval: string;
+    readonly callId: string;
+    readonly decision: "approved" | "denied";
+    readonly by: string;
+    readonly reason?: string;
+  };
   /** A person's next message in a chat. */
   user_message: { readonly text: string; readonly by: string };
   child_job_started: { readonly callId: string; readonly job: string; readonly agent: string };
@@ -103,7 +143,8 @@ export interface JobEventData {
     readonly output?: unknown;
     readonly failure?: JobFailure | null;
   };
-  job_succeeded: { readonly output: unknown };
+  /** The answer, and the card it is drawn as (from the output schema; text for a text answer). */
+  job_succeeded: { readonly output: unknown; readonly card?: Card };
   job_failed: JobFailure;
   job_cancelled: { readonly by: string };
   /** The job kept stopping its worker and is set aside (dead-lettered) instead of looping. */
@@ -127,6 +168,9 @@ export const JOB_EVENT_KINDS: readonly JobEventKind[] = [
   "context_part_contributed",
   "context_assembled",
   "function_left_out",
+  "governance_checked",
+  "governance_denied",
+  "hook_error",
   "model_call",
   "model_warning",
   "tool_call",
@@ -135,6 +179,8 @@ export const JOB_EVENT_KINDS: readonly JobEventKind[] = [
   "output_rejected",
   "job_waiting",
   "answer_received",
+  "approval_requested",
+  "approval_decided",
   "user_message",
   "child_job_started",
   "child_job_finished",

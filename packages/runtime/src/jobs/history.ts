@@ -49,6 +49,8 @@ export interface History {
   steps: number;
   /** Tokens the model calls used, prompt and completion. */
   tokensUsed: number;
+  /** What the model calls cost in US dollars, summed over those with a price. */
+  costUsd: number;
   /** Structured answers sent back for not matching the output schema. */
   rejectedOutputs: number;
   /** Child jobs started with oz.delegate. */
@@ -75,6 +77,7 @@ export function replay(events: readonly JobEvent[]): History {
     system: undefined,
     steps: 0,
     tokensUsed: 0,
+    costUsd: 0,
     rejectedOutputs: 0,
     children: 0,
     pending: new Map(),
@@ -84,10 +87,10 @@ export function replay(events: readonly JobEvent[]): History {
 }
 
 /** Starts the conversation once the system prompt is known: the prompt, then the job's input. */
-export function beginConversation(history: History, system: string): void {
+export function beginConversation(history: History, system: string, input?: unknown): void {
   history.system = system;
   history.conversation.add({ role: "system", content: system });
-  history.conversation.add({ role: "user", content: inputMessage(history.started.input) });
+  history.conversation.add({ role: "user", content: inputMessage(input ?? history.started.input) });
 }
 
 /** Adds one event to the state: replay folds the history with it, a live run each event it writes. */
@@ -95,11 +98,12 @@ export function applyEvent(history: History, entry: NewEvent): void {
   const { conversation, pending } = history;
   switch (entry.kind) {
     case "context_assembled":
-      beginConversation(history, entry.data.system);
+      beginConversation(history, entry.data.system, entry.data.input);
       return;
     case "model_call":
       history.steps = entry.data.step;
       history.tokensUsed += entry.data.usage.input + entry.data.usage.output;
+      history.costUsd += entry.data.cost_usd ?? 0;
       conversation.add({
         role: "assistant",
         text: entry.data.text,

@@ -4,9 +4,13 @@
 // a timer stops the job's calls at its wall-time limit.
 import { isOz0Error, Oz0Error } from "@oz0/sdk";
 import type { Transaction } from "kysely";
+import type { Card } from "../cards/index.js";
+import type { HookSource, RunHooks } from "../hooks/index.js";
 import type { LanguageModel, ModelResolver } from "../models/index.js";
 import type { Database, JobRow, JobUpdate } from "../store/index.js";
+import type { Telemetry } from "../telemetry/index.js";
 import type { CallInterceptor, PartSource } from "../tools/index.js";
+import { callsIn, JobUsage } from "../usage/index.js";
 import { event, type JobFailure, type NewEvent, type WaitingFor } from "./events.js";
 import { applyEvent, type History } from "./history.js";
 import type { JobStore, Lease } from "./store.js";
@@ -20,6 +24,10 @@ export interface RunDeps {
   readonly node: string;
   readonly maxAttempts: number;
   readonly interceptors: readonly CallInterceptor[];
+  /** The tenant's hook table: every handler its plugins register. */
+  readonly hooks: HookSource;
+  /** Where spans go, when an OTLP endpoint is configured. */
+  readonly telemetry: Telemetry | undefined;
 }
 
 /** Listeners of one run: the CLI's progress and chat's streamed text. */
@@ -53,6 +61,10 @@ export class JobRun {
   recordedCall: string | undefined;
   /** The model, once resolved: at the end it may report on the run as a whole. */
   model: LanguageModel | undefined;
+  /** The job's hooks, once set up: every write passes them (checkpoints, governance events). */
+  hooks: RunHooks | undefined;
+  /** The job's model-call totals, replayed and kept as it writes: what budgets read. */
+  readonly usage = new JobUsage();
   #done = false;
   #heartbeat: NodeJS.Timeout | undefined;
   #deadlineTimer: NodeJS.Timeout | undefined;
@@ -84,13 +96,22 @@ export class JobRun {
     set?: JobUpdate,
     also?: (trx: Transaction<Database>, now: number) => Promise<void>,
   ): Promise<void> {
-    const result = await this.deps.jobs.write(this.lease, events, set, also);
+    const hooks = this.hooks;
+    // A write that ends the job or parks it always goes through; on_pre_checkpoint sees the others.
+    const final = set?.status !== undefined && set.status !== "running";
+    const batch =
+      hooks === undefined || events.length === 0 ? events : await hooks.beforeWrite(events, final);
+    const result = await this.deps.jobs.write(this.lease, batch, set, also);
     this.now = result.now;
     if (result.cancelRequestedBy !== null) this.cancelBy = result.cancelRequestedBy;
-    for (const entry of events) {
+    // The tenant's totals are kept by the store (migration 7); the job's own, here.
+    const calls = callsIn(batch);
+    if (calls !== undefined) this.usage.add(calls);
+    for (const entry of batch) {
       applyEvent(this.history, entry);
       this.listeners.onEvent?.(entry);
     }
+    if (hooks !== undefined && batch.length > 0) await hooks.afterWrite(batch, final);
   }
 
   /** Renews the lease every third of its time and arms the wall-time timer. */
@@ -146,11 +167,19 @@ export class JobRun {
   /** Ends the job: succeeded, failed, cancelled or dead, telling a waiting parent. */
   async end(
     end:
-      | { readonly status: "succeeded"; readonly output: unknown }
+      | { readonly status: "succeeded"; readonly output: unknown; readonly card?: Card | undefined }
       | { readonly status: "failed" | "dead"; readonly failure: JobFailure }
       | { readonly status: "cancelled"; readonly by: string },
     events: readonly NewEvent[] = [],
   ): Promise<true> {
+    // user_output may rewrite the answer or withhold it; on_error and post_execution hear of the
+    // end. What they record is written right before the end event, after the batch's own events.
+    let decided: readonly NewEvent[] = [];
+    if (this.hooks !== undefined) {
+      events = this.hooks.take(events);
+      end = await this.hooks.beforeEnd(end);
+      decided = this.hooks.take([]);
+    }
     const warnings =
       end.status === "succeeded" || end.status === "failed"
         ? (
@@ -165,7 +194,10 @@ export class JobRun {
     switch (end.status) {
       case "succeeded":
         output = end.output;
-        last = event("job_succeeded", { output: end.output });
+        last = event(
+          "job_succeeded",
+          end.card === undefined ? { output: end.output } : { output: end.output, card: end.card },
+        );
         break;
       case "failed":
         failure = end.failure;
@@ -181,7 +213,7 @@ export class JobRun {
         break;
     }
     await this.write(
-      [...events, ...warnings, last],
+      [...events, ...warnings, ...decided, last],
       {
         status: end.status,
         output: end.status === "succeeded" ? JSON.stringify(output) : null,

@@ -2,6 +2,11 @@
 // steps (the next pending tool call, else a model call) until the job ends or waits, checking
 // for a cancel request and the wall time before each. Every step lives in its own module.
 import { isOz0Error } from "@oz0/sdk";
+import { runFlow } from "../flows/index.js";
+import { runHooksFor } from "../hooks/index.js";
+import { governStep } from "../policy/job-gate.js";
+import { tracedRun } from "../telemetry/index.js";
+import { callsIn } from "../usage/index.js";
 import { event } from "./events.js";
 import { failureOf } from "./failures.js";
 import { replay } from "./history.js";
@@ -20,8 +25,21 @@ export async function runJob(
   claimed: Claimed,
   listeners: RunListeners = {},
 ): Promise<RunOutcome> {
-  const history = replay(await deps.jobs.events(claimed.row.id));
-  const run = new JobRun(deps, claimed.row, claimed.lease, history, claimed.now, listeners);
+  const { row } = claimed;
+  const events = await deps.jobs.events(row.id);
+  const traced = await tracedRun(
+    deps.telemetry,
+    {
+      jobId: row.id,
+      tenant: row.tenant,
+      agent: `${row.plugin}/${row.name}`,
+      attempt: row.attempts,
+      parentJobId: row.parent_id,
+    },
+    listeners,
+  );
+  const run = new JobRun(deps, row, claimed.lease, replay(events), claimed.now, traced.listeners);
+  run.usage.add(callsIn(events) ?? []);
   run.start();
   try {
     await guarded(run);
@@ -31,6 +49,7 @@ export async function runJob(
     throw error;
   } finally {
     run.finish();
+    traced.spans?.end();
   }
 }
 
@@ -71,6 +90,13 @@ async function loop(run: JobRun): Promise<void> {
     await run.end({ status: "cancelled", by: run.cancelBy });
     return;
   }
+  // The tenant's hook handlers, bound to this job for the run; every later write passes them.
+  run.hooks = await runHooksFor(run);
+  // A flow takes its own steps, on the same paths and under the same lease.
+  if (row.kind === "flow") {
+    await runFlow(run);
+    return;
+  }
   let setup: AgentSetup;
   try {
     setup = await setUpAgent(run);
@@ -90,6 +116,8 @@ async function loop(run: JobRun): Promise<void> {
       await run.fail(timeoutFailure(run));
       return;
     }
+    // The tenant's tool policy and kill switches as of this step; a killed agent's job ends here.
+    if (await governStep(run)) return;
     const next = run.history.pending.values().next().value;
     const done = next !== undefined ? await toolStep(run, setup, next) : await modelStep(run, setup);
     if (done) return;

@@ -2,12 +2,15 @@
 // the reply before anything uses it. A reply with calls leaves them pending for the tool steps;
 // a final answer ends the job (or, in a chat, waits for the person) in the same write.
 import { isOz0Error } from "@oz0/sdk";
-import type { ModelReply } from "../models/index.js";
+import { buildCard } from "../cards/index.js";
+import type { ModelReply, ModelRequest } from "../models/index.js";
+import { waitsForApproval } from "../policy/job-gate.js";
 import { argumentIssues, formatIssues } from "../tools/index.js";
 import { JOB_CONTROL_BUILTINS } from "./builtins.js";
 import { event, type NewEvent } from "./events.js";
 import { failureOf } from "./failures.js";
 import type { JobRun } from "./job-run.js";
+import { callTarget } from "./lazy-tools.js";
 import type { AgentSetup } from "./setup.js";
 
 /** How many times a structured answer that does not match the output schema goes back to the model. */
@@ -30,22 +33,32 @@ export async function modelStep(run: JobRun, setup: AgentSetup): Promise<boolean
     });
   }
   const step = history.steps + 1;
+  let request: ModelRequest = {
+    step,
+    messages: history.conversation.messages,
+    functions: setup.toolset.offered,
+    outputSchema: setup.outputSchema,
+    estimatedInputTokens: history.conversation.tokens,
+    signal: run.controller.signal,
+    onText: run.listeners.onText,
+  };
+  // pre_llm_call may rewrite the request's messages and functions, or refuse the call (budgets).
+  if (run.hooks !== undefined) {
+    const addressOf = (name: string) => setup.toolset.functions.get(name)?.address ?? name;
+    const checked = await run.hooks.beforeModelCall(request, setup.model.id, addressOf);
+    if ("failure" in checked) return run.fail(checked.failure);
+    request = checked.request;
+  }
   const started = performance.now();
   let reply: ModelReply;
   try {
-    reply = await setup.model.generate({
-      step,
-      messages: history.conversation.messages,
-      functions: setup.toolset.offered,
-      outputSchema: setup.outputSchema,
-      estimatedInputTokens: history.conversation.tokens,
-      signal: run.controller.signal,
-      onText: run.listeners.onText,
-    });
+    reply = await setup.model.generate(request);
   } catch (error) {
     return stopped(run) ?? run.fail(failureOf(error, "model_error"));
   }
   const ms = Math.round((performance.now() - started) * 1000) / 1000;
+  // post_llm_call may rewrite the reply before the job records or uses it.
+  if (run.hooks !== undefined) reply = await run.hooks.afterModelCall(step, setup.model.id, reply);
   const calls = reply.calls.map((call, index) => ({
     id: `${step}.${index + 1}`,
     name: call.name,
@@ -58,7 +71,12 @@ export async function modelStep(run: JobRun, setup: AgentSetup): Promise<boolean
       ...(reply.text === undefined ? {} : { text: reply.text }),
       calls,
       ...(reply.output === undefined ? {} : { output: reply.output }),
-      usage: { input: reply.usage.inputTokens, output: reply.usage.outputTokens },
+      usage: {
+        input: reply.usage.inputTokens,
+        output: reply.usage.outputTokens,
+        ...(reply.usage.cachedInputTokens === undefined ? {} : { cached: reply.usage.cachedInputTokens }),
+      },
+      ...(reply.costUsd === undefined ? {} : { cost_usd: reply.costUsd }),
       ms,
     }),
     ...(reply.warnings ?? []).map((message) => event("model_warning", { message })),
@@ -67,11 +85,16 @@ export async function modelStep(run: JobRun, setup: AgentSetup): Promise<boolean
     // The first call's tool_call goes with the reply, saving a write per step; the call runs
     // next, as the tool step of a call recorded but not yet run.
     const first = calls[0]!;
-    const fn = setup.toolset.functions.get(first.name);
-    if (fn !== undefined && !(fn.plugin === undefined && JOB_CONTROL_BUILTINS.has(fn.function))) {
+    const called = setup.toolset.functions.get(first.name);
+    // oz.call_tool is recorded as the function it names.
+    const target = called === undefined ? undefined : callTarget(called, first.args, setup.toolset.lazy);
+    const fn = target === undefined || "error" in target ? undefined : target.fn;
+    // A call an ask rule holds records its tool_call once a person approved it.
+    const held = fn !== undefined && waitsForApproval(run, fn);
+    if (fn !== undefined && !held && !(fn.plugin === undefined && JOB_CONTROL_BUILTINS.has(fn.function))) {
       const key = `${run.row.id}:${first.id}`;
       events.push(
-        event("tool_call", { callId: first.id, name: first.name, address: fn.address, key, attempt: 1 }),
+        event("tool_call", { callId: first.id, name: fn.modelName, address: fn.address, key, attempt: 1 }),
       );
       run.recordedCall = first.id;
     }
@@ -84,7 +107,9 @@ export async function modelStep(run: JobRun, setup: AgentSetup): Promise<boolean
   }
   const output = reply.output ?? parseJson(reply.text);
   const issues = argumentIssues(setup.outputSchema, output);
-  if (issues.length === 0) return run.end({ status: "succeeded", output }, events);
+  if (issues.length === 0) {
+    return run.end({ status: "succeeded", output, card: buildCard(setup.outputSchema, output) }, events);
+  }
   const problems = formatIssues(issues);
   if (history.rejectedOutputs < OUTPUT_RETRIES) {
     await run.write([...events, event("output_rejected", { step, problems })]);

@@ -4,10 +4,12 @@
 import { readFile } from "node:fs/promises";
 import { type AgentDefinition, type JsonSchemaObject, Oz0Error } from "@oz0/sdk";
 import { AGENT_LIMIT_DEFAULTS } from "@oz0/sdk/internal";
+import { hookInterceptor } from "../hooks/index.js";
 import { DEFAULT_MODEL_ALIAS, type LanguageModel } from "../models/index.js";
-import { type LoadedAgent, type LoadedPlugin, resolveInPlugin } from "../plugin-dir/index.js";
-import { argumentIssues, FunctionResolver, formatIssues } from "../tools/index.js";
-import type { BuiltinContext } from "./builtins.js";
+import { type LoadedAgent, type LoadedPlugin, pluginToolSpec, resolveInPlugin } from "../plugin-dir/index.js";
+import { proposalRecorder } from "../skills/index.js";
+import { argumentIssues, type CallInterceptor, FunctionResolver, formatIssues } from "../tools/index.js";
+import type { BuiltinContext, DelegateEntry } from "./builtins.js";
 import { agentSkills, assembleContext } from "./context.js";
 import { event } from "./events.js";
 import { SetupFailure } from "./failures.js";
@@ -24,6 +26,8 @@ export interface AgentSetup {
   readonly outputSchema: JsonSchemaObject | undefined;
   readonly limits: AgentDefinition["limits"];
   readonly builtins: BuiltinContext;
+  /** The dispatch path's interceptors for this run: the engine's, then the job's hooks. */
+  readonly interceptors: readonly CallInterceptor[];
 }
 
 export async function setUpAgent(run: JobRun): Promise<AgentSetup> {
@@ -49,24 +53,29 @@ export async function setUpAgent(run: JobRun): Promise<AgentSetup> {
   const limits = definition.limits ?? { ...AGENT_LIMIT_DEFAULTS };
   run.setDeadline(row.created_at + limits.wall_seconds * 1000);
   const first = run.history.system === undefined;
-  if (first) await checkInput(run, plugin, definition);
+  // pre_execution and user_input may rewrite a new job's input; on_pre_restore sees a resumed one.
+  const hooks = run.hooks;
+  const started = run.history.started;
+  const input =
+    hooks === undefined
+      ? started.input
+      : await hooks.start({
+          first,
+          input: started.input,
+          attempt: row.attempts,
+          steps: run.history.steps,
+          parentJobId: row.parent_id ?? undefined,
+          by: started.by,
+        });
+  if (first) await checkInput(run, plugin, definition, input);
   const { skills, leftOut: skillsLeftOut } = await agentSkills(plugin, agent, resolver);
   const builtins: BuiltinContext = {
     failureKinds: (definition.failures ?? []).map((failure) => failure.kind),
     skills,
-    delegates: definition.delegation?.allow ?? [],
+    delegates: await delegateEntries(run, definition, resolver),
+    propose: proposeBuiltin(run, definition),
   };
-  const toolset = await resolveToolset({
-    plugin: plugin.manifest.name,
-    tools: definition.tools ?? [],
-    resolver,
-    builtins,
-    describeTool: async (owner, tool) => {
-      const loaded = owner === plugin.manifest.name ? plugin : await resolver.plugin(owner);
-      const declared = loaded.manifest.tools?.find((entry) => entry.id === tool)?.description;
-      return declared ?? loaded.code?.registration("tool", tool)?.spec.description ?? "";
-    },
-  });
+  // The model comes first: the longest function name its format accepts decides what it is offered.
   const choice = definition.model ?? plugin.manifest.model ?? { use: DEFAULT_MODEL_ALIAS };
   const model = await deps.models(choice, {
     tenant: row.tenant,
@@ -78,15 +87,40 @@ export async function setUpAgent(run: JobRun): Promise<AgentSetup> {
         .where("tenant", "=", row.tenant)
         .where("key", "=", key)
         .executeTakeFirst();
-      return found === undefined ? undefined : (JSON.parse(found.value) as string);
+      return found === undefined ? undefined : (JSON.parse(found.value) as unknown);
     },
   });
   run.model = model;
+  const toolset = await resolveToolset({
+    plugin: plugin.manifest.name,
+    tools: definition.tools ?? [],
+    resolver,
+    builtins,
+    describeTool: async (owner, tool) => {
+      const loaded = owner === plugin.manifest.name ? plugin : await resolver.plugin(owner);
+      const declared = loaded.manifest.tools?.find((entry) => entry.id === tool)?.description;
+      return declared ?? pluginToolSpec(loaded, tool)?.description ?? "";
+    },
+    nameLimit: model.nameLimit,
+    lazy: definition.tool_loading === "lazy",
+    unavailable: async (fn) => {
+      for (const interceptor of deps.interceptors) {
+        const reason = await interceptor.unavailable?.(fn, { tenant: row.tenant, agent: run.address });
+        if (reason !== undefined) return reason;
+      }
+      return undefined;
+    },
+  });
+  await hooks?.toolsCollected(toolset.functions, toolset.offered);
+  const hooked = hooks === undefined ? undefined : hookInterceptor(hooks);
+  const interceptors = hooked === undefined ? deps.interceptors : [...deps.interceptors, hooked];
   const outputSchema =
     definition.output_schema === undefined
       ? undefined
       : await readSchema(plugin, definition.output_schema, "output_schema");
   if (first) {
+    const labels = skills.map((skill) => skill.label);
+    if (labels.length > 0) await hooks?.skillsChecked("index", labels);
     const context = await assembleContext({
       tenant: row.tenant,
       job: row.id,
@@ -97,6 +131,7 @@ export async function setUpAgent(run: JobRun): Promise<AgentSetup> {
       skillsLeftOut,
       resolver,
       startupTokens: limits.startup_tokens,
+      hooks,
     });
     await run.write([
       ...context.parts.map((part) => event("context_part_contributed", part)),
@@ -105,15 +140,75 @@ export async function setUpAgent(run: JobRun): Promise<AgentSetup> {
         system: context.system,
         tokens: context.tokens,
         functions: toolset.offered.map((fn) => fn.name),
+        ...(input === started.input ? {} : { input }),
       }),
     ]);
+  } else {
+    await hooks?.restored(row.attempts, run.history.steps);
   }
-  return { plugin, agent, definition, resolver, toolset, model, outputSchema, limits, builtins };
+  return {
+    plugin,
+    agent,
+    definition,
+    resolver,
+    toolset,
+    model,
+    outputSchema,
+    limits,
+    builtins,
+    interceptors,
+  };
+}
+
+/** The agents `delegation.allow` names, with their descriptions: what the model reads in oz.delegate. */
+async function delegateEntries(
+  run: JobRun,
+  definition: AgentDefinition,
+  resolver: FunctionResolver,
+): Promise<DelegateEntry[]> {
+  const entries: DelegateEntry[] = [];
+  for (const name of definition.delegation?.allow ?? []) {
+    try {
+      const part = await run.deps.source.resolvePart(run.row.tenant, "agent", name, {
+        fromPlugin: run.row.plugin,
+      });
+      const plugin = await resolver.plugin(part.plugin);
+      const agent = plugin.agents.find((entry) => entry.definition.name === part.name);
+      entries.push({ name, description: agent?.definition.description });
+    } catch {
+      // An agent that does not resolve now is still offered by name; delegating to it is
+      // refused with the reason when the model tries.
+      entries.push({ name });
+    }
+  }
+  return entries;
+}
+
+/** oz.propose_skill's recorder, for an agent with skills.propose. */
+function proposeBuiltin(run: JobRun, definition: AgentDefinition): BuiltinContext["propose"] {
+  const skills = definition.skills;
+  const settings = skills === undefined || Array.isArray(skills) ? undefined : skills.propose;
+  if (settings === undefined) return undefined;
+  const { row } = run;
+  return {
+    into: settings.into,
+    record: proposalRecorder(run.deps.jobs.store, {
+      tenant: row.tenant,
+      job: row.id,
+      agent: run.address,
+      plugin: row.plugin,
+      settings,
+    }),
+  };
 }
 
 /** A job whose input does not match the agent fails with invalid_input before the agent starts. */
-async function checkInput(run: JobRun, plugin: LoadedPlugin, definition: AgentDefinition): Promise<void> {
-  const input = run.history.started.input;
+async function checkInput(
+  run: JobRun,
+  plugin: LoadedPlugin,
+  definition: AgentDefinition,
+  input: unknown,
+): Promise<void> {
   if (definition.input_schema !== undefined) {
     const schema = await readSchema(plugin, definition.input_schema, "input_schema");
     // Text given to an agent with an input schema (`oz0 run a/b '{"id": 7}'`) is read as JSON.
@@ -136,7 +231,12 @@ async function checkInput(run: JobRun, plugin: LoadedPlugin, definition: AgentDe
   }
 }
 
-async function readSchema(plugin: LoadedPlugin, path: string, field: string): Promise<JsonSchemaObject> {
+/** A JSON Schema file of the plugin (an agent's or flow's input_schema or output_schema). */
+export async function readSchema(
+  plugin: LoadedPlugin,
+  path: string,
+  field: string,
+): Promise<JsonSchemaObject> {
   const file = await resolveInPlugin(plugin.dir, path, { file: path, field });
   try {
     return JSON.parse(await readFile(file, "utf8")) as JsonSchemaObject;
@@ -149,7 +249,8 @@ async function readSchema(plugin: LoadedPlugin, path: string, field: string): Pr
   }
 }
 
-function parseJsonText(text: string): unknown {
+/** Text given where structured input is expected is read as JSON when it is JSON. */
+export function parseJsonText(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {

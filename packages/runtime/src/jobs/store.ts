@@ -58,6 +58,8 @@ export interface JobFilter {
   readonly plugin?: string;
   readonly status?: JobStatus;
   readonly parent?: string;
+  /** Jobs whose agent had this tag when the job started. */
+  readonly tag?: string;
   readonly limit?: number;
 }
 
@@ -242,6 +244,11 @@ export class JobStore {
     if (filter.plugin !== undefined) query = query.where("plugin", "=", filter.plugin);
     if (filter.status !== undefined) query = query.where("status", "=", filter.status);
     if (filter.parent !== undefined) query = query.where("parent_id", "=", filter.parent);
+    if (filter.tag !== undefined) {
+      // tags is a JSON list of strings; a tag holds no quote, and its '_' is escaped for LIKE.
+      const pattern = `%${JSON.stringify(filter.tag).replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+      query = query.where(sql<boolean>`tags like ${pattern} escape '\\'`);
+    }
     return query
       .orderBy("created_at", "desc")
       .orderBy("id", "desc")

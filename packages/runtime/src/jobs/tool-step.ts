@@ -4,14 +4,17 @@
 // crash, with the same idempotency key. `oz.fail`, `oz.ask_user` and `oz.delegate` pass the
 // same checks and then end the job or make it wait, in one write with their `tool_call`.
 import type { FunctionCall } from "@oz0/sdk";
+import { governCall } from "../policy/job-gate.js";
 import { type CallableFunction, dispatchCall, prepareCall } from "../tools/index.js";
 import { JOB_CONTROL_BUILTINS } from "./builtins.js";
 import { event, type NewEvent } from "./events.js";
 import type { PendingCall } from "./history.js";
 import { childJobId } from "./ids.js";
 import type { JobRun } from "./job-run.js";
+import { callTarget } from "./lazy-tools.js";
 import type { AgentSetup } from "./setup.js";
 import { isTerminal } from "./store.js";
+import { agentTags } from "./tags.js";
 
 /** How deep child jobs go, and how many one job starts, when `delegation:` does not say. */
 export const DELEGATION_DEFAULTS = { max_depth: 3, max_children: 16 } as const;
@@ -20,8 +23,8 @@ export const DELEGATION_DEFAULTS = { max_depth: 3, max_children: 16 } as const;
 export async function toolStep(run: JobRun, setup: AgentSetup, pending: PendingCall): Promise<boolean> {
   const { call } = pending;
   const key = `${run.row.id}:${call.id}`;
-  const fn = setup.toolset.functions.get(call.name);
-  if (fn === undefined) {
+  const called = setup.toolset.functions.get(call.name);
+  if (called === undefined) {
     const names = [...setup.toolset.functions.keys()].join(", ") || "none";
     await run.write([
       event("tool_call", { callId: call.id, name: call.name, address: "", key, attempt: 1 }),
@@ -30,13 +33,28 @@ export async function toolStep(run: JobRun, setup: AgentSetup, pending: PendingC
         ok: false,
         error: {
           code: "NOT_FOUND",
-          message: `there is no function ${call.name}; the functions you may call: ${names}`,
+          message: setup.toolset.lazy.has(call.name)
+            ? `call ${call.name} through oz__call_tool: { "name": "${call.name}", "args": { … } }`
+            : `there is no function ${call.name}; the functions you may call: ${names}`,
         },
         ms: 0,
       }),
     ]);
     return false;
   }
+  // oz.call_tool runs the function it names, recorded and checked as that function.
+  const target = callTarget(called, call.args, setup.toolset.lazy);
+  if ("error" in target) {
+    await run.write([
+      event("tool_call", { callId: call.id, name: call.name, address: called.address, key, attempt: 1 }),
+      event("tool_result", { callId: call.id, ok: false, error: target.error, ms: 0 }),
+    ]);
+    return false;
+  }
+  const { fn, args } = target;
+  // Tool policy, approvals and kill switches (policy/): the call is refused, or waits for a person.
+  const governed = await governCall(run, setup.toolset.functions, pending, fn, args);
+  if (governed !== undefined) return governed;
   const recorded = run.recordedCall === call.id;
   run.recordedCall = undefined;
   const attempt = pending.started === undefined || recorded ? 1 : pending.started.attempt + 1;
@@ -53,14 +71,14 @@ export async function toolStep(run: JobRun, setup: AgentSetup, pending: PendingC
   if (fn.plugin === undefined && JOB_CONTROL_BUILTINS.has(fn.function)) {
     return controlStep(run, setup, pending, fn, functionCall);
   }
-  await dispatchCall(fn, call.args, functionCall, {
-    interceptors: run.deps.interceptors,
+  await dispatchCall(fn, args, functionCall, {
+    interceptors: setup.interceptors,
     recorder: {
       started: async () => {
         if (recorded) return;
         await run.write([
           pending.started === undefined
-            ? event("tool_call", { callId: call.id, name: call.name, address: fn.address, key, attempt })
+            ? event("tool_call", { callId: call.id, name: fn.modelName, address: fn.address, key, attempt })
             : event("tool_call_retried", { callId: call.id, attempt }),
         ]);
       },
@@ -101,18 +119,25 @@ async function controlStep(
     ]);
     return false;
   };
-  const prepared = await prepareCall(fn, call.args, functionCall, run.deps.interceptors);
+  const prepared = await prepareCall(fn, call.args, functionCall, setup.interceptors);
   if (!prepared.ok) return refuse(prepared.error.code, prepared.error.message);
   const args = prepared.request.args;
   switch (fn.function) {
     case "fail": {
       const kind = String(args.kind);
       const message = String(args.message);
-      if (setup.builtins.failureKinds.includes(kind)) return run.fail({ kind, message }, [toolCall]);
+      const declared = setup.definition.failures?.find((failure) => failure.kind === kind);
+      if (declared !== undefined) {
+        const { retryable, partial, person } = declared;
+        return run.fail({ kind, message, retryable, partial, person }, [toolCall]);
+      }
       return run.fail(
         {
           kind: "undeclared",
           message: `${message} (the agent failed with kind ${kind}, which it does not declare)`,
+          retryable: false,
+          partial: false,
+          person: false,
         },
         [toolCall],
       );
@@ -190,7 +215,13 @@ async function delegate(
       `this job started ${history.children} child jobs; delegation.max_children is ${maxChildren}`,
     );
   }
+  // pre_agent_handoff and pre_child_job may rewrite the child's input or refuse the handoff.
+  const handoff = (await run.hooks?.beforeHandoff(address, args.input)) ?? { ok: true, input: args.input };
+  if (!handoff.ok) return refuse(handoff.error.code, handoff.error.message);
+  const input = handoff.input ?? "";
   const id = childJobId(row.id, child.name, call.id);
+  const tags = await agentTags(deps.source, row.tenant, child);
+  await run.hooks?.afterHandoff(address, id);
   return run.wait(
     { kind: "child", callId: call.id, job: id },
     [toolCall, event("child_job_started", { callId: call.id, job: id, agent: address })],
@@ -205,16 +236,17 @@ async function delegate(
           kind: "agent",
           queue: `pool.${child.plugin}`,
           status: "queued",
-          input: JSON.stringify(args.input ?? ""),
+          input: JSON.stringify(input),
           parent_id: row.id,
           depth: row.depth + 1,
           mode: "run",
+          tags: JSON.stringify(tags),
         },
         [
           event("job_started", {
             agent: address,
             mode: "run",
-            input: args.input ?? "",
+            input,
             parent: row.id,
             by: run.address,
           }),

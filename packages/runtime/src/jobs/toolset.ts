@@ -1,12 +1,14 @@
 // The functions a job's model is offered: the agent's `tools:` resolved by address (bare names
 // in its own plugin, addresses elsewhere, built-ins `oz.*`), each under its model-visible name.
-// A function whose name a model would see as longer than 64 characters, or a built-in this oz0
-// does not have, is left out with the reason; a tool two plugins provide fails the job.
+// A function whose name is longer than the model's provider accepts, or a built-in this oz0
+// does not have, is left out with the reason; a tool two plugins provide fails the job. With
+// `tool_loading: lazy` the plugin functions are kept aside for oz.find_tools and oz.call_tool.
 import { MODEL_NAME_LIMIT } from "@oz0/sdk";
 import type { ModelFunction } from "../models/index.js";
 import type { CallableFunction, FunctionResolver } from "../tools/index.js";
 import { type BuiltinContext, builtinFunction, isBuiltin } from "./builtins.js";
 import type { JobEventData } from "./events.js";
+import { findToolsFunction, type Unavailable } from "./lazy-tools.js";
 
 /** A tool whose functions the agent uses: its manual joins the start-up context. */
 export interface UsedTool {
@@ -17,8 +19,10 @@ export interface UsedTool {
 }
 
 export interface Toolset {
-  /** By model-visible name. */
+  /** What the model may call directly, by model-visible name. */
   readonly functions: ReadonlyMap<string, CallableFunction>;
+  /** With `tool_loading: lazy`: the plugin functions found and called through oz.find_tools and oz.call_tool. */
+  readonly lazy: ReadonlyMap<string, CallableFunction>;
   /** What the model is offered, in the order the agent lists them. */
   readonly offered: readonly ModelFunction[];
   readonly leftOut: readonly JobEventData["function_left_out"][];
@@ -34,17 +38,29 @@ export interface ToolsetOptions {
   readonly builtins: BuiltinContext;
   /** Tool descriptions by `<plugin>/<tool>` from the manifests, for the manuals. */
   readonly describeTool: (plugin: string, tool: string) => Promise<string>;
+  /** The longest function name the model's provider accepts; the strictest, 64, when left out. */
+  readonly nameLimit?: number | undefined;
+  /** `tool_loading: lazy`. */
+  readonly lazy?: boolean;
+  /** For oz.find_tools: why a function may not be called now. */
+  readonly unavailable?: Unavailable;
 }
 
 /** Resolves the agent's tools; throws TOOL_CLASH, OWNER_MISMATCH or NOT_FOUND for one that cannot be. */
 export async function resolveToolset(options: ToolsetOptions): Promise<Toolset> {
   const functions = new Map<string, CallableFunction>();
+  const lazy = new Map<string, CallableFunction>();
+  const nameLimit = options.nameLimit ?? MODEL_NAME_LIMIT;
   const leftOut: JobEventData["function_left_out"][] = [];
   const tools = new Map<string, UsedTool>();
   const plugins = [options.plugin];
   const listed = [...options.tools];
   // An agent with skills reads them with oz.skill, whether or not it lists it.
   if (options.builtins.skills.length > 0 && !listed.includes("oz.skill")) listed.push("oz.skill");
+  // So does an agent with skills.propose propose them with oz.propose_skill.
+  if (options.builtins.propose !== undefined && !listed.includes("oz.propose_skill")) {
+    listed.push("oz.propose_skill");
+  }
   for (const text of listed) {
     const resolved = await options.resolver.resolve(text, options.plugin);
     let fn: CallableFunction;
@@ -58,22 +74,30 @@ export async function resolveToolset(options: ToolsetOptions): Promise<Toolset> 
         });
         continue;
       }
+      if (name === "propose_skill" && options.builtins.propose === undefined) {
+        leftOut.push({
+          name: "oz__propose_skill",
+          address: "oz.propose_skill",
+          reason: "oz.propose_skill needs skills.propose, which names the plugin a proposal changes and how",
+        });
+        continue;
+      }
       fn = builtinFunction(name, options.builtins);
     } else {
       fn = resolved.fn;
     }
-    if (fn.modelName.length > MODEL_NAME_LIMIT) {
+    if (fn.modelName.length > nameLimit) {
       leftOut.push({
         name: fn.modelName,
         address: fn.address,
-        reason: `a model would see it as ${fn.modelName}, ${fn.modelName.length} characters; model providers accept at most ${MODEL_NAME_LIMIT}`,
+        reason: `a model would see it as ${fn.modelName}, ${fn.modelName.length} characters; the model's provider accepts at most ${nameLimit}`,
         length: fn.modelName.length,
-        limit: MODEL_NAME_LIMIT,
+        limit: nameLimit,
       });
       continue;
     }
-    if (functions.has(fn.modelName)) continue;
-    functions.set(fn.modelName, fn);
+    if (functions.has(fn.modelName) || lazy.has(fn.modelName)) continue;
+    (options.lazy === true && fn.plugin !== undefined ? lazy : functions).set(fn.modelName, fn);
     const toolAddress = fn.plugin === undefined ? "oz" : `${fn.plugin}/${fn.tool}`;
     let tool = tools.get(toolAddress);
     if (tool === undefined) {
@@ -87,10 +111,23 @@ export async function resolveToolset(options: ToolsetOptions): Promise<Toolset> 
     tool.functions.push(fn);
     if (fn.plugin !== undefined && !plugins.includes(fn.plugin)) plugins.push(fn.plugin);
   }
+  if (options.lazy === true) {
+    const finder = findToolsFunction(lazy, options.unavailable ?? (async () => undefined));
+    const caller = builtinFunction("call_tool", options.builtins);
+    let builtins = tools.get("oz");
+    if (builtins === undefined) {
+      builtins = { address: "oz", description: "oz0's built-in functions.", functions: [] };
+      tools.set("oz", builtins);
+    }
+    for (const fn of [finder, caller]) {
+      functions.set(fn.modelName, fn);
+      builtins.functions.push(fn);
+    }
+  }
   const offered = [...functions.values()].map((fn) => ({
     name: fn.modelName,
     description: fn.description,
     inputSchema: fn.inputSchema,
   }));
-  return { functions, offered, leftOut, tools: [...tools.values()], plugins };
+  return { functions, lazy, offered, leftOut, tools: [...tools.values()], plugins };
 }

@@ -16,6 +16,8 @@ export interface JobView {
   readonly failure: JobFailure | null;
   readonly parent: string | null;
   readonly depth: number;
+  /** The agent's tags when the job started (none for a flow). */
+  readonly tags: readonly string[];
   /** Claims since the job last stopped cleanly; each crash of its worker adds one. */
   readonly attempts: number;
   readonly waitingFor: WaitingFor | null;
@@ -37,6 +39,7 @@ export function jobView(row: JobRow): JobView {
     failure: row.failure === null ? null : (JSON.parse(row.failure) as JobFailure),
     parent: row.parent_id,
     depth: row.depth,
+    tags: JSON.parse(row.tags) as string[],
     attempts: row.attempts,
     waitingFor: row.waiting_for === null ? null : (JSON.parse(row.waiting_for) as WaitingFor),
     cancelRequestedBy: row.cancel_requested_by,

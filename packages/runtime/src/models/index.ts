@@ -1,16 +1,35 @@
-// Models: the interface the agent loop calls, the resolution of `model: { use }` to a provider,
-// and the offline `test` provider that is the embedded default when nothing is configured.
+// Models: the interface the agent loop calls, the resolution of `model: { use }` to a provider
+// (the offline `test` provider, OpenAI, Anthropic, OpenAI-compatible servers, plugins'
+// providers), the adapter over the AI SDK's provider layer with retries and timeouts, prices
+// and costs, and the tenant's aliases, providers and encrypted keys.
+export { aiSdkModel, toPrompt, wireCallId } from "./ai-sdk.js";
+export { costOf, MAX_FUNCTIONS_PER_REQUEST, metered } from "./metered.js";
+export { BUILTIN_PROVIDERS, type BuiltinProvider, PROVIDER_TYPES, type ProviderType } from "./providers.js";
+export { keyHint, redactSecrets } from "./redact.js";
 export {
-  BUILTIN_PROVIDERS,
   DEFAULT_MODEL_ALIAS,
   type ModelChoice,
   type ModelContext,
   type ModelResolver,
+  type ModelSources,
   modelResolver,
   modelSettingKey,
+  type PluginProvider,
   type ProviderFactory,
 } from "./resolve.js";
+export { CALL_POLICY_DEFAULTS, type CallPolicy, retryAfterMs } from "./retry.js";
 export { sampleFromSchema } from "./sample.js";
+export { SECRET_KEY_FILE, SecretStore } from "./secrets.js";
+export {
+  type AliasView,
+  type KeyView,
+  Models,
+  type ModelsOptions,
+  type PriceView,
+  type ProviderChange,
+  type ProviderView,
+} from "./service.js";
+export type { Price, ProviderConfig } from "./settings.js";
 export {
   parseTestScript,
   TEST_PROVIDER,

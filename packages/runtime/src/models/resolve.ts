@@ -1,10 +1,26 @@
 // Which model an agent runs on: its `model: { use }` (or its plugin's), read as a tenant's
-// alias (`default`, `fast`, …, set with `oz0 model set`) or as `provider:model`. The alias
-// `default` falls back to the offline test provider when the tenant set nothing, so the
-// embedded runtime runs every agent without a key or a network.
+// alias (`default`, `fast`, …, set with `oz0 model set`) or as `provider:model`, then built
+// by the provider of that name: the offline `test` provider, a built-in one (openai,
+// openai-chat, anthropic, openai-compatible, or a name the tenant configured with one of those
+// types), or one a plugin registers with `addProvider`. The alias `default` falls back to the
+// offline test provider when the tenant set nothing, so the embedded runtime runs every agent
+// without a key or a network, and the job says so once.
 import { readFile } from "node:fs/promises";
-import { Oz0Error } from "@oz0/sdk";
+import type { LanguageModelV4 } from "@ai-sdk/provider";
+import { MODEL_NAME_LIMIT, Oz0Error, type ProviderSpec } from "@oz0/sdk";
 import { resolveInPlugin } from "../plugin-dir/index.js";
+import { aiSdkModel } from "./ai-sdk.js";
+import { metered } from "./metered.js";
+import {
+  BUILTIN_PROVIDERS,
+  type Endpoint,
+  isProviderType,
+  PROVIDER_TYPES,
+  type ProviderType,
+} from "./providers.js";
+import { redactSecrets } from "./redact.js";
+import { CALL_POLICY_DEFAULTS, type CallPolicy } from "./retry.js";
+import { type Price, type ProviderConfig, providerKeySecret, SETTING_PREFIX } from "./settings.js";
 import { parseTestScript, TEST_PROVIDER, testModel } from "./test-provider.js";
 import type { LanguageModel } from "./types.js";
 
@@ -20,15 +36,15 @@ export const DEFAULT_MODEL_ALIAS = "default";
 
 /** The tenant setting that maps an alias to `provider:model`. */
 export function modelSettingKey(alias: string): string {
-  return `model.${alias}`;
+  return `${SETTING_PREFIX.alias}${alias}`;
 }
 
 export interface ModelContext {
   readonly tenant: string;
   /** The folder of the plugin whose agent runs: a script is a path in it. */
   readonly pluginDir: string;
-  /** A tenant setting's value, `undefined` when it is not set. */
-  readonly setting: (key: string) => Promise<string | undefined>;
+  /** A tenant setting's value (parsed JSON), `undefined` when it is not set. */
+  readonly setting: (key: string) => Promise<unknown>;
 }
 
 /** Builds a model of one provider; `model` is what follows `provider:`. */
@@ -38,35 +54,59 @@ export type ProviderFactory = (
   context: ModelContext,
 ) => Promise<LanguageModel>;
 
-/** The providers this oz0 knows by ID; the test provider is always there. */
-export const BUILTIN_PROVIDERS: ReadonlyMap<string, ProviderFactory> = new Map([
-  [TEST_PROVIDER, testProvider],
-]);
+/** What a provider's `build` gets: the plugin's config and its key. */
+type ProviderContext = Parameters<ProviderSpec["build"]>[0];
+
+/** A provider a plugin of the tenant registers with `addProvider`. */
+export interface PluginProvider {
+  readonly pluginId: string;
+  readonly spec: ProviderSpec & { readonly pluginId: string };
+  /** The plugin's config, for the provider's build. */
+  readonly config: ProviderContext["config"];
+}
+
+/** What the resolver reads beyond the tenant's settings. */
+export interface ModelSources {
+  /** Factories by provider name, tried before any other provider (tests, embedders). */
+  readonly providers?: ReadonlyMap<string, ProviderFactory>;
+  /** The environment keys and base URLs are read from; `process.env` when left out. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** A key stored in the tenant, decrypted. */
+  readonly secret?: (tenant: string, name: string) => Promise<string | undefined>;
+  /** The providers the tenant's plugins register. */
+  readonly pluginProviders?: (tenant: string) => Promise<readonly PluginProvider[]>;
+  /** Retries and timeouts for every provider, under what the tenant set per provider. */
+  readonly policy?: Partial<CallPolicy>;
+  readonly fetch?: typeof globalThis.fetch;
+}
 
 /** Resolves a model choice to a model the loop can call. */
 export type ModelResolver = (choice: ModelChoice, context: ModelContext) => Promise<LanguageModel>;
 
 /**
- * The model resolver over a set of providers.
+ * The model resolver over the built-in providers and `sources`.
  * @example const model = await modelResolver()({ use: "test" }, context);
  */
-export function modelResolver(
-  providers: ReadonlyMap<string, ProviderFactory> = BUILTIN_PROVIDERS,
-): ModelResolver {
+export function modelResolver(sources: ModelSources = {}): ModelResolver {
   return async (choice, context) => {
     const target = await providerAndModel(choice.use, context);
-    const factory = providers.get(target.provider);
-    if (factory === undefined) {
-      const known = [...providers.keys()].join(", ");
-      throw new Oz0Error(
-        "MODEL_NOT_CONFIGURED",
-        `model ${target.text}${target.via === undefined ? "" : ` (alias ${target.via})`} names provider ` +
-          `'${target.provider}', which this oz0 does not have (it has: ${known}). Install a plugin that ` +
-          `provides it, or map the alias to another model with oz0 model set ${target.via ?? "<alias>"} <provider>:<model>.`,
-        { data: { alias: target.via ?? choice.use, provider: target.provider } },
+    const notices: string[] = [];
+    if (target.fallback) {
+      notices.push(
+        `model alias ${DEFAULT_MODEL_ALIAS} is not set in tenant ${context.tenant}, so this job runs on the offline ` +
+          `test model; oz0 model set ${DEFAULT_MODEL_ALIAS} <provider>:<model> chooses a real one`,
       );
     }
-    return factory(target.model, choice, context);
+    const model = await buildModel(target, choice, context, sources);
+    let price = await priceOf(context, target.provider, target.model);
+    if (price === undefined && target.provider === TEST_PROVIDER) price = { input: 0, output: 0 };
+    if (price === undefined) {
+      notices.push(
+        `no price is set for ${target.text}, so its calls' cost is not recorded; ` +
+          `oz0 model price ${target.text} --input USD_PER_MTOK --output USD_PER_MTOK sets one`,
+      );
+    }
+    return metered(model, { price, notices });
   };
 }
 
@@ -77,6 +117,8 @@ interface Target {
   readonly text: string;
   /** The alias it was reached through. */
   readonly via?: string;
+  /** The default alias, unset, fell back to the test provider. */
+  readonly fallback?: boolean;
 }
 
 async function providerAndModel(use: string, context: ModelContext): Promise<Target> {
@@ -84,13 +126,14 @@ async function providerAndModel(use: string, context: ModelContext): Promise<Tar
   if (direct !== undefined) return direct;
   if (use === TEST_PROVIDER) return { provider: TEST_PROVIDER, model: "auto", text: use };
   const stored = await context.setting(modelSettingKey(use));
-  if (stored !== undefined) {
+  if (typeof stored === "string") {
     const mapped = splitProvider(stored);
     if (mapped !== undefined) return { ...mapped, via: use };
     if (stored === TEST_PROVIDER) return { provider: TEST_PROVIDER, model: "auto", text: stored, via: use };
   }
-  if (use === DEFAULT_MODEL_ALIAS)
-    return { provider: TEST_PROVIDER, model: "auto", text: TEST_PROVIDER, via: use };
+  if (use === DEFAULT_MODEL_ALIAS) {
+    return { provider: TEST_PROVIDER, model: "auto", text: TEST_PROVIDER, via: use, fallback: true };
+  }
   throw new Oz0Error(
     "MODEL_NOT_CONFIGURED",
     `model alias '${use}' is not set in tenant ${context.tenant}: map it with oz0 model set ${use} <provider>:<model>, ` +
@@ -99,21 +142,229 @@ async function providerAndModel(use: string, context: ModelContext): Promise<Tar
   );
 }
 
-function splitProvider(text: string): Target | undefined {
+/** `openai:gpt-4.1` → provider `openai`, model `gpt-4.1`; a model may hold colons (`ollama:qwen2.5:7b`). */
+export function splitProvider(text: string): Target | undefined {
   const at = text.indexOf(":");
   if (at <= 0) return undefined;
   return { provider: text.slice(0, at), model: text.slice(at + 1), text };
 }
 
-async function testProvider(
-  _model: string,
+async function buildModel(
+  target: Target,
   choice: ModelChoice,
   context: ModelContext,
+  sources: ModelSources,
 ): Promise<LanguageModel> {
+  const name = target.provider;
+  const factory = sources.providers?.get(name);
+  if (factory !== undefined) return factory(target.model, choice, context);
+  if (name === TEST_PROVIDER) return testProvider(choice, context);
+  const config = (await context.setting(`${SETTING_PREFIX.provider}${name}`)) as ProviderConfig | undefined;
+  const type = config?.type ?? (isProviderType(name) ? name : undefined);
+  if (type !== undefined) return builtinModel(type, target, config, context, sources);
+  const plugins = (await sources.pluginProviders?.(context.tenant)) ?? [];
+  const matches = plugins.filter((entry) => entry.spec.name === name);
+  if (matches.length === 1) return pluginModel(matches[0]!, target, config, context, sources);
+  if (matches.length > 1) {
+    const owners = matches.map((entry) => entry.pluginId).join(" and ");
+    throw new Oz0Error(
+      "MODEL_NOT_CONFIGURED",
+      `plugins ${owners} each register a model provider named ${name}, so neither is used. Remove one of the plugins, ` +
+        `or map ${target.via ?? "the alias"} to another provider with oz0 model set.`,
+      { data: { alias: target.via ?? target.text, provider: name } },
+    );
+  }
+  const known = [TEST_PROVIDER, ...PROVIDER_TYPES, ...plugins.map((entry) => entry.spec.name)].join(", ");
+  throw new Oz0Error(
+    "MODEL_NOT_CONFIGURED",
+    `model ${target.text}${target.via === undefined ? "" : ` (alias ${target.via})`} names provider ` +
+      `'${name}', which this oz0 does not have (it has: ${known}). Install a plugin that provides it, configure it ` +
+      `with oz0 provider set ${name} --type <type> --base-url <url>, or map the alias to another model with ` +
+      `oz0 model set ${target.via ?? "<alias>"} <provider>:<model>.`,
+    { data: { alias: target.via ?? target.text, provider: name } },
+  );
+}
+
+async function builtinModel(
+  type: ProviderType,
+  target: Target,
+  own: ProviderConfig | undefined,
+  context: ModelContext,
+  sources: ModelSources,
+): Promise<LanguageModel> {
+  const kind = BUILTIN_PROVIDERS[type];
+  const name = target.provider;
+  // openai-chat is OpenAI's other API: it shares openai's settings unless it has its own.
+  const configName = own === undefined && name === "openai-chat" ? "openai" : name;
+  const config =
+    own ??
+    (configName === name
+      ? undefined
+      : ((await context.setting(`${SETTING_PREFIX.provider}${configName}`)) as ProviderConfig | undefined));
+  // The standard variables configure the built-in names only: a key for OpenAI is never sent
+  // to a server the tenant named otherwise.
+  const env = sources.env ?? process.env;
+  const standard = isProviderType(name) ? kind.env : undefined;
+  const baseUrl = config?.baseUrl ?? nonEmpty(standard && env[standard.baseUrl]) ?? kind.defaultUrl;
+  const apiKey = await keyOf(configName, config, context, sources, standard?.apiKey);
+  if (apiKey === undefined && (kind.keyRequired || keyConfigured(config))) {
+    throw noKey(name, target, config, standard?.apiKey);
+  }
+  if (baseUrl === undefined) {
+    throw new Oz0Error(
+      "MODEL_NOT_CONFIGURED",
+      `provider ${name} (${kind.displayName}) has no base URL in tenant ${context.tenant}: set one with ` +
+        `oz0 provider set ${name} --base-url http://localhost:11434/v1${standard === undefined ? "" : ` (or ${standard.baseUrl})`}.`,
+      { data: { alias: target.via ?? target.text, provider: name } },
+    );
+  }
+  const endpoint: Endpoint = { name, baseUrl, apiKey, fetch: sources.fetch };
+  return aiSdkModel({
+    id: target.text,
+    model: await kind.build(endpoint, target.model),
+    nameLimit: kind.nameLimit,
+    policy: policyOf(config, sources),
+    secrets: apiKey === undefined ? [] : [apiKey],
+    providerOptions: kind.providerOptions,
+    keyHelp: keyHelp(configName, config, standard?.apiKey),
+  });
+}
+
+async function pluginModel(
+  found: PluginProvider,
+  target: Target,
+  config: ProviderConfig | undefined,
+  context: ModelContext,
+  sources: ModelSources,
+): Promise<LanguageModel> {
+  const name = target.provider;
+  const apiKey = await keyOf(name, config, context, sources, undefined);
+  if (apiKey === undefined && keyConfigured(config)) throw noKey(name, target, config, undefined);
+  const baseUrl = config?.baseUrl ?? found.spec.meta.defaultUrl;
+  const ctx: ProviderContext = {
+    pluginId: found.pluginId,
+    config: { ...found.config, ...(baseUrl === undefined ? {} : { baseUrl }) },
+    // A provider has one key, the one set for it with oz0 provider set, whatever it calls it.
+    secret: async () => apiKey,
+  };
+  const secrets = apiKey === undefined ? [] : [apiKey];
+  let model: unknown;
+  try {
+    model = (await found.spec.build(ctx)).languageModel(target.model);
+  } catch (error) {
+    throw new Oz0Error(
+      "MODEL_NOT_CONFIGURED",
+      redactSecrets(
+        `provider ${name} of plugin ${found.pluginId} could not build model ${target.model}: ${error instanceof Error ? error.message : String(error)}`,
+        secrets,
+      ),
+      { data: { alias: target.via ?? target.text, provider: name } },
+    );
+  }
+  return aiSdkModel({
+    id: target.text,
+    model: await asV4(model, found, target),
+    // A plugin's wire format is unknown here, so the strictest limit holds.
+    nameLimit: MODEL_NAME_LIMIT,
+    policy: policyOf(config, sources),
+    secrets,
+    keyHelp: keyHelp(name, config, undefined),
+  });
+}
+
+/** An AI SDK language model of any specification version, as version 4. */
+async function asV4(model: unknown, found: PluginProvider, target: Target): Promise<LanguageModelV4> {
+  const version = (model as { specificationVersion?: unknown } | null)?.specificationVersion;
+  if (version === "v4") return model as LanguageModelV4;
+  if (version === "v3" || version === "v2") {
+    // The AI SDK's own adapter from older provider specifications.
+    const { resolveLanguageModel } = await import("ai/internal");
+    return resolveLanguageModel(model as Parameters<typeof resolveLanguageModel>[0]);
+  }
+  throw new Oz0Error(
+    "INVALID_PLUGIN",
+    `provider ${found.spec.name} of plugin ${found.pluginId} returned something that is not an AI SDK language ` +
+      `model for ${target.model} (specificationVersion ${JSON.stringify(version)}); languageModel(id) must return a ` +
+      "LanguageModelV2, V3 or V4, as the @ai-sdk/* provider packages do.",
+    { data: { plugin: found.pluginId, detail: "provider built no language model" } },
+  );
+}
+
+async function keyOf(
+  configName: string,
+  config: ProviderConfig | undefined,
+  context: ModelContext,
+  sources: ModelSources,
+  standardEnv: string | undefined,
+): Promise<string | undefined> {
+  const env = sources.env ?? process.env;
+  if (config?.apiKeyStored === true && sources.secret !== undefined) {
+    const stored = await sources.secret(context.tenant, providerKeySecret(configName));
+    if (stored !== undefined) return stored;
+  }
+  if (config?.apiKeyEnv !== undefined) return nonEmpty(env[config.apiKeyEnv]);
+  return standardEnv === undefined ? undefined : nonEmpty(env[standardEnv]);
+}
+
+/** The operator said where the key comes from: it missing is a fault, even for a server that needs none. */
+function keyConfigured(config: ProviderConfig | undefined): boolean {
+  return config?.apiKeyEnv !== undefined || config?.apiKeyStored === true;
+}
+
+function noKey(
+  name: string,
+  target: Target,
+  config: ProviderConfig | undefined,
+  standardEnv: string | undefined,
+): Oz0Error {
+  const where =
+    config?.apiKeyEnv !== undefined
+      ? `its key is read from ${config.apiKeyEnv}, which is not set in this process`
+      : config?.apiKeyStored === true
+        ? "its stored key cannot be read here"
+        : "it has no API key";
+  return new Oz0Error(
+    "MODEL_NOT_CONFIGURED",
+    `model ${target.text}: provider ${name} cannot be called: ${where}. ${capitalize(keyHelp(name, config, standardEnv))}.`,
+    { data: { alias: target.via ?? target.text, provider: name } },
+  );
+}
+
+function keyHelp(name: string, config: ProviderConfig | undefined, standardEnv: string | undefined): string {
+  const env = config?.apiKeyEnv ?? standardEnv;
+  return `store a key with oz0 provider set ${name} --api-key-stdin${env === undefined ? "" : `, or set ${env}`}`;
+}
+
+function policyOf(config: ProviderConfig | undefined, sources: ModelSources): CallPolicy {
+  return {
+    ...CALL_POLICY_DEFAULTS,
+    ...sources.policy,
+    ...(config?.timeoutSeconds === undefined ? {} : { timeoutMs: config.timeoutSeconds * 1000 }),
+    ...(config?.retries === undefined ? {} : { retries: config.retries }),
+  };
+}
+
+/** The price of `provider:model`, else the provider's `provider:*` price. */
+async function priceOf(context: ModelContext, provider: string, model: string): Promise<Price | undefined> {
+  const exact = await context.setting(`${SETTING_PREFIX.price}${provider}:${model}`);
+  if (exact !== undefined) return exact as Price;
+  return (await context.setting(`${SETTING_PREFIX.price}${provider}:*`)) as Price | undefined;
+}
+
+async function testProvider(choice: ModelChoice, context: ModelContext): Promise<LanguageModel> {
   if (choice.script === undefined) return testModel();
   const path = await resolveInPlugin(context.pluginDir, choice.script, {
     file: choice.script,
     field: "model.script",
   });
   return testModel({ script: parseTestScript(await readFile(path, "utf8"), choice.script) });
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed === undefined || trimmed === "" ? undefined : trimmed;
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -52,8 +52,11 @@ export interface ModelRequest {
 }
 
 export interface ModelUsage {
+  /** Prompt tokens, cached ones included. */
   readonly inputTokens: number;
   readonly outputTokens: number;
+  /** Prompt tokens the provider read from its cache (billed at the cached price). */
+  readonly cachedInputTokens?: number | undefined;
 }
 
 export interface ModelReply {
@@ -62,6 +65,8 @@ export interface ModelReply {
   /** A structured answer, for an agent with an output schema. */
   readonly output?: unknown;
   readonly usage: ModelUsage;
+  /** What the call cost in US dollars, from the tenant's price table; left out when no price is set. */
+  readonly costUsd?: number | undefined;
   /** Things the model wants a person to know about this reply, recorded as `model_warning` events. */
   readonly warnings?: readonly string[] | undefined;
 }
@@ -69,6 +74,12 @@ export interface ModelReply {
 /** A model the loop can call; `id` is `provider:model` as traces show it. */
 export interface LanguageModel {
   readonly id: string;
+  /**
+   * The longest function name the model's wire format accepts (64 for OpenAI's formats, 128
+   * for Anthropic's); a function whose model-visible name is longer is left out. Left out,
+   * the strictest, 64.
+   */
+  readonly nameLimit?: number | undefined;
   generate(request: ModelRequest): Promise<ModelReply>;
   /**
    * Called once the job has ended after `steps` model calls: anything a person should know

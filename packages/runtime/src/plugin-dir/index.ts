@@ -1,3 +1,12 @@
-// Reading plugin folders: the manifest, agents, skills and code entry, with paths confined to the folder.
+// Reading plugin folders: the manifest, agents, skills, code entry and kind: Tool manifests, with
+// paths confined to the folder.
 export { resolveInPlugin } from "./confine.js";
 export { type LoadedAgent, type LoadedPlugin, type LoadedSkill, loadPluginDir, pluginRoot } from "./load.js";
+export {
+  type LoadedToolManifest,
+  type PluginToolSpec,
+  pluginToolSpec,
+  pluginToolSpecs,
+  type ToolManifestHandler,
+  toolRefTarget,
+} from "./tool-manifests.js";

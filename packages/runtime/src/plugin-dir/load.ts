@@ -20,6 +20,7 @@ import {
   type RecordingHost,
 } from "@oz0/sdk/internal";
 import { resolveInPlugin } from "./confine.js";
+import { checkOwnToolRefs, type LoadedToolManifest, loadToolManifests } from "./tool-manifests.js";
 
 export interface LoadedAgent {
   readonly definition: AgentDefinition;
@@ -41,6 +42,8 @@ export interface LoadedPlugin {
   readonly skills: readonly LoadedSkill[];
   /** What the code entry registered; `undefined` for a plugin without `main:`. */
   readonly code: RecordingHost | undefined;
+  /** Its `kind: Tool` manifests (`tools/*.tool.yaml`), each a tool beside the code's. */
+  readonly toolManifests: readonly LoadedToolManifest[];
 }
 
 const MANIFEST_FILE = "plugin.yaml";
@@ -54,9 +57,12 @@ export async function loadPluginDir(dir: string): Promise<LoadedPlugin> {
   const agents = await loadAgents(root, manifest);
   const skills = await loadSkills(root);
   const code = manifest.main === undefined ? undefined : await runCodeEntry(root, manifest, manifest.main);
+  const toolManifests = await loadToolManifests(root, manifest.name);
   checkCapabilities(manifest, code);
-  checkDeclaredTools(manifest, code);
-  return { dir: root, manifest, agents, skills, code };
+  checkDeclaredTools(manifest, code, toolManifests);
+  checkOwnToolRefs(manifest.name, agents, toolManifests);
+  checkCodeFlows(manifest, agents, code);
+  return { dir: root, manifest, agents, skills, code, toolManifests };
 }
 
 /** The real path of the plugin folder `dir`, or `INVALID_PLUGIN` when it is not one. */
@@ -221,10 +227,30 @@ function checkCapabilities(manifest: PluginManifest, code: RecordingHost | undef
   );
 }
 
-/** Tool IDs in `tools:` and tools the code registers must be the same set (MCP tools aside). */
-function checkDeclaredTools(manifest: PluginManifest, code: RecordingHost | undefined): void {
+/**
+ * Tool IDs in `tools:` and tools the code registers must be the same set (MCP tools aside). A
+ * `kind: Tool` manifest's tool may be declared too, and needs not be; one ID is never both
+ * registered by the code and described by a manifest.
+ */
+function checkDeclaredTools(
+  manifest: PluginManifest,
+  code: RecordingHost | undefined,
+  toolManifests: readonly LoadedToolManifest[],
+): void {
+  const described = new Map(toolManifests.map((tool) => [tool.manifest.name, tool.file]));
+  for (const registration of code?.registrations("tool") ?? []) {
+    const file = described.get(registration.spec.name);
+    if (file === undefined) continue;
+    throw new Oz0Error(
+      "INVALID_PLUGIN",
+      `plugin '${manifest.name}': its code registers tool ${registration.spec.name}, which ${file} describes too; keep one of them.`,
+      { data: { plugin: manifest.name, detail: "tool both registered and described" } },
+    );
+  }
   const declared = new Set(
-    (manifest.tools ?? []).filter((tool) => tool.mcp === undefined).map((tool) => tool.id),
+    (manifest.tools ?? [])
+      .filter((tool) => tool.mcp === undefined && !described.has(tool.id))
+      .map((tool) => tool.id),
   );
   const registered = new Set(
     (code?.registrations("tool") ?? []).map((registration) => registration.spec.name),
@@ -248,4 +274,23 @@ function checkDeclaredTools(manifest: PluginManifest, code: RecordingHost | unde
       notBuilt,
     },
   });
+}
+
+/** Agents, YAML flows and code flows (`host.addFlow`) share one set of names in a plugin. */
+function checkCodeFlows(
+  manifest: PluginManifest,
+  agents: readonly LoadedAgent[],
+  code: RecordingHost | undefined,
+): void {
+  for (const flow of code?.registrations("flow") ?? []) {
+    const agent = agents.find((entry) => entry.definition.name === flow.name);
+    const yaml = manifest.flows?.some((entry) => entry.name === flow.name) === true;
+    if (agent === undefined && !yaml) continue;
+    const other = agent === undefined ? "a flow under flows: in plugin.yaml" : `an agent (${agent.file})`;
+    throw new Oz0Error(
+      "INVALID_PLUGIN",
+      `plugin '${manifest.name}': its code registers flow '${flow.name}', and ${other} has that name too; agents and flows share one set of names, so rename one.`,
+      { data: { plugin: manifest.name, detail: `flow '${flow.name}' named twice` } },
+    );
+  }
 }

@@ -47,6 +47,8 @@ export const DEFAULT_TENANT = "default";
 export interface TenantsTable {
   name: string;
   created_at: EpochMs;
+  /** Moves on with every change of the tenant's tool policy or kill switches (migration 4). */
+  governance_version: Generated<number>;
 }
 
 /** One row per plugin installed in a tenant. */
@@ -130,6 +132,16 @@ export interface ApprovalsTable {
   decided_by: string | null;
   requested_at: EpochMs;
   decided_at: EpochMs | null;
+  /** The call of the job it is for; one approval per call (migration 4). */
+  call_id: string | null;
+  /** The job's agent by address. */
+  agent: string | null;
+  /** A hash of what it approves: tenant, job, call, agent, function, arguments and definition. */
+  binding: string | null;
+  /** 1 once `approval_decided` is in the job's history. */
+  recorded: Generated<number>;
+  /** When the approved call was let through. */
+  used_at: EpochMs | null;
 }
 
 /** Tool policy: one rule per address pattern. */
@@ -145,6 +157,8 @@ export interface KillSwitchesTable {
   kind: SwitchKind;
   address: string;
   created_at: EpochMs;
+  /** Who pulled the switch (migration 4). */
+  by: string | null;
 }
 
 export interface InventoryTable {
@@ -182,11 +196,72 @@ export interface PluginChangesTable {
   at: EpochMs;
 }
 
+/**
+ * What memory providers keep through MemoryContext.db (migration 5): a JSON value per
+ * collection and key, per tenant and plugin. `text` is what the full-text index reads; the
+ * engines keep the index themselves (an FTS5 table on SQLite, a tsvector column on PostgreSQL).
+ */
+export interface MemoryItemsTable {
+  tenant: string;
+  plugin: string;
+  collection: string;
+  key: string;
+  value: Json;
+  text: string;
+  updated_at: EpochMs;
+}
+
+export const PROPOSAL_STATUSES = ["pending", "approved", "rejected"] as const;
+export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number];
+
+/** A skill an agent proposed with oz.propose_skill, for a person to review (migration 6). */
+export interface SkillProposalsTable {
+  id: string;
+  tenant: string;
+  job_id: string;
+  /** The proposing agent by address. */
+  agent: string;
+  /** The agent's plugin, which its propose.apply function is read in. */
+  plugin: string;
+  /** The plugin whose skills the proposal changes (propose.into). */
+  into_plugin: string;
+  skill: string;
+  description: string;
+  body: string;
+  title: string;
+  why: string | null;
+  /** The agent's skills.propose when it proposed: apply, repository, path, arguments. */
+  settings: Json;
+  status: ColumnType<ProposalStatus, ProposalStatus | undefined, ProposalStatus>;
+  decided_by: string | null;
+  /** Why a person rejected it. */
+  reason: string | null;
+  /** What the apply function returned when the pull request was opened. */
+  result: Json | null;
+  created_at: EpochMs;
+  decided_at: EpochMs | null;
+}
+
 /** The migrations applied to this database, one row per version. */
 export interface MigrationsTable {
   version: number;
   name: string;
   applied_at: EpochMs;
+}
+
+/** Model-call totals per tenant, agent, model and hour (migration 7): what budgets read. */
+export interface UsageTotalsTable {
+  tenant: string;
+  /** The agent by address, `<plugin>/<agent>`. */
+  agent: string;
+  /** `provider:model`. */
+  model: string;
+  /** The hour the calls were recorded in, as epoch milliseconds at its start. */
+  hour: EpochMs;
+  input_tokens: number;
+  output_tokens: number;
+  model_calls: number;
+  cost_usd: number;
 }
 
 export interface Database {
@@ -201,6 +276,9 @@ export interface Database {
   inventory: InventoryTable;
   settings: SettingsTable;
   plugin_changes: PluginChangesTable;
+  memory_items: MemoryItemsTable;
+  skill_proposals: SkillProposalsTable;
+  usage_totals: UsageTotalsTable;
   oz0_migrations: MigrationsTable;
 }
 
@@ -221,3 +299,4 @@ export type KillSwitchRow = Selectable<KillSwitchesTable>;
 export type InventoryRow = Selectable<InventoryTable>;
 export type SettingRow = Selectable<SettingsTable>;
 export type PluginChangeRow = Selectable<PluginChangesTable>;
+export type SkillProposalRow = Selectable<SkillProposalsTable>;

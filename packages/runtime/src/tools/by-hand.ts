@@ -1,9 +1,15 @@
 // Calling a function by hand (`oz0 tool call <plugin>/<tool>.<function> --args JSON`): the
 // owner check on the address, then the same dispatch path a job's calls take, outside any job.
 import { randomUUID } from "node:crypto";
-import { Oz0Error } from "@oz0/sdk";
-import { type CallError, type CallInterceptor, dispatchCall } from "./dispatch.js";
-import { FunctionResolver } from "./functions.js";
+import { type FunctionCall, Oz0Error } from "@oz0/sdk";
+import {
+  type CallError,
+  type CallInterceptor,
+  type CallOutcome,
+  type CallRecorder,
+  dispatchCall,
+} from "./dispatch.js";
+import { type CallableFunction, FunctionResolver } from "./functions.js";
 import type { PartSource } from "./source.js";
 
 /** What a call by hand did. */
@@ -68,5 +74,21 @@ export class ToolCaller {
     return outcome.ok
       ? { ...base, ok: true, result: outcome.result }
       : { ...base, ok: false, error: outcome.error };
+  }
+
+  /**
+   * Calls a function already resolved, on the same path with the same interceptors, for a caller
+   * that records the call itself: an MCP client of `oz0 mcp serve`, whose calls are jobs.
+   */
+  dispatch(
+    fn: CallableFunction,
+    args: unknown,
+    call: FunctionCall,
+    recorder?: CallRecorder,
+  ): Promise<CallOutcome> {
+    return dispatchCall(fn, args, call, {
+      interceptors: this.#options.interceptors ?? [],
+      ...(recorder === undefined ? {} : { recorder }),
+    });
   }
 }

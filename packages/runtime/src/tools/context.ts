@@ -1,6 +1,7 @@
 // The ToolContext a tool's `build` gets when the runtime builds it for a tenant: its paths
 // under oz0's home, and the mediated file and process surface.
 import { join } from "node:path";
+import type { MemoryProvider } from "@oz0/sdk";
 import { Oz0Error, type ToolContext, type ToolRuntime } from "@oz0/sdk";
 
 export interface ToolContextOptions {
@@ -9,6 +10,8 @@ export interface ToolContextOptions {
   readonly pluginId: string;
   /** The agent the tool works for; its working folder is `agentRoot`. */
   readonly agent?: string | undefined;
+  /** The plugin's memory providers for the tenant (`ctx.memory`); absent, tools get none. */
+  readonly memory?: ((name?: string) => Promise<MemoryProvider>) | undefined;
 }
 
 /**
@@ -29,6 +32,7 @@ export function toolContext(options: ToolContextOptions): ToolContext {
     },
     runtime: unavailableRuntime,
     config: {},
+    ...(options.memory === undefined ? {} : { memory: options.memory }),
   };
 }
 

@@ -33,6 +33,15 @@ export interface CallInterceptor {
   readonly name: string;
   before?(request: CallRequest): Promise<Readonly<Record<string, unknown>> | undefined>;
   after?(request: CallRequest, outcome: CallOutcome): Promise<CallOutcome | undefined>;
+  /**
+   * Why `fn` may not be called at all now (a kill switch, a deny rule), or undefined: what
+   * oz.find_tools offers a lazily loading agent leaves out what this refuses. A call that
+   * waits for a person's approval may still be made, so it is not refused here.
+   */
+  unavailable?(
+    fn: CallableFunction,
+    who: { readonly tenant: string; readonly agent?: string | undefined },
+  ): Promise<string | undefined>;
 }
 
 /** Where a call's stages are written: a job records them as `tool_call` and `tool_result` events. */

@@ -13,8 +13,8 @@ import {
   parseFunctionAddress,
   resolveReference,
 } from "@oz0/sdk";
-import { type BuiltTool, buildTool } from "@oz0/sdk/internal";
-import type { LoadedPlugin } from "../plugin-dir/index.js";
+import { type BuiltTool, buildTool, isToolRef, parseToolRef, toolRefProblem } from "@oz0/sdk/internal";
+import { type LoadedPlugin, pluginToolSpec, toolRefTarget } from "../plugin-dir/index.js";
 import { toolContext } from "./context.js";
 import type { PartSource } from "./source.js";
 
@@ -71,10 +71,12 @@ export class FunctionResolver {
   }
 
   /**
-   * Resolves `text`: an address (`github/oz0_github.get_file`), a bare `<tool>.<function>` read
-   * inside `fromPlugin`, or a built-in (`oz.fail`). Throws NOT_FOUND, TOOL_CLASH or OWNER_MISMATCH.
+   * Resolves `written`: an address (`github/oz0_github.get_file`), a bare `<tool>.<function>`
+   * read inside `fromPlugin`, a built-in (`oz.fail`), or a reference to a `kind: Tool` manifest
+   * (`samples:tools/memory-search.tool.yaml`). Throws NOT_FOUND, TOOL_CLASH or OWNER_MISMATCH.
    */
-  async resolve(text: string, fromPlugin?: string): Promise<ResolvedFunction> {
+  async resolve(written: string, fromPlugin?: string): Promise<ResolvedFunction> {
+    const text = isToolRef(written) ? await this.refAddress(written) : written;
     const { address, bare } =
       fromPlugin === undefined
         ? { address: parseFunctionAddress(text), bare: false }
@@ -110,6 +112,24 @@ export class FunctionResolver {
       run: (args, call) => built.run(args, call),
     };
     return { kind: "function", fn, address: owned };
+  }
+
+  /**
+   * The address a `<plugin>:tools/<file>.tool.yaml` reference names: the function that manifest
+   * of the installed plugin describes. Throws INVALID_ADDRESS or NOT_FOUND.
+   */
+  private async refAddress(text: string): Promise<string> {
+    const ref = parseToolRef(text);
+    if (ref === undefined) {
+      throw new Oz0Error(
+        "INVALID_ADDRESS",
+        toolRefProblem(text) ?? `'${text}' is not a tool manifest reference`,
+        {
+          data: { input: text, form: "<plugin>:tools/<file>.tool.yaml" },
+        },
+      );
+    }
+    return `${ref.plugin}/${toolRefTarget(await this.plugin(ref.plugin), ref.path)}`;
   }
 
   /** The one plugin that provides the tool, checked against the plugin the address names. */
@@ -156,18 +176,26 @@ export class FunctionResolver {
 
   private async build(plugin: string, id: string): Promise<BuiltTool> {
     const loaded = await this.plugin(plugin);
-    const registration = loaded.code?.registration("tool", id);
-    if (registration === undefined) {
+    const spec = pluginToolSpec(loaded, id);
+    if (spec === undefined) {
       const mcp = loaded.manifest.tools?.some((tool) => tool.id === id && tool.mcp !== undefined);
+      if (mcp === true && this.#source.mcpTool !== undefined) {
+        return this.#source.mcpTool(this.#options.tenant, loaded, id);
+      }
       throw new Oz0Error(
         "NOT_FOUND",
         mcp === true
-          ? `tool ${id} of ${plugin} comes from an MCP server, which this oz0 does not start yet.`
+          ? `tool ${id} of ${plugin} comes from an MCP server, which this oz0 does not start here.`
           : `plugin ${plugin} declares no tool ${id} in its code.`,
         { data: { kind: "tool", name: id, tenant: this.#options.tenant } },
       );
     }
     const { tenant, home, agent } = this.#options;
-    return buildTool(registration.spec, toolContext({ home, tenant, pluginId: plugin, agent }));
+    const source = this.#source;
+    const memory =
+      source.memory === undefined
+        ? undefined
+        : (name?: string) => Promise.resolve(source.memory!(tenant, plugin, name));
+    return buildTool(spec, toolContext({ home, tenant, pluginId: plugin, agent, memory }));
   }
 }

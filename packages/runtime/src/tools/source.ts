@@ -2,6 +2,8 @@
 // function by address (the owner check), an installed plugin loaded from its folder, and the
 // plugins that provide a tool ID. The runtime's Catalog implements it; tests use a twin over
 // plugin folders.
+import type { MemoryProvider } from "@oz0/sdk";
+import type { BuiltTool } from "@oz0/sdk/internal";
 import type { LoadedPlugin } from "../plugin-dir/index.js";
 
 type Awaitable<T> = T | Promise<T>;
@@ -26,4 +28,14 @@ export interface PartSource {
   loadInstalled(tenant: string, plugin: string): Awaitable<LoadedPlugin>;
   /** The plugins of the tenant that provide tool `toolId`: one, or two and more in a clash. */
   toolOwners(tenant: string, toolId: string): Awaitable<readonly string[]>;
+  /**
+   * A memory provider `plugin` registers with addMemory, built for the tenant, for its tools'
+   * `ctx.memory`; a source without memory leaves it out, and tools get no `ctx.memory`.
+   */
+  memory?(tenant: string, plugin: string, name?: string): Awaitable<MemoryProvider>;
+  /**
+   * Tool `tool` of `plugin`, whose functions its `mcp:` server lists (the MCP manager); a
+   * source without MCP leaves it out, and such a tool's functions are not found.
+   */
+  mcpTool?(tenant: string, plugin: LoadedPlugin, tool: string): Awaitable<BuiltTool>;
 }

@@ -29,7 +29,7 @@ describe("the tools a model sees", () => {
       name: "a_rather_long_tool_identifier_for_tests__a_function_with_a_long_name_too",
       address: "helpdesk/a_rather_long_tool_identifier_for_tests.a_function_with_a_long_name_too",
       reason:
-        "a model would see it as a_rather_long_tool_identifier_for_tests__a_function_with_a_long_name_too, 72 characters; model providers accept at most 64",
+        "a model would see it as a_rather_long_tool_identifier_for_tests__a_function_with_a_long_name_too, 72 characters; the model's provider accepts at most 64",
       length: 72,
       limit: 64,
     });
@@ -115,6 +115,9 @@ describe("oz.fail", () => {
     expect(job.failure).toEqual({
       kind: "undeclared",
       message: "too hard (the agent failed with kind gave_up, which it does not declare)",
+      retryable: false,
+      partial: false,
+      person: false,
     });
   });
 });

@@ -150,6 +150,69 @@ export const ERROR_CODES = {
       "A worker lost its lease on a job (another worker took the job over), so the job engine refused its writes.",
     data: "{ job: string, owner: string }",
   },
+  STEP_FAILED: {
+    side: "user",
+    summary:
+      "A step of a flow was refused or failed: a function call (refused by its checks, or its function threw) or a child job that did not succeed.",
+    data: "{ step: string, address: string, code?: string, kind?: string }: the step, what it called or started, and the call's error code or the child job's failure kind.",
+  },
+  PROPOSAL_STATE_CONFLICT: {
+    side: "user",
+    summary: "A skill proposal was approved or rejected after a person had already decided it.",
+    data: "{ proposal: string, status: string }",
+  },
+  MODEL_CALL_FAILED: {
+    side: "system",
+    summary:
+      "A model provider's call failed for good: refused (a bad key, an unknown model, a bad request) or still failing after its retries (rate limits, server faults, dropped connections, timeouts).",
+    data: "{ model: string, attempts: number, retryable: boolean, status?: number }: provider:model, the attempts made, whether the last failure was one a retry may cure, and the HTTP status when the server answered.",
+  },
+  TOO_MANY_TOOLS: {
+    side: "user",
+    summary: "A model request would offer more functions than providers accept in one request (128).",
+    data: "{ count: number, limit: number }",
+  },
+  KILLED: {
+    side: "user",
+    summary:
+      "An agent or tool is stopped by the tenant's kill switch: the agent starts no job and its running jobs end at their next step; the tool's calls are refused.",
+    data: '{ kind: "agent" | "tool", address: string, by: string | null }: what is stopped, by address, and who stopped it.',
+  },
+  APPROVAL_REQUIRED: {
+    side: "user",
+    summary:
+      "A call needs a person's approval under the tenant's tool policy (an ask rule), and its caller cannot wait for one (a call by hand).",
+    data: "{ address: string, rule: string }: the function and the ask rule that matched it.",
+  },
+  APPROVAL_DENIED: {
+    side: "user",
+    summary: "A person denied the approval a call waited for, so the call did not run.",
+    data: "{ approval: string, address: string, by: string, reason: string | null }",
+  },
+  APPROVAL_STATE_CONFLICT: {
+    side: "user",
+    summary:
+      "An approval cannot be decided or used as asked: it was already decided the other way, its job has ended, or the call it would let through is not the call it approved (other arguments, agent or function definition).",
+    data: "{ approval: string, status: string }: the approval and its status (or the job's, when the job has ended).",
+  },
+  HOOK_FAILED: {
+    side: "user",
+    summary:
+      "A hook handler registered as required failed (threw something other than PolicyViolation), so the action it guards did not happen.",
+    data: "{ hook: string, plugin: string, handler: string, error: string }: the hook point, the plugin and registration of the handler, and its error.",
+  },
+  MCP_SERVER_ERROR: {
+    side: "system",
+    summary:
+      "The MCP server behind a tool could not be started or reached, broke the protocol, or stopped during a call; oz0 starts it again, with a growing pause, at the next call.",
+    data: "{ tool: string, server: string, cause: string }: the tool by address, the server (its command or URL), and what went wrong, with secrets redacted.",
+  },
+  MCP_TOOL_ERROR: {
+    side: "user",
+    summary:
+      "An MCP server's tool answered a call with an error (isError); the message is the tool's own text.",
+    data: "{ address: string, content: object[] }: the function by address and the content the tool answered with, secrets redacted.",
+  },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

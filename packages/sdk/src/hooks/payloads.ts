@@ -44,6 +44,36 @@ export interface TokenUsage {
   readonly outputTokens: number;
 }
 
+/** Model-call totals of one model. */
+export interface ModelUsageTotals {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly modelCalls: number;
+  /** US dollars the provider reported for the calls; 0 where it reported none. */
+  readonly costUsd: number;
+}
+
+/** Model-call totals, overall and by `provider:model` (to price each model apart). */
+export interface UsageTotals extends ModelUsageTotals {
+  readonly byModel: Readonly<Record<string, ModelUsageTotals>>;
+}
+
+export interface UsageQuery {
+  /** Count calls from this time on, in epoch milliseconds, rounded down to the hour totals are kept by. */
+  readonly since: number;
+  /** Only one agent's calls, by address (`<plugin>/<agent>`). */
+  readonly agent?: string;
+}
+
+/**
+ * What a budget reads before a model call: the job's own calls so far, and the tenant's over
+ * any period. Both count recorded calls only, never the one about to be made.
+ */
+export interface UsageView {
+  readonly job: UsageTotals;
+  tenant(query: UsageQuery): Promise<UsageTotals>;
+}
+
 export interface ModelResponse {
   readonly text?: string;
   readonly toolCalls: readonly ToolCallRequest[];
@@ -76,6 +106,8 @@ export interface PreLlmCallPayload extends HookPayloadBase<"pre_llm_call"> {
   readonly tools: readonly FunctionDescription[];
   readonly settings: Readonly<Record<string, unknown>>;
   readonly estimatedInputTokens?: number;
+  /** Usage so far, for budgets: the job's, and the tenant's by period. */
+  readonly usage?: UsageView;
 }
 
 export interface PostLlmCallPayload extends HookPayloadBase<"post_llm_call"> {
@@ -110,6 +142,54 @@ export interface CollectToolsPayload extends HookPayloadBase<"collect_tools"> {
 }
 
 export interface ExecuteToolPayload extends HookPayloadBase<"execute_tool">, ToolCallFields {}
+
+/** A section of the system prompt: a start-up context part that was kept. */
+export interface PromptSection {
+  /** The part it comes from, when it does; a section a handler adds has none. */
+  readonly partId?: string;
+  readonly source: string;
+  readonly sectionId?: string;
+  readonly content: string;
+}
+
+export interface PrePromptBuildPayload extends HookPayloadBase<"pre_prompt_build"> {
+  /** The sections in order; the prompt is their contents joined by blank lines. */
+  readonly sections: readonly PromptSection[];
+}
+
+export interface PostPromptBuildPayload extends HookPayloadBase<"post_prompt_build"> {
+  readonly prompt: string;
+}
+
+export interface PreAgentHandoffPayload extends HookPayloadBase<"pre_agent_handoff"> {
+  /** The agent handing off, by address. */
+  readonly from: string;
+  /** The agent taking over, by address. */
+  readonly to: string;
+  readonly input: unknown;
+  readonly via: "delegate" | "flow";
+}
+
+export interface PostAgentHandoffPayload extends HookPayloadBase<"post_agent_handoff"> {
+  readonly from: string;
+  readonly to: string;
+  /** The child job the other agent runs in. */
+  readonly childJobId: string;
+}
+
+/** The events a checkpoint appends to the job's history. */
+export interface CheckpointPayload<H extends "on_pre_checkpoint" | "on_post_checkpoint">
+  extends HookPayloadBase<H> {
+  readonly events: readonly { readonly kind: string; readonly data: unknown }[];
+}
+
+/** A job taken up again from its history: after a wait, or from a worker that stopped. */
+export interface RestorePayload<H extends "on_pre_restore" | "on_post_restore"> extends HookPayloadBase<H> {
+  /** The claims of the job in a row since it last waited, this one included (1 after a wait). */
+  readonly attempt: number;
+  /** Model calls the job made before. */
+  readonly steps: number;
+}
 
 export interface PreContextAssemblyPayload extends HookPayloadBase<"pre_context_assembly"> {
   readonly parts: readonly ContextPart[];
@@ -187,6 +267,14 @@ export interface HookPayloadMap {
   pre_approval: PreApprovalPayload;
   pre_child_job: PreChildJobPayload;
   on_kill_switch: OnKillSwitchPayload;
+  pre_prompt_build: PrePromptBuildPayload;
+  post_prompt_build: PostPromptBuildPayload;
+  pre_agent_handoff: PreAgentHandoffPayload;
+  post_agent_handoff: PostAgentHandoffPayload;
+  on_pre_checkpoint: CheckpointPayload<"on_pre_checkpoint">;
+  on_post_checkpoint: CheckpointPayload<"on_post_checkpoint">;
+  on_pre_restore: RestorePayload<"on_pre_restore">;
+  on_post_restore: RestorePayload<"on_post_restore">;
 }
 
 export type GenericHookPayload<H extends HookName = HookName> = HookPayloadBase<H> & {
@@ -209,6 +297,9 @@ export interface HookChangeMap {
   user_output: Pick<UserOutputPayload, "content">;
   pre_approval: Pick<PreApprovalPayload, "summary" | "approvers">;
   pre_child_job: Pick<PreChildJobPayload, "input">;
+  pre_prompt_build: Pick<PrePromptBuildPayload, "sections">;
+  post_prompt_build: Pick<PostPromptBuildPayload, "prompt">;
+  pre_agent_handoff: Pick<PreAgentHandoffPayload, "input">;
 }
 
 export type HookChanges<H extends HookName> = H extends keyof HookChangeMap
@@ -223,9 +314,11 @@ export type HookResult<H extends HookName> = H extends ModifyingHookName
   ? HookChanges<H> | undefined
   : undefined;
 
+/** A handler; one that only checks (and throws PolicyViolation to refuse) may return nothing. */
 export type HookHandler<H extends HookName> = (
   payload: HookPayload<H>,
-) => HookResult<H> | Promise<HookResult<H>>;
+  // biome-ignore lint/suspicious/noConfusingVoidType: a handler without a return statement is typed void
+) => HookResult<H> | void | Promise<HookResult<H> | void>;
 
 /** Handlers by hook name, as a HookSpec's `build` returns them. */
 export type HookHandlers = { readonly [H in HookName]?: HookHandler<H> };

@@ -4,6 +4,7 @@
 import type { ContractBase, ContractClass } from "../contracts/base.js";
 import type { PluginInfo } from "../contracts/plugin.js";
 import { Oz0Error } from "../errors/index.js";
+import type { FlowSpec } from "./flow-spec.js";
 import type {
   AdminSpec,
   AfterToolResultSpec,
@@ -39,6 +40,7 @@ export const REGISTRATION_KINDS = Object.freeze([
   "before_run",
   "before_tool_call",
   "after_tool_result",
+  "flow",
 ] as const);
 
 export type RegistrationKind = (typeof REGISTRATION_KINDS)[number];
@@ -56,6 +58,7 @@ export interface SpecByKind {
   before_run: BeforeRunSpec;
   before_tool_call: BeforeToolCallSpec;
   after_tool_result: AfterToolResultSpec;
+  flow: FlowSpec;
 }
 
 /** What every registration returns, as the MCP SDK's `registerTool` returns a RegisteredTool. */
@@ -118,6 +121,8 @@ export interface Host {
   addBeforeRun(spec: BeforeRunSpec): Registration<"before_run">;
   addBeforeToolCall(spec: BeforeToolCallSpec): Registration<"before_tool_call">;
   addAfterToolResult(spec: AfterToolResultSpec): Registration<"after_tool_result">;
+  /** Registers a flow defined in code; `oz0 run <plugin>/<flow>` runs it as a job. */
+  addFlow(spec: FlowSpec): Registration<"flow">;
   /**
    * Registers a `@plugin` contract class (or an instance of one, for a class whose
    * constructor takes arguments): a ToolContract as a function, a MemoryContract as memory,

@@ -3,6 +3,7 @@
 // and building what was registered.
 export { type BuiltFunction, type BuiltTool, buildHookHandlers, buildTool, checkFunction } from "./build.js";
 export { defineTool, type JsonToolDefinition, type ZodToolDefinition } from "./define-tool.js";
+export type { FlowContext, FlowSpec } from "./flow-spec.js";
 export {
   assertPluginObject,
   type ContractOptions,

@@ -53,6 +53,7 @@ const LABELS: Record<RegistrationKind, string> = {
   before_run: "before-run handler",
   before_tool_call: "before-tool-call handler",
   after_tool_result: "after-tool-result handler",
+  flow: "flow",
 };
 
 /** What each kind needs beyond a name, checked at registration, not at first use: a problem or undefined. */
@@ -91,6 +92,11 @@ const CHECKS: Record<RegistrationKind, (spec: Record<string, unknown>) => string
   before_run: checkLifecycle,
   before_tool_call: checkLifecycle,
   after_tool_result: checkLifecycle,
+  flow: (spec) =>
+    requireFunction(spec, "run", "run(ctx), which takes the flow's steps") ??
+    (spec.output === undefined || (typeof spec.output === "object" && spec.output !== null)
+      ? undefined
+      : "output must be a JSON Schema object"),
 };
 
 /**
@@ -189,6 +195,14 @@ export function createRecordingHost(pluginId: string): RecordingHost {
     }
     // Every capability name follows the tool ID rule: it is safe in addresses, queue names
     // and model-visible names alike. The rule's own text says "tool name"; say what it is.
+    // A flow is named like an agent, since the two share one set of names.
+    if (kind === "flow") {
+      const problem = nameProblem("flow", name);
+      if (problem === undefined) return name;
+      throw new Oz0Error("INVALID_NAME", `plugin '${pluginId}': ${problem}.`, {
+        data: { kind: "flow", name },
+      });
+    }
     const found = nameProblem("tool", name);
     if (found === undefined) return name;
     const text = kind === "tool" ? found : found.replace("tool name", `${label} name`);
@@ -313,6 +327,7 @@ export function createRecordingHost(pluginId: string): RecordingHost {
     addBeforeRun: (spec) => add("before_run", spec),
     addBeforeToolCall: (spec) => add("before_tool_call", spec),
     addAfterToolResult: (spec) => add("after_tool_result", spec),
+    addFlow: (spec) => add("flow", spec),
     addContract,
     registrations: <K extends RegistrationKind>(kind?: K) =>
       (kind === undefined

@@ -141,6 +141,12 @@ export interface ToolContext {
   readonly paths: ToolPaths;
   readonly runtime: ToolRuntime;
   readonly config: PluginConfig;
+  /**
+   * The memory providers this plugin registered with `addMemory`, built for the tenant:
+   * `memory()` when it registered one, `memory(name)` to pick one by name. Absent where a tool
+   * is only built to list its functions (install, lint), so call it inside `run`.
+   */
+  readonly memory?: (name?: string) => Promise<MemoryProvider>;
 }
 
 /** One call of a function: who calls, in which job, and how to stop. */
@@ -298,6 +304,17 @@ export interface MemoryDatabase {
     collection: string,
     options?: { readonly prefix?: string; readonly limit?: number },
   ): Promise<readonly { readonly key: string; readonly value: unknown }[]>;
+  /**
+   * Full-text search over a collection, best match first: the words of `query` against the
+   * text of each value (a string, or every string inside an object or list), stemmed, so
+   * `museums` finds `museum`. A value matches when it has any of the words; `score` is higher
+   * for closer matches, on the database's own scale.
+   */
+  search(
+    collection: string,
+    query: string,
+    options?: { readonly limit?: number },
+  ): Promise<readonly { readonly key: string; readonly value: unknown; readonly score: number }[]>;
 }
 
 /** Summarizes text with the tenant's model; memory providers compact what they keep. */

@@ -26,11 +26,18 @@ export {
   AGENT_LIMIT_DEFAULTS,
   CAPABILITY_KINDS,
   formatManifestIssue,
+  formatToolRef,
+  isToolRef,
   parseAgentRuntime,
+  parseFlowReference,
   parseSafeYaml,
+  parseToolRef,
   parseYamlWith,
   type SafeYamlDocument,
   type SourcePosition,
+  TOOL_MANIFEST_DIR,
+  type ToolRef,
+  toolRefProblem,
   YAML_LIMITS,
 } from "../manifest/index.js";
 export { closestWord, didYouMean } from "../text/index.js";

@@ -13,6 +13,7 @@ import {
   strictObject,
   tooMany,
 } from "./fields.js";
+import { toolEntryField } from "./tool-ref.js";
 
 /** Limits of agent fields that the spec states and ../names does not hold. */
 export const AGENT_LIMITS = {
@@ -219,7 +220,7 @@ const agentShape = {
   description: z.string().optional(),
   runtime: runtimeField.optional(),
   instructions: pluginPath().optional(),
-  tools: z.array(addressField("tool function (<tool>.<function> or <plugin>/<tool>.<function>)")).optional(),
+  tools: z.array(toolEntryField()).optional(),
   input: z
     .literal("text", {
       error: "input may only be text; for structured input name a JSON Schema file with input_schema",

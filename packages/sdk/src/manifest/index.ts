@@ -72,3 +72,12 @@ export {
 } from "./safe-yaml.js";
 export { SKILL_LIMITS, type SkillFile, type SkillFrontMatter, skillFrontMatterSchema } from "./skill.js";
 export { type ToolManifest, toolManifestSchema } from "./tool-manifest.js";
+export {
+  formatToolRef,
+  isToolRef,
+  parseToolRef,
+  TOOL_MANIFEST_DIR,
+  type ToolRef,
+  toolEntryField,
+  toolRefProblem,
+} from "./tool-ref.js";

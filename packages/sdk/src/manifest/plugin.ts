@@ -30,6 +30,7 @@ import { flowDefinitionSchema } from "./flow.js";
  * - `runtime`: `host.addRuntime`; `prompt_inventory`: `host.addPromptInventory`;
  *   `system_prompt`: `host.addSystemPrompt`
  * - `before_run`, `before_tool_call`, `after_tool_result`: the lifecycle specs
+ * - `flow`: `host.addFlow`, a flow defined in code (YAML flows under `flows:` need no word)
  */
 export const CAPABILITY_KINDS = [
   "tool",
@@ -46,6 +47,7 @@ export const CAPABILITY_KINDS = [
   "before_run",
   "before_tool_call",
   "after_tool_result",
+  "flow",
 ] as const;
 export type CapabilityKind = (typeof CAPABILITY_KINDS)[number];
 

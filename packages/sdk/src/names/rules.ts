@@ -117,6 +117,7 @@ export const PLATFORM_FAILURE_KINDS = [
   "unplanned_model_call",
   "dead_letter",
   "internal",
+  "step_failed",
 ] as const;
 export type PlatformFailureKind = (typeof PLATFORM_FAILURE_KINDS)[number];
 

@@ -61,6 +61,7 @@ function registerOneOfEach(host: Host): void {
   host.addBeforeRun({ name: "stamp", run: () => undefined });
   host.addBeforeToolCall({ name: "guard", order: 5, run: () => undefined });
   host.addAfterToolResult({ name: "redact", run: () => undefined });
+  host.addFlow({ name: "merge-when-green", run: async () => "merged" });
 }
 
 describe("the recording host", () => {
@@ -80,6 +81,7 @@ describe("the recording host", () => {
       "before_run",
       "before_tool_call",
       "after_tool_result",
+      "flow",
     ]);
     for (const registration of host.registrations()) {
       expect(registration.pluginId).toBe("support-triage");
@@ -194,6 +196,8 @@ describe("the recording host", () => {
         "required must be true or false",
       ],
       [() => host.addHook(null as never), "spec object"],
+      [() => host.addFlow({ name: "f" } as never), "needs run(ctx)"],
+      [() => host.addFlow({ name: "f", output: "json", run: async () => 1 } as never), "output must be"],
     ];
     for (const [register, text] of cases) {
       const error = thrown(register);
@@ -201,6 +205,17 @@ describe("the recording host", () => {
       expect(error.message).toContain(text);
     }
     expect(host.registrations()).toEqual([]);
+  });
+
+  test("names a flow by the agent and flow rule, not the tool ID rule", () => {
+    const host = createRecordingHost("p");
+    expect(host.addFlow({ name: "merge-when-green", run: async () => null }).name).toBe("merge-when-green");
+    const error = thrown(() => host.addFlow({ name: "merge_when_green", run: async () => null }));
+    expect(isOz0Error(error, "INVALID_NAME")).toBe(true);
+    expect(error.data).toEqual({ kind: "flow", name: "merge_when_green" });
+    expect(error.message).toContain(
+      "flow name 'merge_when_green' must be lowercase letters, digits and single dashes",
+    );
   });
 
   test("refuses a plugin name that breaks the plugin name rule", () => {

@@ -28,12 +28,19 @@ const HEADER = `# The std tool library
 tools' metadata and input schemas, then run \`vitest run plugins/std/test/docs -u\`. -->
 
 oz0's built-in tools come in the first-party plugin \`std\` (\`plugins/std\`), written with the
-public SDK only, exactly as a third-party plugin is. Each function is addressed as
+public SDK only, exactly as a third-party plugin is. Every tenant gets it once, when it comes
+into being: the \`default\` tenant when oz0 first opens a home, another tenant with its first
+install. It is removable like any plugin, and stays removed (\`oz0 plugin remove std\`;
+\`oz0 plugin install plugins/std\` brings it back). Each function is addressed as
 \`std/<tool>.<function>\` (for example \`oz0 tool call std/json.get --args '{"data": "{}", "path": ""}'\`)
 and a model sees it as \`<tool>__<function>\` (\`json__get\`). Failures are oz0 errors
 (\`docs/errors.md\`): \`INVALID_INPUT\` names the argument that is wrong, \`LIMIT_EXCEEDED\` the
 bound a call went past, \`NETWORK_ERROR\` an outside service that failed, and \`POLICY_VIOLATION\`
 an http call the SSRF protection refused.
+
+The rest of the spec's tool table (web_search, verify_fact, memory_search, memory_get,
+get_schedule, get_attractions) is the sample library, the plugin \`samples\`: see
+[samples.md](samples.md).
 
 ## Configuration
 

@@ -63,8 +63,10 @@ export const checkCapabilities: LintRule = (files) => {
       ),
     );
   }
+  // A kind: Tool manifest's tool may be declared too, as the loader allows.
+  const described = files.toolManifests.map((tool) => asString(tool.raw.name));
   for (const tool of declaredTools) {
-    if (registered.includes(tool.id)) continue;
+    if (registered.includes(tool.id) || described.includes(tool.id)) continue;
     found.push(
       finding(
         "OZ-S018",

@@ -13,6 +13,7 @@ import {
   Oz0Error,
   resolveReference,
 } from "@oz0/sdk";
+import { isToolRef, parseToolRef, toolRefProblem } from "@oz0/sdk/internal";
 import { type PartReference, partReferences } from "../collect.js";
 import { finding, type LintFinding } from "../finding.js";
 import { asList, asMap, asString, type PluginFiles, placeOf, pluginName, stringItems } from "../source.js";
@@ -53,6 +54,7 @@ interface Known {
 
 function checkReference(reference: PartReference, known: Known): LintFinding[] {
   if (reference.kind === "skill") return checkSkill(reference, known);
+  if (reference.kind === "function" && isToolRef(reference.value)) return checkToolRef(reference, known);
   const place = placeOf(reference.source, reference.path);
   let address: Address;
   let bare: boolean;
@@ -103,6 +105,24 @@ function checkReference(reference: PartReference, known: Known): LintFinding[] {
     owner === undefined ? address : ({ ...address, kind: owner.kind } as PartAddress),
     known,
   );
+}
+
+/**
+ * A `<plugin>:tools/<file>.tool.yaml` reference: well formed, and naming a manifest the plugin
+ * has when it is the plugin's own; another plugin's manifests are checked at install.
+ */
+function checkToolRef(reference: PartReference, known: Known): LintFinding[] {
+  const place = placeOf(reference.source, reference.path);
+  const problem = toolRefProblem(reference.value);
+  if (problem !== undefined) return [finding("OZ-E001", place, problem)];
+  const ref = parseToolRef(reference.value);
+  if (ref === undefined || ref.plugin !== known.self) return [];
+  const files = known.files.toolManifests.map((tool) => tool.file);
+  if (files.includes(ref.path)) return [];
+  const has = files.length === 0 ? "it has none" : `it has ${files.join(", ")}`;
+  return [
+    finding("OZ-E001", place, `'${reference.value}' names no kind: Tool manifest of this plugin; ${has}`),
+  ];
 }
 
 /** Who owns the part an address names, from the first source that knows. */

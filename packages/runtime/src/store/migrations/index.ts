@@ -2,9 +2,21 @@
 import { initial } from "./001-initial.js";
 import { pluginChanges } from "./002-plugin-changes.js";
 import { jobControl } from "./003-job-control.js";
+import { governance } from "./004-governance.js";
+import { memory } from "./005-memory.js";
+import { skillProposals } from "./006-skill-proposals.js";
+import { usage } from "./007-usage.js";
 import type { Migration } from "./types.js";
 
 export type { Migration, MigrationContext, MigrationDb } from "./types.js";
 
 /** Every migration, by version; append new ones, never change or reorder shipped ones. */
-export const MIGRATIONS: readonly Migration[] = [initial, pluginChanges, jobControl];
+export const MIGRATIONS: readonly Migration[] = [
+  initial,
+  pluginChanges,
+  jobControl,
+  governance,
+  memory,
+  skillProposals,
+  usage,
+];

@@ -1,0 +1,266 @@
+// `oz0 mcp serve|status|secret`: oz0's functions served to MCP clients (stdio, or Streamable
+// HTTP with --http), the tenant's MCP-backed tools and what their servers list, and the secrets
+// those servers are started with, which are set and removed here and never shown.
+import {
+  checkSecretKind,
+  type McpSecretKind,
+  type McpSecretNames,
+  type McpToolReport,
+  mcpToolAt,
+  mcpToolReports,
+  OzMcpServer,
+  type Runtime,
+  serveHttp,
+  serveStdio,
+} from "@oz0/runtime";
+import { Oz0Error } from "@oz0/sdk";
+import { Argument, type Command, InvalidArgumentError } from "commander";
+import { withRuntime } from "../context.js";
+import type { Output } from "../output.js";
+import { table } from "./plugin.js";
+
+export function registerMcp(program: Command, out: Output): Command {
+  const mcp = program
+    .command("mcp")
+    .description("serve oz0's functions over MCP, and look after the MCP servers behind tools");
+
+  mcp
+    .command("serve")
+    .description(
+      "serve the functions an agent may call (or the tenant's catalog) to MCP clients, on stdio or over HTTP; each call is checked and recorded as a job",
+    )
+    .option("--agent <address>", "serve the functions this agent may call, as it (<plugin>/<agent>)")
+    .option(
+      "--http <port>",
+      "serve Streamable HTTP at http://127.0.0.1:<port>/mcp instead of stdio (0: any free port)",
+      port,
+    )
+    .option("--host <host>", "the address to listen on with --http", "127.0.0.1")
+    .action(async (options: { agent?: string; http?: number; host: string }) => {
+      const tenant = out.options.tenant;
+      await withRuntime(out, async (runtime) => {
+        const server = await OzMcpServer.open(serveDeps(runtime), { tenant, agent: options.agent });
+        try {
+          const { functions, leftOut } = await server.functions();
+          const scope = options.agent === undefined ? `tenant ${tenant}'s catalog` : `agent ${server.agent}`;
+          for (const left of leftOut) out.stderr(`oz0 mcp: left out ${left.name}: ${left.reason}\n`);
+          const stop = stopSignal();
+          try {
+            if (options.http === undefined) {
+              out.stderr(`oz0 mcp: serving ${functions.size} functions of ${scope} on stdio\n`);
+              await Promise.race([serveStdio(server), stop.signalled]);
+              return;
+            }
+            const serving = await serveHttp(server, { port: options.http, host: options.host });
+            out.result(
+              {
+                url: serving.url,
+                port: serving.port,
+                tenant,
+                agent: server.agent ?? null,
+                functions: [...functions.keys()],
+              },
+              (data) =>
+                `serving ${data.functions.length} functions of ${scope} at ${data.url} (Ctrl-C stops)`,
+            );
+            await stop.signalled;
+            await serving.close();
+          } finally {
+            stop.dispose();
+          }
+        } finally {
+          await server.close();
+        }
+      });
+    });
+
+  mcp
+    .command("status")
+    .description(
+      "list the tenant's MCP-backed tools: each server, the functions it lists now, and the names of its secrets",
+    )
+    .action(async () => {
+      const tenant = out.options.tenant;
+      const reports = await withRuntime(out, (runtime) =>
+        mcpToolReports(runtime.catalog, runtime.mcp, tenant),
+      );
+      out.result(reports, (list) => drawStatus(tenant, list));
+    });
+
+  const secret = mcp
+    .command("secret")
+    .description(
+      "set, list and remove the secrets an MCP server behind a tool gets: env variables or headers",
+    );
+  const kind = new Argument(
+    "<kind>",
+    "env for a server started locally (command:), header for one reached at url:",
+  ).choices(["env", "header"]);
+  secret
+    .command("set")
+    .description("set a secret of a tool's MCP server; its value is read from stdin, or from --from-env")
+    .argument("<tool>", "the MCP-backed tool, by address (<plugin>/<tool>)")
+    .addArgument(kind)
+    .argument("<name>", "the env variable or header name")
+    .option("--from-env <variable>", "take the value from this environment variable of oz0 instead of stdin")
+    .action(async (tool: string, which: McpSecretKind, name: string, options: { fromEnv?: string }) => {
+      const value = options.fromEnv === undefined ? await readStdin() : fromEnv(options.fromEnv);
+      const tenant = out.options.tenant;
+      const ref = await withRuntime(out, async (runtime) => {
+        const found = await mcpToolAt(runtime.catalog, tenant, tool);
+        checkSecretKind(found, which);
+        await runtime.mcp.secrets.set(tenant, found.plugin, found.tool, which, name, value);
+        return found;
+      });
+      out.result(
+        { tool: ref.address, kind: which, name },
+        () => `set ${which} ${name} of ${ref.address}; its server gets it from the next start`,
+      );
+    });
+  secret
+    .command("list")
+    .description("list which secrets are set, by name (values are never shown)")
+    .action(async () => {
+      const tenant = out.options.tenant;
+      const list = await withRuntime(out, (runtime) => runtime.mcp.secrets.list(tenant));
+      out.result(list, (entries) => drawSecrets(tenant, entries));
+    });
+  secret
+    .command("remove")
+    .description("remove one secret of a tool's MCP server, or all of them")
+    .argument("<tool>", "the MCP-backed tool, by address (<plugin>/<tool>)")
+    .addArgument(new Argument("[kind]", "env or header").choices(["env", "header"]))
+    .argument("[name]", "the env variable or header name; all of the tool's secrets when left out")
+    .action(async (tool: string, which: McpSecretKind | undefined, name: string | undefined) => {
+      if ((which === undefined) !== (name === undefined)) {
+        throw new Oz0Error(
+          "INVALID_INPUT",
+          "give both the kind and the name of one secret (env NAME, header NAME), or neither to remove them all",
+          {
+            data: { issues: [{ path: "name", message: "kind and name go together" }] },
+          },
+        );
+      }
+      const tenant = out.options.tenant;
+      const { ref, removed } = await withRuntime(out, async (runtime) => {
+        const found = await mcpToolAt(runtime.catalog, tenant, tool);
+        const one = which === undefined || name === undefined ? undefined : { kind: which, name };
+        return {
+          ref: found,
+          removed: await runtime.mcp.secrets.remove(tenant, found.plugin, found.tool, one),
+        };
+      });
+      const what = name === undefined ? "its secrets" : `${which} ${name}`;
+      out.result({ tool: ref.address, removed }, (data) =>
+        data.removed
+          ? `removed ${what} of ${ref.address}`
+          : `${ref.address} had no ${name === undefined ? "secrets" : `${which} ${name}`}`,
+      );
+    });
+  return mcp;
+}
+
+function serveDeps(runtime: Runtime) {
+  return {
+    store: runtime.store,
+    catalog: runtime.catalog,
+    home: runtime.home,
+    tools: runtime.tools,
+    jobs: runtime.jobs.jobs,
+    mcp: runtime.mcp,
+  };
+}
+
+function port(text: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 0 || value > 65_535) {
+    throw new InvalidArgumentError("a port is a whole number from 0 to 65535 (0 picks a free one)");
+  }
+  return value;
+}
+
+function fromEnv(variable: string): string {
+  const value = process.env[variable];
+  if (value === undefined || value === "") {
+    throw new Oz0Error(
+      "INVALID_INPUT",
+      `--from-env ${variable}: oz0's environment has no ${variable}; export it first, or pipe the value to stdin`,
+      {
+        data: { issues: [{ path: "from-env", message: "not set" }] },
+      },
+    );
+  }
+  return value;
+}
+
+/** The secret from stdin, without its final newline; a terminal would echo it, so that is refused. */
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) {
+    throw new Oz0Error(
+      "INVALID_INPUT",
+      'pipe the secret\'s value to stdin (printf %s "$TOKEN" | oz0 mcp secret set …), or use --from-env VARIABLE',
+      {
+        data: { issues: [{ path: "value", message: "stdin is a terminal" }] },
+      },
+    );
+  }
+  let text = "";
+  for await (const chunk of process.stdin) text += String(chunk);
+  const value = text.replace(/\r?\n$/, "");
+  if (value === "") {
+    throw new Oz0Error("INVALID_INPUT", "stdin was empty; pipe the secret's value to it", {
+      data: { issues: [{ path: "value", message: "empty" }] },
+    });
+  }
+  return value;
+}
+
+/** Ctrl-C or SIGTERM, so serving ends with every MCP server it started stopped. */
+function stopSignal(): { readonly signalled: Promise<void>; dispose(): void } {
+  let stop = () => {};
+  const signalled = new Promise<void>((resolve) => {
+    stop = () => resolve();
+  });
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  return {
+    signalled,
+    dispose() {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+    },
+  };
+}
+
+function drawStatus(tenant: string, reports: readonly McpToolReport[]): string {
+  if (reports.length === 0)
+    return `tenant ${tenant} has no MCP-backed tools; a plugin declares one with mcp: under tools:`;
+  const lines: string[] = [];
+  for (const report of reports) {
+    if (lines.length > 0) lines.push("");
+    lines.push(`${report.address}  (${report.transport}: ${report.server})`);
+    if (report.error !== null) lines.push(`  not listed: ${report.error}`);
+    else lines.push(`  functions: ${report.functions.join(", ") || "none"}`);
+    for (const left of report.leftOut) lines.push(`  left out ${left.name}: ${left.reason}`);
+    const secrets = [
+      ...report.secrets.env.map((name) => `env ${name}`),
+      ...report.secrets.headers.map((name) => `header ${name}`),
+    ];
+    if (secrets.length > 0) lines.push(`  secrets: ${secrets.join(", ")}`);
+  }
+  return lines.join("\n");
+}
+
+function drawSecrets(tenant: string, entries: readonly McpSecretNames[]): string {
+  const rows = entries
+    .filter((entry) => entry.env.length + entry.headers.length > 0)
+    .map((entry) => [
+      entry.tool,
+      [...entry.env.map((name) => `env ${name}`), ...entry.headers.map((name) => `header ${name}`)].join(
+        ", ",
+      ),
+    ]);
+  if (rows.length === 0)
+    return `no MCP secrets are set in tenant ${tenant}; set one with oz0 mcp secret set <plugin>/<tool> env|header NAME`;
+  return table([["TOOL", "SECRETS"], ...rows]);
+}

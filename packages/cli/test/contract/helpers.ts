@@ -1,0 +1,56 @@
+// What the agent contract's end-to-end tests share: a home with the contract fixture plugins
+// and the merge-when-green example installed, and the shapes `--json` prints.
+import { fileURLToPath } from "node:url";
+import { oz0, tempHome } from "../run-cli.js";
+
+export const FIXTURES = fileURLToPath(new URL("../fixtures", import.meta.url));
+export const MERGE_WHEN_GREEN = fileURLToPath(
+  new URL("../../../../examples/merge-when-green", import.meta.url),
+);
+
+/** A home with contract-helpers, contract and merge-when-green installed in tenant default. */
+export async function contractHome(): Promise<{ home: string; cleanup: () => Promise<void> }> {
+  const made = await tempHome();
+  for (const dir of [`${FIXTURES}/contract-helpers`, `${FIXTURES}/contract`, MERGE_WHEN_GREEN]) {
+    const installed = await oz0(["plugin", "install", dir, "--home", made.home]);
+    if (installed.code !== 0) throw new Error(`installing ${dir} failed: ${installed.stderr}`);
+  }
+  return made;
+}
+
+export interface Failure {
+  kind: string;
+  message: string;
+  code?: string;
+  retryable?: boolean;
+  partial?: boolean;
+  person?: boolean;
+}
+
+export interface RunShape {
+  id: string;
+  agent: string;
+  status: string;
+  output: unknown;
+  failure: Failure | null;
+}
+
+export interface TraceEvent {
+  seq: number;
+  kind: string;
+  data: Record<string, unknown>;
+}
+
+/** Runs oz0 in `home`. */
+export function cli(home: string) {
+  return (...args: string[]) => oz0([...args, "--home", home]);
+}
+
+/** The job's events, as `oz0 job trace --json` prints them. */
+export async function trace(home: string, id: string): Promise<TraceEvent[]> {
+  return (await cli(home)("job", "trace", id, "--json")).json<TraceEvent[]>();
+}
+
+export function ofKind(events: readonly TraceEvent[], kind: string): TraceEvent[] {
+  return events.filter((entry) => entry.kind === kind);
+}

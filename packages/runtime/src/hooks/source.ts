@@ -1,0 +1,93 @@
+// Which handlers apply to a job: those of every plugin installed in the job's tenant, since
+// governance must hold tenant-wide (a budget watches every agent, not only the agents of its
+// own plugin). Only plugins whose manifest declares a hook capability are loaded; each gets its
+// config in the tenant: its admin spec's defaults under the tenant setting `plugin.<name>.config`.
+import type { LoadedPlugin } from "../plugin-dir/index.js";
+import type { Store } from "../store/index.js";
+import type { PartSource } from "../tools/index.js";
+import { buildHookTable, HOOK_REGISTRATION_KINDS, type HookPlugin, HookTable } from "./table.js";
+
+/** The tenant setting that holds a plugin's config (JSON object) over its admin defaults. */
+export function pluginConfigKey(plugin: string): string {
+  return `plugin.${plugin}.config`;
+}
+
+/** Where the job engine gets a tenant's hook table. */
+export interface HookSource {
+  table(tenant: string): Promise<HookTable>;
+}
+
+/** What the bus reads of a loaded plugin: its name and what its code registered. */
+export type PluginWithCode = Pick<LoadedPlugin, "code"> & { readonly manifest: { readonly name: string } };
+
+/**
+ * A hook source over plugins already loaded, each with its config over its admin defaults, the
+ * same for every tenant: for tests and embedders.
+ */
+export function pluginHookSource(
+  plugins: readonly (PluginWithCode | { readonly plugin: PluginWithCode; readonly config?: object })[],
+): HookSource {
+  const list: HookPlugin[] = plugins.map((entry) => {
+    const plugin = "plugin" in entry ? entry.plugin : entry;
+    const config = "plugin" in entry ? (entry.config as Record<string, unknown> | undefined) : undefined;
+    return { name: plugin.manifest.name, code: plugin.code, config: { ...adminDefaults(plugin), ...config } };
+  });
+  const table = buildHookTable(list);
+  return { table: () => table };
+}
+
+/** The hook source over the tenant's installed plugins in the store, loaded through `source`. */
+export function storeHookSource(store: Store, source: PartSource): HookSource {
+  const declares = new Map<string, boolean>();
+  return {
+    async table(tenant) {
+      const rows = await store.db
+        .selectFrom("plugins")
+        .select(["name", "version", "manifest"])
+        .where("tenant", "=", tenant)
+        .orderBy("name")
+        .execute();
+      const names: string[] = [];
+      for (const row of rows) {
+        const key = `${tenant}\0${row.name}\0${row.version}\0${row.manifest.length}`;
+        let hooks = declares.get(key);
+        if (hooks === undefined) {
+          hooks = declaresHooks(row.manifest);
+          declares.set(key, hooks);
+        }
+        if (hooks) names.push(row.name);
+      }
+      if (names.length === 0) return HookTable.EMPTY;
+      const settings = await store.db
+        .selectFrom("settings")
+        .select(["key", "value"])
+        .where("tenant", "=", tenant)
+        .where("key", "in", names.map(pluginConfigKey))
+        .execute();
+      const configs = new Map(settings.map((row) => [row.key, JSON.parse(row.value) as unknown]));
+      const plugins = await Promise.all(
+        names.map(async (name): Promise<HookPlugin> => {
+          const loaded = await source.loadInstalled(tenant, name);
+          const set = configs.get(pluginConfigKey(name));
+          const config = typeof set === "object" && set !== null && !Array.isArray(set) ? set : {};
+          return { name, code: loaded.code, config: { ...adminDefaults(loaded), ...config } };
+        }),
+      );
+      return buildHookTable(plugins);
+    },
+  };
+}
+
+function declaresHooks(manifest: string): boolean {
+  const capabilities = (JSON.parse(manifest) as { capabilities?: unknown }).capabilities;
+  return Array.isArray(capabilities) && capabilities.some((word) => HOOK_REGISTRATION_KINDS.includes(word));
+}
+
+/** The defaults of the plugin's admin specs, merged in registration order. */
+function adminDefaults(plugin: PluginWithCode): Record<string, unknown> {
+  const config: Record<string, unknown> = {};
+  for (const registration of plugin.code?.registrations("admin") ?? []) {
+    Object.assign(config, registration.spec.defaultConfig);
+  }
+  return config;
+}

@@ -1,0 +1,38 @@
+// MCP: tools whose functions come from MCP servers (the manager, one connection per tenant and
+// tool, results mapped faithfully, secrets redacted), and oz0's own functions served to MCP
+// clients, every call on oz0's dispatch path and recorded as a job.
+export {
+  MCP_CLIENT_INFO,
+  MCP_DEFAULTS,
+  type McpConnectionState,
+  type McpConnectionStatus,
+  type McpFunction,
+  type McpLeftOut,
+  type McpListing,
+  type McpTimings,
+} from "./connection.js";
+export { endpointOf, type HttpTransportSpec, type McpEndpoint, type StdioTransportSpec } from "./endpoint.js";
+export { McpManager, type McpManagerOptions, type McpToolsChange } from "./manager.js";
+export { MIN_SECRET_LENGTH, NO_SECRETS, REDACTED, type Redactor, redactorOf } from "./redact.js";
+export { functionResult, type McpCallResult, type McpContentBlock } from "./results.js";
+export {
+  type McpSecretKind,
+  type McpSecretNames,
+  McpSecrets,
+  type McpSecretValues,
+  secretNameProblem,
+  secretSettingKey,
+} from "./secrets.js";
+export {
+  CATALOG_CALLER,
+  type HttpServeOptions,
+  type HttpServing,
+  JOB_META_KEY,
+  MCP_HTTP_PATH,
+  type McpServeDeps,
+  type McpServeOptions,
+  OzMcpServer,
+  serveHttp,
+  serveStdio,
+} from "./serve/index.js";
+export { checkSecretKind, type McpToolRef, type McpToolReport, mcpToolAt, mcpToolReports } from "./tools.js";

@@ -1,0 +1,158 @@
+// A served call that an ask rule of the tenant's tool policy holds waits for a person, as an
+// agent's call does: an approval is asked for (`oz0 approval list` shows it, with the call's job),
+// the MCP request stays open, with progress notifications for a client that asked for them, and
+// the call runs once approved, or is answered with the refusal once denied. The approval is
+// bound to that one call, so the dispatch path's policy check lets exactly it through.
+
+import { event } from "../../jobs/events.js";
+import { approvalDeniedError } from "../../policy/errors.js";
+import {
+  type ApprovalRequest,
+  approvalBinding,
+  callAddress,
+  canonicalJson,
+  definitionHash,
+  governanceOf,
+  newApprovalId,
+} from "../../policy/index.js";
+import type { Store } from "../../store/index.js";
+import { argumentIssues, type CallableFunction, type CallError } from "../../tools/index.js";
+import type { CallJob } from "./call-jobs.js";
+
+/** How often a held call looks for the decision, and how often it tells the client it still waits. */
+export const APPROVAL_POLL_MS = 250;
+const PROGRESS_EVERY_MS = 5_000;
+
+export interface HoldOptions {
+  readonly store: Store;
+  readonly job: CallJob;
+  readonly fn: CallableFunction;
+  readonly args: Readonly<Record<string, unknown>>;
+  /** Who the call is made as, as the approver reads it (`oz/mcp` for the tenant's catalog). */
+  readonly caller: string;
+  /** The client's request: aborted when the client gives up on it. */
+  readonly signal: AbortSignal;
+  /** Tells the client the call still waits (a progress notification); left out when it asked for none. */
+  readonly progress?: ((message: string) => Promise<void>) | undefined;
+}
+
+/**
+ * Asks for a person's approval of the call and waits for it. Undefined when the call may now
+ * run (approved, or no ask rule covers it any more); the refusal when it was denied or the
+ * client stopped waiting.
+ */
+export async function holdForApproval(options: HoldOptions): Promise<CallError | undefined> {
+  const { store, job, fn, args, signal } = options;
+  const { tenant, callId } = job.call;
+  const decision = (await governanceOf(store).current(tenant)).policy.decide(callAddress(fn));
+  if (decision?.action !== "ask" || argumentIssues(fn.inputSchema, args).length > 0) return undefined;
+  const definition = definitionHash(fn);
+  const agent = job.call.agent ?? "";
+  const request: ApprovalRequest = {
+    callId,
+    agent: options.caller,
+    address: fn.address,
+    name: fn.modelName,
+    args,
+    rule: decision.rule,
+    summary: `${options.caller} calls ${fn.address} with ${canonicalJson(args)} over MCP`,
+    approvers: [],
+    definition,
+  };
+  const id = newApprovalId();
+  await job.append(
+    [
+      event("approval_requested", {
+        approval: id,
+        callId,
+        address: fn.address,
+        name: fn.modelName,
+        args,
+        rule: decision.rule,
+      }),
+    ],
+    async (trx) => {
+      await trx
+        .insertInto("approvals")
+        .values({
+          id,
+          tenant,
+          job_id: job.id,
+          address: fn.address,
+          request: JSON.stringify(request),
+          status: "pending",
+          requested_at: store.clockSql,
+          call_id: callId,
+          agent,
+          binding: approvalBinding({
+            tenant,
+            job: job.id,
+            callId,
+            agent,
+            address: fn.address,
+            args,
+            definition,
+          }),
+        })
+        .execute();
+    },
+  );
+  let waited = 0;
+  for (;;) {
+    const row = await store.db
+      .selectFrom("approvals")
+      .selectAll()
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
+    if (row.status !== "pending") {
+      const approved = row.status === "approved";
+      const by = row.decided_by ?? "a person";
+      await job.append(
+        [
+          event("approval_decided", {
+            approval: id,
+            callId,
+            decision: row.status,
+            by,
+            ...(row.reason === null ? {} : { reason: row.reason }),
+          }),
+        ],
+        async (trx, now) => {
+          await trx
+            .updateTable("approvals")
+            .set(approved ? { recorded: 1, used_at: now } : { recorded: 1 })
+            .where("id", "=", id)
+            .execute();
+        },
+      );
+      if (approved) return undefined;
+      const denied = approvalDeniedError({ approval: id, address: fn.address, by, reason: row.reason });
+      return { code: denied.code, message: denied.message };
+    }
+    if (signal.aborted) {
+      return {
+        code: "APPROVAL_REQUIRED",
+        message: `the MCP client stopped waiting for approval ${id} of ${fn.address}, so the call did not run`,
+      };
+    }
+    if (waited % PROGRESS_EVERY_MS === 0) {
+      await options
+        .progress?.(`waiting for a person to approve ${fn.address}: oz0 approval approve ${id}`)
+        .catch(() => undefined);
+    }
+    await pause(APPROVAL_POLL_MS, signal);
+    waited += APPROVAL_POLL_MS;
+  }
+}
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
+}

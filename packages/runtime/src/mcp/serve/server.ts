@@ -1,0 +1,281 @@
+// oz0 as an MCP server: the functions an agent may call (or a tenant's whole catalog) offered to
+// any MCP client under the names a model sees, each call made on oz0's one dispatch path (its
+// arguments checked, the tenant's policy and kill switches, hooks) and recorded as a job. The
+// list follows what is installed: a plugin installed or removed (by any process), or an MCP
+// server behind a served tool changing its tools, sends `notifications/tools/list_changed`.
+
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+} from "@modelcontextprotocol/sdk/types.js";
+import { isOz0Error } from "@oz0/sdk";
+import type { Catalog } from "../../catalog/index.js";
+import type { JobStore } from "../../jobs/index.js";
+import { assertAgentRuns } from "../../policy/index.js";
+import type { Store } from "../../store/index.js";
+import type { CallableFunction, CallOutcome, ToolCaller } from "../../tools/index.js";
+import { MCP_CLIENT_INFO } from "../connection.js";
+import type { McpManager } from "../manager.js";
+import { holdForApproval } from "./approval.js";
+import { CATALOG_CALLER, type CallJobScope, startCallJob } from "./call-jobs.js";
+import { type ExposedFunctions, exposedFunctions, servedAgent } from "./exposed.js";
+
+/** What the server needs of the runtime. */
+export interface McpServeDeps {
+  readonly store: Store;
+  readonly catalog: Catalog;
+  readonly home: string;
+  /** The dispatch path with the runtime's interceptors. */
+  readonly tools: ToolCaller;
+  /** Where each call's job is kept. */
+  readonly jobs: JobStore;
+  readonly mcp: McpManager;
+}
+
+export interface McpServeOptions {
+  readonly tenant: string;
+  /** Serve the functions this agent may call, as it (`<plugin>/<agent>`); the tenant's catalog when left out. */
+  readonly agent?: string | undefined;
+  /** How often to look for plugins installed or removed by another process, in ms. */
+  readonly watchMs?: number;
+}
+
+/** The `_meta` key of a call's result that names the job recording it. */
+export const JOB_META_KEY = "oz0/job";
+
+const DEFAULT_WATCH_MS = 1_000;
+
+export class OzMcpServer {
+  readonly tenant: string;
+  /** The served agent by address, or undefined for the tenant's catalog. */
+  readonly agent: string | undefined;
+  readonly #deps: McpServeDeps;
+  readonly #scope: { readonly plugin: string; readonly name: string } | undefined;
+  readonly #sessions = new Set<Server>();
+  readonly #stopWatching: () => void;
+  #exposed: Promise<ExposedFunctions> | undefined;
+  #names = "";
+  #changes = -1;
+
+  private constructor(
+    deps: McpServeDeps,
+    tenant: string,
+    scope: { readonly plugin: string; readonly name: string } | undefined,
+    watchMs: number,
+  ) {
+    this.#deps = deps;
+    this.tenant = tenant;
+    this.#scope = scope;
+    this.agent = scope === undefined ? undefined : `${scope.plugin}/${scope.name}`;
+    const unsubscribe = deps.mcp.onToolsChanged((change) => {
+      if (change.tenant === tenant) void this.recheck();
+    });
+    const timer = setInterval(() => void this.watch(), watchMs);
+    timer.unref();
+    this.#stopWatching = () => {
+      unsubscribe();
+      clearInterval(timer);
+    };
+  }
+
+  /**
+   * A server for `options.tenant`, checking the agent's address against its owner first
+   * (`OWNER_MISMATCH`, `NOT_FOUND`) so a mistake is reported before any client connects.
+   */
+  static async open(deps: McpServeDeps, options: McpServeOptions): Promise<OzMcpServer> {
+    const scope =
+      options.agent === undefined
+        ? undefined
+        : await servedAgent(deps.catalog, options.tenant, options.agent);
+    const server = new OzMcpServer(deps, options.tenant, scope, options.watchMs ?? DEFAULT_WATCH_MS);
+    try {
+      await server.watch();
+      await server.functions();
+    } catch (error) {
+      await server.close();
+      throw error;
+    }
+    return server;
+  }
+
+  /** The functions served now, by the name a client calls them by. */
+  async functions(): Promise<ExposedFunctions> {
+    this.#exposed ??= exposedFunctions(this.#deps.catalog, this.#deps.home, {
+      tenant: this.tenant,
+      agent: this.#scope,
+    });
+    const exposed = this.#exposed;
+    try {
+      const found = await exposed;
+      this.#names = [...found.functions.keys()].sort().join("\n");
+      return found;
+    } catch (error) {
+      if (this.#exposed === exposed) this.#exposed = undefined;
+      throw error;
+    }
+  }
+
+  /** A new MCP server for one client session; close the session to let it go. */
+  session(): Server {
+    const server = new Server(
+      { name: "oz0", version: MCP_CLIENT_INFO.version },
+      {
+        capabilities: { tools: { listChanged: true } },
+        instructions:
+          this.agent === undefined
+            ? `The functions of oz0 tenant ${this.tenant}. Every call is checked against the tenant's tool policy and kill switches and recorded as a job.`
+            : `The functions agent ${this.agent} of oz0 tenant ${this.tenant} may call, called as it. Every call is checked against the tenant's tool policy and kill switches and recorded as a job.`,
+      },
+    );
+    server.setRequestHandler(ListToolsRequestSchema, async () => {
+      const { functions } = await this.functions();
+      return {
+        tools: [...functions.values()].map((fn) => ({
+          name: fn.modelName,
+          title: fn.address,
+          description: fn.description,
+          inputSchema: { ...fn.inputSchema, type: "object" as const },
+        })),
+      };
+    });
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      const client = server.getClientVersion()?.name ?? "client";
+      const token = request.params._meta?.progressToken;
+      let step = 0;
+      const progress =
+        token === undefined
+          ? undefined
+          : (message: string) => {
+              step += 1;
+              return extra.sendNotification({
+                method: "notifications/progress",
+                params: { progressToken: token, progress: step, message },
+              });
+            };
+      return this.call(request.params.name, request.params.arguments ?? {}, {
+        signal: extra.signal,
+        by: `mcp:${client}`,
+        progress,
+      });
+    });
+    this.#sessions.add(server);
+    server.onclose = () => this.#sessions.delete(server);
+    return server;
+  }
+
+  /**
+   * Calls the function a client knows as `name`, as a job; the answer is what the client gets.
+   * A call an ask rule holds waits here for a person's decision.
+   */
+  async call(
+    name: string,
+    args: Record<string, unknown>,
+    request: {
+      readonly signal: AbortSignal;
+      /** Who calls, as the job records it: `mcp:<client name>`. */
+      readonly by: string;
+      readonly progress?: ((message: string) => Promise<void>) | undefined;
+    },
+  ): Promise<CallToolResult> {
+    const { signal, by } = request;
+    const fn = await this.find(name);
+    if (this.agent !== undefined) {
+      try {
+        await assertAgentRuns(this.#deps.store, this.tenant, this.agent);
+      } catch (error) {
+        if (!isOz0Error(error)) throw error;
+        return errorResult(error.code, error.message);
+      }
+    }
+    const scope: CallJobScope = { tenant: this.tenant, agent: this.#scope, by };
+    const job = await startCallJob(this.#deps.jobs, scope, fn, args, signal);
+    let outcome = await this.#deps.tools.dispatch(fn, args, job.call);
+    if (!outcome.ok && outcome.error.code === "APPROVAL_REQUIRED") {
+      const refused = await holdForApproval({
+        store: this.#deps.store,
+        job,
+        fn,
+        args,
+        caller: this.agent ?? `${CATALOG_CALLER.plugin}/${CATALOG_CALLER.name}`,
+        signal,
+        progress: request.progress,
+      });
+      outcome =
+        refused === undefined
+          ? await this.#deps.tools.dispatch(fn, args, job.call)
+          : { ok: false, error: refused, ms: outcome.ms };
+    }
+    await job.finish(outcome);
+    return { ...toolResult(outcome), _meta: { [JOB_META_KEY]: job.id } };
+  }
+
+  async close(): Promise<void> {
+    this.#stopWatching();
+    const sessions = [...this.#sessions];
+    this.#sessions.clear();
+    await Promise.all(sessions.map((session) => session.close().catch(() => undefined)));
+  }
+
+  private async find(name: string): Promise<CallableFunction> {
+    const known = (await this.functions()).functions.get(name);
+    if (known !== undefined) return known;
+    // Installed since the list was read, perhaps.
+    this.#exposed = undefined;
+    const exposed = await this.functions();
+    const fn = exposed.functions.get(name);
+    if (fn !== undefined) return fn;
+    const served = this.agent === undefined ? `tenant ${this.tenant}'s catalog` : `agent ${this.agent}`;
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `Unknown tool: ${name}. oz0 serves the functions of ${served}: ${[...exposed.functions.keys()].join(", ") || "none"}.`,
+    );
+  }
+
+  /** Looks for plugin changes by any process; lists again when there were some. */
+  private async watch(): Promise<void> {
+    const row = await this.#deps.store.db
+      .selectFrom("plugin_changes")
+      .select((eb) => eb.fn.max("seq").as("seq"))
+      .where("tenant", "=", this.tenant)
+      .executeTakeFirst()
+      .catch(() => undefined);
+    const changes = Number(row?.seq ?? 0);
+    if (changes === this.#changes) return;
+    const first = this.#changes === -1;
+    this.#changes = changes;
+    if (!first) await this.recheck();
+  }
+
+  /** Lists the functions again and tells every client when the names changed. */
+  private async recheck(): Promise<void> {
+    const before = this.#names;
+    this.#exposed = undefined;
+    try {
+      await this.functions();
+    } catch {
+      return;
+    }
+    if (this.#names === before) return;
+    for (const session of this.#sessions) void session.sendToolListChanged().catch(() => undefined);
+  }
+}
+
+/** A function's outcome as an MCP tool result: text for text, JSON text and structured content for the rest. */
+function toolResult(outcome: CallOutcome): CallToolResult {
+  if (!outcome.ok) return errorResult(outcome.error.code, outcome.error.message);
+  const { result } = outcome;
+  if (typeof result === "string") return { content: [{ type: "text", text: result }] };
+  const structured =
+    typeof result === "object" && result !== null && !Array.isArray(result)
+      ? { structuredContent: result as Record<string, unknown> }
+      : {};
+  return { content: [{ type: "text", text: JSON.stringify(result) }], ...structured };
+}
+
+function errorResult(code: string, message: string): CallToolResult {
+  return { isError: true, content: [{ type: "text", text: `${code}: ${message}` }] };
+}

@@ -1,0 +1,130 @@
+// Keys a tenant stores (`oz0 provider set <name> --api-key-stdin`), encrypted at rest with
+// AES-256-GCM, so a copy of the database gives no key away. The encryption key comes from
+// OZ0_SECRET_KEY (every node of a PostgreSQL deployment sets the same), or else from
+// `<home>/secret.key`, made on the first store with owner-only permissions. Each value is
+// bound to its tenant and name, so a value copied to another row does not decrypt.
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
+import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { Oz0Error } from "@oz0/sdk";
+import { keyHint } from "./redact.js";
+import { SETTING_PREFIX, type TenantSettings } from "./settings.js";
+
+/** The file the embedded runtime keeps its encryption key in, under oz0's home. */
+export const SECRET_KEY_FILE = "secret.key";
+
+/** What a stored secret looks like in the settings table. */
+interface Sealed {
+  readonly v: 1;
+  readonly iv: string;
+  readonly tag: string;
+  readonly data: string;
+  /** `sk-…abcd`, for lists; absent for a key too short to hint at. */
+  readonly hint?: string;
+}
+
+export interface SecretStoreOptions {
+  readonly settings: TenantSettings;
+  readonly home: string;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+export class SecretStore {
+  readonly #settings: TenantSettings;
+  readonly #home: string;
+  readonly #env: Readonly<Record<string, string | undefined>>;
+  #key: Buffer | undefined;
+
+  constructor(options: SecretStoreOptions) {
+    this.#settings = options.settings;
+    this.#home = options.home;
+    this.#env = options.env ?? process.env;
+  }
+
+  async set(tenant: string, name: string, value: string): Promise<void> {
+    const key = await this.#encryptionKey(true);
+    const iv = randomBytes(12);
+    const cipher = createCipheriv("aes-256-gcm", key, iv);
+    cipher.setAAD(Buffer.from(`${tenant}\0${name}`));
+    const data = Buffer.concat([cipher.update(value, "utf8"), cipher.final()]);
+    const hint = keyHint(value);
+    const sealed: Sealed = {
+      v: 1,
+      iv: iv.toString("base64"),
+      tag: cipher.getAuthTag().toString("base64"),
+      data: data.toString("base64"),
+      ...(hint === undefined ? {} : { hint }),
+    };
+    await this.#settings.put(tenant, SETTING_PREFIX.secret + name, sealed);
+  }
+
+  /** The secret, decrypted; undefined when none is stored. */
+  async get(tenant: string, name: string): Promise<string | undefined> {
+    const sealed = await this.#settings.get<Sealed>(tenant, SETTING_PREFIX.secret + name);
+    if (sealed === undefined) return undefined;
+    const key = await this.#encryptionKey(false);
+    try {
+      const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(sealed.iv, "base64"));
+      decipher.setAAD(Buffer.from(`${tenant}\0${name}`));
+      decipher.setAuthTag(Buffer.from(sealed.tag, "base64"));
+      return Buffer.concat([decipher.update(Buffer.from(sealed.data, "base64")), decipher.final()]).toString(
+        "utf8",
+      );
+    } catch {
+      throw unreadable(tenant, name, "it was stored with another encryption key");
+    }
+  }
+
+  /** Whether a secret is stored, with its hint: never the secret itself. */
+  async describe(tenant: string, name: string): Promise<{ readonly hint?: string } | undefined> {
+    const sealed = await this.#settings.get<Sealed>(tenant, SETTING_PREFIX.secret + name);
+    if (sealed === undefined) return undefined;
+    return sealed.hint === undefined ? {} : { hint: sealed.hint };
+  }
+
+  async remove(tenant: string, name: string): Promise<boolean> {
+    return this.#settings.delete(tenant, SETTING_PREFIX.secret + name);
+  }
+
+  async #encryptionKey(create: boolean): Promise<Buffer> {
+    if (this.#key !== undefined) return this.#key;
+    const fromEnv = this.#env.OZ0_SECRET_KEY?.trim();
+    let material: Buffer;
+    if (fromEnv !== undefined && fromEnv !== "") {
+      material = Buffer.from(fromEnv, "utf8");
+    } else {
+      const file = join(this.#home, SECRET_KEY_FILE);
+      const stored = await readFile(file, "utf8").catch(() => undefined);
+      if (stored !== undefined) material = Buffer.from(stored.trim(), "base64");
+      else if (create) material = await makeKeyFile(this.#home, file);
+      else throw unreadable(undefined, undefined, `neither OZ0_SECRET_KEY is set nor ${file} exists`);
+    }
+    // Any text works as OZ0_SECRET_KEY; HKDF turns it into a 256-bit key.
+    this.#key = Buffer.from(hkdfSync("sha256", material, "oz0", "oz0 secrets v1", 32));
+    return this.#key;
+  }
+}
+
+async function makeKeyFile(home: string, file: string): Promise<Buffer> {
+  const material = randomBytes(32);
+  await mkdir(home, { recursive: true });
+  // `wx`: another process that made the file first wins, and its key is read back.
+  await writeFile(file, `${material.toString("base64")}\n`, { mode: 0o600, flag: "wx" }).catch(
+    (error: NodeJS.ErrnoException) => {
+      if (error.code !== "EEXIST") throw error;
+    },
+  );
+  await chmod(file, 0o600).catch(() => {});
+  return Buffer.from((await readFile(file, "utf8")).trim(), "base64");
+}
+
+function unreadable(tenant: string | undefined, name: string | undefined, why: string): Oz0Error {
+  const what = name === undefined ? "stored keys" : `the key ${name} stored in tenant ${tenant}`;
+  const provider = name === undefined ? undefined : /^provider\.(.+)\.api_key$/.exec(name)?.[1];
+  return new Oz0Error(
+    "MODEL_NOT_CONFIGURED",
+    `${what} cannot be read here: ${why}. Set OZ0_SECRET_KEY to the same value in every oz0 process ` +
+      "that shares this database, or store the key again (oz0 provider set <name> --api-key-stdin).",
+    { data: { alias: "", ...(provider === undefined ? {} : { provider }) } },
+  );
+}

@@ -1,0 +1,58 @@
+// Tool policy and kill switches on the dispatch path. A job's calls were decided by its loop at
+// their step (job-gate.ts, where an ask rule can make the job wait) and pass here; every other
+// call is decided here: a killed tool and a deny rule refuse it, and so does an ask rule unless
+// a person approved this very call (a call by hand, or a flow's, has no step to wait in).
+import type { Store } from "../store/index.js";
+import type { CallInterceptor } from "../tools/index.js";
+import { approvalOfCall } from "./approval-rows.js";
+import { definitionHash } from "./canonical.js";
+import { approvalRequiredError, killedToolError, policyDeniedError } from "./errors.js";
+import { governanceOf } from "./governance.js";
+import { approvalMismatch, takeDecided } from "./job-gate.js";
+import { callAddress } from "./rules.js";
+
+/**
+ * The interceptor that puts the tenant's tool policy and kill switches on the dispatch path.
+ * Put it first, so the checks see the arguments the call was asked with.
+ */
+export function governanceInterceptor(store: Store): CallInterceptor {
+  const reader = governanceOf(store);
+  return {
+    name: "tool-policy",
+    async before({ fn, args, call }) {
+      if (call.jobId !== "" && takeDecided(call.idempotencyKey)) return undefined;
+      const governance = await reader.current(call.tenant);
+      if (fn.plugin !== undefined) {
+        const killed = governance.tools.get(`${fn.plugin}/${fn.tool}`);
+        if (killed !== undefined) throw killedToolError(fn.address, killed);
+      }
+      const decision = governance.policy.decide(callAddress(fn));
+      if (decision?.action === "deny") throw policyDeniedError(fn.address, decision.rule);
+      if (decision?.action !== "ask") return undefined;
+      const approval =
+        call.jobId === "" ? undefined : await approvalOfCall(store.db, call.tenant, call.jobId, call.callId);
+      const approved =
+        approval?.status === "approved" &&
+        approvalMismatch(approval, {
+          tenant: call.tenant,
+          job: call.jobId,
+          callId: call.callId,
+          agent: call.agent ?? "",
+          address: fn.address,
+          args,
+          definition: definitionHash(fn),
+        }) === undefined;
+      if (!approved) throw approvalRequiredError(fn.address, decision.rule);
+      return undefined;
+    },
+    async unavailable(fn, who) {
+      const governance = await reader.current(who.tenant);
+      if (fn.plugin !== undefined) {
+        const killed = governance.tools.get(`${fn.plugin}/${fn.tool}`);
+        if (killed !== undefined) return killedToolError(fn.address, killed).message;
+      }
+      const decision = governance.policy.decide(callAddress(fn));
+      return decision?.action === "deny" ? policyDeniedError(fn.address, decision.rule).message : undefined;
+    },
+  };
+}

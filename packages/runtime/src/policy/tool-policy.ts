@@ -1,0 +1,167 @@
+// `oz0 policy allow|ask|deny <pattern>`, `list` and `remove`: a tenant's tool policy rules.
+// A pattern is owner-checked before it is written (`github/oz0_github.*` must name a tool
+// github owns), one rule per pattern (setting a pattern again replaces its action), and every
+// change moves the tenant's governance version on, so running jobs apply it at their next step.
+import { type FunctionPattern, formatAddress, Oz0Error, parsePattern, patternSpecificity } from "@oz0/sdk";
+import { BUILTIN_FUNCTIONS, isBuiltin } from "../jobs/builtins.js";
+import type { PolicyAction, Store } from "../store/index.js";
+import { bumpGovernanceVersion } from "./governance.js";
+import { checkTenant, type OwnerCheck } from "./owners.js";
+
+/** What a rule's pattern covers. */
+export type PatternScope = "function" | "tool" | "plugin" | "built-in" | "built-ins";
+
+/** A rule as `oz0 policy list` shows it. */
+export interface PolicyRuleView {
+  readonly pattern: string;
+  readonly action: PolicyAction;
+  readonly covers: PatternScope;
+  /** 3 for one function, 2 for a tool's functions, 1 for a plugin's: the higher decides. */
+  readonly specificity: number;
+  /** Epoch milliseconds, by the database's clock. */
+  readonly createdAt: number;
+}
+
+/** What setting a rule did. */
+export interface PolicyChange {
+  readonly rule: PolicyRuleView;
+  /** The pattern's action before, or null for a new rule. */
+  readonly previous: PolicyAction | null;
+}
+
+export class ToolPolicy {
+  readonly #store: Store;
+  readonly #owners: OwnerCheck;
+
+  constructor(store: Store, owners: OwnerCheck) {
+    this.#store = store;
+    this.#owners = owners;
+  }
+
+  /**
+   * Sets the rule for `text`, after the owner check on its plugin and tool.
+   * @example await policy.set("default", "ask", "github/oz0_github.*")
+   */
+  async set(tenant: string, action: PolicyAction, text: string): Promise<PolicyChange> {
+    const pattern = await this.checked(tenant, text);
+    const key = formatAddress(pattern);
+    return this.#store.transaction(async (trx) => {
+      const before = await trx
+        .selectFrom("policies")
+        .select("action")
+        .where("tenant", "=", tenant)
+        .where("pattern", "=", key)
+        .executeTakeFirst();
+      if (before === undefined) {
+        await trx
+          .insertInto("policies")
+          .values({ tenant, pattern: key, action, created_at: this.#store.clockSql })
+          .execute();
+      } else {
+        await trx
+          .updateTable("policies")
+          .set({ action, created_at: this.#store.clockSql })
+          .where("tenant", "=", tenant)
+          .where("pattern", "=", key)
+          .execute();
+      }
+      await bumpGovernanceVersion(trx, tenant);
+      const row = await trx
+        .selectFrom("policies")
+        .selectAll()
+        .where("tenant", "=", tenant)
+        .where("pattern", "=", key)
+        .executeTakeFirstOrThrow();
+      return { rule: ruleView(row), previous: before?.action ?? null };
+    });
+  }
+
+  /** Removes the rule for `text`; no owner check, so a rule on a removed plugin can go too. */
+  async remove(tenant: string, text: string): Promise<PolicyRuleView> {
+    await checkTenant(this.#store.db, tenant);
+    const key = formatAddress(parsePattern(text, "function"));
+    return this.#store.transaction(async (trx) => {
+      const row = await trx
+        .selectFrom("policies")
+        .selectAll()
+        .where("tenant", "=", tenant)
+        .where("pattern", "=", key)
+        .executeTakeFirst();
+      if (row === undefined) {
+        throw new Oz0Error(
+          "NOT_FOUND",
+          `tenant ${tenant} has no tool policy rule on ${key}; oz0 policy list shows its rules.`,
+          { data: { kind: "policy rule", name: key, tenant } },
+        );
+      }
+      await trx.deleteFrom("policies").where("tenant", "=", tenant).where("pattern", "=", key).execute();
+      await bumpGovernanceVersion(trx, tenant);
+      return ruleView(row);
+    });
+  }
+
+  /** The tenant's rules, the most specific first, then by pattern. */
+  async list(tenant: string): Promise<PolicyRuleView[]> {
+    await checkTenant(this.#store.db, tenant);
+    const rows = await this.#store.db
+      .selectFrom("policies")
+      .selectAll()
+      .where("tenant", "=", tenant)
+      .execute();
+    return rows
+      .map(ruleView)
+      .sort(
+        (a, b) =>
+          b.specificity - a.specificity || (a.pattern < b.pattern ? -1 : a.pattern > b.pattern ? 1 : 0),
+      );
+  }
+
+  /** Parses `text` and runs the owner check on what it names. */
+  private async checked(tenant: string, text: string): Promise<FunctionPattern> {
+    const pattern = parsePattern(text, "function");
+    switch (pattern.kind) {
+      case "function":
+        await this.#owners.resolvePart(tenant, "function", text);
+        break;
+      case "tool-wildcard":
+        await this.#owners.resolvePart(tenant, "tool", `${pattern.plugin}/${pattern.tool}`);
+        break;
+      case "plugin-wildcard":
+        await this.#owners.inspect(tenant, pattern.plugin);
+        break;
+      case "builtin":
+        await checkTenant(this.#store.db, tenant);
+        if (!isBuiltin(pattern.function)) {
+          throw new Oz0Error(
+            "NOT_FOUND",
+            `oz0 has no built-in ${text}; its built-ins: ${BUILTIN_FUNCTIONS.map((name) => `oz.${name}`).join(", ")}.`,
+            { data: { kind: "function", name: text, tenant } },
+          );
+        }
+        break;
+      case "builtin-wildcard":
+        await checkTenant(this.#store.db, tenant);
+        break;
+    }
+    return pattern;
+  }
+}
+
+function ruleView(row: { pattern: string; action: PolicyAction; created_at: number }): PolicyRuleView {
+  const pattern = parsePattern(row.pattern, "function");
+  return {
+    pattern: row.pattern,
+    action: row.action,
+    covers: SCOPES[pattern.kind],
+    specificity: patternSpecificity(pattern),
+    createdAt: Number(row.created_at),
+  };
+}
+
+const SCOPES: Record<FunctionPattern["kind"], PatternScope> = {
+  function: "function",
+  "tool-wildcard": "tool",
+  "plugin-wildcard": "plugin",
+  builtin: "built-in",
+  "builtin-wildcard": "built-ins",
+};

@@ -1,0 +1,83 @@
+// The OpenTelemetry side of oz0's traces: a tracer provider exporting over OTLP/HTTP, loaded on
+// first use only, so a runtime without an endpoint never imports the OpenTelemetry packages.
+import type { Tracer } from "@opentelemetry/api";
+import { type TelemetryOptions, tracesUrl } from "./config.js";
+
+/** The tracer oz0 names its spans with. */
+export const TRACER_NAME = "oz0";
+
+interface Loaded {
+  readonly tracer: Tracer;
+  readonly api: typeof import("@opentelemetry/api");
+  flush(): Promise<void>;
+  shutdown(): Promise<void>;
+}
+
+/** One OTLP export target for the process's job runs. */
+export class Telemetry {
+  readonly url: string;
+  readonly #options: TelemetryOptions;
+  #loaded: Promise<Loaded> | undefined;
+
+  constructor(url: string, options: TelemetryOptions = {}) {
+    this.url = url;
+    this.#options = options;
+  }
+
+  /**
+   * Telemetry to the endpoint the options or the environment configure (OTEL_EXPORTER_OTLP_*
+   * variables: the endpoint and the timeout); undefined when none is.
+   */
+  static configured(
+    options: TelemetryOptions = {},
+    env: NodeJS.ProcessEnv = process.env,
+  ): Telemetry | undefined {
+    const url = tracesUrl(options, env);
+    if (url === undefined) return undefined;
+    const timeout = Number(env.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT ?? env.OTEL_EXPORTER_OTLP_TIMEOUT);
+    const fromEnv = Number.isFinite(timeout) && timeout > 0 ? { exportTimeoutMs: timeout } : {};
+    return new Telemetry(url, { ...fromEnv, ...options });
+  }
+
+  /** The OpenTelemetry API and tracer, loaded at the first call. */
+  load(): Promise<Loaded> {
+    this.#loaded ??= this.#load();
+    return this.#loaded;
+  }
+
+  /** Sends the spans that wait in the batch. */
+  async flush(): Promise<void> {
+    if (this.#loaded !== undefined) await (await this.#loaded).flush();
+  }
+
+  /** Sends what waits and stops exporting. */
+  async shutdown(): Promise<void> {
+    if (this.#loaded !== undefined) await (await this.#loaded).shutdown();
+  }
+
+  async #load(): Promise<Loaded> {
+    const [api, sdk, otlp, resources] = await Promise.all([
+      import("@opentelemetry/api"),
+      import("@opentelemetry/sdk-trace"),
+      import("@opentelemetry/exporter-trace-otlp-http"),
+      import("@opentelemetry/resources"),
+    ]);
+    const timeout = this.#options.exportTimeoutMs ?? 3000;
+    const exporter = new otlp.OTLPTraceExporter({ url: this.url, timeoutMillis: timeout });
+    const processor = new sdk.BatchSpanProcessor({
+      exporter,
+      scheduledDelayMillis: this.#options.batchDelayMs ?? 1000,
+      exportTimeoutMillis: timeout,
+    });
+    const provider = new sdk.TracerProvider({
+      resource: resources.resourceFromAttributes({ "service.name": this.#options.serviceName ?? "oz0" }),
+      spanProcessors: [processor],
+    });
+    return {
+      api,
+      tracer: provider.getTracer(TRACER_NAME),
+      flush: () => provider.forceFlush(),
+      shutdown: () => provider.shutdown(),
+    };
+  }
+}

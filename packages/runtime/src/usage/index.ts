@@ -1,0 +1,10 @@
+// Usage: model-call totals per tenant, agent, model and hour, for budgets and reports.
+export {
+  type CallUsage,
+  callsIn,
+  hourOf,
+  JobUsage,
+  tenantUsage,
+  type UsageQuery,
+  type UsageTotals,
+} from "./totals.js";

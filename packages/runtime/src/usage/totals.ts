@@ -1,0 +1,131 @@
+// Model-call usage: totals per tenant, agent, model and hour, which the store keeps as each
+// model_call event is inserted (migration 7), read back over any period; and a job's own
+// totals, from its history. Budgets read both through the pre_llm_call payload's `usage`.
+import type { HookPayload } from "@oz0/sdk";
+import { sql } from "kysely";
+import type { Store } from "../store/index.js";
+
+type UsageView = NonNullable<HookPayload<"pre_llm_call">["usage"]>;
+export type UsageTotals = UsageView["job"];
+export type UsageQuery = Parameters<UsageView["tenant"]>[0];
+type ModelTotals = UsageTotals["byModel"][string];
+
+const HOUR_MS = 3_600_000;
+
+/** The start of the hour `at` falls in, as the totals are kept by. */
+export function hourOf(at: number): number {
+  return Math.floor(at / HOUR_MS) * HOUR_MS;
+}
+
+/** One model call's share of the totals, as a model_call event records it. */
+export interface CallUsage {
+  readonly model: string;
+  readonly input: number;
+  readonly output: number;
+  readonly costUsd: number;
+}
+
+/** The model calls among `events`, or undefined when there are none (most writes). */
+export function callsIn(
+  events: readonly { readonly kind: string; readonly data: unknown }[],
+): CallUsage[] | undefined {
+  let calls: CallUsage[] | undefined;
+  for (const entry of events) {
+    if (entry.kind !== "model_call") continue;
+    const data = entry.data as {
+      model: string;
+      usage: { input: number; output: number; cost_usd?: number };
+      cost_usd?: number;
+    };
+    calls ??= [];
+    calls.push({
+      model: data.model,
+      input: data.usage.input,
+      output: data.usage.output,
+      costUsd: data.cost_usd ?? data.usage.cost_usd ?? 0,
+    });
+  }
+  return calls;
+}
+
+/** The tenant's totals since `query.since` (rounded down to its hour), of one agent when given. */
+export async function tenantUsage(store: Store, tenant: string, query: UsageQuery): Promise<UsageTotals> {
+  let select = store.db
+    .selectFrom("usage_totals")
+    .select([
+      "model",
+      sql<number>`cast(sum(input_tokens) as bigint)`.as("input"),
+      sql<number>`cast(sum(output_tokens) as bigint)`.as("output"),
+      sql<number>`cast(sum(model_calls) as bigint)`.as("calls"),
+      sql<number>`sum(cost_usd)`.as("cost"),
+    ])
+    .where("tenant", "=", tenant)
+    .where("hour", ">=", hourOf(query.since));
+  if (query.agent !== undefined) select = select.where("agent", "=", query.agent);
+  const rows = await select.groupBy("model").orderBy("model").execute();
+  return totalsOf(
+    rows.map((row) => ({
+      model: row.model,
+      inputTokens: Number(row.input),
+      outputTokens: Number(row.output),
+      modelCalls: Number(row.calls),
+      costUsd: Number(row.cost),
+    })),
+  );
+}
+
+/** Keeps a job's totals by model as its model_call events are replayed and written. */
+export class JobUsage {
+  readonly #byModel = new Map<string, { input: number; output: number; calls: number; cost: number }>();
+  #view: UsageTotals | undefined;
+
+  add(calls: readonly CallUsage[]): void {
+    for (const call of calls) {
+      const found = this.#byModel.get(call.model);
+      if (found === undefined) {
+        this.#byModel.set(call.model, {
+          input: call.input,
+          output: call.output,
+          calls: 1,
+          cost: call.costUsd,
+        });
+      } else {
+        found.input += call.input;
+        found.output += call.output;
+        found.calls += 1;
+        found.cost += call.costUsd;
+      }
+    }
+    this.#view = undefined;
+  }
+
+  /** The totals as the payload shows them, built once per change. */
+  totals(): UsageTotals {
+    this.#view ??= totalsOf(
+      [...this.#byModel].map(([model, t]) => ({
+        model,
+        inputTokens: t.input,
+        outputTokens: t.output,
+        modelCalls: t.calls,
+        costUsd: t.cost,
+      })),
+    );
+    return this.#view;
+  }
+}
+
+function totalsOf(rows: readonly (ModelTotals & { readonly model: string })[]): UsageTotals {
+  const byModel: Record<string, ModelTotals> = {};
+  let inputTokens = 0;
+  let outputTokens = 0;
+  let modelCalls = 0;
+  let costUsd = 0;
+  for (const { model, ...totals } of rows) {
+    byModel[model] = Object.freeze(totals);
+    inputTokens += totals.inputTokens;
+    outputTokens += totals.outputTokens;
+    modelCalls += totals.modelCalls;
+    costUsd += totals.costUsd;
+  }
+  return Object.freeze({ inputTokens, outputTokens, modelCalls, costUsd, byModel: Object.freeze(byModel) });
+}

@@ -1,0 +1,158 @@
+// Tool policy in running jobs: a deny rule refuses a call and the model is told; where no rule
+// matches, the agent's grant decides; built-ins are decided like functions.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ALICE, executionsOf, type Lab, lab, ofKind, planned, results } from "./helpers.js";
+
+let l: Lab;
+beforeAll(async () => {
+  l = await lab();
+});
+afterAll(() => l.close());
+
+describe("a deny rule", () => {
+  it("refuses the call before it runs and tells the model, which goes on", async () => {
+    const tenant = await l.tenant();
+    await l.runtime.policy.set(tenant, "deny", "vault/vault.write");
+    const job = await l.run(tenant, "vault/keeper");
+    expect(job).toMatchObject({ status: "succeeded", output: "written" });
+    expect(executionsOf(job.id)).toEqual([]);
+    const result = ofKind(await l.events(job.id), "tool_result")[0]?.data;
+    expect(result).toMatchObject({ callId: "1.1", ok: false, error: { code: "POLICY_VIOLATION" } });
+    expect(result?.error?.message).toBe(
+      "the tenant's tool policy denies vault/vault.write (rule: deny vault/vault.write), so the call did not run",
+    );
+  });
+
+  it("on a plugin denies every function of it, unless a more specific rule allows one", async () => {
+    const tenant = await l.tenant();
+    await l.runtime.policy.set(tenant, "deny", "vault/*");
+    await l.runtime.policy.set(tenant, "allow", "vault/vault.write");
+    const job = await l.run(tenant, "vault/noter");
+    expect(results(await l.events(job.id))).toEqual({
+      "1.1": { ok: false, code: "POLICY_VIOLATION" },
+      "2.1": { ok: true },
+    });
+    expect(executionsOf(job.id).map((call) => call.fn)).toEqual(["vault.write"]);
+  });
+
+  it("takes effect in a running job at its next call", async () => {
+    const tenant = await l.tenant();
+    const jobs = l.engine({
+      id: "test:deny-midway",
+      async generate(request) {
+        // Between the first call and the second, an admin denies the function.
+        if (request.step === 2) await l.runtime.policy.set(tenant, "deny", "vault/vault.write");
+        return request.step <= 2
+          ? {
+              calls: [{ name: "vault__write", args: { key: `k${request.step}`, value: "v" } }],
+              usage: { inputTokens: 1, outputTokens: 1 },
+            }
+          : { calls: [], text: "done", usage: { inputTokens: 1, outputTokens: 1 } };
+      },
+    });
+    const job = await l.run(tenant, "vault/keeper", "go", jobs);
+    expect(results(await l.events(job.id))).toEqual({
+      "1.1": { ok: true },
+      "2.1": { ok: false, code: "POLICY_VIOLATION" },
+    });
+  });
+});
+
+describe("the agent's grant", () => {
+  it("never lets a model call a function the agent's tools do not list, whatever it asks", async () => {
+    const tenant = await l.tenant();
+    const job = await l.run(tenant, "vault/sneaky");
+    expect(job.status).toBe("succeeded");
+    const result = ofKind(await l.events(job.id), "tool_result")[0]?.data;
+    expect(result).toMatchObject({ ok: false, error: { code: "NOT_FOUND" } });
+    expect(result?.error?.message).toBe(
+      "there is no function vault__write; the functions you may call: vault__read",
+    );
+    expect(executionsOf(job.id)).toEqual([]);
+  });
+
+  it("is not widened by an allow rule on a function the agent does not list", async () => {
+    const tenant = await l.tenant();
+    await l.runtime.policy.set(tenant, "allow", "vault/vault.write");
+    await l.runtime.policy.set(tenant, "allow", "vault/*");
+    const job = await l.run(tenant, "vault/sneaky");
+    expect(results(await l.events(job.id))).toEqual({ "1.1": { ok: false, code: "NOT_FOUND" } });
+    expect(executionsOf(job.id)).toEqual([]);
+  });
+
+  it("decides alone where no rule matches: a listed function runs", async () => {
+    const tenant = await l.tenant();
+    await l.runtime.policy.set(tenant, "deny", "vault/audit.*");
+    const job = await l.run(tenant, "vault/keeper");
+    expect(results(await l.events(job.id))).toEqual({ "1.1": { ok: true } });
+    expect(executionsOf(job.id)).toHaveLength(1);
+  });
+});
+
+describe("built-ins", () => {
+  it("are denied by their own address, oz.delegate, like functions", async () => {
+    const tenant = await l.tenant();
+    await l.runtime.policy.set(tenant, "deny", "oz.delegate");
+    const job = await l.run(tenant, "vault/boss");
+    expect(job.status).toBe("succeeded");
+    expect(results(await l.events(job.id))).toEqual({ "1.1": { ok: false, code: "POLICY_VIOLATION" } });
+    expect(await l.runtime.jobs.search({ tenant, agent: "keeper" })).toEqual([]);
+  });
+
+  it("are held for a person by oz.*, and run once approved", async () => {
+    const tenant = await l.tenant();
+    await l.runtime.policy.set(tenant, "ask", "oz.*");
+    const waiting = await l.run(tenant, "vault/boss");
+    expect(waiting).toMatchObject({ status: "waiting", waitingFor: { kind: "approval", callId: "1.1" } });
+    const [approval] = await l.runtime.approvals.list(tenant);
+    expect(approval).toMatchObject({
+      address: "oz.delegate",
+      args: { agent: "keeper", input: "open the door" },
+    });
+    await l.runtime.approvals.approve(tenant, approval!.id, ALICE);
+    const parent = await l.runtime.jobs.run(waiting.id);
+    expect(parent).toMatchObject({ status: "waiting", waitingFor: { kind: "child" } });
+    const [child] = await l.runtime.jobs.search({ tenant, agent: "keeper" });
+    expect(child).toBeDefined();
+  });
+});
+
+describe("lazy tool loading", () => {
+  it("decides a call through oz.call_tool as the function it names, approval included", async () => {
+    const tenant = await l.tenant();
+    await l.runtime.policy.set(tenant, "ask", "vault/vault.write");
+    const jobs = l.engine(
+      planned([
+        {
+          calls: [
+            { name: "oz__call_tool", args: { name: "vault__write", args: { key: "door", value: "open" } } },
+          ],
+        },
+        { text: "done" },
+      ]),
+    );
+    const job = await l.run(tenant, "vault/finder", "go", jobs);
+    expect(job).toMatchObject({ status: "waiting", waitingFor: { kind: "approval" } });
+    const [approval] = await l.runtime.approvals.list(tenant);
+    expect(approval).toMatchObject({ address: "vault/vault.write", args: { key: "door", value: "open" } });
+    await l.runtime.approvals.approve(tenant, approval!.id, ALICE);
+    expect(await jobs.run(job.id)).toMatchObject({ status: "succeeded" });
+    expect(executionsOf(job.id)).toHaveLength(1);
+  });
+
+  it("offers through oz.find_tools no function a deny rule refuses", async () => {
+    const tenant = await l.tenant();
+    await l.runtime.policy.set(tenant, "deny", "vault/vault.read");
+    const jobs = l.engine(
+      planned([
+        { calls: [{ name: "oz__find_tools", args: { query: "vault value key" } }] },
+        { text: "done" },
+      ]),
+    );
+    const job = await l.run(tenant, "vault/finder", "go", jobs);
+    const found = ofKind(await l.events(job.id), "tool_result")[0]?.data.result as {
+      functions: { name: string }[];
+    };
+    expect(found.functions.map((fn) => fn.name)).toEqual(["vault__write"]);
+  });
+});

@@ -1,0 +1,79 @@
+// The usage totals on every store engine: the database adds each model_call event to its row
+// as the event is inserted, and counts nothing for an event that names no model.
+import { afterAll, describe, expect, test } from "vitest";
+import { event } from "../../src/jobs/events.js";
+import { JobStore } from "../../src/jobs/store.js";
+import { openStore } from "../../src/store/index.js";
+import { hourOf, tenantUsage } from "../../src/usage/index.js";
+import { disposeFixtures, engineFixtures } from "../store/engines.js";
+
+const fixtures = engineFixtures();
+afterAll(() => disposeFixtures(fixtures));
+
+const modelCall = (step: number, model: string, input: number, output: number, cost?: number) =>
+  event("model_call", {
+    step,
+    model,
+    calls: [],
+    text: "ok",
+    usage: { input, output },
+    ...(cost === undefined ? {} : { cost_usd: cost }),
+    ms: 1,
+  });
+
+describe.each(fixtures)("usage totals on $label", (fixture) => {
+  test("add each model_call to its tenant, agent, model and hour as it is inserted", async () => {
+    const store = await openStore(await fixture.fresh());
+    try {
+      const jobs = new JobStore(store);
+      const job = (id: string, name: string) =>
+        jobs.create(
+          {
+            id,
+            tenant: "default",
+            name,
+            plugin: "desk",
+            kind: "agent",
+            queue: "pool.desk",
+            status: "queued",
+            input: '""',
+          },
+          [event("job_started", { agent: `desk/${name}`, mode: "run", input: "" })],
+        );
+      await job("a-1", "writer");
+      await job("b-1", "reader");
+      const claim = async (id: string) =>
+        (await jobs.claim({ job: id, node: "n", token: `t-${id}`, ttlMs: 60_000 }))!.lease;
+      const writer = await claim("a-1");
+      await jobs.write(writer, [
+        modelCall(1, "openai:gpt-4o", 100, 10, 0.002),
+        modelCall(2, "openai:gpt-4o", 120, 5),
+      ]);
+      await jobs.write(writer, [event("model_warning", { message: "not a call" })]);
+      const reader = await claim("b-1");
+      await jobs.write(reader, [modelCall(1, "test:x", 7, 3)]);
+      await jobs.write(reader, [{ kind: "model_call", data: { step: 2 } } as never]);
+
+      const all = await tenantUsage(store, "default", { since: 0 });
+      expect(all).toMatchObject({ inputTokens: 227, outputTokens: 18, modelCalls: 3 });
+      expect(all.costUsd).toBeCloseTo(0.002);
+      expect(all.byModel["openai:gpt-4o"]).toMatchObject({
+        inputTokens: 220,
+        outputTokens: 15,
+        modelCalls: 2,
+      });
+      expect(await tenantUsage(store, "default", { since: 0, agent: "desk/reader" })).toMatchObject({
+        inputTokens: 7,
+        outputTokens: 3,
+        modelCalls: 1,
+      });
+      const now = await store.now();
+      for (const row of await store.db.selectFrom("usage_totals").select("hour").execute()) {
+        expect(Number(row.hour)).toBe(hourOf(Number(row.hour)));
+        expect(Number(row.hour)).toBeGreaterThan(now - 2 * 3_600_000);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+});

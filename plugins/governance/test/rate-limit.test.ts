@@ -1,0 +1,78 @@
+// The rate limit contract on its own, as the spec's example writes it.
+import type { HookPayload } from "@oz0/sdk";
+import { describe, expect, test } from "vitest";
+import { RateLimitGovernance } from "../src/index.js";
+
+const llmCall = (tenant = "default"): HookPayload<"pre_llm_call"> => ({
+  hook: "pre_llm_call",
+  tenant,
+  step: 1,
+  model: "test:x",
+  messages: [],
+  tools: [],
+  settings: {},
+});
+
+const toolCall: HookPayload<"pre_tool_call"> = {
+  hook: "pre_tool_call",
+  tenant: "default",
+  callId: "1.1",
+  address: "desk/notes.write",
+  tool: "notes",
+  function: "write",
+  args: {},
+  idempotencyKey: "k",
+};
+
+function refusal(call: () => void): unknown {
+  try {
+    call();
+  } catch (error) {
+    return error;
+  }
+  throw new Error("the rate limit let the call through");
+}
+
+describe("RateLimitGovernance", () => {
+  test("is the rate_limit contract", () => {
+    expect(RateLimitGovernance.contractId).toBe("rate_limit");
+    expect(RateLimitGovernance.implements).toEqual(["rate_limit"]);
+  });
+
+  test("refuses the call past max_calls_per_minute: Rate limit exceeded: 60/min, with current_count", () => {
+    const limit = new RateLimitGovernance({ now: () => 0 });
+    for (let call = 0; call < 60; call += 1) limit.on_pre_llm_call(llmCall());
+    expect(refusal(() => limit.on_pre_llm_call(llmCall()))).toMatchObject({
+      code: "POLICY_VIOLATION",
+      contractId: "rate_limit",
+      reason: "Rate limit exceeded: 60/min",
+      details: { current_count: 60 },
+    });
+  });
+
+  test("counts only the calls of the last 60 seconds", () => {
+    let now = 0;
+    const limit = new RateLimitGovernance({ maxCallsPerMinute: 2, now: () => now });
+    limit.on_pre_llm_call(llmCall());
+    now = 30_000;
+    limit.on_pre_llm_call(llmCall());
+    expect(refusal(() => limit.on_pre_llm_call(llmCall()))).toMatchObject({ details: { current_count: 2 } });
+    now = 60_000;
+    expect(() => limit.on_pre_llm_call(llmCall())).not.toThrow();
+  });
+
+  test("keeps one window per tenant", () => {
+    const limit = new RateLimitGovernance({ maxCallsPerMinute: 1, now: () => 0 });
+    limit.on_pre_llm_call(llmCall("a"));
+    expect(() => limit.on_pre_llm_call(llmCall("b"))).not.toThrow();
+    expect(() => limit.on_pre_llm_call(llmCall("a"))).toThrow("Rate limit exceeded: 1/min");
+  });
+
+  test("limits function calls only when a tool rate is given", () => {
+    const open = new RateLimitGovernance({ now: () => 0 });
+    for (let call = 0; call < 100; call += 1) open.on_pre_tool_call(toolCall);
+    const limit = new RateLimitGovernance({ maxToolCallsPerMinute: 1, now: () => 0 });
+    limit.on_pre_tool_call(toolCall);
+    expect(() => limit.on_pre_tool_call(toolCall)).toThrow("Rate limit exceeded: 1/min");
+  });
+});
