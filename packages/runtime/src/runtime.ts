@@ -6,7 +6,14 @@ import { Catalog, type DefaultPluginOutcome, defaultPluginDirs, requireTenant } 
 import { JobEngine } from "./jobs/index.js";
 import { McpManager } from "./mcp/index.js";
 import { Models } from "./models/index.js";
-import { Approvals, governanceInterceptor, Inventory, KillSwitches, ToolPolicy } from "./policy/index.js";
+import {
+  Approvals,
+  approvalBindingInterceptor,
+  governanceInterceptor,
+  Inventory,
+  KillSwitches,
+  ToolPolicy,
+} from "./policy/index.js";
 import { SkillProposals } from "./skills/index.js";
 import { DEFAULT_TENANT, openStore, type Store } from "./store/index.js";
 import { Telemetry } from "./telemetry/index.js";
@@ -90,7 +97,7 @@ export class Runtime {
       requireTenant: (tenant) => requireTenant(store.db, tenant),
     });
     // Tool policy and kill switches come first on the dispatch path, before any hook sees the call.
-    const interceptors = [governanceInterceptor(store)];
+    const interceptors = [governanceInterceptor(store), approvalBindingInterceptor(store)];
     this.jobs = new JobEngine({
       store,
       source: this.catalog,

@@ -113,7 +113,14 @@ export async function setUpAgent(run: JobRun): Promise<AgentSetup> {
   });
   await hooks?.toolsCollected(toolset.functions, toolset.offered);
   const hooked = hooks === undefined ? undefined : hookInterceptor(hooks);
-  const interceptors = hooked === undefined ? deps.interceptors : [...deps.interceptors, hooked];
+  const interceptors =
+    hooked === undefined
+      ? deps.interceptors.filter((interceptor) => interceptor.afterHooks !== true)
+      : [
+          ...deps.interceptors.filter((interceptor) => interceptor.afterHooks !== true),
+          hooked,
+          ...deps.interceptors.filter((interceptor) => interceptor.afterHooks === true),
+        ];
   const outputSchema =
     definition.output_schema === undefined
       ? undefined

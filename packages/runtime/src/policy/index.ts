@@ -17,7 +17,7 @@ export {
   type KillRecord,
   type TenantGovernance,
 } from "./governance.js";
-export { governanceInterceptor } from "./interceptor.js";
+export { approvalBindingInterceptor, governanceInterceptor } from "./interceptor.js";
 export { INVENTORY_LIMITS, Inventory, type InventoryChange, type InventoryEntry } from "./inventory.js";
 export { governCall, governStep, waitsForApproval } from "./job-gate.js";
 export { assertAgentRuns, type KillReport, KillSwitches, type KillSwitchView } from "./kill-switches.js";

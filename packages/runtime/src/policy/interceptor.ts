@@ -6,7 +6,12 @@ import type { Store } from "../store/index.js";
 import type { CallInterceptor } from "../tools/index.js";
 import { approvalOfCall } from "./approval-rows.js";
 import { definitionHash } from "./canonical.js";
-import { approvalRequiredError, killedToolError, policyDeniedError } from "./errors.js";
+import {
+  approvalMismatchError,
+  approvalRequiredError,
+  killedToolError,
+  policyDeniedError,
+} from "./errors.js";
 import { governanceOf } from "./governance.js";
 import { approvalMismatch, takeDecided } from "./job-gate.js";
 import { callAddress } from "./rules.js";
@@ -53,6 +58,43 @@ export function governanceInterceptor(store: Store): CallInterceptor {
       }
       const decision = governance.policy.decide(callAddress(fn));
       return decision?.action === "deny" ? policyDeniedError(fn.address, decision.rule).message : undefined;
+    },
+  };
+}
+
+/**
+ * Keeps an approval bound to what runs: a person approved a call with the arguments they saw,
+ * so when a pre_tool_call hook rewrote them, the approved call is refused instead of running
+ * with arguments nobody approved.
+ */
+export function approvalBindingInterceptor(store: Store): CallInterceptor {
+  const reader = governanceOf(store);
+  return {
+    name: "approval-binding",
+    afterHooks: true,
+    async before({ fn, args, call }) {
+      if (call.jobId === "") return undefined;
+      const governance = await reader.current(call.tenant);
+      if (governance.policy.decide(callAddress(fn))?.action !== "ask") return undefined;
+      const approval = await approvalOfCall(store.db, call.tenant, call.jobId, call.callId);
+      if (approval?.status !== "approved") return undefined;
+      const mismatch = approvalMismatch(approval, {
+        tenant: call.tenant,
+        job: call.jobId,
+        callId: call.callId,
+        agent: call.agent ?? "",
+        address: fn.address,
+        args,
+        definition: definitionHash(fn),
+      });
+      if (mismatch !== undefined) {
+        throw approvalMismatchError(
+          approval.id,
+          fn.address,
+          `a pre_tool_call hook changed it after approval (${mismatch})`,
+        );
+      }
+      return undefined;
     },
   };
 }

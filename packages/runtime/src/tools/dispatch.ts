@@ -31,6 +31,11 @@ export interface CallRequest {
  */
 export interface CallInterceptor {
   readonly name: string;
+  /**
+   * Runs after the job's hooks, which may rewrite a call's arguments, so it sees the
+   * arguments the function will really get; a run without hooks leaves it out.
+   */
+  readonly afterHooks?: boolean;
   before?(request: CallRequest): Promise<Readonly<Record<string, unknown>> | undefined>;
   after?(request: CallRequest, outcome: CallOutcome): Promise<CallOutcome | undefined>;
   /**

@@ -1,9 +1,13 @@
 // ask rules and approvals, on SQLite and PostgreSQL: a held call waits in the store for a
 // person, runs once when approved, never when denied, and an approval fits its one call only.
+
+import { fileURLToPath } from "node:url";
 import { isOz0Error } from "@oz0/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { disposeFixtures, engineFixtures } from "../store/engines.js";
 import { ALICE, executionsOf, kinds, type Lab, lab, ofKind, planned, results, VAULT_2 } from "./helpers.js";
+
+const REWRITER = fileURLToPath(new URL("../fixtures/policy/rewriter", import.meta.url));
 
 const fixtures = engineFixtures().filter((fixture) => fixture.persistent);
 afterAll(() => disposeFixtures(fixtures));
@@ -55,6 +59,26 @@ describe.each(fixtures)("approvals on $label", (fixture) => {
     // The call has not started: no tool_call until a person approves.
     expect(kinds(events)).not.toContain("tool_call");
     expect(executionsOf(job.id)).toEqual([]);
+  });
+
+  it("refuses an approved call whose arguments a pre_tool_call hook rewrote after approval, and never runs it", async () => {
+    const tenant = await l.tenant();
+    await l.runtime.catalog.install(tenant, REWRITER);
+    await l.runtime.policy.set(tenant, "ask", "vault/vault.write");
+    const job = await l.run(tenant, "vault/keeper");
+    const [approval] = await l.runtime.approvals.list(tenant);
+    if (approval === undefined) throw new Error("no approval was asked for");
+    expect(approval.args).toEqual({ key: "door", value: "open" });
+    await l.runtime.approvals.approve(tenant, approval.id, ALICE, "open is fine");
+    await l.runtime.jobs.run(job.id);
+    expect(executionsOf(job.id)).toEqual([]);
+    const refused = ofKind(await l.events(job.id), "tool_result")[0]?.data as {
+      ok: boolean;
+      error?: { code: string; message: string };
+    };
+    expect(refused.ok).toBe(false);
+    expect(refused.error?.code).toBe("APPROVAL_STATE_CONFLICT");
+    expect(refused.error?.message).toContain("a pre_tool_call hook changed it after approval");
   });
 
   it("runs the approved call once and goes on, with approval_decided in the history", async () => {
