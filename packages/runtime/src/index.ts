@@ -37,7 +37,6 @@ export {
   type HookPlugin,
   type HookSource,
   HookTable,
-  pluginConfigKey,
   pluginHookSource,
   RunHooks,
   runHooksOf,
@@ -109,6 +108,11 @@ export {
   TEST_PROVIDER,
   testModel,
 } from "./models/index.js";
+export {
+  PluginConfigs,
+  type PluginConfigView,
+  pluginConfigKey,
+} from "./plugin-config/index.js";
 export {
   type LoadedAgent,
   type LoadedPlugin,

@@ -123,6 +123,7 @@ export {
   type UsageView,
 } from "./hooks/index.js";
 export {
+  type AdminIssue,
   type AdminSpec,
   type AfterToolResultPayload,
   type AfterToolResultSpec,

@@ -80,3 +80,17 @@ export function parseHostEntry(entry: string): AllowedHost | undefined {
   const number = Number(port);
   return number >= 1 && number <= 65_535 ? { hostname: url.hostname, port: number } : undefined;
 }
+
+/** The problems with `config` as the std plugin's config, for its admin spec's validate(). */
+export function stdConfigIssues(config: ToolContext["config"]): { path: string; message: string }[] {
+  const result = configSchema.safeParse(config);
+  return result.success
+    ? []
+    : result.error.issues.map((issue) => ({ path: issue.path.join("."), message: issue.message }));
+}
+
+/** The config std runs with when an operator sets nothing. */
+export const STD_DEFAULT_CONFIG = {
+  http: { allowHosts: [] as string[] },
+  text: { regexTimeoutMs: DEFAULT_REGEX_TIMEOUT_MS },
+};

@@ -1,6 +1,7 @@
 // The std plugin: oz0's built-in tool library, registered with the public SDK only.
 import { definePlugin, type PluginObject } from "@oz0/sdk";
 import { calculatorInfo, calculatorTool } from "./calculator/index.js";
+import { STD_DEFAULT_CONFIG, stdConfigIssues } from "./config.js";
 import { type DatetimeOptions, datetimeInfo, datetimeTool } from "./datetime/index.js";
 import { type HttpOptions, httpInfo, httpTool } from "./http/index.js";
 import { jsonInfo, jsonTool } from "./json/index.js";
@@ -23,6 +24,7 @@ export const STD_TOOLS: readonly ToolInfo[] = [datetimeInfo, jsonInfo, textInfo,
 export function createStdPlugin(options: StdPluginOptions = {}): PluginObject {
   return definePlugin({
     setup(host) {
+      host.addAdmin({ defaultConfig: STD_DEFAULT_CONFIG, validate: stdConfigIssues });
       host.addTool(datetimeTool(options.datetime));
       host.addTool(jsonTool());
       host.addTool(textTool());

@@ -14,7 +14,7 @@ const packageJson = JSON.parse(readFileSync(new URL("../package.json", import.me
 describe("the std plugin", () => {
   it("registers the five tools of the spec's library, and only tools", async () => {
     const host = await loadPluginForTest(stdPlugin, { pluginId: "std" });
-    expect(host.kinds()).toEqual(["tool"]);
+    expect(host.kinds()).toEqual(["admin", "tool"]);
     expect(host.registrations("tool").map((tool) => tool.name)).toEqual([
       "datetime",
       "json",
@@ -52,7 +52,7 @@ describe("the std plugin", () => {
     const manifest = parsePluginManifest(manifestText, { file: "plugin.yaml" });
     expect(manifest.name).toBe("std");
     expect(manifest.main).toBe("dist/index.js");
-    expect(manifest.capabilities).toEqual(["tool"]);
+    expect(manifest.capabilities).toEqual(["tool", "config"]);
     const host = await loadStd();
     expect(manifest.tools?.map((tool) => ({ id: tool.id, description: tool.description }))).toEqual(
       host.registrations("tool").map((tool) => ({ id: tool.name, description: tool.spec.description })),

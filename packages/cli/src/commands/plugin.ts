@@ -4,6 +4,7 @@ import type { ChangeReport, PluginDetail, PluginSummary } from "@oz0/runtime";
 import type { Command } from "commander";
 import { withRuntime } from "../context.js";
 import type { Output } from "../output.js";
+import { registerPluginConfig } from "./plugin-config.js";
 import { registerPluginLint } from "./plugin-lint.js";
 
 interface ForceOptions {
@@ -74,6 +75,7 @@ export function registerPlugin(program: Command, out: Output): Command {
     });
 
   registerPluginLint(plugin, out);
+  registerPluginConfig(plugin, out);
   return plugin;
 }
 

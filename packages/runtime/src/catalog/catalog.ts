@@ -2,11 +2,12 @@
 // updates and removes are all or nothing, each in one store transaction under the tenant's
 // lock; every later use of a part's name goes through the owner check in resolve.ts.
 
-import type { MemoryProvider } from "@oz0/sdk";
+import type { MemoryProvider, PluginConfig } from "@oz0/sdk";
 import { isOz0Error, Oz0Error } from "@oz0/sdk";
 import type { BuiltTool } from "@oz0/sdk/internal";
 import type { Kysely } from "kysely";
 import { MemoryProviders } from "../memory/index.js";
+import { PluginConfigs } from "../plugin-config/index.js";
 import { type LoadedPlugin, loadPluginDir } from "../plugin-dir/index.js";
 import type { Database, Store } from "../store/index.js";
 import {
@@ -100,12 +101,15 @@ export class Catalog {
   private readonly installed = new InstalledPlugins();
   private readonly options: CatalogOptions;
   private readonly memories: MemoryProviders;
+  /** Plugins' configs in their tenants (`oz0 plugin config`). */
+  readonly configs: PluginConfigs;
 
   constructor(store: Store, home: string, options: CatalogOptions = {}) {
     this.store = store;
     this.home = home;
     this.options = options;
     this.memories = new MemoryProviders(store);
+    this.configs = new PluginConfigs(store, (tenant, plugin) => this.loadInstalled(tenant, plugin));
   }
 
   /**
@@ -122,6 +126,11 @@ export class Catalog {
       await this.lock(trx, tenant);
       return this.giveDefaults(trx, tenant, pending);
     });
+  }
+
+  /** The config `plugin` runs with in `tenant` (a tool's `ctx.config`): its defaults and what an operator set. */
+  async config(tenant: string, plugin: string): Promise<PluginConfig> {
+    return this.configs.effective(tenant, plugin);
   }
 
   /** A memory provider `plugin` registers with addMemory, built for `tenant` (a tool's `ctx.memory`). */

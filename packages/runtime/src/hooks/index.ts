@@ -22,7 +22,6 @@ export {
 export {
   type HookSource,
   type PluginWithCode,
-  pluginConfigKey,
   pluginHookSource,
   storeHookSource,
 } from "./source.js";

@@ -2,15 +2,12 @@
 // governance must hold tenant-wide (a budget watches every agent, not only the agents of its
 // own plugin). Only plugins whose manifest declares a hook capability are loaded; each gets its
 // config in the tenant: its admin spec's defaults under the tenant setting `plugin.<name>.config`.
+
+import { effectiveConfig, pluginConfigKey } from "../plugin-config/index.js";
 import type { LoadedPlugin } from "../plugin-dir/index.js";
 import type { Store } from "../store/index.js";
 import type { PartSource } from "../tools/index.js";
 import { buildHookTable, HOOK_REGISTRATION_KINDS, type HookPlugin, HookTable } from "./table.js";
-
-/** The tenant setting that holds a plugin's config (JSON object) over its admin defaults. */
-export function pluginConfigKey(plugin: string): string {
-  return `plugin.${plugin}.config`;
-}
 
 /** Where the job engine gets a tenant's hook table. */
 export interface HookSource {
@@ -30,7 +27,7 @@ export function pluginHookSource(
   const list: HookPlugin[] = plugins.map((entry) => {
     const plugin = "plugin" in entry ? entry.plugin : entry;
     const config = "plugin" in entry ? (entry.config as Record<string, unknown> | undefined) : undefined;
-    return { name: plugin.manifest.name, code: plugin.code, config: { ...adminDefaults(plugin), ...config } };
+    return { name: plugin.manifest.name, code: plugin.code, config: effectiveConfig(plugin, config) };
   });
   const table = buildHookTable(list);
   return { table: () => table };
@@ -68,9 +65,11 @@ export function storeHookSource(store: Store, source: PartSource): HookSource {
       const plugins = await Promise.all(
         names.map(async (name): Promise<HookPlugin> => {
           const loaded = await source.loadInstalled(tenant, name);
-          const set = configs.get(pluginConfigKey(name));
-          const config = typeof set === "object" && set !== null && !Array.isArray(set) ? set : {};
-          return { name, code: loaded.code, config: { ...adminDefaults(loaded), ...config } };
+          return {
+            name,
+            code: loaded.code,
+            config: effectiveConfig(loaded, configs.get(pluginConfigKey(name))),
+          };
         }),
       );
       return buildHookTable(plugins);
@@ -81,13 +80,4 @@ export function storeHookSource(store: Store, source: PartSource): HookSource {
 function declaresHooks(manifest: string): boolean {
   const capabilities = (JSON.parse(manifest) as { capabilities?: unknown }).capabilities;
   return Array.isArray(capabilities) && capabilities.some((word) => HOOK_REGISTRATION_KINDS.includes(word));
-}
-
-/** The defaults of the plugin's admin specs, merged in registration order. */
-function adminDefaults(plugin: PluginWithCode): Record<string, unknown> {
-  const config: Record<string, unknown> = {};
-  for (const registration of plugin.code?.registrations("admin") ?? []) {
-    Object.assign(config, registration.spec.defaultConfig);
-  }
-  return config;
 }

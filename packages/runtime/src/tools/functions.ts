@@ -196,6 +196,7 @@ export class FunctionResolver {
       source.memory === undefined
         ? undefined
         : (name?: string) => Promise.resolve(source.memory!(tenant, plugin, name));
-    return buildTool(spec, toolContext({ home, tenant, pluginId: plugin, agent, memory }));
+    const config = await source.config?.(tenant, plugin);
+    return buildTool(spec, toolContext({ home, tenant, pluginId: plugin, agent, memory, config }));
   }
 }

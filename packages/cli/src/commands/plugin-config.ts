@@ -1,0 +1,52 @@
+// `oz0 plugin config <plugin> [--set JSON | --unset]`: show or set a plugin's configuration in
+// the tenant, checked by the plugin's admin spec and shown through its redaction.
+
+import type { PluginConfigView } from "@oz0/runtime";
+import { Oz0Error } from "@oz0/sdk";
+import type { Command } from "commander";
+import { withRuntime } from "../context.js";
+import type { Output } from "../output.js";
+
+export function registerPluginConfig(plugin: Command, out: Output): void {
+  plugin
+    .command("config")
+    .description(
+      "show a plugin's config in the tenant, or set it (--set JSON) or go back to its defaults (--unset)",
+    )
+    .argument("<plugin>", "an installed plugin")
+    .option("--set <json>", "the config, a JSON object over the plugin's defaults")
+    .option("--unset", "forget what was set and use the plugin's defaults")
+    .action(async (name: string, options: { set?: string; unset?: boolean }) => {
+      if (options.set !== undefined && options.unset === true) {
+        throw new Oz0Error("INVALID_INPUT", "give --set or --unset, not both", { data: { issues: [] } });
+      }
+      const tenant = out.options.tenant;
+      const view = await withRuntime(out, async (runtime) => {
+        const configs = runtime.catalog.configs;
+        if (options.unset === true) await configs.unset(tenant, name);
+        if (options.set !== undefined) return configs.set(tenant, name, parseJson(options.set));
+        return configs.show(tenant, name);
+      });
+      out.result(view, draw);
+    });
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (cause) {
+    throw new Oz0Error(
+      "INVALID_INPUT",
+      `--set takes JSON, such as '{"limit": 10}': ${(cause as Error).message}`,
+      {
+        cause,
+        data: { issues: [{ path: "", message: "not JSON" }] },
+      },
+    );
+  }
+}
+
+function draw(view: PluginConfigView): string {
+  const origin = view.set ? "set in this tenant over its defaults" : "its defaults";
+  return `${view.plugin} config (${origin}):\n${JSON.stringify(view.config, null, 2)}`;
+}
