@@ -55,7 +55,7 @@ export function registerApproval(program: Command, out: Output): Command {
 
 function runOn(out: Output, runtime: Runtime, job: string): Promise<JobView> {
   return withProgress(out, (listeners) =>
-    runtime.jobs.run(job, { tenant: out.options.tenant, follow: true, ...listeners }),
+    runtime.jobs.runUp(job, { tenant: out.options.tenant, ...listeners }),
   );
 }
 

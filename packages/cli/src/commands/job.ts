@@ -135,7 +135,7 @@ export function registerJob(program: Command, out: Output): Command {
         return withCard(
           runtime,
           await withProgress(out, (listeners) =>
-            runtime.jobs.run(id, { tenant: out.options.tenant, follow: true, ...listeners }),
+            runtime.jobs.runUp(id, { tenant: out.options.tenant, ...listeners }),
           ),
         );
       });

@@ -52,6 +52,26 @@ describe("oz.delegate", () => {
     });
   });
 
+  it("carries the parent on when a person answers its child's question: oz0 job answer runs the tree up", async () => {
+    const started = await run("run", "contract/supervisor", "go", "--json");
+    expect(started.code).toBe(2);
+    const parent = started.json<RunShape>();
+    const jobs = (await run("job", "search", "--json")).json<
+      { id: string; parent: string | null; status: string }[]
+    >();
+    const child = jobs.find((job) => job.parent === parent.id);
+    expect(child?.status).toBe("waiting");
+    const answered = await run("job", "answer", child!.id, "blue", "--json");
+    expect(answered.code).toBe(0);
+    expect(answered.json<RunShape>()).toMatchObject({
+      id: parent.id,
+      status: "succeeded",
+      output: "the child is done",
+    });
+    const [finished] = ofKind(await trace(home, parent.id), "child_job_finished");
+    expect(finished?.data).toMatchObject({ status: "succeeded", output: "blue it is" });
+  });
+
   it("sends a delegation to an agent delegation.allow does not permit back to the model", async () => {
     const job = (await run("run", "contract/rogue", "x", "--json")).json<RunShape>();
     expect(job.output).toBe("refused");

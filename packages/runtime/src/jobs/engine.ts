@@ -213,6 +213,21 @@ export class JobEngine {
   }
 
   /**
+   * Runs job `id` on, following its children, then each parent whose wait its end ended, up
+   * the tree: a person who answers a child's question or approves a child's call carries the
+   * whole delegation on. Returns the view of the last job run: the top of what went on.
+   */
+  async runUp(id: string, options: RunOptions = {}): Promise<JobView> {
+    let view = await this.run(id, { ...options, follow: true });
+    while (isTerminal(view.status) && view.parent !== null) {
+      const parent = await this.get(view.parent, options.tenant);
+      if (parent.status !== "queued") break;
+      view = await this.run(parent.id, { ...options, follow: true });
+    }
+    return view;
+  }
+
+  /**
    * Takes up job `id` from its history (`oz0 job resume`): a queued job, or one whose worker
    * died, once its lease runs out. Refuses a job that ended or waits for someone.
    */
