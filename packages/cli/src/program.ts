@@ -1,5 +1,6 @@
 // The oz0 command tree. Commands parse their arguments, call the runtime, and print; they add
 // no behaviour of their own, so the HTTP API and the CLI always agree.
+import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
 import { registerApproval } from "./commands/approval.js";
 import { registerCatalog } from "./commands/catalog.js";
@@ -18,9 +19,15 @@ import { registerSkill } from "./commands/skill.js";
 import { registerTool } from "./commands/tool.js";
 import { errorShape, type GlobalOptions, Output } from "./output.js";
 
+/** The CLI's version, from its package.json (next to both src/ and dist/). */
+const VERSION = (
+  JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }
+).version;
+
 function buildProgram(out: Output): Command {
   const program = new Command("oz0")
     .description("oz0: agent runtime and plugin platform")
+    .version(VERSION, "-V, --version", "print oz0's version")
     .option("--home <dir>", "oz0's home folder (default $OZ0_HOME or ~/.oz0)")
     .option("--tenant <name>", "the tenant to act in", "default")
     .option("--json", "print machine-readable JSON on stdout")

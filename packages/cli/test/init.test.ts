@@ -59,3 +59,14 @@ describe("oz0 init", () => {
     );
   });
 });
+
+describe("oz0 --version", () => {
+  it("prints the version of the oz0 package", async () => {
+    const { version } = JSON.parse(await readFile(new URL("../package.json", import.meta.url), "utf8")) as {
+      version: string;
+    };
+    const result = await oz0(["--version"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(`${version}\n`);
+  });
+});
