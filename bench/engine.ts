@@ -1,9 +1,7 @@
 // The job engine's cost per step against a plain loop, and how a job's history grows with its
 // steps. Each step is one model call (a scripted in-process model) and one tool call, recorded
 // to SQLite in a file (WAL), as the embedded runtime runs. Run it with `npm run bench`.
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rm } from "node:fs/promises";
 import {
   JobEngine,
   type LanguageModel,
@@ -12,30 +10,11 @@ import {
   openStore,
   type PartSource,
 } from "@oz0/runtime";
+import { benchHome } from "./bench-plugin.js";
 
 const STEP_COUNTS = [20, 100, 400, 1000];
 const ROUNDS = 7;
 const WARM_UP_JOBS = 30;
-
-const MANIFEST = `name: bench
-version: 1.0.0
-main: index.js
-capabilities: [tool]
-tools:
-  - id: bench
-agents:
-  - name: stepper
-    tools: [bench.echo]
-    skills: []
-    input: text
-    output: text
-    limits: { max_turns: 100000, max_tokens: 100000000 }
-`;
-
-const CODE = `export default { setup(host) { host.addTool({ name: "bench", description: "Bench.", build: () => ({ functions: [
-  { name: "echo", description: "Echo n.", input: { type: "object", properties: { n: { type: "integer" } }, required: ["n"] },
-    run: async (args) => ({ n: args.n }) } ] }) }); } };
-`;
 
 /** When each model step of the last job began, by step: the gaps are the cost of each step. */
 const stepTimes: number[] = [];
@@ -54,11 +33,7 @@ function scriptedModel(steps: number): LanguageModel {
 }
 
 async function main(): Promise<void> {
-  const home = await mkdtemp(join(tmpdir(), "oz0-bench-"));
-  const pluginDir = join(home, "plugin");
-  await mkdir(pluginDir);
-  await writeFile(join(pluginDir, "plugin.yaml"), MANIFEST);
-  await writeFile(join(pluginDir, "index.js"), CODE);
+  const { home, pluginDir } = await benchHome("oz0-bench-");
   const plugin = await loadPluginDir(pluginDir);
   const source: PartSource = {
     resolvePart: () => ({ plugin: "bench", name: "stepper", bare: false }),

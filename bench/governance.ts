@@ -4,9 +4,7 @@
 // governance_checked), and the history append a job makes for every call (tool_call, then the
 // governance events and tool_result, to SQLite in a file, WAL). Then whole 20-step jobs on the
 // same settings. Run it with `npm run bench`.
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rm } from "node:fs/promises";
 import {
   type CallableFunction,
   dispatchCall,
@@ -26,31 +24,12 @@ import { event } from "../packages/runtime/src/jobs/events.js";
 import { JobStore, type Lease } from "../packages/runtime/src/jobs/store.js";
 import { bumpGovernanceVersion, governanceInterceptor } from "../packages/runtime/src/policy/index.js";
 import { JobUsage } from "../packages/runtime/src/usage/index.js";
+import { benchHome } from "./bench-plugin.js";
 
 const SIZES = [0, 10, 100];
 const CALLS = 2000;
 const ROUNDS = 5;
 const JOB_STEPS = 20;
-
-const MANIFEST = `name: bench
-version: 1.0.0
-main: index.js
-capabilities: [tool]
-tools:
-  - id: bench
-agents:
-  - name: stepper
-    tools: [bench.echo]
-    skills: []
-    input: text
-    output: text
-    limits: { max_turns: 100000, max_tokens: 100000000 }
-`;
-
-const CODE = `export default { setup(host) { host.addTool({ name: "bench", description: "Bench.", build: () => ({ functions: [
-  { name: "echo", description: "Echo n.", input: { type: "object", properties: { n: { type: "integer" } }, required: ["n"] },
-    run: async (args) => ({ n: args.n }) } ] }) }); } };
-`;
 
 /** A plugin with `count` passing handlers on pre_tool_call, as lifecycle specs. */
 function hooksPlugin(count: number) {
@@ -86,11 +65,7 @@ async function perCall(body: (n: number) => Promise<unknown>): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const home = await mkdtemp(join(tmpdir(), "oz0-bench-governance-"));
-  const pluginDir = join(home, "plugin");
-  await mkdir(pluginDir);
-  await writeFile(join(pluginDir, "plugin.yaml"), MANIFEST);
-  await writeFile(join(pluginDir, "index.js"), CODE);
+  const { home, pluginDir } = await benchHome("oz0-bench-governance-");
   const plugin = await loadPluginDir(pluginDir);
   const store = await openStore({ home });
   const jobs = new JobStore(store);
