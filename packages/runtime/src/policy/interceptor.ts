@@ -3,16 +3,16 @@
 // call is decided here: a killed tool and a deny rule refuse it, and so does an ask rule unless
 // a person approved this very call (a call by hand, or a flow's, has no step to wait in).
 import type { Store } from "../store/index.js";
-import type { CallInterceptor } from "../tools/index.js";
+import type { CallableFunction, CallInterceptor, CallRequest } from "../tools/index.js";
 import { approvalOfCall } from "./approval-rows.js";
-import { definitionHash } from "./canonical.js";
+import { type ApprovalSubject, definitionHash } from "./canonical.js";
 import {
   approvalMismatchError,
   approvalRequiredError,
   killedToolError,
   policyDeniedError,
 } from "./errors.js";
-import { governanceOf } from "./governance.js";
+import { governanceOf, type KillRecord, type TenantGovernance } from "./governance.js";
 import { approvalMismatch, takeDecided } from "./job-gate.js";
 import { callAddress } from "./rules.js";
 
@@ -24,38 +24,26 @@ export function governanceInterceptor(store: Store): CallInterceptor {
   const reader = governanceOf(store);
   return {
     name: "tool-policy",
-    async before({ fn, args, call }) {
+    async before(request) {
+      const { fn, call } = request;
       if (call.jobId !== "" && takeDecided(call.idempotencyKey)) return undefined;
       const governance = await reader.current(call.tenant);
-      if (fn.plugin !== undefined) {
-        const killed = governance.tools.get(`${fn.plugin}/${fn.tool}`);
-        if (killed !== undefined) throw killedToolError(fn.address, killed);
-      }
+      const killed = killSwitchOf(governance, fn);
+      if (killed !== undefined) throw killedToolError(fn.address, killed);
       const decision = governance.policy.decide(callAddress(fn));
       if (decision?.action === "deny") throw policyDeniedError(fn.address, decision.rule);
       if (decision?.action !== "ask") return undefined;
       const approval =
         call.jobId === "" ? undefined : await approvalOfCall(store.db, call.tenant, call.jobId, call.callId);
       const approved =
-        approval?.status === "approved" &&
-        approvalMismatch(approval, {
-          tenant: call.tenant,
-          job: call.jobId,
-          callId: call.callId,
-          agent: call.agent ?? "",
-          address: fn.address,
-          args,
-          definition: definitionHash(fn),
-        }) === undefined;
+        approval?.status === "approved" && approvalMismatch(approval, subjectOf(request)) === undefined;
       if (!approved) throw approvalRequiredError(fn.address, decision.rule);
       return undefined;
     },
     async unavailable(fn, who) {
       const governance = await reader.current(who.tenant);
-      if (fn.plugin !== undefined) {
-        const killed = governance.tools.get(`${fn.plugin}/${fn.tool}`);
-        if (killed !== undefined) return killedToolError(fn.address, killed).message;
-      }
+      const killed = killSwitchOf(governance, fn);
+      if (killed !== undefined) return killedToolError(fn.address, killed).message;
       const decision = governance.policy.decide(callAddress(fn));
       return decision?.action === "deny" ? policyDeniedError(fn.address, decision.rule).message : undefined;
     },
@@ -72,21 +60,14 @@ export function approvalBindingInterceptor(store: Store): CallInterceptor {
   return {
     name: "approval-binding",
     afterHooks: true,
-    async before({ fn, args, call }) {
+    async before(request) {
+      const { fn, call } = request;
       if (call.jobId === "") return undefined;
       const governance = await reader.current(call.tenant);
       if (governance.policy.decide(callAddress(fn))?.action !== "ask") return undefined;
       const approval = await approvalOfCall(store.db, call.tenant, call.jobId, call.callId);
       if (approval?.status !== "approved") return undefined;
-      const mismatch = approvalMismatch(approval, {
-        tenant: call.tenant,
-        job: call.jobId,
-        callId: call.callId,
-        agent: call.agent ?? "",
-        address: fn.address,
-        args,
-        definition: definitionHash(fn),
-      });
+      const mismatch = approvalMismatch(approval, subjectOf(request));
       if (mismatch !== undefined) {
         throw approvalMismatchError(
           approval.id,
@@ -96,5 +77,23 @@ export function approvalBindingInterceptor(store: Store): CallInterceptor {
       }
       return undefined;
     },
+  };
+}
+
+/** The kill switch on `fn`'s tool, if one is pulled; built-ins have none. */
+function killSwitchOf(governance: TenantGovernance, fn: CallableFunction): KillRecord | undefined {
+  return fn.plugin === undefined ? undefined : governance.tools.get(`${fn.plugin}/${fn.tool}`);
+}
+
+/** What an approval of this call must match: who calls what, with which arguments and definition. */
+function subjectOf({ fn, args, call }: CallRequest): ApprovalSubject {
+  return {
+    tenant: call.tenant,
+    job: call.jobId,
+    callId: call.callId,
+    agent: call.agent ?? "",
+    address: fn.address,
+    args,
+    definition: definitionHash(fn),
   };
 }
