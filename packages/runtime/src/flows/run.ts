@@ -8,14 +8,13 @@ import { isOz0Error, Oz0Error, toOz0Error } from "@oz0/sdk";
 import { AGENT_LIMIT_DEFAULTS } from "@oz0/sdk/internal";
 import { buildCard } from "../cards/index.js";
 import { hookInterceptor } from "../hooks/index.js";
+import { childIdOf, waitForChild } from "../jobs/children.js";
 import { event, type JobEvent, type JobFailure } from "../jobs/events.js";
 import { failureOf, SetupFailure } from "../jobs/failures.js";
-import { childJobId } from "../jobs/ids.js";
 import type { JobRun } from "../jobs/job-run.js";
 import { stopped, timeoutFailure } from "../jobs/model-step.js";
 import { parseJsonText } from "../jobs/setup.js";
 import { isTerminal } from "../jobs/store.js";
-import { agentTags } from "../jobs/tags.js";
 import { DELEGATION_DEFAULTS } from "../jobs/tool-step.js";
 import type { JobRow } from "../store/index.js";
 import {
@@ -295,37 +294,11 @@ class JobSteps implements FlowSteps {
         code: handoff.error.code,
       });
     }
-    const given = handoff.input ?? "";
-    const job = childJobId(row.id, part.name, id);
-    const tags = await agentTags(deps.source, row.tenant, part);
+    const start = { callId: id, child: part, input: handoff.input ?? "" };
+    const job = childIdOf(run, start);
     await run.hooks?.afterHandoff(agent, job);
     record.child = job;
-    return this.stop(
-      run.wait(
-        { kind: "child", callId: id, job },
-        [event("child_job_started", { callId: id, job, agent })],
-        async (trx) => {
-          await deps.jobs.createIn(
-            trx,
-            {
-              id: job,
-              tenant: row.tenant,
-              name: part.name,
-              plugin: part.plugin,
-              kind: "agent",
-              queue: `pool.${part.plugin}`,
-              status: "queued",
-              input: JSON.stringify(given),
-              parent_id: row.id,
-              depth: row.depth + 1,
-              mode: "run",
-              tags: JSON.stringify(tags),
-            },
-            [event("job_started", { agent, mode: "run", input: given, parent: row.id, by: run.address })],
-          );
-        },
-      ),
-    );
+    return this.stop(waitForChild(run, start));
   }
 
   private record(id: string): StepRecord {

@@ -7,14 +7,13 @@ import type { FunctionCall } from "@oz0/sdk";
 import { governCall } from "../policy/job-gate.js";
 import { type CallableFunction, dispatchCall, prepareCall } from "../tools/index.js";
 import { JOB_CONTROL_BUILTINS } from "./builtins.js";
+import { childIdOf, waitForChild } from "./children.js";
 import { event, type NewEvent } from "./events.js";
 import type { PendingCall } from "./history.js";
-import { childJobId } from "./ids.js";
 import type { JobRun } from "./job-run.js";
 import { callTarget } from "./lazy-tools.js";
 import type { AgentSetup } from "./setup.js";
 import { isTerminal } from "./store.js";
-import { agentTags } from "./tags.js";
 
 /** How deep child jobs go, and how many one job starts, when `delegation:` does not say. */
 export const DELEGATION_DEFAULTS = { max_depth: 3, max_children: 16 } as const;
@@ -219,39 +218,7 @@ async function delegate(
   const handoff = (await run.hooks?.beforeHandoff(address, args.input)) ?? { ok: true, input: args.input };
   if (!handoff.ok) return refuse(handoff.error.code, handoff.error.message);
   const input = handoff.input ?? "";
-  const id = childJobId(row.id, child.name, call.id);
-  const tags = await agentTags(deps.source, row.tenant, child);
-  await run.hooks?.afterHandoff(address, id);
-  return run.wait(
-    { kind: "child", callId: call.id, job: id },
-    [toolCall, event("child_job_started", { callId: call.id, job: id, agent: address })],
-    async (trx) => {
-      await deps.jobs.createIn(
-        trx,
-        {
-          id,
-          tenant: row.tenant,
-          name: child.name,
-          plugin: child.plugin,
-          kind: "agent",
-          queue: `pool.${child.plugin}`,
-          status: "queued",
-          input: JSON.stringify(input),
-          parent_id: row.id,
-          depth: row.depth + 1,
-          mode: "run",
-          tags: JSON.stringify(tags),
-        },
-        [
-          event("job_started", {
-            agent: address,
-            mode: "run",
-            input,
-            parent: row.id,
-            by: run.address,
-          }),
-        ],
-      );
-    },
-  );
+  const start = { callId: call.id, child, input, before: [toolCall] };
+  await run.hooks?.afterHandoff(address, childIdOf(run, start));
+  return waitForChild(run, start);
 }
