@@ -2,14 +2,10 @@
 // order they run. Built once per job claim (and cached per plugin load and config), so a hook
 // point costs a map lookup and a walk over a ready list, never a sort or an allocation.
 import type { HookName, HookPayload } from "@oz0/sdk";
-import { buildHookHandlers, type RecordingHost, type Registration } from "@oz0/sdk/internal";
+import { buildHookHandlers, LIFECYCLE_HOOKS, type RecordingHost, type Registration } from "@oz0/sdk/internal";
 
-/** The registration kinds that put handlers on the bus, and the hook each lifecycle spec runs on. */
-const LIFECYCLE: Readonly<Record<string, HookName>> = {
-  before_run: "pre_execution",
-  before_tool_call: "pre_tool_call",
-  after_tool_result: "post_tool_call",
-};
+/** The hook each lifecycle spec runs on, by registration kind. */
+const LIFECYCLE: Readonly<Record<string, HookName>> = LIFECYCLE_HOOKS;
 
 /** Registration kinds whose plugins the bus loads: a manifest declares them under `capabilities:`. */
 export const HOOK_REGISTRATION_KINDS: readonly string[] = ["hook", ...Object.keys(LIFECYCLE)];

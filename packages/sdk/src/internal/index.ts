@@ -3,7 +3,7 @@
 // Plugin authors should not import this subpath; its names may change in any release.
 
 export { collectContractIds, isPluginClass } from "../contracts/index.js";
-export { checkHookHandlers, handlerMethodNames, hookHandlersOf } from "../hooks/index.js";
+export { checkHookHandlers, handlerMethodNames, hookHandlersOf, LIFECYCLE_HOOKS } from "../hooks/index.js";
 export {
   assertPluginObject,
   type BuiltFunction,
