@@ -14,7 +14,8 @@ export async function withRuntime<T>(out: Output, work: (runtime: Runtime) => Pr
   }
   const home = out.options.home ?? defaultHome();
   const databaseUrl = process.env.OZ0_DATABASE_URL;
-  if (databaseUrl === undefined || databaseUrl === "") await mkdir(home, { recursive: true });
+  // Owner-only: the home keeps the database and its encryption key.
+  if (databaseUrl === undefined || databaseUrl === "") await mkdir(home, { recursive: true, mode: 0o700 });
   const runtime = await Runtime.open({ home, databaseUrl });
   try {
     return await work(runtime);
@@ -24,10 +25,19 @@ export async function withRuntime<T>(out: Output, work: (runtime: Runtime) => Pr
   }
 }
 
-/** A default plugin (std) that did not install is worth a line on stderr, but not a failure. */
+/**
+ * A default plugin (std) that did not install, or a database file others can read, is worth a
+ * line on stderr, but not a failure.
+ */
 function warnAboutDefaults(out: Output, runtime: Runtime): void {
-  for (const problem of runtime.defaultProblems) {
-    const message = `the default plugin ${problem.plugin} was not installed in tenant ${problem.tenant}: ${problem.reason}`;
+  const messages = [
+    ...runtime.warnings,
+    ...runtime.defaultProblems.map(
+      (problem) =>
+        `the default plugin ${problem.plugin} was not installed in tenant ${problem.tenant}: ${problem.reason}`,
+    ),
+  ];
+  for (const message of messages) {
     out.stderr(out.json ? `${JSON.stringify({ warning: { message } })}\n` : `oz0: warning: ${message}\n`);
   }
 }

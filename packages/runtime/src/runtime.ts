@@ -58,6 +58,8 @@ export class Runtime {
   readonly tools: ToolCaller;
   /** Skills agents proposed with oz.propose_skill, for people to approve or reject. */
   readonly proposals: SkillProposals;
+  /** What opening found wrong but went on with (a database file other users can read), for the operator. */
+  readonly warnings: string[];
   /** What became of default plugins that did not install cleanly since the runtime opened. */
   readonly defaultProblems: DefaultPluginOutcome[] = [];
   /** The tenants' tool policy rules: allow, ask or deny on address patterns. */
@@ -81,6 +83,7 @@ export class Runtime {
   ) {
     this.home = home;
     this.store = store;
+    this.warnings = [...store.warnings];
     this.telemetry = telemetry;
     this.mcp = new McpManager({ store, home });
     this.catalog = new Catalog(store, home, {

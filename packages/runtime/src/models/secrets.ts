@@ -107,7 +107,7 @@ export class SecretStore {
 
 async function makeKeyFile(home: string, file: string): Promise<Buffer> {
   const material = randomBytes(32);
-  await mkdir(home, { recursive: true });
+  await mkdir(home, { recursive: true, mode: 0o700 });
   // `wx`: another process that made the file first wins, and its key is read back.
   await writeFile(file, `${material.toString("base64")}\n`, { mode: 0o600, flag: "wx" }).catch(
     (error: NodeJS.ErrnoException) => {

@@ -1,7 +1,8 @@
 // The SQLite engine: a Kysely dialect over Node's built-in `node:sqlite`, so the embedded
 // store needs no native build. Several oz0 processes may share one file, which is what the
-// pragmas and the `begin immediate` transactions below are for.
-import { mkdirSync } from "node:fs";
+// pragmas and the `begin immediate` transactions below are for. The file holds every
+// tenant's history, so it and its home are readable by their owner only.
+import { chmodSync, closeSync, mkdirSync, openSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
 import { Oz0Error } from "@oz0/sdk";
@@ -48,15 +49,24 @@ export const SQLITE_FILE_NAME = "oz0.db";
 /** A path of `:memory:` opens a private in-memory database (the store's in-memory twin). */
 export const SQLITE_MEMORY = ":memory:";
 
+/** The mode of oz0's home folder: its owner's only. */
+export const HOME_MODE = 0o700;
+
+/** The mode of the database file and its `-wal` and `-shm` files: its owner's only. */
+export const DATABASE_FILE_MODE = 0o600;
+
 /**
  * Opens a SQLite database with oz0's pragmas. Within one process, open a file once: two
- * connections of one thread waiting on each other's lock would only time out.
+ * connections of one thread waiting on each other's lock would only time out. A file's
+ * folder is made owner-only and the file itself created owner-only; an existing home or file
+ * that others may read is tightened, and what cannot be (another user owns it) is added to
+ * `warnings`.
  */
-export function openSqliteDatabase(path: string): DatabaseSync {
+export function openSqliteDatabase(path: string, warnings: string[] = []): DatabaseSync {
   const memory = path === SQLITE_MEMORY;
   let database: DatabaseSync | undefined;
   try {
-    if (!memory) mkdirSync(dirname(path), { recursive: true });
+    if (!memory) prepareFile(path, warnings);
     database = new DatabaseSync(path, { timeout: SQLITE_BUSY_TIMEOUT_MS });
     for (const pragma of SQLITE_PRAGMAS) {
       if (pragma.startsWith("journal_mode")) {
@@ -65,6 +75,9 @@ export function openSqliteDatabase(path: string): DatabaseSync {
         database.exec(`pragma ${pragma}`);
       }
     }
+    // SQLite gives a new -wal and -shm the database file's mode; ones an older oz0 left keep theirs.
+    if (!memory)
+      for (const file of [`${path}-wal`, `${path}-shm`]) confine(file, DATABASE_FILE_MODE, warnings);
   } catch (error) {
     if (database?.isOpen) database.close();
     throw new Oz0Error(
@@ -75,6 +88,40 @@ export function openSqliteDatabase(path: string): DatabaseSync {
     );
   }
   return database;
+}
+
+/** Makes the home owner-only and the database file exist, owner-only, before SQLite opens it. */
+function prepareFile(path: string, warnings: string[]): void {
+  const home = dirname(path);
+  mkdirSync(home, { recursive: true, mode: HOME_MODE });
+  confine(home, HOME_MODE, warnings);
+  try {
+    closeSync(openSync(path, "wx", DATABASE_FILE_MODE));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  }
+  confine(path, DATABASE_FILE_MODE, warnings);
+}
+
+/** Takes group and other permissions off `path` when it has any; a file that is not there is left alone. */
+function confine(path: string, mode: number, warnings: string[]): void {
+  // Windows keeps no POSIX modes; its ACLs are the user's to set.
+  if (process.platform === "win32") return;
+  let current: number;
+  try {
+    current = statSync(path).mode & 0o777;
+  } catch {
+    return;
+  }
+  if ((current & 0o077) === 0) return;
+  try {
+    chmodSync(path, mode);
+  } catch (error) {
+    warnings.push(
+      `${path} can be read by other users (mode ${current.toString(8)}) and oz0 cannot change that ` +
+        `(${(error as NodeJS.ErrnoException).code ?? String(error)}); run chmod ${mode.toString(8)} ${path} as its owner.`,
+    );
+  }
 }
 
 /**

@@ -25,6 +25,8 @@ export interface Store {
   readonly db: Kysely<Database>;
   /** What opening did to the schema. */
   readonly migrations: MigrationReport;
+  /** What opening found wrong but went on with: a database file other users can read. */
+  readonly warnings: readonly string[];
   /**
    * The database's clock in epoch milliseconds, as an SQL expression to write into a query,
    * so a lease is set and compared by one clock whichever node writes it:
@@ -63,7 +65,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   if (databaseUrl !== undefined && databaseUrl !== "") {
     const pool = await openPostgresPool(databaseUrl);
     const db = new Kysely<Database>({ dialect: postgresDialect(pool) });
-    return createStore(db, "postgres", redactUrl(databaseUrl), POSTGRES_CLOCK_SQL);
+    return createStore(db, "postgres", redactUrl(databaseUrl), POSTGRES_CLOCK_SQL, []);
   }
   let path: string;
   if (options.memory === true) path = SQLITE_MEMORY;
@@ -76,8 +78,9 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       { data: { cause: "no home, databaseUrl or memory given" } },
     );
   }
-  const db = new Kysely<Database>({ dialect: new NodeSqliteDialect(openSqliteDatabase(path)) });
-  return createStore(db, "sqlite", path, SQLITE_CLOCK_SQL);
+  const warnings: string[] = [];
+  const db = new Kysely<Database>({ dialect: new NodeSqliteDialect(openSqliteDatabase(path, warnings)) });
+  return createStore(db, "sqlite", path, SQLITE_CLOCK_SQL, warnings);
 }
 
 /** The options the environment asks for: `OZ0_DATABASE_URL`, else `OZ0_HOME` (default `~/.oz0`). */
@@ -91,6 +94,7 @@ async function createStore(
   engine: StoreEngine,
   location: string,
   clock: string,
+  warnings: readonly string[],
 ): Promise<Store> {
   const clockSql = sql<number>`${sql.raw(clock)}`;
   let migrations: MigrationReport;
@@ -110,6 +114,7 @@ async function createStore(
     location,
     db,
     migrations,
+    warnings,
     clockSql,
     transaction: (work) => db.transaction().execute(work),
     async now() {

@@ -1,5 +1,5 @@
-import { existsSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { existsSync, statSync } from "node:fs";
+import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -20,6 +20,10 @@ async function pragma(store: Store, name: string): Promise<unknown> {
   return Object.values(rows[0] ?? {})[0];
 }
 
+function modeOf(path: string): number {
+  return statSync(path).mode & 0o777;
+}
+
 describe("the SQLite store", () => {
   it("keeps its database in oz0.db under the home folder, creating the folder", async () => {
     const home = join(scratch, "new", "home");
@@ -27,6 +31,46 @@ describe("the SQLite store", () => {
     try {
       expect(store.location).toBe(join(home, "oz0.db"));
       expect(existsSync(join(home, "oz0.db"))).toBe(true);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("keeps the home and the database files readable by their owner only", async () => {
+    const home = join(scratch, "private", "home");
+    const store = await openStore({ home });
+    try {
+      await store.db.insertInto("tenants").values({ name: "modes", created_at: 1 }).execute();
+      expect(modeOf(home)).toBe(0o700);
+      for (const file of ["oz0.db", "oz0.db-wal", "oz0.db-shm"])
+        expect([file, modeOf(join(home, file))]).toEqual([file, 0o600]);
+      expect(store.warnings).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("makes an existing home and database that others can read owner-only when it opens them", async () => {
+    const home = join(scratch, "loose");
+    await mkdir(home, { mode: 0o755 });
+    await chmod(home, 0o755);
+    const first = await openStore({ home });
+    await first.db.insertInto("tenants").values({ name: "loose", created_at: 1 }).execute();
+    await first.close();
+    await chmod(home, 0o755);
+    for (const file of ["oz0.db", "oz0.db-wal", "oz0.db-shm"]) {
+      if (existsSync(join(home, file))) await chmod(join(home, file), 0o644);
+    }
+    await writeFile(join(home, "oz0.db-wal"), "", { flag: "a", mode: 0o644 });
+    await chmod(join(home, "oz0.db-wal"), 0o644);
+    const store = await openStore({ home });
+    try {
+      expect(modeOf(home)).toBe(0o700);
+      expect(modeOf(join(home, "oz0.db"))).toBe(0o600);
+      expect(modeOf(join(home, "oz0.db-wal"))).toBe(0o600);
+      expect(
+        await store.db.selectFrom("tenants").select("name").where("name", "=", "loose").execute(),
+      ).toEqual([{ name: "loose" }]);
     } finally {
       await store.close();
     }
