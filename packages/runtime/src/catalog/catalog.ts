@@ -109,7 +109,7 @@ export class Catalog {
     this.home = home;
     this.options = options;
     this.memories = new MemoryProviders(store);
-    this.configs = new PluginConfigs(store, (tenant, plugin) => this.loadInstalled(tenant, plugin));
+    this.configs = new PluginConfigs(store, home, (tenant, plugin) => this.loadInstalled(tenant, plugin));
   }
 
   /**

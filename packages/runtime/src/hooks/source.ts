@@ -1,9 +1,9 @@
 // Which handlers apply to a job: those of every plugin installed in the job's tenant, since
 // governance must hold tenant-wide (a budget watches every agent, not only the agents of its
 // own plugin). Only plugins whose manifest declares a hook capability are loaded; each gets its
-// config in the tenant: its admin spec's defaults under the tenant setting `plugin.<name>.config`.
+// config in the tenant (`oz0 plugin config`), secrets decrypted, over its admin spec's defaults.
 
-import { effectiveConfig, pluginConfigKey } from "../plugin-config/index.js";
+import { effectiveConfig } from "../plugin-config/index.js";
 import type { LoadedPlugin } from "../plugin-dir/index.js";
 import type { Store } from "../store/index.js";
 import type { PartSource } from "../tools/index.js";
@@ -55,20 +55,13 @@ export function storeHookSource(store: Store, source: PartSource): HookSource {
         if (hooks) names.push(row.name);
       }
       if (names.length === 0) return HookTable.EMPTY;
-      const settings = await store.db
-        .selectFrom("settings")
-        .select(["key", "value"])
-        .where("tenant", "=", tenant)
-        .where("key", "in", names.map(pluginConfigKey))
-        .execute();
-      const configs = new Map(settings.map((row) => [row.key, JSON.parse(row.value) as unknown]));
       const plugins = await Promise.all(
         names.map(async (name): Promise<HookPlugin> => {
           const loaded = await source.loadInstalled(tenant, name);
           return {
             name,
             code: loaded.code,
-            config: effectiveConfig(loaded, configs.get(pluginConfigKey(name))),
+            config: (await source.config?.(tenant, name)) ?? effectiveConfig(loaded, undefined),
           };
         }),
       );

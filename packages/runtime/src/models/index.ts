@@ -19,7 +19,7 @@ export {
 } from "./resolve.js";
 export { CALL_POLICY_DEFAULTS, type CallPolicy, retryAfterMs } from "./retry.js";
 export { sampleFromSchema } from "./sample.js";
-export { SECRET_KEY_FILE, SecretStore } from "./secrets.js";
+export { SECRET_KEY_FILE, type Sealed, SecretStore, secretKey } from "./secrets.js";
 export {
   type AliasView,
   type KeyView,

@@ -1,5 +1,6 @@
-// Keys a tenant stores (`oz0 provider set <name> --api-key-stdin`), encrypted at rest with
-// AES-256-GCM, so a copy of the database gives no key away. The encryption key comes from
+// Secrets a tenant stores (model keys from `oz0 provider set <name> --api-key-stdin`, MCP
+// servers' secrets, the secrets of plugins' configs), encrypted at rest with AES-256-GCM, so a
+// copy of the database gives none away. The encryption key comes from
 // OZ0_SECRET_KEY (every node of a PostgreSQL deployment sets the same), or else from
 // `<home>/secret.key`, made on the first store with owner-only permissions. Each value is
 // bound to its tenant and name, so a value copied to another row does not decrypt.
@@ -13,8 +14,13 @@ import { SETTING_PREFIX, type TenantSettings } from "./settings.js";
 /** The file the embedded runtime keeps its encryption key in, under oz0's home. */
 export const SECRET_KEY_FILE = "secret.key";
 
+/** The settings row that holds the secret `name`. */
+export function secretKey(name: string): string {
+  return SETTING_PREFIX.secret + name;
+}
+
 /** What a stored secret looks like in the settings table. */
-interface Sealed {
+export interface Sealed {
   readonly v: 1;
   readonly iv: string;
   readonly tag: string;
@@ -42,51 +48,80 @@ export class SecretStore {
   }
 
   async set(tenant: string, name: string, value: string): Promise<void> {
-    const key = await this.#encryptionKey(true);
+    await this.#settings.put(tenant, secretKey(name), await this.seal(tenant, name, value));
+  }
+
+  /** The secret, decrypted; undefined when none is stored. */
+  async get(tenant: string, name: string): Promise<string | undefined> {
+    const sealed = await this.#settings.get<Sealed>(tenant, secretKey(name));
+    if (sealed === undefined) return undefined;
+    return this.unseal(tenant, name, sealed, (why) => unreadable(tenant, name, why));
+  }
+
+  /**
+   * What `set` stores in the settings row `secret.<name>`, for a caller that writes the row in
+   * a transaction of its own (with other rows that must change with it).
+   */
+  async seal(tenant: string, name: string, value: string): Promise<Sealed> {
+    const key = await this.#encryptionKey(true, (why) => unreadable(undefined, undefined, why));
     const iv = randomBytes(12);
     const cipher = createCipheriv("aes-256-gcm", key, iv);
     cipher.setAAD(Buffer.from(`${tenant}\0${name}`));
     const data = Buffer.concat([cipher.update(value, "utf8"), cipher.final()]);
     const hint = keyHint(value);
-    const sealed: Sealed = {
+    return {
       v: 1,
       iv: iv.toString("base64"),
       tag: cipher.getAuthTag().toString("base64"),
       data: data.toString("base64"),
       ...(hint === undefined ? {} : { hint }),
     };
-    await this.#settings.put(tenant, SETTING_PREFIX.secret + name, sealed);
   }
 
-  /** The secret, decrypted; undefined when none is stored. */
-  async get(tenant: string, name: string): Promise<string | undefined> {
-    const sealed = await this.#settings.get<Sealed>(tenant, SETTING_PREFIX.secret + name);
-    if (sealed === undefined) return undefined;
-    const key = await this.#encryptionKey(false);
+  /**
+   * Decrypts what `seal` made for `tenant` and `name`; `fail` says, in the caller's terms, that
+   * it cannot be (no encryption key here, or another one than it was sealed with).
+   */
+  async unseal(tenant: string, name: string, sealed: unknown, fail: (why: string) => Error): Promise<string> {
+    const key = await this.#encryptionKey(false, fail);
     try {
-      const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(sealed.iv, "base64"));
+      const { iv, tag, data } = sealed as Sealed;
+      const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64"));
       decipher.setAAD(Buffer.from(`${tenant}\0${name}`));
-      decipher.setAuthTag(Buffer.from(sealed.tag, "base64"));
-      return Buffer.concat([decipher.update(Buffer.from(sealed.data, "base64")), decipher.final()]).toString(
-        "utf8",
-      );
+      decipher.setAuthTag(Buffer.from(tag, "base64"));
+      return Buffer.concat([decipher.update(Buffer.from(data, "base64")), decipher.final()]).toString("utf8");
     } catch {
-      throw unreadable(tenant, name, "it was stored with another encryption key");
+      throw fail("it was stored with another encryption key");
     }
+  }
+
+  /**
+   * Every secret the tenant stores (model keys, MCP secrets, config secrets), decrypted: what a
+   * redactor hides. One that cannot be decrypted here is left out; reading it fails where it is used.
+   */
+  async values(tenant: string): Promise<string[]> {
+    const rows = await this.#settings.list<Sealed>(tenant, SETTING_PREFIX.secret);
+    if (rows.length === 0) return [];
+    const values: string[] = [];
+    for (const [name, sealed] of rows) {
+      const value = await this.unseal(tenant, name, sealed, (why) => new Error(why)).catch(() => undefined);
+      if (value !== undefined) values.push(value);
+    }
+    return values;
   }
 
   /** Whether a secret is stored, with its hint: never the secret itself. */
   async describe(tenant: string, name: string): Promise<{ readonly hint?: string } | undefined> {
-    const sealed = await this.#settings.get<Sealed>(tenant, SETTING_PREFIX.secret + name);
+    const sealed = await this.#settings.get<Sealed>(tenant, secretKey(name));
     if (sealed === undefined) return undefined;
     return sealed.hint === undefined ? {} : { hint: sealed.hint };
   }
 
   async remove(tenant: string, name: string): Promise<boolean> {
-    return this.#settings.delete(tenant, SETTING_PREFIX.secret + name);
+    return this.#settings.delete(tenant, secretKey(name));
   }
 
-  async #encryptionKey(create: boolean): Promise<Buffer> {
+  async #encryptionKey(create: boolean, fail: (why: string) => Error): Promise<Buffer> {
     if (this.#key !== undefined) return this.#key;
     const fromEnv = this.#env.OZ0_SECRET_KEY?.trim();
     let material: Buffer;
@@ -97,7 +132,7 @@ export class SecretStore {
       const stored = await readFile(file, "utf8").catch(() => undefined);
       if (stored !== undefined) material = Buffer.from(stored.trim(), "base64");
       else if (create) material = await makeKeyFile(this.#home, file);
-      else throw unreadable(undefined, undefined, `neither OZ0_SECRET_KEY is set nor ${file} exists`);
+      else throw fail(`neither OZ0_SECRET_KEY is set nor ${file} exists`);
     }
     // Any text works as OZ0_SECRET_KEY; HKDF turns it into a 256-bit key.
     this.#key = Buffer.from(hkdfSync("sha256", material, "oz0", "oz0 secrets v1", 32));

@@ -1,15 +1,26 @@
 // A plugin's configuration in a tenant: its admin specs' defaults, overlaid by what an
 // operator set (`oz0 plugin config`), checked against the admin spec's schema and validate()
 // before it is stored, and shown only through its redact(). Tools, hooks and providers read it.
+// What redact() masks is secret and stored encrypted, as model keys are (secrets.ts).
 import { type AdminIssue, Oz0Error, type PluginConfig } from "@oz0/sdk";
+import { SecretStore, secretKey } from "../models/index.js";
 import { TenantSettings } from "../models/settings.js";
 import type { LoadedPlugin } from "../plugin-dir/index.js";
 import type { Store } from "../store/index.js";
 import { argumentIssues, formatIssues } from "../tools/validate.js";
+import { replaceAt, secretsOf, valueAt } from "./secrets.js";
 
-/** The tenant setting that holds a plugin's config (a JSON object) over its admin defaults. */
+/**
+ * The tenant setting that holds a plugin's config (a JSON object) over its admin defaults, with
+ * null in place of each secret.
+ */
 export function pluginConfigKey(plugin: string): string {
   return `plugin.${plugin}.config`;
+}
+
+/** The name, in the tenant's secret store, of the config secret at `pointer`: `plugin.<name>.config#/token`. */
+function secretName(plugin: string, pointer: string): string {
+  return `${pluginConfigKey(plugin)}#${pointer}`;
 }
 
 type WithCode = Pick<LoadedPlugin, "code">;
@@ -38,23 +49,28 @@ export interface PluginConfigView {
 }
 
 export class PluginConfigs {
+  readonly #store: Store;
   readonly #settings: TenantSettings;
+  readonly #vault: SecretStore;
   readonly #load: (tenant: string, plugin: string) => Promise<LoadedPlugin>;
 
-  constructor(store: Store, load: (tenant: string, plugin: string) => Promise<LoadedPlugin>) {
+  /** `home` holds the encryption key when OZ0_SECRET_KEY is not set. */
+  constructor(store: Store, home: string, load: (tenant: string, plugin: string) => Promise<LoadedPlugin>) {
+    this.#store = store;
     this.#settings = new TenantSettings(store.db, store.clockSql);
+    this.#vault = new SecretStore({ settings: this.#settings, home });
     this.#load = load;
   }
 
   /** The config `plugin` runs with in `tenant`, unredacted: for the plugin's own code. */
   async effective(tenant: string, plugin: string, loaded?: LoadedPlugin): Promise<PluginConfig> {
-    const set = await this.#settings.get<unknown>(tenant, pluginConfigKey(plugin));
-    return effectiveConfig(loaded ?? (await this.#load(tenant, plugin)), set);
+    const code = loaded ?? (await this.#load(tenant, plugin));
+    return effectiveConfig(code, await this.#stored(tenant, plugin, code));
   }
 
   async show(tenant: string, plugin: string): Promise<PluginConfigView> {
     const loaded = await this.#load(tenant, plugin);
-    const set = await this.#settings.get<unknown>(tenant, pluginConfigKey(plugin));
+    const set = await this.#stored(tenant, plugin, loaded);
     return { plugin, config: redact(loaded, effectiveConfig(loaded, set)), set: set !== undefined };
   }
 
@@ -83,14 +99,72 @@ export class PluginConfigs {
       }
     }
     if (problems.length > 0) throw invalidConfig(plugin, problems);
-    await this.#settings.put(tenant, pluginConfigKey(plugin), config);
-    return { plugin, config: redact(loaded, merged), set: true };
+    const shown = await this.#put(tenant, plugin, loaded, config);
+    return { plugin, config: shown, set: true };
   }
 
   /** Goes back to the defaults; whether anything was set. */
   async unset(tenant: string, plugin: string): Promise<boolean> {
     await this.#load(tenant, plugin);
-    return this.#settings.delete(tenant, pluginConfigKey(plugin));
+    return this.#store.transaction(async (trx) => {
+      const settings = new TenantSettings(trx, this.#store.clockSql);
+      for (const [name] of await settings.list(tenant, secretKey(secretName(plugin, "")))) {
+        await settings.delete(tenant, secretKey(secretName(plugin, name)));
+      }
+      return settings.delete(tenant, pluginConfigKey(plugin));
+    });
+  }
+
+  /**
+   * What an operator set, its secrets decrypted; undefined when nothing is. A secret still in
+   * clear (stored before config secrets were encrypted, or a field redact() masks since the
+   * plugin's update) is encrypted now.
+   */
+  async #stored(tenant: string, plugin: string, loaded: WithCode): Promise<unknown> {
+    const row = await this.#settings.get<unknown>(tenant, pluginConfigKey(plugin));
+    if (row === undefined) return undefined;
+    const sealed = new Map(await this.#settings.list<unknown>(tenant, secretKey(secretName(plugin, ""))));
+    const opened = new Map<string, string>();
+    for (const [pointer, value] of sealed) {
+      opened.set(
+        pointer,
+        await this.#vault.unseal(tenant, secretName(plugin, pointer), value, (why) =>
+          unreadable(tenant, plugin, pointer, why),
+        ),
+      );
+    }
+    const set = replaceAt(row, [...opened.keys()], (pointer) => opened.get(pointer));
+    const clear = secretsOf(set, redact(loaded, effectiveConfig(loaded, set))).some(
+      (secret) => valueAt(row, secret.pointer) !== null,
+    );
+    if (clear) await this.#put(tenant, plugin, loaded, set);
+    return set;
+  }
+
+  /** Stores `config` with each secret encrypted, in one transaction; what it shows through redact(). */
+  async #put(tenant: string, plugin: string, loaded: WithCode, config: unknown): Promise<PluginConfig> {
+    const shown = redact(loaded, effectiveConfig(loaded, config));
+    const secrets = secretsOf(config, shown);
+    const sealed = await Promise.all(
+      secrets.map(async (secret) => ({
+        name: secretName(plugin, secret.pointer),
+        value: await this.#vault.seal(tenant, secretName(plugin, secret.pointer), secret.value),
+      })),
+    );
+    const clear = replaceAt(
+      config,
+      secrets.map((secret) => secret.pointer),
+      () => null,
+    );
+    await this.#store.transaction(async (trx) => {
+      const settings = new TenantSettings(trx, this.#store.clockSql);
+      for (const [name] of await settings.list(tenant, secretKey(secretName(plugin, "")))) {
+        await settings.delete(tenant, secretKey(secretName(plugin, name)));
+      }
+      for (const one of sealed) await settings.put(tenant, secretKey(one.name), one.value);
+      await settings.put(tenant, pluginConfigKey(plugin), clear);
+    });
+    return shown;
   }
 }
 
@@ -104,6 +178,16 @@ function redact(plugin: WithCode, config: PluginConfig): PluginConfig {
 
 function describeIssue(issue: AdminIssue): string {
   return issue.path === "" ? issue.message : `${issue.path}: ${issue.message}`;
+}
+
+function unreadable(tenant: string, plugin: string, pointer: string, why: string): Oz0Error {
+  return new Oz0Error(
+    "INTERNAL",
+    `the config secret ${pointer} of ${plugin} in tenant ${tenant} cannot be read here: ${why}. Set ` +
+      "OZ0_SECRET_KEY to the same value in every oz0 process that shares this database, or set the config " +
+      `again (oz0 plugin config ${plugin} --set JSON).`,
+    { data: { cause: why } },
+  );
 }
 
 function invalidConfig(plugin: string, problems: readonly string[]): Oz0Error {
