@@ -101,6 +101,8 @@ export class Runtime {
     });
     // Tool policy and kill switches come first on the dispatch path, before any hook sees the call.
     const interceptors = [governanceInterceptor(store), approvalBindingInterceptor(store)];
+    // The tenant's secrets stay out of every job's history and what a call by hand reports.
+    const redactor = (tenant: string) => this.models.redactor(tenant);
     this.jobs = new JobEngine({
       store,
       source: this.catalog,
@@ -108,8 +110,9 @@ export class Runtime {
       models: this.models.resolver,
       interceptors,
       telemetry,
+      redactor,
     });
-    this.tools = new ToolCaller({ source: this.catalog, home, interceptors });
+    this.tools = new ToolCaller({ source: this.catalog, home, interceptors, redactor });
     this.policy = new ToolPolicy(store, this.catalog);
     this.approvals = new Approvals(store, this.jobs.jobs);
     this.killSwitches = new KillSwitches(store, this.catalog);

@@ -16,7 +16,7 @@ import { event, type JobEvent, type JobFailure, type WaitingFor } from "./events
 import { newJobId, newLeaseToken, newNodeId } from "./ids.js";
 import type { RunDeps, RunListeners } from "./job-run.js";
 import { runJob } from "./loop.js";
-import { isTerminal, JobStore, jobNotFound } from "./store.js";
+import { isTerminal, JobStore, jobNotFound, type TenantRedactor } from "./store.js";
 import { agentTags } from "./tags.js";
 import { type JobView, jobView } from "./view.js";
 
@@ -47,6 +47,8 @@ export interface JobEngineOptions {
   readonly hooks?: HookSource;
   /** Exports runs, model calls and tool calls as spans; nothing is exported when left out. */
   readonly telemetry?: Telemetry | undefined;
+  /** A tenant's secrets, kept out of every job's history and row; nothing is redacted when left out. */
+  readonly redactor?: TenantRedactor;
 }
 
 export interface StartRequest {
@@ -92,7 +94,7 @@ export class JobEngine {
   readonly #pollMs: number;
 
   constructor(options: JobEngineOptions) {
-    this.jobs = new JobStore(options.store);
+    this.jobs = new JobStore(options.store, options.redactor);
     this.node = options.node ?? newNodeId();
     this.#leaseMs = options.leaseMs ?? JOB_ENGINE_DEFAULTS.leaseMs;
     this.#pollMs = options.pollMs ?? JOB_ENGINE_DEFAULTS.pollMs;

@@ -22,6 +22,6 @@ export {
 export { childJobId, newJobId } from "./ids.js";
 export type { RunListeners } from "./job-run.js";
 export { OUTPUT_RETRIES } from "./model-step.js";
-export { isTerminal, JobStore, type Lease, TERMINAL_STATUSES } from "./store.js";
+export { isTerminal, JobStore, type Lease, TERMINAL_STATUSES, type TenantRedactor } from "./store.js";
 export { DELEGATION_DEFAULTS } from "./tool-step.js";
 export { type JobView, jobView } from "./view.js";

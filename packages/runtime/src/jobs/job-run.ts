@@ -90,7 +90,11 @@ export class JobRun {
     return `${this.row.plugin}/${this.row.name}`;
   }
 
-  /** Appends events under the lease, applies them to the state, and tells the listeners. */
+  /**
+   * Appends events under the lease, applies them to the state, and tells the listeners: each
+   * as it was stored, the tenant's secrets redacted, so the run, its listeners (the CLI's
+   * progress, the OTLP spans) and a later replay see the same.
+   */
   async write(
     events: readonly NewEvent[],
     set?: JobUpdate,
@@ -99,9 +103,10 @@ export class JobRun {
     const hooks = this.hooks;
     // A write that ends the job or parks it always goes through; on_pre_checkpoint sees the others.
     const final = set?.status !== undefined && set.status !== "running";
-    const batch =
+    const given =
       hooks === undefined || events.length === 0 ? events : await hooks.beforeWrite(events, final);
-    const result = await this.deps.jobs.write(this.lease, batch, set, also);
+    const result = await this.deps.jobs.write(this.lease, given, set, also);
+    const batch = result.events;
     this.now = result.now;
     if (result.cancelRequestedBy !== null) this.cancelBy = result.cancelRequestedBy;
     // The tenant's totals are kept by the store (migration 7); the job's own, here.
@@ -180,6 +185,8 @@ export class JobRun {
       end = await this.hooks.beforeEnd(end);
       decided = this.hooks.take([]);
     }
+    // A waiting parent hears of the end in this write's transaction, so the output it gets is redacted here.
+    end = this.lease.redactor.json(end);
     const warnings =
       end.status === "succeeded" || end.status === "failed"
         ? (

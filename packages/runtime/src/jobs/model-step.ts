@@ -40,8 +40,11 @@ export async function modelStep(run: JobRun, setup: AgentSetup): Promise<boolean
     outputSchema: setup.outputSchema,
     estimatedInputTokens: history.conversation.tokens,
     signal: run.controller.signal,
-    onText: run.listeners.onText,
   };
+  // Streamed text is redacted as it comes, as the recorded reply is when it is written.
+  const streamed =
+    run.listeners.onText === undefined ? undefined : run.lease.redactor.stream(run.listeners.onText);
+  if (streamed !== undefined) request = { ...request, onText: (delta) => streamed.write(delta) };
   // pre_llm_call may rewrite the request's messages and functions, or refuse the call (budgets).
   if (run.hooks !== undefined) {
     const addressOf = (name: string) => setup.toolset.functions.get(name)?.address ?? name;
@@ -55,6 +58,8 @@ export async function modelStep(run: JobRun, setup: AgentSetup): Promise<boolean
     reply = await setup.model.generate(request);
   } catch (error) {
     return stopped(run) ?? run.fail(failureOf(error, "model_error"));
+  } finally {
+    streamed?.end();
   }
   const ms = Math.round((performance.now() - started) * 1000) / 1000;
   // post_llm_call may rewrite the reply before the job records or uses it.

@@ -2,6 +2,8 @@
 // the lease token and renews the lease by the database's clock in the same transaction as the
 // events it appends, so a worker that lost the job (another took it over) cannot write at all.
 // Others write to a job only while no worker holds it (queued, waiting), under a row lock.
+// What a job starts with and what its worker writes passes the tenant's redactor first, so no
+// secret of the tenant is ever stored in a job's history or its row.
 import { Oz0Error } from "@oz0/sdk";
 import {
   CompiledQuery,
@@ -11,6 +13,7 @@ import {
   sql,
   type Transaction,
 } from "kysely";
+import { NO_SECRETS, type Redactor } from "../models/index.js";
 import type { Database, JobRow, JobStatus, JobUpdate, NewJob, Store } from "../store/index.js";
 import { event, type JobEvent, type JobFailure, type NewEvent, type WaitingFor } from "./events.js";
 
@@ -20,13 +23,22 @@ export interface Lease {
   readonly token: string;
   readonly ttlMs: number;
   nextSeq: number;
+  /** The job's tenant's secrets, as the worker took the job: every write passes it. */
+  readonly redactor: Redactor;
 }
 
-/** What a worker learns from each write: the database's time, and whether someone asked to cancel. */
+/**
+ * What a worker learns from each write: the database's time, whether someone asked to cancel,
+ * and the events as they were stored (secrets redacted), which is what the run goes on with.
+ */
 export interface WriteResult {
   readonly now: number;
   readonly cancelRequestedBy: string | null;
+  readonly events: readonly NewEvent[];
 }
+
+/** The redactor of a tenant's secret values (model keys, MCP secrets, config secrets). */
+export type TenantRedactor = (tenant: string) => Promise<Redactor>;
 
 export const TERMINAL_STATUSES: readonly JobStatus[] = ["succeeded", "failed", "cancelled", "dead"];
 
@@ -71,19 +83,29 @@ export type NewJobRow = Omit<NewJob, "created_at" | "updated_at">;
 export class JobStore {
   readonly store: Store;
   readonly #queries: StepQueries;
+  readonly #redactor: TenantRedactor | undefined;
 
-  constructor(store: Store) {
+  /** `redactor` gives a tenant's secrets; without it nothing is redacted (for tests of the store alone). */
+  constructor(store: Store, redactor?: TenantRedactor) {
     this.store = store;
     this.#queries = new StepQueries(store.db, store.clockSql);
+    this.#redactor = redactor;
+  }
+
+  /** The redactor of `tenant`'s secrets as they are now. Call it outside a transaction: it reads the store. */
+  async redactorFor(tenant: string): Promise<Redactor> {
+    return this.#redactor === undefined ? NO_SECRETS : this.#redactor(tenant);
   }
 
   private get clock(): Expression<number> {
     return this.store.clockSql;
   }
 
-  /** Inserts a new job and its first events, `seq` from 1. */
+  /** Inserts a new job and its first events, `seq` from 1, the tenant's secrets redacted. */
   async create(job: NewJobRow, events: readonly NewEvent[]): Promise<JobRow> {
-    return this.store.transaction((trx) => this.createIn(trx, job, events));
+    const redactor = await this.redactorFor(job.tenant);
+    const clean = redactor.empty ? job : { ...job, input: redactor.text(job.input) };
+    return this.store.transaction((trx) => this.createIn(trx, clean, redactor.json(events)));
   }
 
   /** Inserts a job within a transaction already open, such as a parent's that starts a child. */
@@ -102,6 +124,21 @@ export class JobStore {
    * Counts an attempt and gives the caller a fresh lease token; `undefined` when none is there.
    */
   async claim(options: ClaimOptions): Promise<Claimed | undefined> {
+    const claimed = await this.claimRow(options);
+    if (claimed === undefined) return undefined;
+    const lease: Lease = {
+      job: claimed.row.id,
+      token: options.token,
+      ttlMs: options.ttlMs,
+      nextSeq: claimed.nextSeq,
+      redactor: await this.redactorFor(claimed.row.tenant),
+    };
+    return { row: claimed.row, lease, now: claimed.now };
+  }
+
+  private async claimRow(
+    options: ClaimOptions,
+  ): Promise<{ readonly row: JobRow; readonly nextSeq: number; readonly now: number } | undefined> {
     return this.store.transaction(async (trx) => {
       const runnable = (eb: ExpressionBuilder<Database, "jobs">) =>
         eb.or([
@@ -142,39 +179,32 @@ export class JobStore {
         .executeTakeFirst();
       if (claimed === undefined) return undefined;
       const { now, last_seq, ...job } = claimed;
-      const lease: Lease = {
-        job: job.id,
-        token: options.token,
-        ttlMs: options.ttlMs,
-        nextSeq: Number(last_seq ?? 0) + 1,
-      };
-      return { row: job, lease, now: Number(now) };
+      return { row: job, nextSeq: Number(last_seq ?? 0) + 1, now: Number(now) };
     });
   }
 
   /**
    * Appends `events` under `lease` and applies `set` to the job row, renewing the lease; `also`
    * runs in the same transaction. Throws LEASE_LOST when the lease is no longer this worker's.
+   * The events and the row's output, failure and wait pass the lease's redactor first.
    */
   async write(
     lease: Lease,
-    events: readonly NewEvent[],
-    set: JobUpdate = {},
+    given: readonly NewEvent[],
+    givenSet: JobUpdate = {},
     also?: (trx: Trx, now: number) => Promise<void>,
   ): Promise<WriteResult> {
+    const { redactor } = lease;
+    const events = redactor.json(given);
+    const set = redactor.empty ? givenSet : redactedUpdate(givenSet, redactor);
     const plain = also === undefined && Object.keys(set).length === 0;
     if (plain && events.length === 0)
-      return this.single(lease, this.#queries.renew, renewParameters(lease), 0);
+      return this.single(lease, this.#queries.renew, renewParameters(lease), events);
     // On SQLite one statement takes the write lock before it reads, so an insert that checks
     // the lease in its own select is atomic: one statement instead of a transaction of four.
     // The heartbeat renews the lease meanwhile.
     if (plain && this.store.engine === "sqlite") {
-      return this.single(
-        lease,
-        this.#queries.append(events.length),
-        appendParameters(lease, events),
-        events.length,
-      );
+      return this.single(lease, this.#queries.append(events.length), appendParameters(lease, events), events);
     }
     return this.store.transaction(async (trx) => {
       const row = plain ? await this.renew(trx, lease) : await this.renewAndSet(trx, lease, set);
@@ -183,7 +213,7 @@ export class JobStore {
       const now = Number(row.now);
       await also?.(trx, now);
       lease.nextSeq += events.length;
-      return { now, cancelRequestedBy: row.cancel_requested_by };
+      return { now, cancelRequestedBy: row.cancel_requested_by, events };
     });
   }
 
@@ -192,13 +222,13 @@ export class JobStore {
     lease: Lease,
     text: string,
     parameters: unknown[],
-    events: number,
+    events: readonly NewEvent[],
   ): Promise<WriteResult> {
     const { rows } = await this.store.db.executeQuery<RenewedRow>(CompiledQuery.raw(text, parameters));
     const row = rows[0];
     if (row === undefined) throw leaseLost(lease);
-    lease.nextSeq += events;
-    return { now: Number(row.now), cancelRequestedBy: row.cancel_requested_by };
+    lease.nextSeq += events.length;
+    return { now: Number(row.now), cancelRequestedBy: row.cancel_requested_by, events };
   }
 
   /** Renews the lease under the owner check, by a query compiled once. */
@@ -467,6 +497,16 @@ function leaseLost(lease: Lease): Oz0Error {
     `job ${lease.job}: this worker's lease was taken over by another worker (or the job ended), so it stops without writing.`,
     { data: { job: lease.job, owner: lease.token } },
   );
+}
+
+/** The row's columns that hold what a job produced (JSON text), redacted. */
+function redactedUpdate(set: JobUpdate, redactor: Redactor): JobUpdate {
+  const out: JobUpdate = { ...set };
+  for (const column of ["output", "failure", "waiting_for"] as const) {
+    const value = set[column];
+    if (typeof value === "string") out[column] = redactor.text(value);
+  }
+  return out;
 }
 
 function renewParameters(lease: Lease): unknown[] {

@@ -4,8 +4,8 @@
 // it no longer matches what is installed and must be started again.
 import { createHash } from "node:crypto";
 import { Oz0Error } from "@oz0/sdk";
+import { type Redactor, redactorOf } from "../models/index.js";
 import type { LoadedPlugin } from "../plugin-dir/index.js";
-import { type Redactor, redactorOf } from "./redact.js";
 import type { McpSecretValues } from "./secrets.js";
 
 /** A local server, started as a child process and spoken to over its stdin and stdout. */

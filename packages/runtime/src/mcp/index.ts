@@ -13,7 +13,6 @@ export {
 } from "./connection.js";
 export { endpointOf, type HttpTransportSpec, type McpEndpoint, type StdioTransportSpec } from "./endpoint.js";
 export { McpManager, type McpManagerOptions, type McpToolsChange } from "./manager.js";
-export { MIN_SECRET_LENGTH, NO_SECRETS, REDACTED, type Redactor, redactorOf } from "./redact.js";
 export { functionResult, type McpCallResult, type McpContentBlock } from "./results.js";
 export {
   type McpSecretKind,

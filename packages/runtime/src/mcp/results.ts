@@ -4,7 +4,7 @@
 // sent it. An answer with `isError` is the tool's own failure and becomes an error the model
 // reads and can correct.
 import { Oz0Error } from "@oz0/sdk";
-import type { Redactor } from "./redact.js";
+import type { Redactor } from "../models/index.js";
 
 /** A content block as MCP sends it: `text`, `image`, `audio`, `resource` or `resource_link`. */
 export interface McpContentBlock {

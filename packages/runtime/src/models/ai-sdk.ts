@@ -19,7 +19,7 @@ import {
   type SharedV4Warning,
 } from "@ai-sdk/provider";
 import { Oz0Error } from "@oz0/sdk";
-import { redactSecrets } from "./redact.js";
+import { redactorOf } from "./redact.js";
 import { AttemptFailure, type CallPolicy, GaveUp, retryAfterMs, withRetries } from "./retry.js";
 import { estimateValueTokens } from "./tokens.js";
 import type { LanguageModel, ModelFunction, ModelMessage, ModelReply, ModelRequest } from "./types.js";
@@ -380,11 +380,11 @@ function callFailed(options: AiSdkModelOptions, gaveUp: GaveUp): Oz0Error {
         : "";
   // A server's message may be a whole response body: keep its start, cut after the keys are
   // out of it, so no part of one survives.
-  const clean = redactSecrets(failure.message, options.secrets);
+  const redactor = redactorOf(options.secrets);
+  const clean = redactor.text(failure.message);
   const said = clean.length > 500 ? `${clean.slice(0, 500)}…` : clean.replace(/\.+$/, "");
-  const message = redactSecrets(
+  const message = redactor.text(
     `the model call to ${options.id} failed after ${tries} (${why}): ${said}.${help}`,
-    options.secrets,
   );
   return new Oz0Error("MODEL_CALL_FAILED", message, {
     data: {

@@ -5,7 +5,7 @@
 export { aiSdkModel, toPrompt, wireCallId } from "./ai-sdk.js";
 export { costOf, MAX_FUNCTIONS_PER_REQUEST, metered } from "./metered.js";
 export { BUILTIN_PROVIDERS, type BuiltinProvider, PROVIDER_TYPES, type ProviderType } from "./providers.js";
-export { keyHint, redactSecrets } from "./redact.js";
+export { keyHint, MIN_SECRET_LENGTH, NO_SECRETS, REDACTED, type Redactor, redactorOf } from "./redact.js";
 export {
   DEFAULT_MODEL_ALIAS,
   type ModelChoice,

@@ -18,7 +18,7 @@ import {
   PROVIDER_TYPES,
   type ProviderType,
 } from "./providers.js";
-import { redactSecrets } from "./redact.js";
+import { redactorOf } from "./redact.js";
 import { CALL_POLICY_DEFAULTS, type CallPolicy } from "./retry.js";
 import { type Price, type ProviderConfig, providerKeySecret, SETTING_PREFIX } from "./settings.js";
 import { parseTestScript, TEST_PROVIDER, testModel } from "./test-provider.js";
@@ -254,9 +254,8 @@ async function pluginModel(
   } catch (error) {
     throw new Oz0Error(
       "MODEL_NOT_CONFIGURED",
-      redactSecrets(
+      redactorOf(secrets).text(
         `provider ${name} of plugin ${found.pluginId} could not build model ${target.model}: ${error instanceof Error ? error.message : String(error)}`,
-        secrets,
       ),
       { data: { alias: target.via ?? target.text, provider: name } },
     );

@@ -7,6 +7,7 @@ import { Oz0Error } from "@oz0/sdk";
 import type { LoadedPlugin } from "../plugin-dir/index.js";
 import type { Store } from "../store/index.js";
 import { BUILTIN_PROVIDERS, isProviderType, PROVIDER_TYPES, type ProviderType } from "./providers.js";
+import { type Redactor, redactorOf } from "./redact.js";
 import {
   DEFAULT_MODEL_ALIAS,
   type ModelResolver,
@@ -113,6 +114,22 @@ export class Models {
       ...(options.policy === undefined ? {} : { policy: options.policy }),
       ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
     });
+  }
+
+  // ── Secrets ──────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * The redactor of every secret value `tenant` has: those it stores (model keys, MCP servers'
+   * secrets, plugin config secrets) and the keys its providers read from this process's
+   * environment (each built-in name's variable, each provider's `--api-key-env`).
+   */
+  async redactor(tenant: string): Promise<Redactor> {
+    const variables = new Set<string>(PROVIDER_TYPES.map((type) => BUILTIN_PROVIDERS[type].env.apiKey));
+    for (const [, config] of await this.#settings.list<ProviderConfig>(tenant, SETTING_PREFIX.provider)) {
+      if (config.apiKeyEnv !== undefined) variables.add(config.apiKeyEnv);
+    }
+    const fromEnv = [...variables].map((name) => this.#env[name]?.trim());
+    return redactorOf([...(await this.#secrets.values(tenant)), ...fromEnv]);
   }
 
   // ── Aliases ──────────────────────────────────────────────────────────────────────────────

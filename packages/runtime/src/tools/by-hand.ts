@@ -2,6 +2,7 @@
 // owner check on the address, then the same dispatch path a job's calls take, outside any job.
 import { randomUUID } from "node:crypto";
 import { type FunctionCall, Oz0Error } from "@oz0/sdk";
+import type { Redactor } from "../models/index.js";
 import {
   type CallError,
   type CallInterceptor,
@@ -28,6 +29,8 @@ export interface ToolCallerOptions {
   readonly source: PartSource;
   readonly home: string;
   readonly interceptors?: readonly CallInterceptor[];
+  /** A tenant's secrets, kept out of what a call by hand reports; nothing is redacted when left out. */
+  readonly redactor?: (tenant: string) => Promise<Redactor>;
 }
 
 export class ToolCaller {
@@ -71,9 +74,11 @@ export class ToolCaller {
       { interceptors: this.#options.interceptors ?? [] },
     );
     const base = { address: fn.address, modelName: fn.modelName, ms: outcome.ms, idempotencyKey };
-    return outcome.ok
+    const report: ToolCallReport = outcome.ok
       ? { ...base, ok: true, result: outcome.result }
       : { ...base, ok: false, error: outcome.error };
+    const redactor = await this.#options.redactor?.(tenant);
+    return redactor === undefined ? report : redactor.json(report);
   }
 
   /**

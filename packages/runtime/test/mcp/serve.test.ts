@@ -11,6 +11,7 @@ import { eventually, everythingStdio, tempDir, writePlugin } from "./helpers.js"
 
 const TENANT = "default";
 const HELPDESK = fileURLToPath(new URL("../fixtures/jobs/helpdesk", import.meta.url));
+const KEYRING = fileURLToPath(new URL("../fixtures/secrets/keyring", import.meta.url));
 
 let runtime: Runtime;
 let home: string;
@@ -308,5 +309,20 @@ describe("oz0 mcp serve --agent", () => {
         { tenant: TENANT, agent: "other/triage" },
       ),
     ).rejects.toThrow("other/triage is not an agent of other: triage is helpdesk's");
+  });
+});
+
+describe("oz0 mcp serve and the tenant's secrets", () => {
+  it("answers a client with a plugin's config secret redacted, as the call's job records it", async () => {
+    const token = "tok-served-9Xc4Vb7Nm2Qa";
+    await runtime.catalog.install(TENANT, KEYRING);
+    await runtime.catalog.configs.set(TENANT, "keyring", { token });
+    const { client } = await connect();
+    const result = (await client.callTool({ name: "vault__reveal", arguments: {} })) as CallToolResult;
+    expect(result.structuredContent).toMatchObject({ token: "[redacted]" });
+    expect(JSON.stringify(result)).not.toContain(token);
+    const jobId = String(result._meta?.[JOB_META_KEY]);
+    expect(JSON.stringify(await runtime.jobs.events(jobId))).not.toContain(token);
+    expect(JSON.stringify(await runtime.jobs.get(jobId, TENANT))).not.toContain(token);
   });
 });

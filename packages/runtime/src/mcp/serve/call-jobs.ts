@@ -35,7 +35,7 @@ export interface CallJob {
     events: readonly NewEvent[],
     also?: (trx: Transaction<Database>, now: number) => Promise<void>,
   ): Promise<void>;
-  /** Records the outcome and ends the job; the outcome is returned as it came. */
+  /** Records the outcome and ends the job; the outcome is returned as recorded, the tenant's secrets redacted. */
   finish(outcome: CallOutcome): Promise<CallOutcome>;
 }
 
@@ -63,7 +63,8 @@ export async function startCallJob(
   const id = newJobId(owner.name);
   const callId = "1";
   const key = `${id}:${callId}`;
-  const lease: Lease = { job: id, token: `mcp#${randomUUID()}`, ttlMs: 0, nextSeq: 3 };
+  const redactor = await jobs.redactorFor(scope.tenant);
+  const lease: Lease = { job: id, token: `mcp#${randomUUID()}`, ttlMs: 0, nextSeq: 3, redactor };
   const input = { function: fn.address, arguments: args };
   await jobs.create(
     {
@@ -101,7 +102,8 @@ export async function startCallJob(
       // Still no expiry: a write renews the lease, and this job's must never run out.
       await jobs.write(lease, events, { lease_expires_at: null }, also);
     },
-    async finish(outcome) {
+    async finish(given) {
+      const outcome = redactor.json(given);
       const result = event(
         "tool_result",
         outcome.ok

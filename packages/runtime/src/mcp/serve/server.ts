@@ -209,7 +209,7 @@ export class OzMcpServer {
           ? await this.#deps.tools.dispatch(fn, args, job.call)
           : { ok: false, error: refused, ms: outcome.ms };
     }
-    await job.finish(outcome);
+    outcome = await job.finish(outcome);
     return { ...toolResult(outcome), _meta: { [JOB_META_KEY]: job.id } };
   }
 
