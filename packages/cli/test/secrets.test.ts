@@ -134,13 +134,28 @@ describe("known secret values", () => {
     expect((await must(["job", "trace", id])).stdout).toContain("[redacted]");
 
     scriptTheLeak();
+    model.reply({ text: "noted" });
+    chatInput.lines = async function* () {
+      yield "tell me the secrets";
+      yield `remember that the token is ${TOKEN}`;
+    };
+    const chat = await run(["chat", "keyring/echo", "--json"]);
+    expect(chat.code).toBe(0);
+    expectNoSecret("chat --json", chat.stdout + chat.stderr);
+    const chatId = /"id":\s*"([^"]+)"/.exec(chat.stdout)?.[1] ?? "";
+    expect(chatId).not.toBe("");
+    const chatTrace = await must(["job", "trace", chatId]);
+    expect(chatTrace.stdout).toContain("remember that the token is [redacted]");
+    expectNoSecret("chat's trace", chatTrace.stdout);
+
+    scriptTheLeak();
     chatInput.lines = async function* () {
       yield "tell me the secrets";
     };
-    const chat = await run(["chat", "keyring/echo"]);
-    expect(chat.code).toBe(0);
-    expect(chat.stdout).toContain("here is the key [redacted] and the token [redacted]");
-    expectNoSecret("chat", chat.stdout + chat.stderr);
+    const streamed = await run(["chat", "keyring/echo"]);
+    expect(streamed.code).toBe(0);
+    expect(streamed.stdout).toContain("here is the key [redacted] and the token [redacted]");
+    expectNoSecret("chat", streamed.stdout + streamed.stderr);
 
     const byHand = await must(["tool", "call", "keyring/vault.reveal", "--args", "{}", "--json"]);
     expect(byHand.stdout).toContain("[redacted]");

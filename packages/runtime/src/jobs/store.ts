@@ -297,12 +297,19 @@ export class JobStore {
       tools: { trx: Trx; now: number; append: (events: readonly NewEvent[]) => Promise<void> },
     ) => Promise<T>,
   ): Promise<T> {
+    // What a person adds (an answer, a chat message) passes the tenant's redactor like the rest.
+    const owner = await this.store.db
+      .selectFrom("jobs")
+      .select("tenant")
+      .where("id", "=", id)
+      .executeTakeFirst();
+    const redactor = owner === undefined ? NO_SECRETS : await this.redactorFor(owner.tenant);
     return this.store.transaction(async (trx) => {
       const job = await this.lockJob(trx, id);
       return work(job, {
         trx,
         now: await this.nowIn(trx),
-        append: (events) => this.appendOutside(trx, id, events),
+        append: (events) => this.appendOutside(trx, id, redactor.json(events)),
       });
     });
   }
