@@ -121,10 +121,11 @@ const CASES: readonly RuleCase[] = [
   },
   {
     code: "OZ-S010",
-    triggers: "warns about a harness from another plugin that is not an official one",
+    triggers:
+      "warns about a harness this plugin does not provide that is not an official one, naming no provider it does not know",
     passes: "accepts an official harness",
     lines: [
-      "plugin.yaml:6:14 warning OZ-S010 agent 'coder' runs on harness 'homebrew-agent' from another plugin, which is not one of oz0's official harnesses (claude-code, gemini-cli, codex, claude-agent-sdk); check that you trust it, or use an official one",
+      "plugin.yaml:6:14 warning OZ-S010 agent 'coder' runs on harness 'homebrew-agent', which this plugin does not provide and which is not one of oz0's official harnesses (claude-code, gemini-cli, codex, claude-agent-sdk); another plugin must provide it: check that you trust that plugin, or use an official one",
     ],
   },
   {

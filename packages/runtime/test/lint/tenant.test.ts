@@ -132,6 +132,16 @@ describe("lint against a tenant", () => {
     expect(await lintLines(fixture("oz-s019", "passes"), { tenant })).toEqual([]);
   });
 
+  it("OZ-S010 says no plugin of the tenant provides a harness when none does", async () => {
+    const tenant: TenantContext = {
+      tenant: "default",
+      plugins: [{ name: "github", tools: ["oz0_github"], harnesses: [] }],
+    };
+    expect(await lintLines(fixture("oz-s010", "triggers"), { tenant })).toEqual([
+      "plugin.yaml:6:14 warning OZ-S010 agent 'coder' runs on harness 'homebrew-agent', which no plugin of tenant 'default' provides and which is not one of oz0's official harnesses (claude-code, gemini-cli, codex, claude-agent-sdk); install the plugin that provides it once you trust it, or use an official one",
+    ]);
+  });
+
   it("OZ-S010 and OZ-S008: names the plugin that provides a harness, and knows its protocol", async () => {
     expect(await lintLines(fixture("oz-s010", "triggers"), { tenant: TENANT })).toEqual([
       "plugin.yaml:6:14 warning OZ-S010 agent 'coder' runs on harness 'homebrew-agent' from plugin 'harnesses', which is not one of oz0's official harnesses (claude-code, gemini-cli, codex, claude-agent-sdk); check that you trust it, or use an official one",
