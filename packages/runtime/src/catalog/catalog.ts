@@ -44,6 +44,7 @@ import {
   summaryOf,
 } from "./reports.js";
 import { type ResolvedPart, type ResolveKind, type ResolveOptions, refOf, resolvePart } from "./resolve.js";
+import { refuseStrandedJobs, type StrandedJob, strandedJobs } from "./stranded-jobs.js";
 import { checkTenantName, ensureTenant, lockTenant, requireTenant } from "./tenants.js";
 import { type StoredPlugin, TenantView } from "./view.js";
 
@@ -69,6 +70,8 @@ export interface ChangeReport {
   readonly removed: readonly string[];
   /** What other plugins lost that `--force` went past. */
   readonly overridden: readonly ReferenceProblem[];
+  /** Jobs that had not ended and ran as a part the change took away, which `--force` went past. */
+  readonly strandedJobs: readonly StrandedJob[];
 }
 
 type Action = ChangeReport["action"];
@@ -163,6 +166,11 @@ export class Catalog {
       const after = before.without(plugin);
       const attempt = `cannot remove ${plugin} ${current.version} from tenant ${tenant}`;
       const overridden = refuseBrokenDependents(before, after, plugin, "remove", reason, attempt);
+      const stranded = refuseStrandedJobs(
+        await strandedJobs(trx, tenant, plugin, current.parts, []),
+        { tenant, plugin, action: "remove", reason },
+        attempt,
+      );
       await trx.deleteFrom("parts").where("tenant", "=", tenant).where("plugin", "=", plugin).execute();
       await trx.deleteFrom("plugins").where("tenant", "=", tenant).where("name", "=", plugin).execute();
       await this.record(trx, {
@@ -184,6 +192,7 @@ export class Catalog {
         added: [],
         removed: addresses(current.parts),
         overridden,
+        strandedJobs: stranded,
       };
     });
     return this.stopServersAfter(change);
@@ -421,6 +430,14 @@ export class Catalog {
       refuseTakenNames(before, plugin, attempt);
       refuseUnmetUses(after, plugin, attempt);
       const overridden = refuseBrokenDependents(before, after, name, action, reason, attempt);
+      const stranded =
+        current === undefined
+          ? []
+          : refuseStrandedJobs(
+              await strandedJobs(trx, tenant, name, current.parts, parts),
+              { tenant, plugin: name, action: "update", reason },
+              attempt,
+            );
       await this.write(trx, tenant, plugin, current !== undefined);
       await this.record(trx, {
         tenant,
@@ -446,6 +463,7 @@ export class Catalog {
         added: [...has].filter((address) => !had.has(address)),
         removed: [...had].filter((address) => !has.has(address)),
         overridden,
+        strandedJobs: stranded,
       };
     });
   }

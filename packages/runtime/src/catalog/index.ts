@@ -6,4 +6,5 @@ export { DEFAULTS_SETTING, type DefaultPluginOutcome, defaultPluginDirs } from "
 export { listWords, nameClashError, toolClashError } from "./errors.js";
 export type { CatalogEntry, PluginChange, PluginDetail, PluginSummary } from "./reports.js";
 export type { PartRef, ResolvedPart, ResolveKind, ResolveOptions } from "./resolve.js";
+export type { StrandedJob } from "./stranded-jobs.js";
 export { requireTenant } from "./tenants.js";

@@ -159,7 +159,7 @@ const CASES: readonly RuleCase[] = [
     triggers: "refuses failures with a platform kind, a description over 200 characters and a repeated kind",
     passes: "accepts failures within the spec's limits",
     lines: [
-      "plugin.yaml:11:15 error OZ-S015 'timeout' is one of the platform's own failure kinds (timeout, undeclared, cancelled, killed, invalid_input, invalid_output, max_turns, token_limit, budget_exceeded, model_error, tool_clash, name_clash, policy_denied, unplanned_model_call, dead_letter, internal, step_failed); give the agent's kind another name",
+      "plugin.yaml:11:15 error OZ-S015 'timeout' is one of the platform's own failure kinds (timeout, undeclared, cancelled, killed, invalid_input, invalid_output, max_turns, token_limit, budget_exceeded, model_error, tool_clash, name_clash, policy_denied, unplanned_model_call, dead_letter, internal, step_failed, part_removed); give the agent's kind another name",
       "plugin.yaml:14:22 error OZ-S015 a failure's description may be at most 200 characters",
       "plugin.yaml:15:15 error OZ-S015 failure kind 'no_answer' is declared twice; each kind appears once",
     ],
