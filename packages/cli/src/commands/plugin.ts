@@ -37,7 +37,7 @@ export function registerPlugin(program: Command, out: Output): Command {
     .argument("<dir>", "the plugin folder, with its plugin.yaml")
     .option(
       "--force",
-      "go ahead even though other installed plugins lose parts they name, or jobs that have not ended lose their agent or flow",
+      "go ahead even though other installed plugins lose parts they name, jobs that have not ended lose their agent or flow, or agents ask more of their callers",
     )
     .option("--reason <text>", "why, recorded with the change; required with --force")
     .action(async (dir: string, options: ForceOptions) => {
@@ -100,6 +100,11 @@ function drawChange(report: ChangeReport): string {
     lines.push(`forced: ${report.forcedReason}`);
     for (const one of report.overridden) {
       lines.push(`  ${one.plugin} loses ${one.reference} (${one.where}): ${one.problem}`);
+    }
+    for (const one of report.contractBreaks) {
+      lines.push(
+        `  agent ${report.plugin}/${one.agent}: ${one.change === "kind" ? `new failure kind ${one.kind}` : `${one.change} turned on for ${one.kind}`}`,
+      );
     }
     for (const job of report.strandedJobs) {
       lines.push(`  job ${job.id} (${job.status}) of ${job.address} fails (part_removed) when it next runs`);

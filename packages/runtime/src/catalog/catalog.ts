@@ -16,6 +16,7 @@ import {
   refuseTakenNames,
   refuseUnmetUses,
 } from "./checks.js";
+import { type ContractBreak, type PluginContract, refuseBrokenContract, storedContract } from "./contract.js";
 import {
   type DefaultPluginOutcome,
   defaultNames,
@@ -72,6 +73,8 @@ export interface ChangeReport {
   readonly overridden: readonly ReferenceProblem[];
   /** Jobs that had not ended and ran as a part the change took away, which `--force` went past. */
   readonly strandedJobs: readonly StrandedJob[];
+  /** What an update asks more of its agents' callers without a new major version, which `--force` went past. */
+  readonly contractBreaks: readonly ContractBreak[];
 }
 
 type Action = ChangeReport["action"];
@@ -193,6 +196,7 @@ export class Catalog {
         removed: addresses(current.parts),
         overridden,
         strandedJobs: stranded,
+        contractBreaks: [],
       };
     });
     return this.stopServersAfter(change);
@@ -231,6 +235,12 @@ export class Catalog {
     if (options.tag !== undefined) return entriesOf(view, options.tag);
     const listed = await this.mcpFunctions(view, [...view.plugins.values()]);
     return withListErrors(entriesOf(withMcpFunctions(view, listed), undefined), listed.errors);
+  }
+
+  /** Each installed plugin's version and its agents' failure contracts, which an update must keep. */
+  async contracts(tenant: string): Promise<(PluginContract & { plugin: string })[]> {
+    const view = await this.view(tenant);
+    return [...view.plugins.values()].map((plugin) => ({ plugin: plugin.name, ...storedContract(plugin) }));
   }
 
   /**
@@ -430,6 +440,8 @@ export class Catalog {
       refuseTakenNames(before, plugin, attempt);
       refuseUnmetUses(after, plugin, attempt);
       const overridden = refuseBrokenDependents(before, after, name, action, reason, attempt);
+      const breaks =
+        current === undefined ? [] : refuseBrokenContract(tenant, current, plugin, reason, attempt);
       const stranded =
         current === undefined
           ? []
@@ -464,6 +476,7 @@ export class Catalog {
         removed: [...had].filter((address) => !has.has(address)),
         overridden,
         strandedJobs: stranded,
+        contractBreaks: breaks,
       };
     });
   }
