@@ -12,6 +12,9 @@ import { refusal } from "./helpers.js";
 let l: Lab;
 /** The vault plugin at 1.1.0 with its agent keeper renamed warden. */
 let renamed: string;
+/** The ledger-flows plugin at 1.0.1 with its flow guarded renamed guarded-read. */
+let renamedFlow: string;
+const LEDGER_FLOWS = fileURLToPath(new URL("../fixtures/flows/ledger-flows", import.meta.url));
 
 beforeAll(async () => {
   l = await lab();
@@ -30,6 +33,15 @@ beforeAll(async () => {
       .replace("version: 1.0.0", "version: 1.1.0")
       .replace("name: keeper", "name: warden")
       .replace("allow: [keeper]", "allow: [warden]"),
+  );
+  renamedFlow = join(root, "ledger-flows");
+  await cp(LEDGER_FLOWS, renamedFlow, { recursive: true });
+  const flows = join(renamedFlow, "plugin.yaml");
+  await writeFile(
+    flows,
+    (await readFile(flows, "utf8"))
+      .replace("version: 1.0.0", "version: 1.0.1")
+      .replace("name: guarded\n", "name: guarded-read\n"),
   );
   return async () => {
     await l.close();
@@ -110,6 +122,22 @@ describe("a change that takes away an agent a job still runs as", () => {
     expect(ended.failure).toMatchObject({
       kind: "part_removed",
       message: `agent vault/keeper was taken away, so this job cannot go on: plugin vault 1.0.0 was removed from tenant ${tenant} after the job started (forced: retired). Start a new job of the part that replaced it.`,
+    });
+  });
+
+  it("refuses an update that renames the flow of a queued job; forced, the job fails part_removed", async () => {
+    const tenant = await l.tenant(LEDGER_FLOWS);
+    const { id } = await l.runtime.jobs.start({ tenant, agent: "ledger-flows/guarded", input: "x" });
+    const error = await refusal(l.runtime.catalog.update(tenant, renamedFlow), "PART_IN_USE");
+    expect(error.message).toContain(`  - flow ledger-flows/guarded: job ${id} (queued)\n`);
+    await l.runtime.catalog.update(tenant, renamedFlow, { force: true, reason: "renamed" });
+    const ended = await l.runtime.jobs.run(id);
+    expect(ended.failure).toEqual({
+      kind: "part_removed",
+      code: "NOT_FOUND",
+      message:
+        "flow ledger-flows/guarded was taken away, so this job cannot go on: plugin ledger-flows was updated from 1.0.0 to 1.0.1 " +
+        "after the job started, and that version has no flow guarded (forced: renamed). Start a new job of the part that replaced it.",
     });
   });
 });
