@@ -22,17 +22,20 @@ export async function checkOwnPart(run: JobRun, kind: "agent" | "flow"): Promise
       .where("plugin", "=", row.plugin)
       .orderBy("seq", "desc")
       .executeTakeFirst();
-    const took =
-      change === undefined || change.at < row.created_at
-        ? `it is no longer in tenant ${row.tenant} (${error.message})`
-        : change.action === "remove"
-          ? `plugin ${row.plugin} ${change.version} was removed from tenant ${row.tenant} after the job started`
-          : `plugin ${row.plugin} was updated from ${change.previous_version ?? "?"} to ${change.version} after the job started, and that version has no ${kind} ${row.name}`;
-    const forced = change?.forced_reason == null ? "" : ` (forced: ${change.forced_reason})`;
+    const known = change !== undefined && change.at >= row.created_at;
+    const took = !known
+      ? `it is no longer in tenant ${row.tenant} (${error.message})`
+      : change.action === "remove"
+        ? `plugin ${row.plugin} ${change.version} was removed from tenant ${row.tenant} after the job started`
+        : `plugin ${row.plugin} was updated from ${change.previous_version ?? "?"} to ${change.version} after the job started, and that version has no ${kind} ${row.name}`;
+    const forced = known && change.forced_reason !== null ? ` (forced: ${change.forced_reason})` : "";
+    const fix =
+      known && change.action === "remove"
+        ? `Install ${row.plugin} again to start a new job of it.`
+        : "Start a new job of the part that replaced it.";
     throw new SetupFailure(
       "part_removed",
-      `${kind} ${run.address} was taken away, so this job cannot go on: ${took}${forced}. ` +
-        "Start a new job of the part that replaced it.",
+      `${kind} ${run.address} was taken away, so this job cannot go on: ${took}${forced}. ${fix}`,
       error.code,
     );
   }

@@ -121,7 +121,7 @@ describe("a change that takes away an agent a job still runs as", () => {
     const ended = await l.runtime.jobs.run(job);
     expect(ended.failure).toMatchObject({
       kind: "part_removed",
-      message: `agent vault/keeper was taken away, so this job cannot go on: plugin vault 1.0.0 was removed from tenant ${tenant} after the job started (forced: retired). Start a new job of the part that replaced it.`,
+      message: `agent vault/keeper was taken away, so this job cannot go on: plugin vault 1.0.0 was removed from tenant ${tenant} after the job started (forced: retired). Install vault again to start a new job of it.`,
     });
   });
 
