@@ -11,42 +11,38 @@ export const checkFailureContract: LintRule = (files, context) => {
   const installed = context.tenant?.plugins.find((plugin) => plugin.name === name)?.contract;
   const version = asString(files.manifest?.raw.version);
   if (name === undefined || installed === undefined || version === undefined) return [];
-  const agents = files.agents.flatMap((agent) => {
-    const contract = contractOf(agent);
-    return contract === undefined ? [] : [{ source: agent, contract }];
+  const agents = files.agents.flatMap((source) => {
+    const agent = asString(source.agent.name);
+    return agent === undefined ? [] : [{ source, name: agent, failures: failuresOf(source) }];
   });
-  const breaks = contractBreaks(installed, { version, agents: agents.map((one) => one.contract) });
-  return breaks.map((one): LintFinding => {
-    const agent = agents.find((entry) => entry.contract.name === one.agent)!;
-    const index = agent.contract.failures.findIndex((failure) => failure.kind === one.kind);
-    const key = one.change === "kind" ? "kind" : one.change;
+  const after = {
+    version,
+    agents: agents.map((agent) => ({ name: agent.name, failures: agent.failures.map((one) => one.failure) })),
+  };
+  return contractBreaks(installed, after).map((one): LintFinding => {
+    const agent = agents.find((entry) => entry.name === one.agent)!;
+    const at = agent.failures.find((entry) => entry.failure.kind === one.kind)!.index;
     return finding(
       "OZ-S022",
-      placeOf(agent.source, [...agent.source.base, "failures", indexes(agent.source)[index] ?? 0, key]),
+      placeOf(agent.source, [...agent.source.base, "failures", at, one.change]),
       `${describeBreak(name, one)} over ${name} ${installed.version}, installed in tenant '${context.tenant?.tenant ?? ""}', ` +
         `without a new major version; callers branch on failure kinds and flags, so release this as ${nextMajor(installed.version)}`,
     );
   });
 };
 
-/** The agent's failure kinds as written, the malformed ones left to the schema's findings. */
-function contractOf(agent: AgentSource): AgentContract | undefined {
-  const name = asString(agent.agent.name);
-  if (name === undefined) return undefined;
-  const failures = (asList(agent.agent.failures) ?? []).flatMap((item) => {
+/** The agent's failure kinds as written, each with its index; malformed ones are the schema's to report. */
+function failuresOf(agent: AgentSource): { index: number; failure: AgentContract["failures"][number] }[] {
+  return (asList(agent.agent.failures) ?? []).flatMap((item, index) => {
     const map = asMap(item);
     const kind = asString(map?.kind);
     if (map === undefined || kind === undefined) return [];
+    const flag = (key: string) => map[key] === true;
     return [
-      { kind, retryable: map.retryable === true, partial: map.partial === true, person: map.person === true },
+      {
+        index,
+        failure: { kind, retryable: flag("retryable"), partial: flag("partial"), person: flag("person") },
+      },
     ];
   });
-  return { name, failures };
-}
-
-/** The index in the file of each failure `contractOf` kept, in its order. */
-function indexes(agent: AgentSource): number[] {
-  return (asList(agent.agent.failures) ?? []).flatMap((item, index) =>
-    asString(asMap(item)?.kind) === undefined ? [] : [index],
-  );
 }
