@@ -1,10 +1,12 @@
+import { openStore } from "@oz0/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { homeWithVault } from "./governance-helpers.js";
 
 let run: Awaited<ReturnType<typeof homeWithVault>>["run"];
+let home: string;
 let cleanup: () => Promise<void>;
 beforeAll(async () => {
-  ({ run, cleanup } = await homeWithVault());
+  ({ run, home, cleanup } = await homeWithVault());
 });
 afterAll(() => cleanup());
 
@@ -51,5 +53,56 @@ describe("oz0 kill and oz0 revive", () => {
       expect.objectContaining({ kind: "tool", address: "vault/audit" }),
     ]);
     await run("revive", "tool", "vault/audit");
+  });
+
+  it("kills a clashing agent and tool by address while two plugins define their names", async () => {
+    // A second plugin with the same agent name and tool ID, as a store from before installs refused it holds.
+    const store = await openStore({ home });
+    try {
+      await store.db
+        .insertInto("plugins")
+        .values({
+          tenant: "default",
+          name: "vault-copy",
+          version: "0.9.0",
+          dir: "/restored/vault-copy",
+          manifest: JSON.stringify({ name: "vault-copy", version: "0.9.0" }),
+          installed_at: 1,
+        })
+        .execute();
+      await store.db
+        .insertInto("parts")
+        .values([
+          {
+            tenant: "default",
+            kind: "agent",
+            name: "keeper",
+            plugin: "vault-copy",
+            definition: JSON.stringify({ file: "plugin.yaml", definition: { description: "restored" } }),
+          },
+          {
+            tenant: "default",
+            kind: "tool",
+            name: "vault",
+            plugin: "vault-copy",
+            definition: JSON.stringify({ description: "restored", source: "code" }),
+          },
+        ])
+        .execute();
+    } finally {
+      await store.close();
+    }
+    expect((await run("kill", "agent", "vault-copy/keeper")).stdout).toBe(
+      "agent vault-copy/keeper killed; oz0 revive agent vault-copy/keeper lets it run again\n",
+    );
+    expect((await run("kill", "tool", "vault/vault")).stdout).toBe(
+      "tool vault/vault killed; oz0 revive tool vault/vault lets it run again\n",
+    );
+    const bare = await run("kill", "agent", "keeper");
+    expect(bare.code).toBe(1);
+    expect(bare.stderr).toContain("name it by its address: vault/keeper or vault-copy/keeper.");
+    expect((await run("revive", "agent", "vault-copy/keeper")).code).toBe(0);
+    expect((await run("revive", "tool", "vault/vault")).code).toBe(0);
+    expect((await run("plugin", "remove", "vault-copy")).code).toBe(0);
   });
 });

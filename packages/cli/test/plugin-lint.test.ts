@@ -145,4 +145,50 @@ describe("oz0 plugin lint", () => {
       await cleanup();
     }
   });
+
+  it("lints an update against the installed version with --home, as the update is refused (OZ-S022, BREAKING_CHANGE)", async () => {
+    const { home, cleanup } = await tempHome();
+    try {
+      const installed = await copyFixture("oz-s022", "triggers");
+      const manifest = join(installed, "plugin.yaml");
+      const update = await readFile(manifest, "utf8");
+      // Installed: sorting 1.2.0, whose sorter declares no_queue only, and not as retryable.
+      await writeFile(
+        manifest,
+        update
+          .replace("version: 1.3.0", "version: 1.2.0")
+          .replace("        retryable: true\n", "")
+          .replace(/ {6}- kind: queue_full\n.*\n/, ""),
+      );
+      expect((await oz0(["plugin", "install", installed, "--home", home])).code).toBe(0);
+      const dir = await copyFixture("oz-s022", "triggers");
+
+      const linted = await oz0(["plugin", "lint", dir, "--home", home]);
+      expect(linted.code).toBe(1);
+      const lines = linted.stdout.split("\n");
+      expect(lines.slice(0, 2).map((line) => line.split(" ").slice(0, 3).join(" "))).toEqual([
+        "plugin.yaml:14:20 error OZ-S022",
+        "plugin.yaml:15:15 error OZ-S022",
+      ]);
+      expect(lines[2]).toBe("2 errors, 0 warnings");
+      const refused = await oz0(["plugin", "update", dir, "--home", home]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain("  - agent sorting/sorter adds the failure kind queue_full\n");
+      const forced = await oz0([
+        "plugin",
+        "update",
+        dir,
+        "--home",
+        home,
+        "--force",
+        "--reason",
+        "nobody calls it yet",
+      ]);
+      expect(forced.stdout).toContain(
+        "forced: nobody calls it yet\n  agent sorting/sorter: retryable turned on for no_queue\n  agent sorting/sorter: new failure kind queue_full",
+      );
+    } finally {
+      await cleanup();
+    }
+  });
 });

@@ -27,6 +27,7 @@ export {
   type ResolvedPart,
   type ResolveKind,
   type ResolveOptions,
+  type StrandedJob,
   toolClashError,
 } from "./catalog/index.js";
 export {

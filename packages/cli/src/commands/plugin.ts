@@ -35,7 +35,10 @@ export function registerPlugin(program: Command, out: Output): Command {
     .command("update")
     .description("replace an installed plugin with the version in a folder")
     .argument("<dir>", "the plugin folder, with its plugin.yaml")
-    .option("--force", "go ahead even though other installed plugins lose parts they name")
+    .option(
+      "--force",
+      "go ahead even though other installed plugins lose parts they name, jobs that have not ended lose their agent or flow, or agents ask more of their callers",
+    )
     .option("--reason <text>", "why, recorded with the change; required with --force")
     .action(async (dir: string, options: ForceOptions) => {
       const report = await withRuntime(out, (runtime) =>
@@ -48,7 +51,10 @@ export function registerPlugin(program: Command, out: Output): Command {
     .command("remove")
     .description("remove an installed plugin from the tenant")
     .argument("<plugin>", "the plugin's name")
-    .option("--force", "go ahead even though other installed plugins name its parts")
+    .option(
+      "--force",
+      "go ahead even though other installed plugins name its parts, or jobs that have not ended run as its agents or flows",
+    )
     .option("--reason <text>", "why, recorded with the change; required with --force")
     .action(async (name: string, options: ForceOptions) => {
       const report = await withRuntime(out, (runtime) =>
@@ -94,6 +100,14 @@ function drawChange(report: ChangeReport): string {
     lines.push(`forced: ${report.forcedReason}`);
     for (const one of report.overridden) {
       lines.push(`  ${one.plugin} loses ${one.reference} (${one.where}): ${one.problem}`);
+    }
+    for (const one of report.contractBreaks) {
+      lines.push(
+        `  agent ${report.plugin}/${one.agent}: ${one.change === "kind" ? `new failure kind ${one.kind}` : `${one.change} turned on for ${one.kind}`}`,
+      );
+    }
+    for (const job of report.strandedJobs) {
+      lines.push(`  job ${job.id} (${job.status}) of ${job.address} fails (part_removed) when it next runs`);
     }
   }
   return lines.join("\n");

@@ -16,6 +16,7 @@ import {
   refuseTakenNames,
   refuseUnmetUses,
 } from "./checks.js";
+import { type ContractBreak, type PluginContract, refuseBrokenContract, storedContract } from "./contract.js";
 import {
   type DefaultPluginOutcome,
   defaultNames,
@@ -44,6 +45,7 @@ import {
   summaryOf,
 } from "./reports.js";
 import { type ResolvedPart, type ResolveKind, type ResolveOptions, refOf, resolvePart } from "./resolve.js";
+import { refuseStrandedJobs, type StrandedJob, strandedJobs } from "./stranded-jobs.js";
 import { checkTenantName, ensureTenant, lockTenant, requireTenant } from "./tenants.js";
 import { type StoredPlugin, TenantView } from "./view.js";
 
@@ -69,6 +71,10 @@ export interface ChangeReport {
   readonly removed: readonly string[];
   /** What other plugins lost that `--force` went past. */
   readonly overridden: readonly ReferenceProblem[];
+  /** Jobs that had not ended and ran as a part the change took away, which `--force` went past. */
+  readonly strandedJobs: readonly StrandedJob[];
+  /** What an update asks more of its agents' callers without a new major version, which `--force` went past. */
+  readonly contractBreaks: readonly ContractBreak[];
 }
 
 type Action = ChangeReport["action"];
@@ -163,6 +169,11 @@ export class Catalog {
       const after = before.without(plugin);
       const attempt = `cannot remove ${plugin} ${current.version} from tenant ${tenant}`;
       const overridden = refuseBrokenDependents(before, after, plugin, "remove", reason, attempt);
+      const stranded = refuseStrandedJobs(
+        await strandedJobs(trx, tenant, plugin, current.parts, []),
+        { tenant, plugin, action: "remove", reason },
+        attempt,
+      );
       await trx.deleteFrom("parts").where("tenant", "=", tenant).where("plugin", "=", plugin).execute();
       await trx.deleteFrom("plugins").where("tenant", "=", tenant).where("name", "=", plugin).execute();
       await this.record(trx, {
@@ -184,6 +195,8 @@ export class Catalog {
         added: [],
         removed: addresses(current.parts),
         overridden,
+        strandedJobs: stranded,
+        contractBreaks: [],
       };
     });
     return this.stopServersAfter(change);
@@ -222,6 +235,12 @@ export class Catalog {
     if (options.tag !== undefined) return entriesOf(view, options.tag);
     const listed = await this.mcpFunctions(view, [...view.plugins.values()]);
     return withListErrors(entriesOf(withMcpFunctions(view, listed), undefined), listed.errors);
+  }
+
+  /** Each installed plugin's version and its agents' failure contracts, which an update must keep. */
+  async contracts(tenant: string): Promise<(PluginContract & { plugin: string })[]> {
+    const view = await this.view(tenant);
+    return [...view.plugins.values()].map((plugin) => ({ plugin: plugin.name, ...storedContract(plugin) }));
   }
 
   /**
@@ -421,6 +440,16 @@ export class Catalog {
       refuseTakenNames(before, plugin, attempt);
       refuseUnmetUses(after, plugin, attempt);
       const overridden = refuseBrokenDependents(before, after, name, action, reason, attempt);
+      const breaks =
+        current === undefined ? [] : refuseBrokenContract(tenant, current, plugin, reason, attempt);
+      const stranded =
+        current === undefined
+          ? []
+          : refuseStrandedJobs(
+              await strandedJobs(trx, tenant, name, current.parts, parts),
+              { tenant, plugin: name, action: "update", reason },
+              attempt,
+            );
       await this.write(trx, tenant, plugin, current !== undefined);
       await this.record(trx, {
         tenant,
@@ -446,6 +475,8 @@ export class Catalog {
         added: [...has].filter((address) => !had.has(address)),
         removed: [...had].filter((address) => !has.has(address)),
         overridden,
+        strandedJobs: stranded,
+        contractBreaks: breaks,
       };
     });
   }

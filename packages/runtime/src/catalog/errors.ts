@@ -3,10 +3,10 @@
 import { Oz0Error } from "@oz0/sdk";
 import { closestWord } from "@oz0/sdk/internal";
 
-/** `a and b`, `a, b and c`. */
-export function listWords(words: readonly string[]): string {
+/** `a and b`, `a, b and c`; or `a or b` with `joint` "or". */
+export function listWords(words: readonly string[], joint: "and" | "or" = "and"): string {
   if (words.length <= 1) return words.join("");
-  return `${words.slice(0, -1).join(", ")} and ${words.at(-1)}`;
+  return `${words.slice(0, -1).join(", ")} ${joint} ${words.at(-1)}`;
 }
 
 /** Lines of a message below its first, each on its own line. */
@@ -18,23 +18,28 @@ export function bulleted(lines: readonly string[]): string {
  * Two plugins of a tenant define one agent or flow name (from before installs refused it), so
  * neither runs.
  * @example nameClashError("triage", ["b", "a"]).message
- * // "plugins a and b each define an agent or flow named triage, so neither runs"
+ * // "plugins a and b each define an agent or flow named triage, so neither runs. Remove one …"
  */
 export function nameClashError(name: string, plugins: readonly string[]): Oz0Error {
   const sorted = [...plugins].sort();
   return new Oz0Error(
     "NAME_CLASH",
-    `plugins ${listWords(sorted)} each define an agent or flow named ${name}, so neither runs`,
+    `plugins ${listWords(sorted)} each define an agent or flow named ${name}, so neither runs. ` +
+      "Remove one of the plugins, or update one to a version whose agent or flow has another name.",
     { data: { kind: "agent or flow", name, plugins: sorted } },
   );
 }
 
-/** Two plugins of a tenant provide one tool ID, so neither's functions run (error type ToolClash). */
+/**
+ * Two plugins of a tenant provide one tool ID, so neither's functions run (error type
+ * ToolClash): the one text for it, whether the catalog or the dispatch path finds the clash.
+ */
 export function toolClashError(tool: string, plugins: readonly string[]): Oz0Error {
   const sorted = [...plugins].sort();
   return new Oz0Error(
     "TOOL_CLASH",
-    `plugins ${listWords(sorted)} each define the tool ${tool}, so neither runs`,
+    `plugins ${listWords(sorted)} each define the tool ${tool}, so neither runs. ` +
+      "Remove one of the plugins, or update one to a version whose tool has another ID.",
     { data: { tool, plugins: sorted } },
   );
 }

@@ -2,8 +2,17 @@
 // check every entry point runs before it acts on a part's name.
 export { Catalog, type CatalogOptions, type ChangeOptions, type ChangeReport } from "./catalog.js";
 export type { ReferenceProblem } from "./checks.js";
+export {
+  type AgentContract,
+  type ContractBreak,
+  contractBreaks,
+  describeBreak,
+  nextMajor,
+  type PluginContract,
+} from "./contract.js";
 export { DEFAULTS_SETTING, type DefaultPluginOutcome, defaultPluginDirs } from "./defaults.js";
-export { nameClashError, toolClashError } from "./errors.js";
+export { listWords, nameClashError, toolClashError } from "./errors.js";
 export type { CatalogEntry, PluginChange, PluginDetail, PluginSummary } from "./reports.js";
 export type { PartRef, ResolvedPart, ResolveKind, ResolveOptions } from "./resolve.js";
+export type { StrandedJob } from "./stranded-jobs.js";
 export { requireTenant } from "./tenants.js";

@@ -13,6 +13,7 @@ import { event, type JobEvent, type JobFailure } from "../jobs/events.js";
 import { failureOf, SetupFailure } from "../jobs/failures.js";
 import type { JobRun } from "../jobs/job-run.js";
 import { stopped, timeoutFailure } from "../jobs/model-step.js";
+import { checkOwnPart } from "../jobs/own-part.js";
 import { parseJsonText } from "../jobs/setup.js";
 import { isTerminal } from "../jobs/store.js";
 import { DELEGATION_DEFAULTS } from "../jobs/tool-step.js";
@@ -31,7 +32,7 @@ import { type FlowPlan, type FlowSteps, flowPlan } from "./plan.js";
 export async function runFlow(run: JobRun): Promise<void> {
   const { row, deps } = run;
   // The owner check and the name clash check at every claim, as for an agent's job.
-  await deps.source.resolvePart(row.tenant, "flow", run.address);
+  await checkOwnPart(run, "flow");
   const resolver = new FunctionResolver(deps.source, {
     tenant: row.tenant,
     home: deps.home,

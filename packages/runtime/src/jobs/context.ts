@@ -207,7 +207,8 @@ function skillsIndex(skills: readonly SkillEntry[]): string {
 /**
  * The skills an agent gets: left out, every skill of its own plugin; `[]`, none; else each
  * `<skill>`, `<plugin>/<skill>` or `<plugin>/*` listed. Another plugin's skills come only when
- * this plugin's `uses:` declares them. Returns the skills and the references left out, and why.
+ * this plugin's `uses:` declares them: `<plugin>/*` gets those it declares, and each other skill
+ * of that plugin is left out by its address. Returns the skills and what was left out, and why.
  */
 export async function agentSkills(
   plugin: LoadedPlugin,
@@ -242,9 +243,11 @@ export async function agentSkills(
     const from = slash < 0 ? own : reference.slice(0, slash);
     const name = slash < 0 ? reference : reference.slice(slash + 1);
     let source = plugin;
+    const granted = plugin.manifest.uses?.[from]?.skills ?? [];
+    // Every skill of this plugin; of another, those its uses: declares.
+    const declared = (skill: string) => from === own || granted.includes("*") || granted.includes(skill);
     if (from !== own) {
-      const granted = plugin.manifest.uses?.[from]?.skills ?? [];
-      if (!granted.includes("*") && !granted.includes(name)) {
+      if (name !== "*" && !declared(name)) {
         leftOut.push({
           reference,
           reason: `uses: of ${own} does not declare skill ${name} of ${from} (uses.${from}.skills lists ${granted.join(", ") || "none"})`,
@@ -259,7 +262,16 @@ export async function agentSkills(
       }
     }
     if (name === "*") {
-      for (const skill of source.skills) add(source, skill.name);
+      // A pattern gets what the grant covers; each skill it leaves out is reported by address.
+      for (const skill of source.skills) {
+        if (declared(skill.name)) add(source, skill.name);
+        else {
+          leftOut.push({
+            reference: `${from}/${skill.name}`,
+            reason: `skills: ${reference} names skill ${skill.name} of ${from}, but uses: of ${own} does not declare it (uses.${from}.skills lists ${granted.join(", ") || "none"})`,
+          });
+        }
+      }
     } else if (!add(source, name)) {
       leftOut.push({ reference, reason: `${from} has no skill ${name}` });
     }

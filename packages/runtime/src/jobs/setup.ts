@@ -14,6 +14,7 @@ import { agentSkills, assembleContext } from "./context.js";
 import { event } from "./events.js";
 import { SetupFailure } from "./failures.js";
 import type { JobRun } from "./job-run.js";
+import { checkOwnPart } from "./own-part.js";
 import { resolveToolset, type Toolset } from "./toolset.js";
 
 export interface AgentSetup {
@@ -34,7 +35,7 @@ export async function setUpAgent(run: JobRun): Promise<AgentSetup> {
   const { row, deps } = run;
   // The owner check and the name clash check, as at every entry point: a tenant that came to
   // have two agents of this name since the job started runs neither.
-  await deps.source.resolvePart(row.tenant, "agent", run.address);
+  await checkOwnPart(run, "agent");
   const resolver = new FunctionResolver(deps.source, {
     tenant: row.tenant,
     home: deps.home,

@@ -122,6 +122,11 @@ export const LINT_CODES = {
     severity: "error",
     summary: "An address names a plugin that does not own the part (checked against a tenant).",
   },
+  "OZ-S022": {
+    severity: "error",
+    summary:
+      "An agent adds a failure kind or turns a failure flag on over the installed version, without a new major version (checked against a tenant).",
+  },
 } as const satisfies Record<string, LintCodeInfo>;
 
 export type LintCode = keyof typeof LINT_CODES;

@@ -3,6 +3,7 @@
 // and an address can be checked against its owner. Lint works without one, from the folder
 // and its uses: alone.
 import { type Address, parseAddress } from "@oz0/sdk";
+import type { PluginContract } from "../catalog/index.js";
 import type { HarnessProtocol } from "./harnesses.js";
 
 /** One installed plugin and its parts, by bare name. */
@@ -17,6 +18,8 @@ export interface TenantPlugin {
   readonly skills?: readonly string[];
   /** Harnesses the plugin provides (`runtime: harness:<name>`), with their protocol when known. */
   readonly harnesses?: readonly { readonly name: string; readonly protocol?: HarnessProtocol }[];
+  /** The installed version and its agents' failure contracts, which an update must keep (OZ-S022). */
+  readonly contract?: PluginContract;
 }
 
 export interface TenantContext {
@@ -34,6 +37,8 @@ export interface TenantPartEntry {
 /** What lint needs of the runtime's catalog: every part of a tenant, by address. */
 export interface CatalogReader {
   entries(tenant: string): Promise<readonly TenantPartEntry[]>;
+  /** Each installed plugin's version and its agents' failure contracts. */
+  contracts?(tenant: string): Promise<readonly (PluginContract & { readonly plugin: string })[]>;
 }
 
 const ADDRESS_FORMS = ["function", "tool", "agent", "flow", "skill"] as const;
@@ -86,5 +91,16 @@ export async function tenantContextFromCatalog(
   catalog: CatalogReader,
   tenant: string,
 ): Promise<TenantContext> {
-  return tenantContextFromEntries(tenant, await catalog.entries(tenant));
+  const context = tenantContextFromEntries(tenant, await catalog.entries(tenant));
+  const contracts = (await catalog.contracts?.(tenant)) ?? [];
+  if (contracts.length === 0) return context;
+  return {
+    tenant,
+    plugins: context.plugins.map((plugin) => {
+      const found = contracts.find((one) => one.plugin === plugin.name);
+      return found === undefined
+        ? plugin
+        : { ...plugin, contract: { version: found.version, agents: found.agents } };
+    }),
+  };
 }

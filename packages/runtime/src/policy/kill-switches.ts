@@ -3,6 +3,7 @@
 // governance version on: a killed agent starts no job and its running jobs end at their next
 // step (failure kind `killed`); a killed tool's calls are refused from the next call on.
 import { formatAddress, isOz0Error, Oz0Error, parsePartAddress, parseToolAddress } from "@oz0/sdk";
+import { listWords } from "../catalog/index.js";
 import type { Store, SwitchKind } from "../store/index.js";
 import { killedAgentError } from "./errors.js";
 import { bumpGovernanceVersion, governanceOf } from "./governance.js";
@@ -39,7 +40,7 @@ export class KillSwitches {
    * @example await switches.kill("default", "tool", "github/oz0_github", "cli:me")
    */
   async kill(tenant: string, kind: SwitchKind, text: string, by: string): Promise<KillReport> {
-    const part = await this.#owners.resolvePart(tenant, kind, text);
+    const part = { address: await this.switchAddress(tenant, kind, text) };
     return this.#store.transaction(async (trx) => {
       const find = () =>
         trx
@@ -112,9 +113,34 @@ export class KillSwitches {
     await assertAgentRuns(this.#store, tenant, agent);
   }
 
-  private async addressOf(tenant: string, kind: SwitchKind, text: string): Promise<string> {
+  /**
+   * The address a switch of `text` is pulled under, after the owner check. A name two plugins
+   * define runs neither, but each clashing part can still be stopped by its address, so that
+   * it stays stopped once the clash is resolved by removing the other plugin.
+   */
+  private async switchAddress(tenant: string, kind: SwitchKind, text: string): Promise<string> {
     try {
       return (await this.#owners.resolvePart(tenant, kind, text)).address;
+    } catch (error) {
+      if (!isOz0Error(error, "NAME_CLASH") && !isOz0Error(error, "TOOL_CLASH")) throw error;
+      const plugins = clashingPlugins(error.data);
+      if (!text.includes("/")) {
+        const choices = plugins.map((plugin) => `${plugin}/${text}`);
+        throw new Oz0Error(
+          error.code,
+          `${error.message} To stop one of them, name it by its address: ${listWords(choices, "or")}.`,
+          { data: { ...error.data } },
+        );
+      }
+      const address = kind === "agent" ? parsePartAddress(text, "agent") : parseToolAddress(text);
+      if (plugins.includes(address.plugin)) return formatAddress(address);
+      throw error;
+    }
+  }
+
+  private async addressOf(tenant: string, kind: SwitchKind, text: string): Promise<string> {
+    try {
+      return await this.switchAddress(tenant, kind, text);
     } catch (error) {
       if (!isOz0Error(error, "NOT_FOUND")) throw error;
       await checkTenant(this.#store.db, tenant);
@@ -127,6 +153,14 @@ export class KillSwitches {
 export async function assertAgentRuns(store: Store, tenant: string, address: string): Promise<void> {
   const killed = (await governanceOf(store).current(tenant)).agents.get(address);
   if (killed !== undefined) throw killedAgentError(killed);
+}
+
+/** The plugins a NAME_CLASH or TOOL_CLASH error names. */
+function clashingPlugins(data: unknown): string[] {
+  const plugins = (data as { plugins?: unknown } | undefined)?.plugins;
+  return Array.isArray(plugins)
+    ? plugins.filter((plugin): plugin is string => typeof plugin === "string")
+    : [];
 }
 
 function switchView(row: {

@@ -14,6 +14,7 @@ import {
   resolveReference,
 } from "@oz0/sdk";
 import { type BuiltTool, buildTool, isToolRef, parseToolRef, toolRefProblem } from "@oz0/sdk/internal";
+import { toolClashError } from "../catalog/index.js";
 import { type LoadedPlugin, pluginToolSpec, toolRefTarget } from "../plugin-dir/index.js";
 import { toolContext } from "./context.js";
 import type { PartSource } from "./source.js";
@@ -144,15 +145,7 @@ export class FunctionResolver {
         { data: { kind: "tool", name: address.tool, tenant } },
       );
     }
-    if (owners.length > 1) {
-      const plugins = [...owners].sort();
-      throw new Oz0Error(
-        "TOOL_CLASH",
-        `plugins ${plugins.join(" and ")} each provide tool ${address.tool}, so neither's functions run. ` +
-          "Remove one of the plugins, or update one to a version whose tool has another ID.",
-        { data: { tool: address.tool, plugins } },
-      );
-    }
+    if (owners.length > 1) throw toolClashError(address.tool, owners);
     const owner = owners[0]!;
     if (!bare && owner !== address.plugin) {
       throw new Oz0Error("OWNER_MISMATCH", notOwnedMessage({ address, owner }), {

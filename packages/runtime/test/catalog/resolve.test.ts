@@ -214,7 +214,8 @@ describe.each(fixtures)("the owner check on $label", (fixture) => {
       for (const text of ["triage", "support-triage/triage", "other-triage/triage"]) {
         const error = await refusal(catalog.resolvePart(clashing, "agent", text), "NAME_CLASH");
         expect(error.message).toBe(
-          "plugins other-triage and support-triage each define an agent or flow named triage, so neither runs",
+          "plugins other-triage and support-triage each define an agent or flow named triage, so neither runs. " +
+            "Remove one of the plugins, or update one to a version whose agent or flow has another name.",
         );
         expect(error.data).toEqual({
           kind: "agent or flow",
@@ -242,7 +243,8 @@ describe.each(fixtures)("the owner check on $label", (fixture) => {
         "TOOL_CLASH",
       );
       expect(error.message).toBe(
-        "plugins support-triage and ticket-tools each define the tool tickets, so neither runs",
+        "plugins support-triage and ticket-tools each define the tool tickets, so neither runs. " +
+          "Remove one of the plugins, or update one to a version whose tool has another ID.",
       );
       expect(error.data).toEqual({ tool: "tickets", plugins: ["support-triage", "ticket-tools"] });
       await refusal(catalog.resolvePart(clashing, "tool", "tickets"), "TOOL_CLASH");

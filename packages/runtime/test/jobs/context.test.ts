@@ -52,6 +52,30 @@ describe("the start-up context", () => {
     );
   });
 
+  it("loads the granted skills of a plugin pattern and reports each ungranted one as left out", async () => {
+    const reading = await harness(["helpdesk", "skill-reader"]);
+    try {
+      const { job, events } = await reading.run("skill-reader/reader", "ticket 7");
+      expect(job.status).toBe("succeeded");
+      const system = ofKind(events, "context_assembled")[0]!.data.system;
+      expect(system).toContain("- helpdesk/escalation: When and how to escalate a ticket to a person.");
+      expect(system).not.toContain("helpdesk/refunds");
+      const skills = ofKind(events, "context_part_contributed").filter(
+        (entry) => entry.data.source === "skills",
+      );
+      expect(skills.map(({ data }) => [data.section_id, data.retained, data.eviction_reason])).toEqual([
+        [
+          "helpdesk/refunds",
+          false,
+          "skills: helpdesk/* names skill refunds of helpdesk, but uses: of skill-reader does not declare it (uses.helpdesk.skills lists escalation)",
+        ],
+        ["skills/index", true, undefined],
+      ]);
+    } finally {
+      await reading.close();
+    }
+  });
+
   it("is recorded once: a resumed job reads the same system prompt", async () => {
     const { events } = await h.run("helpdesk/asker", "ticket 7");
     const job = events[0]!;

@@ -36,7 +36,7 @@ describe("the tools a model sees", () => {
     expect(ofKind(events, "context_assembled")[0]?.data.functions).toEqual(["tickets__lookup"]);
   });
 
-  it("fails a job at its start with ToolClash when two plugins provide a tool it lists", async () => {
+  it("fails a job at its start with ToolClash, in the one text the catalog gives a tool clash too", async () => {
     const clash = await harness(["clash-a", "clash-b"]);
     try {
       const { job, events } = await clash.run("clash-a/pinger", "ping");
@@ -45,7 +45,7 @@ describe("the tools a model sees", () => {
         kind: "tool_clash",
         code: "TOOL_CLASH",
         message:
-          "plugins clash-a and clash-b each provide tool shared, so neither's functions run. Remove one of the plugins, or update one to a version whose tool has another ID.",
+          "plugins clash-a and clash-b each define the tool shared, so neither runs. Remove one of the plugins, or update one to a version whose tool has another ID.",
       });
       expect(kinds(events)).not.toContain("model_call");
     } finally {

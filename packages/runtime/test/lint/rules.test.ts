@@ -121,10 +121,11 @@ const CASES: readonly RuleCase[] = [
   },
   {
     code: "OZ-S010",
-    triggers: "warns about a harness from another plugin that is not an official one",
+    triggers:
+      "warns about a harness this plugin does not provide that is not an official one, naming no provider it does not know",
     passes: "accepts an official harness",
     lines: [
-      "plugin.yaml:6:14 warning OZ-S010 agent 'coder' runs on harness 'homebrew-agent' from another plugin, which is not one of oz0's official harnesses (claude-code, gemini-cli, codex, claude-agent-sdk); check that you trust it, or use an official one",
+      "plugin.yaml:6:14 warning OZ-S010 agent 'coder' runs on harness 'homebrew-agent', which this plugin does not provide and which is not one of oz0's official harnesses (claude-code, gemini-cli, codex, claude-agent-sdk); another plugin must provide it: check that you trust that plugin, or use an official one",
     ],
   },
   {
@@ -158,7 +159,7 @@ const CASES: readonly RuleCase[] = [
     triggers: "refuses failures with a platform kind, a description over 200 characters and a repeated kind",
     passes: "accepts failures within the spec's limits",
     lines: [
-      "plugin.yaml:11:15 error OZ-S015 'timeout' is one of the platform's own failure kinds (timeout, undeclared, cancelled, killed, invalid_input, invalid_output, max_turns, token_limit, budget_exceeded, model_error, tool_clash, name_clash, policy_denied, unplanned_model_call, dead_letter, internal, step_failed); give the agent's kind another name",
+      "plugin.yaml:11:15 error OZ-S015 'timeout' is one of the platform's own failure kinds (timeout, undeclared, cancelled, killed, invalid_input, invalid_output, max_turns, token_limit, budget_exceeded, model_error, tool_clash, name_clash, policy_denied, unplanned_model_call, dead_letter, internal, step_failed, part_removed); give the agent's kind another name",
       "plugin.yaml:14:22 error OZ-S015 a failure's description may be at most 200 characters",
       "plugin.yaml:15:15 error OZ-S015 failure kind 'no_answer' is declared twice; each kind appears once",
     ],
@@ -226,9 +227,9 @@ describe("each lint rule, on the fixture that triggers it and the one that passe
     });
   }
 
-  it("covers every code but the tenant-aware OZ-S021 (tested with a tenant context)", () => {
+  it("covers every code but the tenant-aware OZ-S021 and OZ-S022 (tested with a tenant context)", () => {
     const covered = new Set<string>(CASES.map((rule) => rule.code));
-    expect(Object.keys(LINT_CODES).filter((code) => !covered.has(code))).toEqual(["OZ-S021"]);
+    expect(Object.keys(LINT_CODES).filter((code) => !covered.has(code))).toEqual(["OZ-S021", "OZ-S022"]);
   });
 
   it("finds nothing to report in the sample support-triage plugin", async () => {

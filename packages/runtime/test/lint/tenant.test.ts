@@ -132,6 +132,50 @@ describe("lint against a tenant", () => {
     expect(await lintLines(fixture("oz-s019", "passes"), { tenant })).toEqual([]);
   });
 
+  it("OZ-S022: an agent that asks more of its callers than the installed version did, without a new major version", async () => {
+    const tenant: TenantContext = {
+      tenant: "default",
+      plugins: [
+        {
+          name: "sorting",
+          agents: ["sorter"],
+          contract: { version: "1.2.0", agents: [{ name: "sorter", failures: [{ kind: "no_queue" }] }] },
+        },
+      ],
+    };
+    expect(await lintLines(fixture("oz-s022", "triggers"), { tenant })).toEqual([
+      "plugin.yaml:14:20 error OZ-S022 agent sorting/sorter turns on retryable for its failure kind no_queue (retryable: false → true) over sorting 1.2.0, installed in tenant 'default', without a new major version; callers branch on failure kinds and flags, so release this as 2.0.0",
+      "plugin.yaml:15:15 error OZ-S022 agent sorting/sorter adds the failure kind queue_full over sorting 1.2.0, installed in tenant 'default', without a new major version; callers branch on failure kinds and flags, so release this as 2.0.0",
+    ]);
+    expect(await lintLines(fixture("oz-s022", "passes"), { tenant })).toEqual([]);
+    expect(await lintLines(fixture("oz-s022", "triggers"))).toEqual([]);
+  });
+
+  it("reads the installed version's failure contracts from the catalog", async () => {
+    const contracts = [{ plugin: "sorting", version: "1.2.0", agents: [{ name: "sorter", failures: [] }] }];
+    const context = await tenantContextFromCatalog(
+      {
+        entries: async () => [{ kind: "agent", address: "sorting/sorter" }],
+        contracts: async () => contracts,
+      },
+      "acme",
+    );
+    expect(context.plugins[0]?.contract).toEqual({
+      version: "1.2.0",
+      agents: [{ name: "sorter", failures: [] }],
+    });
+  });
+
+  it("OZ-S010 says no plugin of the tenant provides a harness when none does", async () => {
+    const tenant: TenantContext = {
+      tenant: "default",
+      plugins: [{ name: "github", tools: ["oz0_github"], harnesses: [] }],
+    };
+    expect(await lintLines(fixture("oz-s010", "triggers"), { tenant })).toEqual([
+      "plugin.yaml:6:14 warning OZ-S010 agent 'coder' runs on harness 'homebrew-agent', which no plugin of tenant 'default' provides and which is not one of oz0's official harnesses (claude-code, gemini-cli, codex, claude-agent-sdk); install the plugin that provides it once you trust it, or use an official one",
+    ]);
+  });
+
   it("OZ-S010 and OZ-S008: names the plugin that provides a harness, and knows its protocol", async () => {
     expect(await lintLines(fixture("oz-s010", "triggers"), { tenant: TENANT })).toEqual([
       "plugin.yaml:6:14 warning OZ-S010 agent 'coder' runs on harness 'homebrew-agent' from plugin 'harnesses', which is not one of oz0's official harnesses (claude-code, gemini-cli, codex, claude-agent-sdk); check that you trust it, or use an official one",

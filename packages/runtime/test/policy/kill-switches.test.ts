@@ -2,6 +2,7 @@
 // end at their next step; a killed tool's calls are refused at once, in running jobs too.
 import { isOz0Error } from "@oz0/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { refusal, writePast } from "../catalog/helpers.js";
 import { disposeFixtures, engineFixtures } from "../store/engines.js";
 import { ALICE, executionsOf, type Lab, lab, ofKind, results } from "./helpers.js";
 
@@ -172,6 +173,43 @@ describe("pulling and listing switches", () => {
     expect(list.map(({ kind, address, by }) => ({ kind, address, by }))).toEqual([
       { kind: "agent", address: "vault/keeper", by: "bob" },
       { kind: "tool", address: "vault/vault", by: ALICE },
+    ]);
+  });
+
+  it("stops a clashing agent and tool by address during a name clash, and they stay stopped after it", async () => {
+    const tenant = await l.tenant();
+    await writePast(l.runtime.store.db, tenant, "vault-copy", [
+      { kind: "agent", name: "keeper" },
+      { kind: "tool", name: "vault" },
+    ]);
+    await refusal(l.runtime.catalog.resolvePart(tenant, "agent", "vault/keeper"), "NAME_CLASH");
+    expect(await l.runtime.killSwitches.kill(tenant, "agent", "vault/keeper", ALICE)).toMatchObject({
+      changed: true,
+      switch: { kind: "agent", address: "vault/keeper" },
+    });
+    expect(await l.runtime.killSwitches.kill(tenant, "tool", "vault-copy/vault", ALICE)).toMatchObject({
+      changed: true,
+      switch: { kind: "tool", address: "vault-copy/vault" },
+    });
+    // A bare name could mean either part: the refusal names the addresses that work.
+    const bare = await refusal(l.runtime.killSwitches.kill(tenant, "agent", "keeper", ALICE), "NAME_CLASH");
+    expect(bare.message).toBe(
+      "plugins vault and vault-copy each define an agent or flow named keeper, so neither runs. " +
+        "Remove one of the plugins, or update one to a version whose agent or flow has another name. " +
+        "To stop one of them, name it by its address: vault/keeper or vault-copy/keeper.",
+    );
+    // A plugin outside the clash is still no owner of the name.
+    await refusal(l.runtime.killSwitches.kill(tenant, "agent", "audit/keeper", ALICE), "NAME_CLASH");
+    await l.runtime.catalog.remove(tenant, "vault-copy");
+    const stopped = await l.runtime.jobs
+      .start({ tenant, agent: "vault/keeper", input: "go" })
+      .catch((thrown: unknown) => thrown);
+    expect(isOz0Error(stopped, "KILLED")).toBe(true);
+    expect(await l.runtime.killSwitches.revive(tenant, "agent", "vault/keeper")).toMatchObject({
+      address: "vault/keeper",
+    });
+    expect((await l.runtime.killSwitches.list(tenant)).map((one) => one.address)).toEqual([
+      "vault-copy/vault",
     ]);
   });
 

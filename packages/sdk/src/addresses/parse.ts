@@ -1,6 +1,7 @@
 // Reads addresses, patterns and bare references. One reader serves every form so that each
 // malformed input gets the same checks in the same order, whatever the caller expected.
 import { assertName, BUILTIN_TOOL_ID, type NameKind, nameProblem } from "../names/index.js";
+import { withArticle } from "../text/index.js";
 import { invalidAddress } from "./forms.js";
 import type {
   Address,
@@ -128,7 +129,7 @@ function read(reading: Reading): Resolved<Address | AddressPattern> {
 
   checkCharacters(input, fail);
   if (!pattern && input.includes("*")) {
-    throw fail(`'*' makes a pattern, and a ${expect} address names exactly one ${expect}`);
+    throw fail(`'*' makes a pattern, and ${withArticle(expect)} address names exactly one ${expect}`);
   }
   const slashes = input.split("/").length - 1;
   if (slashes > 1) {

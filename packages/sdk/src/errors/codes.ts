@@ -125,8 +125,14 @@ export const ERROR_CODES = {
   PART_IN_USE: {
     side: "user",
     summary:
-      "An install, update or remove would break what another installed plugin uses (a part it names, or the versions its uses: accepts); --force with a reason goes ahead.",
-    data: "{ tenant: string, plugin: string, problems: { plugin, where, reference, problem }[] }: each plugin that would break, and how.",
+      "An install, update or remove would break what another installed plugin uses (a part it names, or the versions its uses: accepts), or take away an agent or flow a job that has not ended runs as; --force with a reason goes ahead.",
+    data: "{ tenant: string, plugin: string, problems: { plugin, where, reference, problem }[], jobs?: { id, address, status }[] }: each plugin that would break, and how; or the jobs that would be stranded.",
+  },
+  BREAKING_CHANGE: {
+    side: "user",
+    summary:
+      "An update asks more of an agent's callers (a new failure kind, or a failure flag turned on) without a new major version; --force with a reason goes ahead.",
+    data: "{ tenant: string, plugin: string, from: string, to: string, breaks: { agent, kind, change }[] }: the versions, and each agent's failure kind that is new (change: kind) or whose flag turned on (change: retryable, partial or person).",
   },
   UNPLANNED_MODEL_CALL: {
     side: "user",

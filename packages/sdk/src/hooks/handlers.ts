@@ -3,7 +3,7 @@
 // (`onPreLlmCall`) instead. A hook whose name already starts with `on_` keeps it
 // (`on_error`, camelCase `onError`), so no handler is ever called `on_on_error`.
 import { Oz0Error } from "../errors/index.js";
-import { closestWord } from "../text/index.js";
+import { closestWord, withArticle } from "../text/index.js";
 import { HOOK_NAMES, type HookName, hookPoint } from "./catalogue.js";
 import type { HookHandlers, HookPayload, HookResult } from "./payloads.js";
 
@@ -83,7 +83,7 @@ export function checkHookHandlers(handlers: unknown, owner: string): HookHandler
     if (typeof handler !== "function") {
       throw new Oz0Error(
         "INVALID_PLUGIN",
-        `${owner} gives hook '${hook}' a ${typeof handler}; a handler is a function.`,
+        `${owner} gives hook '${hook}' ${withArticle(typeof handler)}; a handler is a function.`,
         {
           data: { plugin: owner, detail: `handler of ${hook} is not a function` },
         },

@@ -4,6 +4,7 @@
 import type { ContractBase, ContractClass } from "../contracts/base.js";
 import type { PluginInfo } from "../contracts/plugin.js";
 import { Oz0Error } from "../errors/index.js";
+import { withArticle } from "../text/index.js";
 import type { FlowSpec } from "./flow-spec.js";
 import type {
   AdminSpec,
@@ -158,7 +159,7 @@ export function assertPluginObject(value: unknown, pluginId: string): asserts va
       ? "null"
       : typeof value === "object"
         ? "an object without a setup function"
-        : `a ${typeof value}`;
+        : withArticle(typeof value);
   throw new Oz0Error(
     "INVALID_PLUGIN",
     `plugin '${pluginId}': its code entry must default-export an object with a setup(host) function, and it exported ${got}. Write: export default { setup(host) { … } }.`,

@@ -10,6 +10,7 @@ import { contractFunction, ToolContract } from "../contracts/tool-contract.js";
 import { Oz0Error } from "../errors/index.js";
 import { hookHandlersOf } from "../hooks/handlers.js";
 import { nameProblem } from "../names/index.js";
+import { withArticle } from "../text/index.js";
 import { checkFunction } from "./build.js";
 import {
   type ContractOptions,
@@ -123,7 +124,11 @@ export function createRecordingHost(pluginId: string): RecordingHost {
     const label = LABELS[kind];
     if (typeof input !== "object" || input === null) {
       const got = input === null ? "null" : typeof input;
-      throw invalid(`plugin '${pluginId}'`, `add a ${label} with a spec object, not ${got}`, pluginId);
+      throw invalid(
+        `plugin '${pluginId}'`,
+        `add ${withArticle(label)} with a spec object, not ${got}`,
+        pluginId,
+      );
     }
     const spec = input as unknown as Record<string, unknown>;
     const name = checkName(kind, defaultName(kind, spec));
@@ -189,9 +194,13 @@ export function createRecordingHost(pluginId: string): RecordingHost {
   function checkName(kind: RegistrationKind, name: unknown): string {
     const label = LABELS[kind];
     if (typeof name !== "string") {
-      throw new Oz0Error("INVALID_NAME", `plugin '${pluginId}': a ${label} needs a name (a string).`, {
-        data: { kind: label, name: String(name) },
-      });
+      throw new Oz0Error(
+        "INVALID_NAME",
+        `plugin '${pluginId}': ${withArticle(label)} needs a name (a string).`,
+        {
+          data: { kind: label, name: String(name) },
+        },
+      );
     }
     // Every capability name follows the tool ID rule: it is safe in addresses, queue names
     // and model-visible names alike. The rule's own text says "tool name"; say what it is.

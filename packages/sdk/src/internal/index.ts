@@ -40,4 +40,4 @@ export {
   toolRefProblem,
   YAML_LIMITS,
 } from "../manifest/index.js";
-export { closestWord, didYouMean } from "../text/index.js";
+export { closestWord, didYouMean, withArticle } from "../text/index.js";

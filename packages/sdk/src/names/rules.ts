@@ -118,6 +118,7 @@ export const PLATFORM_FAILURE_KINDS = [
   "dead_letter",
   "internal",
   "step_failed",
+  "part_removed",
 ] as const;
 export type PlatformFailureKind = (typeof PLATFORM_FAILURE_KINDS)[number];
 

@@ -1,1 +1,2 @@
+export { withArticle } from "./article.js";
 export { closestWord, didYouMean, editDistance } from "./suggest.js";

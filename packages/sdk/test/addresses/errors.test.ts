@@ -111,6 +111,15 @@ describe("malformed agent, flow and skill addresses", () => {
     expect(error.message).toContain("such as merge-when-green/merge-when-green.");
   });
 
+  it("says 'an agent address' when a '*' is in one", () => {
+    expect(refusal(() => parsePartAddress("github/*", "agent")).message).toContain(
+      "'*' makes a pattern, and an agent address names exactly one agent",
+    );
+    expect(refusal(() => parsePartAddress("github/*", "flow")).message).toContain(
+      "'*' makes a pattern, and a flow address names exactly one flow",
+    );
+  });
+
   it("refuses a skill wildcard where only one skill may be named", () => {
     expect(refusal(() => parsePartAddress("web/*", "skill")).message).toContain("'*' makes a pattern");
   });

@@ -29,13 +29,11 @@ export const checkHarness: LintRule = (files, context) => {
     if (runtime?.kind !== "harness") continue;
     const harness = knownHarness(runtime.name, files, context.tenant);
     if (harness.official === false && !harness.own) {
-      const from = harness.plugin === undefined ? "another plugin" : `plugin '${harness.plugin}'`;
-      const official = Object.keys(OFFICIAL_HARNESSES).join(", ");
       found.push(
         finding(
           "OZ-S010",
           placeOf(agent, [...agent.base, "runtime"]),
-          `${agentLabel(agent)} runs on harness '${runtime.name}' from ${from}, which is not one of oz0's official harnesses (${official}); check that you trust it, or use an official one`,
+          unofficialHarness(agentLabel(agent), runtime.name, harness, context.tenant),
         ),
       );
     }
@@ -55,6 +53,27 @@ export const checkHarness: LintRule = (files, context) => {
   }
   return found;
 };
+
+/**
+ * OZ-S010's message: the plugin that provides the harness when lint knows it; else that no
+ * plugin of the tenant does, when lint knows every plugin's harnesses; else only that this
+ * plugin does not.
+ */
+function unofficialHarness(
+  label: string,
+  name: string,
+  harness: KnownHarness,
+  tenant: TenantContext | undefined,
+): string {
+  const official = `oz0's official harnesses (${Object.keys(OFFICIAL_HARNESSES).join(", ")})`;
+  if (harness.plugin !== undefined) {
+    return `${label} runs on harness '${name}' from plugin '${harness.plugin}', which is not one of ${official}; check that you trust it, or use an official one`;
+  }
+  if (tenant?.plugins.every((plugin) => plugin.harnesses !== undefined)) {
+    return `${label} runs on harness '${name}', which no plugin of tenant '${tenant.tenant}' provides and which is not one of ${official}; install the plugin that provides it once you trust it, or use an official one`;
+  }
+  return `${label} runs on harness '${name}', which this plugin does not provide and which is not one of ${official}; another plugin must provide it: check that you trust that plugin, or use an official one`;
+}
 
 function lazyLoading(agent: AgentSource, why: string): LintFinding[] {
   if (agent.agent.tool_loading !== "lazy") return [];

@@ -4,6 +4,7 @@
 import { checkCapabilities } from "./capabilities.js";
 import { checkCards } from "./cards.js";
 import { checkContract } from "./contract.js";
+import { checkFailureContract } from "./failure-contract.js";
 import { checkHarness } from "./harness.js";
 import { checkModelNames } from "./model-names.js";
 import { checkDuplicateAgents } from "./parts.js";
@@ -22,4 +23,5 @@ export const RULES: readonly LintRule[] = [
   checkHarness,
   checkReferences,
   checkCapabilities,
+  checkFailureContract,
 ];
