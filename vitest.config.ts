@@ -10,10 +10,11 @@ export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions, externalConditions: ["@oz0/source"] } },
   test: {
-    include: ["packages/*/test/**/*.test.ts", "plugins/*/test/**/*.test.ts"],
+    include: ["packages/*/test/**/*.test.ts", "plugins/*/test/**/*.test.ts", "scripts/*.test.ts"],
     environment: "node",
-    // oz0 imports a plugin's built code entry (plugins/*/dist): build the stale ones first.
-    globalSetup: ["scripts/build-plugins.mjs"],
+    // oz0 imports a plugin's built code entry (plugins/*/dist): build the stale ones first. Then
+    // choose the PostgreSQL server the store's tests use, starting one when none answers.
+    globalSetup: ["scripts/build-plugins.mjs", "scripts/test-postgres.ts"],
     testTimeout: 20_000,
     onConsoleLog: (log) => {
       throw new Error(`a test wrote to the console unexpectedly: ${log}`);
