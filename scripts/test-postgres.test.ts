@@ -11,9 +11,6 @@ import { testPostgres } from "./test-postgres.js";
 
 /** Nothing listens on port 1: the address of a machine without PostgreSQL. */
 const NOTHING_THERE = "postgres://postgres@127.0.0.1:1/test";
-// The run's own server has just been chosen by the global setup; starting one takes a few seconds
-// on a loaded machine, and this is no test of speed.
-const STARTUP = { timeout: 300_000 };
 
 async function query<Row extends pg.QueryResultRow>(url: string, sql: string): Promise<Row> {
   const client = new pg.Client({ connectionString: url });
@@ -26,39 +23,35 @@ async function query<Row extends pg.QueryResultRow>(url: string, sql: string): P
 }
 
 describe("the tests' PostgreSQL server", () => {
-  it(
-    "is one the run starts itself when nothing answers at OZ0_TEST_DATABASE_URL, and is gone after the run",
-    STARTUP,
-    async () => {
-      const server = await testPostgres(NOTHING_THERE);
-      let folder: string;
+  it("is one the run starts itself when nothing answers at OZ0_TEST_DATABASE_URL, and is gone after the run", async () => {
+    const server = await testPostgres(NOTHING_THERE);
+    let folder: string;
+    try {
+      expect(server.description).toContain(`since nothing answers at ${NOTHING_THERE}`);
+      const client = new pg.Client({ connectionString: server.url });
+      await client.connect();
       try {
-        expect(server.description).toContain(`since nothing answers at ${NOTHING_THERE}`);
-        const client = new pg.Client({ connectionString: server.url });
-        await client.connect();
-        try {
-          const row = (
-            await client.query<{ version: number; data: string; pid: number }>(
-              "select current_setting('server_version_num')::int as version, current_setting('data_directory') as data, pg_backend_pid() as pid",
-            )
-          ).rows[0]!;
-          expect(row.version).toBeGreaterThanOrEqual(180000);
-          folder = dirname(row.data);
-          // PostgreSQL refuses to run as root: started by root, the server runs as nobody.
-          const user = execFileSync("ps", ["-o", "user=", "-p", String(row.pid)], {
-            encoding: "utf8",
-          }).trim();
-          expect(user).toBe(process.getuid?.() === 0 ? "nobody" : userInfo().username);
-        } finally {
-          await client.end();
-        }
+        const row = (
+          await client.query<{ version: number; data: string; pid: number }>(
+            "select current_setting('server_version_num')::int as version, current_setting('data_directory') as data, pg_backend_pid() as pid",
+          )
+        ).rows[0]!;
+        expect(row.version).toBeGreaterThanOrEqual(180000);
+        folder = dirname(row.data);
+        // PostgreSQL refuses to run as root: started by root, the server runs as nobody.
+        const user = execFileSync("ps", ["-o", "user=", "-p", String(row.pid)], {
+          encoding: "utf8",
+        }).trim();
+        expect(user).toBe(process.getuid?.() === 0 ? "nobody" : userInfo().username);
       } finally {
-        await server.stop();
+        await client.end();
       }
-      expect(existsSync(folder)).toBe(false);
-      await expect(query(server.url, "select 1")).rejects.toMatchObject({ code: "ECONNREFUSED" });
-    },
-  );
+    } finally {
+      await server.stop();
+    }
+    expect(existsSync(folder)).toBe(false);
+    await expect(query(server.url, "select 1")).rejects.toMatchObject({ code: "ECONNREFUSED" });
+  });
 
   it("is the server at OZ0_TEST_DATABASE_URL when one answers there, which the run leaves running", async () => {
     const configured = process.env.OZ0_TEST_DATABASE_URL!;
