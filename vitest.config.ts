@@ -10,11 +10,15 @@ export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions, externalConditions: ["@oz0/source"] } },
   test: {
-    include: ["packages/*/test/**/*.test.ts", "plugins/*/test/**/*.test.ts"],
+    include: ["packages/*/test/**/*.test.ts", "plugins/*/test/**/*.test.ts", "scripts/*.test.ts"],
     environment: "node",
-    // oz0 imports a plugin's built code entry (plugins/*/dist): build the stale ones first.
-    globalSetup: ["scripts/build-plugins.mjs"],
-    testTimeout: 20_000,
+    // oz0 imports a plugin's built code entry (plugins/*/dist): build the stale ones first. Then
+    // choose the PostgreSQL server the store's tests use, starting one when none answers.
+    globalSetup: ["scripts/build-plugins.mjs", "scripts/test-postgres.ts"],
+    // Hang detectors, not budgets: no test or hook comes near them on a loaded 2-core machine,
+    // and a test that waits for something (a deadline, a lease) sets its own durations.
+    testTimeout: 300_000,
+    hookTimeout: 300_000,
     onConsoleLog: (log) => {
       throw new Error(`a test wrote to the console unexpectedly: ${log}`);
     },

@@ -153,9 +153,7 @@ describe("oz0 mcp status", () => {
 });
 
 describe("oz0 mcp serve", () => {
-  it("serves the tenant's catalog on stdio to the MCP SDK's client, recording each call as a job", {
-    timeout: 60_000,
-  }, async () => {
+  it("serves the tenant's catalog on stdio to the MCP SDK's client, recording each call as a job", async () => {
     const client = new Client({ name: "sdk-client", version: "1.0.0" });
     await client.connect(
       new StdioClientTransport({
@@ -182,7 +180,7 @@ describe("oz0 mcp serve", () => {
     }
   });
 
-  it("serves an agent's functions over Streamable HTTP", { timeout: 60_000 }, async () => {
+  it("serves an agent's functions over Streamable HTTP", async () => {
     const server = spawn(
       process.execPath,
       [...CLI, "--home", home, "mcp", "serve", "--agent", "support-triage/triage", "--http", "0", "--json"],

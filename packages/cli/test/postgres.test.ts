@@ -14,17 +14,18 @@ const fixture = (name: string) =>
 const SUPPORT_TRIAGE = fileURLToPath(new URL("../../../examples/support-triage", import.meta.url));
 
 let home: string;
-let cleanup: () => Promise<void>;
+// Unset until the home exists: a setup that failed before then leaves nothing to remove.
+let cleanup: (() => Promise<void>) | undefined;
 let count = 0;
 
 beforeAll(async () => {
+  ({ home, cleanup } = await tempHome());
   const options = await postgres[0]!.fresh();
   process.env.OZ0_DATABASE_URL = options.databaseUrl;
-  ({ home, cleanup } = await tempHome());
 });
 afterAll(async () => {
   delete process.env.OZ0_DATABASE_URL;
-  await cleanup();
+  await cleanup?.();
   await disposeFixtures(postgres);
 });
 

@@ -61,7 +61,7 @@ beforeEach(async () => {
       ].join("\n"),
       "scripts/long.yaml": [
         "turns:",
-        "  - call: { function: everything__trigger-long-running-operation, args: { duration: 5, steps: 5 } }",
+        "  - call: { function: everything__trigger-long-running-operation, args: { duration: 600, steps: 5 } }",
         '  - text: "carried on"',
       ].join("\n"),
     },

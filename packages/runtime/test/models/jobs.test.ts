@@ -46,12 +46,15 @@ async function run(agent: string, input = "ticket 7", onText?: (delta: string) =
   return { job, events: await runtime.jobs.events(job.id, { tenant: TENANT }) };
 }
 
-/** The compatible server, reached through the default alias with a stored key and a fast retry. */
+/**
+ * The compatible server, reached through the default alias with a stored key, and a call timeout
+ * that no answer of the fake server comes near on any machine, however loaded.
+ */
 async function useCompatible(): Promise<void> {
   await runtime.models.setProvider(TENANT, "openai-compatible", {
     baseUrl: chat.url,
     apiKey: KEY,
-    timeoutSeconds: 2,
+    timeoutSeconds: 600,
   });
   await runtime.models.setAlias(TENANT, "default", "openai-compatible:qwen2.5:7b");
 }

@@ -6,11 +6,14 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import { DEFAULT_TEST_DATABASE_URL, printable } from "../../../../scripts/test-postgres.js";
 import type { StoreEngine, StoreOptions } from "../../src/store/index.js";
 
-/** The server the PostgreSQL fixture creates its databases on; CI and this machine use trust auth. */
-export const POSTGRES_ADMIN_URL =
-  process.env.OZ0_TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+/**
+ * The server the PostgreSQL fixture creates its databases on: the one the run's global setup
+ * (scripts/test-postgres.ts) chose or started, handed to the workers in OZ0_TEST_DATABASE_URL.
+ */
+export const POSTGRES_ADMIN_URL = process.env.OZ0_TEST_DATABASE_URL ?? DEFAULT_TEST_DATABASE_URL;
 
 export interface EngineFixture {
   readonly label: "memory" | "sqlite" | "postgres";
@@ -68,10 +71,9 @@ function postgresFixture(): EngineFixture {
     } catch (error) {
       await client.end().catch(() => {});
       throw new Error(
-        `PostgreSQL is not reachable at ${POSTGRES_ADMIN_URL} (${error instanceof Error ? error.message : String(error)}); ` +
-          "the store's tests run against it and skip nothing. Start it with " +
-          "`pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start`, " +
-          "or point OZ0_TEST_DATABASE_URL at another server.",
+        `PostgreSQL is not reachable at ${printable(POSTGRES_ADMIN_URL)} (${error instanceof Error ? error.message : String(error)}); ` +
+          "the store's tests run against it and skip nothing. The run's global setup (scripts/test-postgres.ts) " +
+          "chose that server when the run started: it stopped since.",
       );
     }
     return client;

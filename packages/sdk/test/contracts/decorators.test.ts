@@ -44,7 +44,7 @@ beforeAll(async () => {
     declareClasses: typeof declareClasses;
   };
   classes = compiled.declareClasses({ ...contracts, z });
-}, 60_000);
+});
 
 afterAll(() => {
   if (outDir !== undefined) rmSync(outDir, { recursive: true, force: true });

@@ -1,6 +1,6 @@
 // The worker thread that runs a model's regular expression. It is its own module with no
 // imports of ours, because Node loads it by file; the main thread kills it at the deadline.
-import { parentPort } from "node:worker_threads";
+import { type MessagePort, workerData } from "node:worker_threads";
 
 /** Find every match (search, extract), or replace every match. */
 export type RegexJob =
@@ -53,6 +53,9 @@ export type RegexReply =
   | { readonly ok: true; readonly outcome: RegexOutcome }
   | { readonly ok: false; readonly tooLarge: boolean; readonly message: string };
 
+/** What the worker says on its port: that it began a job (the deadline runs from then), then the reply. */
+export type WorkerMessage = { readonly started: true } | RegexReply;
+
 /** Runs one job; exported so it can be read and reasoned about apart from the thread. */
 export function runRegexJob(job: RegexJob): RegexOutcome {
   const regex = new RegExp(job.source, `${job.flags}g`);
@@ -83,4 +86,10 @@ function reply(job: RegexJob): RegexReply {
   }
 }
 
-parentPort?.on("message", (job: RegexJob) => parentPort?.postMessage(reply(job)));
+// Jobs and replies travel on the port the main thread made for this worker, which it can read
+// synchronously when the deadline passes (a reply may be waiting behind a busy main thread).
+const port = (workerData as { port?: MessagePort } | null)?.port;
+port?.on("message", (job: RegexJob) => {
+  port.postMessage({ started: true } satisfies WorkerMessage);
+  port.postMessage(reply(job) satisfies WorkerMessage);
+});

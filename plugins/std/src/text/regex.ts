@@ -1,12 +1,13 @@
 // A model's regular expression is untrusted: a pattern such as (a+)+$ can backtrack for
 // longer than the universe on a short text, and JavaScript cannot interrupt a running
 // regex. So it runs in a worker thread with a deadline and a memory cap; a worker past its
-// deadline is terminated, which stops the regex wherever it is. Idle workers are kept for
-// reuse and never keep the process alive.
-import { Worker } from "node:worker_threads";
+// deadline is terminated, which stops the regex wherever it is. The deadline runs from the
+// moment the worker begins the job, so starting a worker on a busy machine does not count
+// against the pattern. Idle workers are kept for reuse and never keep the process alive.
+import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
 import { Oz0Error } from "@oz0/sdk";
 import { badArgument, limitExceeded } from "../errors.js";
-import type { OutcomeOf, RegexJob, RegexOutcome, RegexReply } from "./regex-worker.js";
+import type { OutcomeOf, RegexJob, RegexOutcome, RegexReply, WorkerMessage } from "./regex-worker.js";
 
 /** The flags a caller may give; `g` is always added. */
 export const REGEX_FLAGS = "imsu";
@@ -19,7 +20,13 @@ const WORKER_URL = new URL(
   import.meta.url.endsWith(".ts") ? "./regex-worker.ts" : "./regex-worker.js",
   import.meta.url,
 );
-const idle: Worker[] = [];
+
+/** A worker and the port its jobs and replies travel on. */
+interface RegexWorker {
+  readonly thread: Worker;
+  readonly port: MessagePort;
+}
+const idle: RegexWorker[] = [];
 
 /**
  * Checks that `source` compiles with `flags` (in this thread: compiling is linear in the
@@ -63,38 +70,60 @@ function runInWorker(
 ): Promise<RegexOutcome> {
   signal?.throwIfAborted();
   const worker = idle.pop() ?? spawn();
+  const { thread, port } = worker;
   return new Promise<RegexOutcome>((resolve, reject) => {
+    let timer: NodeJS.Timeout | undefined;
     const finish = (settle: () => void, reusable: boolean): void => {
       clearTimeout(timer);
-      worker.off("message", onMessage).off("error", onError).off("exit", onExit);
+      port.off("message", onMessage).unref();
+      thread.off("error", onError).off("exit", onExit);
       signal?.removeEventListener("abort", onAbort);
       if (reusable && idle.length < MAX_IDLE_WORKERS) idle.push(worker);
-      else void worker.terminate();
+      else void thread.terminate();
       settle();
     };
-    const onMessage = (reply: RegexReply) =>
+    const onReply = (reply: RegexReply) =>
       finish(() => (reply.ok ? resolve(reply.outcome) : reject(failure(reply))), true);
+    const onMessage = (message: WorkerMessage) => {
+      // The deadline is the pattern's: it runs from the job's start, not from the worker's.
+      if ("started" in message) timer = setTimeout(onDeadline, timeoutMs);
+      else onReply(message);
+    };
+    const onDeadline = () => {
+      // A reply that came in time may still wait in the port behind a busy thread: it counts.
+      const late = receiveMessageOnPort(port)?.message as WorkerMessage | undefined;
+      if (late !== undefined && !("started" in late)) onReply(late);
+      else finish(() => reject(tooSlow(timeoutMs)), false);
+    };
     const onError = (error: Error & { code?: string }) => finish(() => reject(crashed(error)), false);
     const onExit = (code: number) =>
       finish(() => reject(new Oz0Error("INTERNAL", `the regex worker exited with code ${code}.`)), false);
     const onAbort = () => finish(() => reject(signal?.reason), false);
-    const timer = setTimeout(() => finish(() => reject(tooSlow(timeoutMs)), false), timeoutMs);
-    worker.on("message", onMessage).on("error", onError).on("exit", onExit);
+    // The port keeps the process alive while a job runs (before its deadline timer exists too).
+    port.on("message", onMessage).ref();
+    thread.on("error", onError).on("exit", onExit);
     signal?.addEventListener("abort", onAbort, { once: true });
-    worker.postMessage(job);
+    port.postMessage(job);
   });
 }
 
-function spawn(): Worker {
-  const worker = new Worker(WORKER_URL, { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
-  // The deadline timer keeps the process alive while a job runs; an idle worker must not.
-  worker.unref();
+function spawn(): RegexWorker {
+  const { port1: port, port2 } = new MessageChannel();
+  const thread = new Worker(WORKER_URL, {
+    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+    workerData: { port: port2 },
+    transferList: [port2],
+  });
+  // An idle worker must not keep the process alive.
+  thread.unref();
+  port.unref();
+  const worker = { thread, port };
   // A worker that fails while idle leaves the pool; without a listener its error would be thrown.
   const leave = () => {
     const index = idle.indexOf(worker);
     if (index >= 0) idle.splice(index, 1);
   };
-  worker.on("error", leave).on("exit", leave);
+  thread.on("error", leave).on("exit", leave);
   return worker;
 }
 

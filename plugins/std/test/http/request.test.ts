@@ -149,13 +149,12 @@ describe("http.request", () => {
       res.setHeader("content-encoding", req.url === "/br" ? "br" : "gzip");
       res.end(req.url === "/br" ? brotlied : gzipped);
     });
-    const started = performance.now();
     for (const path of ["/gz", "/br"]) {
       const error = await requestError(server, { url: server.url(path) });
       expect(error.code, path).toBe("LIMIT_EXCEEDED");
       expect(error.message).toContain("once decoded");
+      expect(error.data).toEqual({ limit: "response size", max: MAX_RESPONSE_BYTES, unit: "bytes" });
     }
-    expect(performance.now() - started).toBeLessThan(5_000);
   });
 
   it("refuses a content-encoding it cannot decode", async () => {
@@ -230,12 +229,11 @@ describe("http.request", () => {
   });
 
   it("stops a server that never answers at the timeout, a deadline for the whole exchange", async () => {
+    // The server never answers: only the deadline can end the call, however slow the machine.
     const server = await startServer(() => {});
-    const started = performance.now();
     const error = await requestError(server, { url: server.url(), timeout: 1 });
     expect(error.code).toBe("LIMIT_EXCEEDED");
     expect(error.data).toEqual({ limit: "timeout", max: 1, unit: "s" });
-    expect(performance.now() - started).toBeLessThan(3_000);
   });
 
   it("stops a body that keeps trickling in at the deadline, though bytes keep arriving", async () => {
@@ -244,10 +242,10 @@ describe("http.request", () => {
       const drip = setInterval(() => res.write("x"), 50);
       res.on("close", () => clearInterval(drip));
     });
-    const started = performance.now();
+    // The body never ends: only a deadline for the whole exchange can end the call.
     const error = await requestError(server, { url: server.url(), timeout: 1 });
     expect(error.code).toBe("LIMIT_EXCEEDED");
-    expect(performance.now() - started).toBeLessThan(3_000);
+    expect(error.data).toEqual({ limit: "timeout", max: 1, unit: "s" });
   });
 
   it("refuses a timeout above 120 seconds", async () => {

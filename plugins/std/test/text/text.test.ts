@@ -1,7 +1,15 @@
 // The text tool: the spec's examples for each operation, code-point positions, and the list and size bounds.
 import { describe, expect, it } from "vitest";
 import { MAX_LISTED, MAX_OUTPUT_CHARS, MAX_TEXT_CHARS } from "../../src/text/index.js";
-import { call, callError, loadStd } from "../helpers.js";
+import { callError as callErrorStd, call as callStd, loadStd, type StdHost } from "../helpers.js";
+
+// A regex deadline no pattern here comes near on any machine, however loaded: these tests are
+// about results; regex.test.ts is about the deadline.
+const UNHURRIED = { text: { regexTimeoutMs: 60_000 } };
+const call = (host: StdHost, name: string, args: Record<string, unknown>) =>
+  callStd(host, name, args, UNHURRIED);
+const callError = (host: StdHost, name: string, args: Record<string, unknown>) =>
+  callErrorStd(host, name, args, UNHURRIED);
 
 describe("text.count", () => {
   it("counts characters, words and lines, as the spec's example", async () => {
@@ -121,6 +129,7 @@ describe("text.replace", () => {
       replacement: "b".repeat(100),
     });
     expect(error.code).toBe("LIMIT_EXCEEDED");
+    expect(error.data).toEqual({ limit: "output length", max: MAX_OUTPUT_CHARS, unit: "characters" });
   });
 });
 

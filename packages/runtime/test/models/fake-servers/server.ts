@@ -24,8 +24,8 @@ export type FakeReply =
   | { readonly fail: number; readonly message?: string; readonly headers?: Readonly<Record<string, string>> }
   /** The connection drops: before any response, or after some of the answer streamed. */
   | { readonly drop: "before-response" | "mid-stream"; readonly text?: string }
-  /** Nothing comes back for this long, then the connection closes. */
-  | { readonly stall: number }
+  /** Nothing comes back for this long, then the connection closes; "forever": until the client gives up. */
+  | { readonly stall: number | "forever" }
   /** An error event inside a stream that started well (Anthropic's overloaded_error, OpenAI's error). */
   | { readonly streamError: string; readonly message?: string };
 
@@ -128,7 +128,7 @@ export class FakeModelServer {
       return;
     }
     if ("stall" in reply) {
-      setTimeout(() => req.socket.destroy(), reply.stall);
+      if (reply.stall !== "forever") setTimeout(() => req.socket.destroy(), reply.stall);
       return;
     }
     WRITERS[this.format](res, reply, request, {});
