@@ -1,20 +1,23 @@
 // Opens the runtime a command acts on, from the global options: --home or OZ0_HOME, and
-// OZ0_DATABASE_URL for PostgreSQL. The runtime is closed when the command ends.
-import { mkdir } from "node:fs/promises";
-import { defaultHome, Runtime } from "@oz0/runtime";
-import { Oz0Error } from "@oz0/sdk";
+// OZ0_DATABASE_URL for PostgreSQL. The runtime is loaded here, when a command needs it, and
+// closed when the command ends.
+import type { Runtime } from "@oz0/runtime";
+import { makeFolder } from "./folders.js";
 import type { Output } from "./output.js";
 
 export async function withRuntime<T>(out: Output, work: (runtime: Runtime) => Promise<T>): Promise<T> {
   if (out.options.server !== undefined) {
+    const { Oz0Error } = await import("@oz0/sdk");
     throw new Oz0Error(
       "INTERNAL",
       `--server ${out.options.server}: this oz0 has no HTTP client yet; run the command without --server to use the embedded runtime`,
     );
   }
+  const { defaultHome, Runtime } = await import("@oz0/runtime");
   const home = out.options.home ?? defaultHome();
   const databaseUrl = process.env.OZ0_DATABASE_URL;
-  if (databaseUrl === undefined || databaseUrl === "") await mkdir(home, { recursive: true });
+  if (databaseUrl === undefined || databaseUrl === "")
+    await makeFolder(home, { said: "--home", issue: "home" });
   const runtime = await Runtime.open({ home, databaseUrl });
   try {
     return await work(runtime);
@@ -28,6 +31,7 @@ export async function withRuntime<T>(out: Output, work: (runtime: Runtime) => Pr
 function warnAboutDefaults(out: Output, runtime: Runtime): void {
   for (const problem of runtime.defaultProblems) {
     const message = `the default plugin ${problem.plugin} was not installed in tenant ${problem.tenant}: ${problem.reason}`;
-    out.stderr(out.json ? `${JSON.stringify({ warning: { message } })}\n` : `oz0: warning: ${message}\n`);
+    if (out.json) out.writeJson({ warning: { message } }, { stderr: true });
+    else out.stderr(`oz0: warning: ${message}\n`);
   }
 }
