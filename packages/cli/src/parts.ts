@@ -35,7 +35,10 @@ export async function agentAt(
     const part = await runtime.catalog.resolvePart(tenant, options.flows ? "agent-or-flow" : "agent", text);
     return { plugin: part.plugin, name: part.name };
   } catch (error) {
-    if (!isOz0Error(error, "NOT_FOUND")) throw error;
+    // A tenant that does not exist is refused as it is, whatever the address.
+    if (!isOz0Error(error, "NOT_FOUND") || (error.data as { kind?: string } | undefined)?.kind === "tenant") {
+      throw error;
+    }
     const other = await runtime.catalog.lookup(tenant, text).catch(() => undefined);
     if (other === undefined && options.missing !== undefined) return options.missing();
     if (other === undefined || other.kind === "agent") throw error;

@@ -107,6 +107,12 @@ describe("oz0 job search", () => {
     );
   });
 
+  it("refuses --agent in a tenant that does not exist", async () => {
+    const result = await oz0(["job", "search", "--agent", "a/b", "--home", home, "--tenant", "nope"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^oz0: tenant nope does not exist/);
+  });
+
   it("still finds the jobs of an agent that is no longer installed, by its address", async () => {
     const result = await run(["job", "search", "--agent", "support-triage/retired", "--json"]);
     expect(result.code).toBe(0);
