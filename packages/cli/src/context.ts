@@ -1,21 +1,24 @@
 // Opens the runtime a command acts on, from the global options: --home or OZ0_HOME, and
-// OZ0_DATABASE_URL for PostgreSQL. The runtime is closed when the command ends.
-import { mkdir } from "node:fs/promises";
-import { defaultHome, Runtime } from "@oz0/runtime";
-import { Oz0Error } from "@oz0/sdk";
+// OZ0_DATABASE_URL for PostgreSQL. The runtime is loaded here, when a command needs it, and
+// closed when the command ends.
+import type { Runtime } from "@oz0/runtime";
+import { makeFolder } from "./folders.js";
 import type { Output } from "./output.js";
 
 export async function withRuntime<T>(out: Output, work: (runtime: Runtime) => Promise<T>): Promise<T> {
   if (out.options.server !== undefined) {
+    const { Oz0Error } = await import("@oz0/sdk");
     throw new Oz0Error(
       "INTERNAL",
       `--server ${out.options.server}: this oz0 has no HTTP client yet; run the command without --server to use the embedded runtime`,
     );
   }
+  const { defaultHome, Runtime } = await import("@oz0/runtime");
   const home = out.options.home ?? defaultHome();
   const databaseUrl = process.env.OZ0_DATABASE_URL;
   // Owner-only: the home keeps the database and its encryption key.
-  if (databaseUrl === undefined || databaseUrl === "") await mkdir(home, { recursive: true, mode: 0o700 });
+  if (databaseUrl === undefined || databaseUrl === "")
+    await makeFolder(home, { said: "--home", issue: "home" }, { mode: 0o700 });
   const runtime = await Runtime.open({ home, databaseUrl });
   try {
     return await work(runtime);
@@ -38,6 +41,7 @@ function warnAboutDefaults(out: Output, runtime: Runtime): void {
     ),
   ];
   for (const message of messages) {
-    out.stderr(out.json ? `${JSON.stringify({ warning: { message } })}\n` : `oz0: warning: ${message}\n`);
+    if (out.json) out.writeJson({ warning: { message } }, { stderr: true });
+    else out.stderr(`oz0: warning: ${message}\n`);
   }
 }

@@ -1,6 +1,8 @@
 // Where the CLI's output goes: text for people, JSON for scripts (`--json`), and errors on
-// stderr in the same shape either way, with the code callers branch on.
-import { toOz0Error } from "@oz0/sdk";
+// stderr in the same shape either way, with the code callers branch on. Text passes the draw
+// layer's `forTerminal` on its way out, so nothing a plugin wrote can steer the terminal;
+// JSON goes out as JSON.stringify wrote it, whose escaping already keeps control characters out.
+import { forTerminal } from "./draw/index.js";
 
 export interface GlobalOptions {
   home?: string;
@@ -15,27 +17,19 @@ export interface ErrorShape {
   data?: unknown;
 }
 
-/** The one CLI/HTTP error shape; stacks stay out of it. */
-export function errorShape(thrown: unknown): ErrorShape {
-  const error = toOz0Error(thrown);
-  return error.data === undefined
-    ? { code: error.code, message: error.message }
-    : { code: error.code, message: error.message, data: error.data };
-}
-
 export class Output {
   json = false;
   options: GlobalOptions = { tenant: "default" };
 
-  readonly stdout: (text: string) => void;
-  readonly stderr: (text: string) => void;
+  readonly #stdout: (text: string) => void;
+  readonly #stderr: (text: string) => void;
 
   constructor(
     stdout: (text: string) => void = (text) => process.stdout.write(text),
     stderr: (text: string) => void = (text) => process.stderr.write(text),
   ) {
-    this.stdout = stdout;
-    this.stderr = stderr;
+    this.#stdout = stdout;
+    this.#stderr = stderr;
   }
 
   configure(options: GlobalOptions): void {
@@ -43,13 +37,32 @@ export class Output {
     this.json = options.json === true;
   }
 
+  /** Writes text for a person on stdout. */
+  stdout(text: string): void {
+    this.#stdout(forTerminal(text));
+  }
+
+  /** Writes text for a person on stderr. */
+  stderr(text: string): void {
+    this.#stderr(forTerminal(text));
+  }
+
+  /** Writes `data` as JSON on one line, or pretty-printed, on stdout (stderr for warnings). */
+  writeJson(data: unknown, options: { readonly pretty?: boolean; readonly stderr?: boolean } = {}): void {
+    const text = `${options.pretty === true ? JSON.stringify(data, null, 2) : JSON.stringify(data)}\n`;
+    if (options.stderr === true) this.#stderr(text);
+    else this.#stdout(text);
+  }
+
   /** Prints `data` as JSON with --json, otherwise the text `human` draws from it. */
   result<T>(data: T, human: (data: T) => string): void {
-    this.stdout(this.json ? `${JSON.stringify(data, null, 2)}\n` : ensureNewline(human(data)));
+    if (this.json) this.writeJson(data, { pretty: true });
+    else this.stdout(ensureNewline(human(data)));
   }
 
   error(shape: ErrorShape): void {
-    this.stderr(this.json ? `${JSON.stringify({ error: shape })}\n` : `oz0: ${shape.message}\n`);
+    if (this.json) this.writeJson({ error: shape }, { stderr: true });
+    else this.stderr(`oz0: ${shape.message}\n`);
   }
 }
 

@@ -1,5 +1,7 @@
 // The oz0 command tree. Commands parse their arguments, call the runtime, and print; they add
-// no behaviour of their own, so the HTTP API and the CLI always agree.
+// no behaviour of their own, so the HTTP API and the CLI always agree. Building the tree loads
+// neither the runtime nor the SDK: a command's action loads them when it runs, so `--version`
+// and `--help` cost little more than Node's own start.
 import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
 import { registerApproval } from "./commands/approval.js";
@@ -17,7 +19,7 @@ import { registerProvider } from "./commands/provider.js";
 import { registerRun } from "./commands/run.js";
 import { registerSkill } from "./commands/skill.js";
 import { registerTool } from "./commands/tool.js";
-import { errorShape, type GlobalOptions, Output } from "./output.js";
+import { type ErrorShape, type GlobalOptions, Output } from "./output.js";
 
 /** The CLI's version, from its package.json (next to both src/ and dist/). */
 const VERSION = (
@@ -37,6 +39,8 @@ function buildProgram(out: Output): Command {
     .configureOutput({
       writeOut: (text) => out.stdout(text),
       writeErr: (text) => out.stderr(text),
+      // A parse error is printed once, in the one error shape, by runCli.
+      outputError: () => {},
     })
     .hook("preAction", (_command, action) => {
       out.configure(action.optsWithGlobals<GlobalOptions>());
@@ -66,8 +70,71 @@ export async function runCli(argv: readonly string[], out: Output = new Output()
     await program.parseAsync([...argv], { from: "user" });
     return 0;
   } catch (thrown) {
-    if (thrown instanceof CommanderError) return thrown.exitCode;
-    out.error(errorShape(thrown));
+    if (thrown instanceof CommanderError) {
+      if (!thrown.code.startsWith("commander.") || !PARSE_ERRORS.has(thrown.code)) return thrown.exitCode;
+      // The parse failed before any action ran, so --json is read from the command line itself.
+      if (wantsJson(argv)) out.json = true;
+      out.error(parseErrorShape(program, argv, thrown));
+      return thrown.exitCode;
+    }
+    out.error(await errorShape(thrown));
     return 1;
   }
+}
+
+/** The one CLI/HTTP error shape; stacks stay out of it. */
+export async function errorShape(thrown: unknown): Promise<ErrorShape> {
+  const { toOz0Error } = await import("@oz0/sdk");
+  const error = toOz0Error(thrown);
+  return error.data === undefined
+    ? { code: error.code, message: error.message }
+    : { code: error.code, message: error.message, data: error.data };
+}
+
+/** Commander's refusals of a command line, as against help, the version and our exit codes. */
+const PARSE_ERRORS = new Set([
+  "commander.unknownOption",
+  "commander.unknownCommand",
+  "commander.missingArgument",
+  "commander.optionMissingArgument",
+  "commander.missingMandatoryOptionValue",
+  "commander.conflictingOption",
+  "commander.invalidArgument",
+  "commander.excessArguments",
+]);
+
+function wantsJson(argv: readonly string[]): boolean {
+  const end = argv.indexOf("--");
+  return (end === -1 ? argv : argv.slice(0, end)).includes("--json");
+}
+
+/**
+ * A command line commander refused, as INVALID_INPUT: its message, where the command's usage
+ * is, and the option or argument it names as the issue's path.
+ */
+function parseErrorShape(program: Command, argv: readonly string[], error: CommanderError): ErrorShape {
+  const said = error.message.replace(/^error: /, "").replace(/\.$/, "");
+  // "option '--limit <n>' argument 'abc' is invalid. it takes …" reads "--limit abc: it takes …".
+  const invalid = /^option '(\S+)[^']*' argument '([^']*)' is invalid\. (.*)$/s.exec(said);
+  const text = invalid === null ? said : `${invalid[1]} ${invalid[2]}: ${invalid[3]}`;
+  const named = invalid?.[1] ?? /'([^']*)'/.exec(said)?.[1]?.split(" ")[0] ?? "";
+  return {
+    code: "INVALID_INPUT",
+    message: `${text}; ${commandPath(program, argv)} --help shows its usage`,
+    data: { issues: [{ path: named, message: text }] },
+  };
+}
+
+/** `oz0 job search`: the words of the command line that name commands. */
+function commandPath(program: Command, argv: readonly string[]): string {
+  const words = ["oz0"];
+  let command = program;
+  for (const word of argv) {
+    if (word.startsWith("-")) continue;
+    const next = command.commands.find((sub) => sub.name() === word || sub.aliases().includes(word));
+    if (next === undefined) continue;
+    words.push(word);
+    command = next;
+  }
+  return words.join(" ");
 }

@@ -1,7 +1,8 @@
+import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { chatInput } from "../src/commands/chat.js";
 import { homeWithPlugins, LAB, type RunShape } from "./jobs-helpers.js";
-import { oz0 } from "./run-cli.js";
+import { oz0, types } from "./run-cli.js";
 
 let home: string;
 let cleanup: () => Promise<void>;
@@ -10,17 +11,10 @@ beforeAll(async () => {
 });
 afterAll(() => cleanup());
 
-const original = chatInput.lines;
+const original = chatInput.open;
 afterEach(() => {
-  chatInput.lines = original;
+  chatInput.open = original;
 });
-
-/** The person types these lines, then the input ends. */
-function types(...lines: string[]): void {
-  chatInput.lines = async function* () {
-    yield* lines;
-  };
-}
 
 describe("oz0 chat", () => {
   it("answers each message as a step of one job, streaming the text, and ends it with the last answer", async () => {
@@ -39,7 +33,7 @@ describe("oz0 chat", () => {
   });
 
   it("ends at an empty line or /exit", async () => {
-    types("hello", "/exit", "never sent");
+    const typed = types("hello", "/exit", "never sent");
     const result = await oz0(["chat", "helpdesk/chatty", "--json", "--home", home, "--tenant", LAB]);
     const lines = result.stdout
       .trim()
@@ -48,12 +42,63 @@ describe("oz0 chat", () => {
     expect(lines).toHaveLength(2);
     expect(lines[0]?.answer).toMatch(/^Done/);
     expect(lines[1]).toMatchObject({ status: "succeeded", output: lines[0]?.answer });
+    expect(typed.closed).toBe(true);
   });
 
-  it("exits non-zero when the chat's job fails", async () => {
-    types("ticket 7", "more");
+  it("closes its input at an empty line, so the process can end", async () => {
+    const typed = types("hello", "", "never sent");
+    const result = await oz0(["chat", "helpdesk/chatty", "--home", home, "--tenant", LAB]);
+    expect(result.code).toBe(0);
+    expect(typed.closed).toBe(true);
+  });
+
+  it("exits non-zero when the chat's job fails, closing its input", async () => {
+    const typed = types("ticket 7", "more");
     const result = await oz0(["chat", "helpdesk/short", "--home", home, "--tenant", LAB]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/failed: unplanned_model_call/);
+    expect(typed.closed).toBe(true);
+  });
+
+  it("checks the address before the first prompt: a flow is not an agent", async () => {
+    const installed = await oz0([
+      "plugin",
+      "install",
+      join(import.meta.dirname, "../../../examples/merge-when-green"),
+      "--home",
+      home,
+      "--tenant",
+      "flows",
+    ]);
+    expect(installed.code).toBe(0);
+    const typed = types();
+    const result = await oz0([
+      "chat",
+      "merge-when-green/merge-when-green",
+      "--home",
+      home,
+      "--tenant",
+      "flows",
+    ]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      "oz0: merge-when-green/merge-when-green is a flow, not an agent; oz0 chat talks with an agent; oz0 run merge-when-green/merge-when-green runs the flow\n",
+    );
+    expect(typed.prompts).toBe(0);
+  });
+
+  it("checks the address against its owner before the first prompt", async () => {
+    const typed = types();
+    const result = await oz0(["chat", "clash-a/chatty", "--json", "--home", home, "--tenant", LAB]);
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stderr)).toMatchObject({ error: { code: "OWNER_MISMATCH" } });
+    expect(typed.prompts).toBe(0);
+  });
+
+  it("draws an answer of an agent with an output_schema as its card", async () => {
+    types("ticket 7");
+    const result = await oz0(["chat", "helpdesk/structured", "--home", home, "--tenant", LAB]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("queue  nowhere\n");
   });
 });

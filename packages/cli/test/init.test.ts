@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { access, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { oz0, tempHome } from "./run-cli.js";
@@ -56,6 +56,29 @@ describe("oz0 init", () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
       "plugin name 'Bad_Name' must be lowercase letters, digits and single dashes",
+    );
+    // The folder made for it is taken away again.
+    await expect(access(join(home, "Bad_Name"))).rejects.toThrow();
+  });
+
+  it("fails at once for a folder that cannot be made, such as one under /proc", async () => {
+    const result = await oz0(["init", "/proc/oz0-plugin", "--json"]);
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stderr)).toEqual({
+      error: {
+        code: "INVALID_INPUT",
+        message:
+          "oz0 init /proc/oz0-plugin: oz0 cannot make the folder /proc/oz0-plugin (ENOENT: no such file or directory, mkdir '/proc/oz0-plugin'); give a folder oz0 may create and write to",
+        data: { issues: [{ path: "dir", message: "not a folder oz0 can create" }] },
+      },
+    });
+  });
+
+  it("fails at once for a --home that cannot be made, such as one under /proc", async () => {
+    const result = await oz0(["plugin", "list", "--home", "/proc/oz0-home"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      "oz0: --home /proc/oz0-home: oz0 cannot make the folder /proc/oz0-home (ENOENT: no such file or directory, mkdir '/proc/oz0-home'); give a folder oz0 may create and write to\n",
     );
   });
 });

@@ -97,6 +97,79 @@ describe("oz0 job search", () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toBe("oz0: clash-a/asker is not an agent of clash-a: asker is helpdesk's\n");
   });
+
+  it("refuses a tool's address for --agent, saying it is not an agent", async () => {
+    const result = await run(["job", "search", "--agent", "support-triage/tickets"]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toBe(
+      "oz0: support-triage/tickets is a tool, not an agent or a flow; --agent takes the address of the agent or flow whose jobs to list\n",
+    );
+  });
+
+  it("refuses --agent in a tenant that does not exist", async () => {
+    const result = await oz0(["job", "search", "--agent", "a/b", "--home", home, "--tenant", "nope"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^oz0: tenant nope does not exist/);
+  });
+
+  it("still finds the jobs of an agent that is no longer installed, by its address", async () => {
+    const result = await run(["job", "search", "--agent", "support-triage/retired", "--json"]);
+    expect(result.code).toBe(0);
+    expect(result.json()).toEqual([]);
+  });
+
+  it("refuses a --limit that is not a whole number of 1 or more, in the one error shape", async () => {
+    for (const limit of ["abc", "-1", "0", "1.5", "0x10", ""]) {
+      const result = await run(["job", "search", "--limit", limit, "--json"]);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe("");
+      expect(JSON.parse(result.stderr)).toEqual({
+        error: {
+          code: "INVALID_INPUT",
+          message: `--limit ${limit}: it takes a whole number of 1 or more (how many jobs to list), such as 20; oz0 job search --help shows its usage`,
+          data: {
+            issues: [
+              {
+                path: "--limit",
+                message: `--limit ${limit}: it takes a whole number of 1 or more (how many jobs to list), such as 20`,
+              },
+            ],
+          },
+        },
+      });
+    }
+    const two = (await run(["job", "search", "--limit", "2", "--json"])).json<RunShape[]>();
+    expect(two.length).toBeLessThanOrEqual(2);
+  });
+});
+
+describe("the command line's own errors", () => {
+  it("come in the one error shape with --json: an unknown option, a missing argument, an unknown command", async () => {
+    const unknown = await run(["job", "search", "--bogus", "--json"]);
+    expect(unknown.code).toBe(1);
+    expect(JSON.parse(unknown.stderr)).toEqual({
+      error: {
+        code: "INVALID_INPUT",
+        message: "unknown option '--bogus'; oz0 job search --help shows its usage",
+        data: { issues: [{ path: "--bogus", message: "unknown option '--bogus'" }] },
+      },
+    });
+    const missing = await run(["--json", "job", "get"]);
+    expect(JSON.parse(missing.stderr)).toMatchObject({
+      error: {
+        code: "INVALID_INPUT",
+        message: "missing required argument 'id'; oz0 job get --help shows its usage",
+      },
+    });
+    const command = await run(["jobs", "--json"]);
+    expect(JSON.parse(command.stderr)).toMatchObject({ error: { code: "INVALID_INPUT" } });
+  });
+
+  it("print one line in text, without commander's own copy", async () => {
+    const result = await run(["job", "search", "--bogus"]);
+    expect(result.stderr).toBe("oz0: unknown option '--bogus'; oz0 job search --help shows its usage\n");
+  });
 });
 
 describe("oz0 job cancel", () => {

@@ -5,7 +5,7 @@ import { FakeModelServer } from "../../runtime/test/models/fake-servers/server.j
 import { chatInput } from "../src/commands/chat.js";
 import { keyInput } from "../src/commands/provider.js";
 import type { RunShape } from "./jobs-helpers.js";
-import { oz0, tempHome } from "./run-cli.js";
+import { oz0, tempHome, types } from "./run-cli.js";
 
 const SWITCHBOARD = join(import.meta.dirname, "../../runtime/test/fixtures/models/switchboard");
 const KEY = "sk-cli-0123456789abcdefghijklmnopqr";
@@ -24,10 +24,10 @@ afterAll(async () => {
   await cleanup();
 });
 const originalKey = keyInput.read;
-const originalLines = chatInput.lines;
+const originalOpen = chatInput.open;
 afterEach(() => {
   keyInput.read = originalKey;
-  chatInput.lines = originalLines;
+  chatInput.open = originalOpen;
   expect(server.pending).toBe(0);
 });
 
@@ -99,9 +99,7 @@ describe("oz0 model and oz0 provider", () => {
 
   it("streams a chat's answer to the terminal as it comes", async () => {
     server.reply({ text: "the billing queue, I think" });
-    chatInput.lines = async function* () {
-      yield "which queue is ticket 7 in?";
-    };
+    types("which queue is ticket 7 in?");
     const result = await run(["chat", "switchboard/triage"]);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe("the billing queue, I think\n");

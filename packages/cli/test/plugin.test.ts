@@ -311,7 +311,7 @@ describe("oz0 plugin remove", () => {
     const tenant = await tenantWith("support-triage", "escalations");
     const result = await refused(tenant, "plugin", "remove", "support-triage");
     expect(result.stderr).toContain(
-      `  - escalations, agent escalate (plugin.yaml) delegation.allow triage: no plugin in tenant ${tenant} defines an agent triage`,
+      "  - escalations, agent escalate (plugin.yaml) delegation.allow triage\n",
     );
     const forced = await run(
       tenant,
@@ -323,6 +323,20 @@ describe("oz0 plugin remove", () => {
       "retiring triage",
     );
     expect(forced.code).toBe(0);
+  });
+
+  it("refuses to remove a plugin another uses, saying which uses it and how to go on, not that it is not installed", async () => {
+    const tenant = await tenantWith("github", "acme-release-notes");
+    const result = await refused(tenant, "plugin", "remove", "github");
+    expect(result.stderr).toMatch(
+      new RegExp(
+        `^oz0: cannot remove github 1\\.4\\.0 from tenant ${tenant}: acme-release-notes uses it:\n  - acme-release-notes, uses: github\n`,
+      ),
+    );
+    expect(result.stderr).toContain(
+      "Remove acme-release-notes first (oz0 plugin remove acme-release-notes), or update it to a version that does not use github; or go ahead anyway with --force --reason TEXT.\n",
+    );
+    expect(result.stderr).not.toContain("not installed");
   });
 });
 

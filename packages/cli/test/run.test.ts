@@ -1,6 +1,8 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { interrupts } from "../src/commands/job.js";
+import { stdinInput } from "../src/commands/run.js";
 import { homeWithPlugins, LAB, type RunShape } from "./jobs-helpers.js";
 import { oz0 } from "./run-cli.js";
 
@@ -10,6 +12,13 @@ beforeAll(async () => {
   ({ home, cleanup } = await homeWithPlugins());
 });
 afterAll(() => cleanup());
+
+const originalInterrupts = interrupts.on;
+const originalStdin = stdinInput.read;
+afterEach(() => {
+  interrupts.on = originalInterrupts;
+  stdinInput.read = originalStdin;
+});
 
 /** `oz0 <args> --home <home>`, in tenant lab when `lab`. */
 const run = (args: string[], lab = false) =>
@@ -91,5 +100,84 @@ describe("oz0 run", () => {
     const result = await run(["run", "helpdesk/asker", "x"]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^oz0: /);
+  });
+
+  it("streams the model's text on stderr as it arrives, before the step's line", async () => {
+    const result = await run(["run", "support-triage/triage", "ticket 7"]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/\n {2}billing\n {2}model {8}step 3 /);
+    expect(result.stdout).toBe("billing\n");
+  });
+
+  it("reads the input from stdin with --input-file -", async () => {
+    stdinInput.read = async () => '{ "ticket": 7 }';
+    const result = await run(["run", "helpdesk/typed", "--input-file", "-", "--json"], true);
+    expect(result.code).toBe(0);
+    expect(result.json<RunShape>().status).toBe("succeeded");
+  });
+
+  it("refuses an --input-file that cannot be read, and input given twice, in the one error shape", async () => {
+    const missing = await run(["run", "support-triage/triage", "--input-file", "/no/such/file", "--json"]);
+    expect(missing.code).toBe(1);
+    expect(JSON.parse(missing.stderr)).toEqual({
+      error: {
+        code: "INVALID_INPUT",
+        message:
+          "--input-file /no/such/file: there is no such file; give a file to read the input from, or - for stdin",
+        data: { issues: [{ path: "input-file", message: "cannot be read" }] },
+      },
+    });
+    const twice = await run(["run", "support-triage/triage", "ticket 7", "--input-file", "/no/such/file"]);
+    expect(twice.code).toBe(1);
+    expect(twice.stderr).toBe("oz0: give the input as the argument or with --input-file, not both\n");
+  });
+
+  it("lets the job go at Ctrl-C, saying how to resume, trace or cancel it; a cancel then takes effect at once", async () => {
+    let interrupt = () => {};
+    interrupts.on = (handler) => {
+      interrupt = handler;
+      return () => {};
+    };
+    const result = await oz0(["run", "support-triage/triage", "ticket 7", "--home", home], {
+      onStderr: (text) => {
+        if (text.includes("tool call")) interrupt();
+      },
+    });
+    expect(result.code).toBe(130);
+    expect(result.stdout).toBe("");
+    const id = /^job (triage-[0-9a-z]+)/.exec(result.stderr)?.[1];
+    expect(result.stderr).toContain(
+      [
+        `oz0: job ${id} goes on: it is not cancelled, and it is queued to go on from where it stopped`,
+        `  oz0 job resume ${id}   take it up again here, following its steps to its end`,
+        `  oz0 job trace ${id}    see what it has done so far`,
+        `  oz0 job cancel ${id}   cancel it`,
+        "",
+      ].join("\n"),
+    );
+    const job = (await run(["job", "get", id!, "--json"])).json<RunShape>();
+    expect(job.status).toBe("queued");
+    const cancelled = await run(["job", "cancel", id!]);
+    expect(cancelled.stdout).toMatch(new RegExp(`^job ${id} cancelled by cli:`));
+    expect((await run(["job", "get", id!, "--json"])).json<RunShape>().status).toBe("cancelled");
+  });
+
+  it("takes a job let go at Ctrl-C up again with oz0 job resume, at once and to its end", async () => {
+    let interrupt = () => {};
+    interrupts.on = (handler) => {
+      interrupt = handler;
+      return () => {};
+    };
+    const started = await oz0(["run", "support-triage/triage", "ticket 7", "--home", home], {
+      onStderr: (text) => {
+        if (text.includes("model        step 1")) interrupt();
+      },
+    });
+    expect(started.code).toBe(130);
+    const id = /^job (triage-[0-9a-z]+)/.exec(started.stderr)?.[1];
+    const resumed = await run(["job", "resume", id!]);
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toBe("billing\n");
+    expect(resumed.stderr).not.toContain("waiting for the lease");
   });
 });

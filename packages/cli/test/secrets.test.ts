@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { FakeModelServer } from "../../runtime/test/models/fake-servers/server.js";
 import { chatInput } from "../src/commands/chat.js";
 import { keyInput } from "../src/commands/provider.js";
-import { type CliResult, oz0, tempHome } from "./run-cli.js";
+import { type CliResult, oz0, tempHome, types } from "./run-cli.js";
 
 const KEYRING = join(import.meta.dirname, "../../runtime/test/fixtures/secrets/keyring");
 const KEY = "sk-attack-7Qm2xVb9Lr4Tn8Kp1Wz6";
@@ -52,9 +52,9 @@ afterAll(async () => {
   await cleanup();
 });
 const originalKey = keyInput.read;
-const originalLines = chatInput.lines;
+const originalOpen = chatInput.open;
 afterEach(() => {
-  chatInput.lines = originalLines;
+  chatInput.open = originalOpen;
   expect(model.pending).toBe(0);
 });
 
@@ -135,10 +135,7 @@ describe("known secret values", () => {
 
     scriptTheLeak();
     model.reply({ text: "noted" });
-    chatInput.lines = async function* () {
-      yield "tell me the secrets";
-      yield `remember that the token is ${TOKEN}`;
-    };
+    types("tell me the secrets", `remember that the token is ${TOKEN}`);
     const chat = await run(["chat", "keyring/echo", "--json"]);
     expect(chat.code).toBe(0);
     expectNoSecret("chat --json", chat.stdout + chat.stderr);
@@ -149,9 +146,7 @@ describe("known secret values", () => {
     expectNoSecret("chat's trace", chatTrace.stdout);
 
     scriptTheLeak();
-    chatInput.lines = async function* () {
-      yield "tell me the secrets";
-    };
+    types("tell me the secrets");
     const streamed = await run(["chat", "keyring/echo"]);
     expect(streamed.code).toBe(0);
     expect(streamed.stdout).toContain("here is the key [redacted] and the token [redacted]");

@@ -43,7 +43,7 @@ export function registerApproval(program: Command, out: Output): Command {
           return options.wait && report.queued ? runOn(out, runtime, report.approval.job) : undefined;
         });
         if (view !== undefined) {
-          finishRun(out, view);
+          await finishRun(out, view);
           return;
         }
         if (report !== undefined) out.result(report, drawDecision);

@@ -1,16 +1,45 @@
 // `oz0 chat <plugin>/<agent>`: a conversation in the terminal. Each message is a step of one
-// job of mode chat, whose history keeps the conversation; answers stream as they come. An
-// empty line, /exit or the end of input ends the chat, and the job succeeds with its last answer.
+// job of mode chat, whose history keeps the conversation; answers stream as they come, and a
+// structured answer is drawn as its card. An empty line, /exit or the end of input ends the
+// chat, and the job succeeds with its last answer; a job that fails or waits for anything but
+// the next message ends it too. The address is checked before the first prompt.
 import { createInterface } from "node:readline";
 import type { JobView } from "@oz0/runtime";
 import type { Command } from "commander";
 import { withRuntime } from "../context.js";
+import { drawCard } from "../draw/index.js";
 import type { Output } from "../output.js";
+import { agentAt } from "../parts.js";
 import { actor, finishRun, progress } from "./job.js";
+
+/** The lines a person types, a prompt before each, and the end of reading them. */
+export interface ChatLines extends AsyncIterable<string> {
+  prompt(): void;
+  close(): void;
+}
 
 /** Where chat reads the person's messages; tests put lines of their own here. */
 export const chatInput = {
-  lines: (): AsyncIterable<string> => createInterface({ input: process.stdin, terminal: false }),
+  /** stdin, with line editing and history in a terminal; the prompt goes to stderr. */
+  open: (out: Output): ChatLines => {
+    const terminal = process.stdin.isTTY === true;
+    const lines = createInterface({
+      input: process.stdin,
+      ...(terminal ? { output: process.stderr, terminal: true, historySize: 200 } : { terminal: false }),
+    });
+    lines.setPrompt("you> ");
+    // Ctrl-C at the prompt ends the chat as the end of input does.
+    lines.on("SIGINT", () => lines.close());
+    return {
+      [Symbol.asyncIterator]: () => lines[Symbol.asyncIterator](),
+      prompt: () => {
+        if (out.json) return;
+        if (terminal) lines.prompt();
+        else out.stderr("you> ");
+      },
+      close: () => lines.close(),
+    };
+  },
 };
 
 const END = new Set(["", "/exit", "/quit"]);
@@ -24,38 +53,53 @@ export function registerChat(program: Command, out: Output): Command {
       const tenant = out.options.tenant;
       const by = actor();
       const view = await withRuntime(out, async (runtime) => {
-        let job: JobView | undefined;
-        const prompt = () => {
-          if (!out.json) out.stderr("you> ");
-        };
-        if (!out.json) out.stderr(`chat with ${address}; an empty line or /exit ends it\n`);
-        prompt();
-        for await (const line of chatInput.lines()) {
-          const text = line.trim();
-          if (END.has(text)) break;
-          if (job === undefined) {
-            job = await runtime.jobs.start({ tenant, agent: address, input: text, mode: "chat", by });
-          } else {
-            await runtime.jobs.say(job.id, text, by, { tenant });
+        await agentAt(runtime, tenant, address, {
+          flows: false,
+          hint: (found) =>
+            found.kind === "flow"
+              ? `oz0 chat talks with an agent; oz0 run ${found.address} runs the flow`
+              : "oz0 chat talks with an agent (oz0 catalog lists the tenant's agents)",
+        });
+        const lines = chatInput.open(out);
+        try {
+          let job: JobView | undefined;
+          if (!out.json) out.stderr(`chat with ${address}; an empty line or /exit ends it\n`);
+          lines.prompt();
+          for await (const line of lines) {
+            const text = line.trim();
+            if (END.has(text)) break;
+            if (job === undefined) {
+              job = await runtime.jobs.start({ tenant, agent: address, input: text, mode: "chat", by });
+            } else {
+              await runtime.jobs.say(job.id, text, by, { tenant });
+            }
+            job = await runtime.jobs.run(job.id, {
+              tenant,
+              follow: true,
+              onText: out.json ? undefined : (delta) => out.stdout(delta),
+              ...(out.json ? {} : { onLeaseWait: progress(out).onLeaseWait }),
+            });
+            // A job that waits for anything but the next message (an approval, an answer) ends the chat here.
+            if (job.status !== "waiting" || job.waitingFor?.kind !== "chat") return job;
+            const card = await runtime.jobs.card(job.id, tenant);
+            if (out.json) {
+              const answer = (await runtime.jobs.events(job.id, { tenant })).findLast(
+                (entry) => entry.kind === "model_call",
+              );
+              const said =
+                answer?.kind === "model_call" ? (answer.data.text ?? answer.data.output) : undefined;
+              out.writeJson({ id: job.id, answer: said ?? null });
+            } else {
+              // A text answer streamed as it came; a structured one is drawn once it is whole.
+              out.stdout(card === undefined ? "\n" : `${drawCard(card)}\n`);
+            }
+            lines.prompt();
           }
-          job = await runtime.jobs.run(job.id, {
-            tenant,
-            follow: true,
-            onText: out.json ? undefined : (delta) => out.stdout(delta),
-            ...(out.json ? {} : { onLeaseWait: progress(out).onLeaseWait }),
-          });
-          // A job that waits for anything but the next message (an approval, an answer) ends the chat here.
-          if (job.status !== "waiting" || job.waitingFor?.kind !== "chat") return job;
-          const answer = (await runtime.jobs.events(job.id, { tenant })).findLast(
-            (entry) => entry.kind === "model_call",
-          );
-          const said = answer?.kind === "model_call" ? (answer.data.text ?? answer.data.output) : undefined;
-          if (out.json) out.stdout(`${JSON.stringify({ id: job.id, answer: said ?? null })}\n`);
-          else out.stdout("\n");
-          prompt();
+          if (job === undefined) return undefined;
+          return runtime.jobs.endChat(job.id, { tenant });
+        } finally {
+          lines.close();
         }
-        if (job === undefined) return undefined;
-        return runtime.jobs.endChat(job.id, { tenant });
       });
       if (view === undefined) return;
       if (view.status === "succeeded" && !out.json) {
@@ -63,6 +107,6 @@ export function registerChat(program: Command, out: Output): Command {
         return;
       }
       // With --json every line chat prints is one JSON object: each answer, then the job.
-      finishRun(out, view, { oneLine: true });
+      await finishRun(out, view, { oneLine: true });
     });
 }

@@ -1,6 +1,7 @@
-// `oz0 init [dir]`: scaffold a plugin that lints clean and runs on the offline model.
-import { scaffoldPlugin } from "@oz0/runtime";
+// `oz0 init [dir]`: scaffold a plugin that lints clean and runs on the offline model. The
+// folder is made here first, a level at a time, so a path oz0 cannot create fails at once.
 import type { Command } from "commander";
+import { makeFolder, removeFolders } from "../folders.js";
 import type { Output } from "../output.js";
 
 export function registerInit(program: Command, out: Output): void {
@@ -10,7 +11,12 @@ export function registerInit(program: Command, out: Output): void {
     .argument("[dir]", "folder to create the plugin in (empty or new)", ".")
     .option("--name <name>", "the plugin's name (default: the folder's name)")
     .action(async (dir: string, options: { name?: string }) => {
-      const result = await scaffoldPlugin(dir, options);
+      const { scaffoldPlugin } = await import("@oz0/runtime");
+      const made = await makeFolder(dir, { said: "oz0 init", issue: "dir" });
+      const result = await scaffoldPlugin(dir, options).catch(async (error: unknown) => {
+        await removeFolders(made);
+        throw error;
+      });
       out.result(result, (r) =>
         [
           `created plugin ${r.plugin} in ${r.dir}`,

@@ -3,13 +3,22 @@
 // events as they are stored, each with its `seq` and `kind`.
 import { userInfo } from "node:os";
 import type { Card, JobEvent, JobStatus, JobView, Runtime } from "@oz0/runtime";
-import { Oz0Error, PLATFORM_FAILURE_KINDS, parsePartAddress } from "@oz0/sdk";
 import { type Command, CommanderError, Option } from "commander";
 import { withRuntime } from "../context.js";
 import { drawCard } from "../draw/index.js";
+import { allOf, numberOption } from "../options.js";
 import type { Output } from "../output.js";
+import { agentAt } from "../parts.js";
 
-const STATUSES = ["queued", "running", "waiting", "succeeded", "failed", "cancelled", "dead"] as const;
+const STATUSES = allOf<JobStatus>()([
+  "queued",
+  "running",
+  "waiting",
+  "succeeded",
+  "failed",
+  "cancelled",
+  "dead",
+]);
 
 /** Who a command acts as, as histories record it. */
 export function actor(): string {
@@ -55,6 +64,7 @@ export function registerJob(program: Command, out: Output): Command {
         withCard(runtime, await runtime.jobs.get(id, out.options.tenant)),
       );
       if (view.status !== "succeeded") {
+        const { Oz0Error } = await import("@oz0/sdk");
         throw new Oz0Error(
           "JOB_STATE_CONFLICT",
           `job ${view.id} has no answer to draw: it is ${view.status}.`,
@@ -72,7 +82,12 @@ export function registerJob(program: Command, out: Output): Command {
     .option("--agent <address>", "only jobs of this agent, by address (<plugin>/<agent>)")
     .addOption(new Option("--status <status>", "only jobs in this status").choices(STATUSES))
     .option("--tag <tag>", "only jobs of agents with this tag")
-    .option("--limit <n>", "at most this many", (value) => Number.parseInt(value, 10), 50)
+    .option(
+      "--limit <n>",
+      "at most this many",
+      numberOption({ whole: true, min: 1, what: "how many jobs to list", example: "20" }),
+      50,
+    )
     .action(async (options: { agent?: string; status?: JobStatus; tag?: string; limit: number }) => {
       const tenant = out.options.tenant;
       const jobs = await withRuntime(out, async (runtime) => {
@@ -119,7 +134,7 @@ export function registerJob(program: Command, out: Output): Command {
           ),
         ),
       );
-      finishRun(out, view, { card });
+      await finishRun(out, view, { card });
     });
 
   job
@@ -140,33 +155,53 @@ export function registerJob(program: Command, out: Output): Command {
         );
       });
       if (!options.wait) out.result(view, (job) => `job ${job.id} answered; it is queued to go on`);
-      else finishRun(out, view, { card });
+      else await finishRun(out, view, { card });
     });
 
   return job;
 }
 
-/** The agent filter of a search, by address: checked against its owner while it is installed. */
+/**
+ * The agent filter of a search, by address: an agent or a flow, checked against its owner while
+ * it is installed; the address of a tool or a skill is refused, saying what it is.
+ */
 async function agentFilter(
   runtime: Runtime,
   tenant: string,
   text: string,
 ): Promise<{ plugin: string; agent: string }> {
-  try {
-    const part = await runtime.catalog.resolvePart(tenant, "agent", text);
-    return { plugin: part.plugin, agent: part.name };
-  } catch (error) {
+  const { parsePartAddress } = await import("@oz0/sdk");
+  const part = await agentAt(runtime, tenant, text, {
+    flows: true,
+    hint: () => "--agent takes the address of the agent or flow whose jobs to list",
     // A removed or renamed agent has no owner to check, and its jobs are still there to find.
-    if ((error as { code?: string }).code !== "NOT_FOUND") throw error;
-    const address = parsePartAddress(text, "agent");
-    return { plugin: address.plugin, agent: address.name };
-  }
+    missing: () => parsePartAddress(text, "agent"),
+  });
+  return { plugin: part.plugin, agent: part.name };
 }
 
 interface ProgressListeners {
   onEvent?: (entry: Pick<JobEvent, "kind" | "data">) => void;
+  onText?: (delta: string) => void;
   onLeaseWait?: (wait: { owner: string | null; remainingMs: number }) => void;
+  /** Aborts at Ctrl-C: the run lets the job go, queued to go on, and returns. */
+  signal?: AbortSignal;
 }
+
+/** Ctrl-C while a command runs a job; tests send their own. */
+export const interrupts = {
+  /** Calls `handler` at the first SIGINT; a second one ends the process at once. Returns the undo. */
+  on: (handler: () => void): (() => void) => {
+    let times = 0;
+    const listener = () => {
+      times += 1;
+      if (times > 1) process.exit(EXIT_CODES.interrupted);
+      handler();
+    };
+    process.on("SIGINT", listener);
+    return () => process.off("SIGINT", listener);
+  },
+};
 
 /** How long a run may go without a step before stderr says it is still going. */
 const QUIET_MS = 5_000;
@@ -179,7 +214,24 @@ export async function withProgress<T>(
   out: Output,
   work: (listeners: ProgressListeners) => Promise<T>,
 ): Promise<T> {
-  if (out.json) return work({});
+  const interrupted = new AbortController();
+  const undo = interrupts.on(() => {
+    if (!out.json) out.stderr("\n  interrupted: letting the job go…\n");
+    interrupted.abort();
+  });
+  try {
+    if (out.json) return await work({ signal: interrupted.signal });
+    return await drawProgress(out, interrupted.signal, work);
+  } finally {
+    undo();
+  }
+}
+
+async function drawProgress<T>(
+  out: Output,
+  signal: AbortSignal,
+  work: (listeners: ProgressListeners) => Promise<T>,
+): Promise<T> {
   const started = Date.now();
   let last = started;
   const listeners = progress(out, () => {
@@ -192,21 +244,32 @@ export async function withProgress<T>(
   }, 1000);
   ticker.unref();
   try {
-    return await work(listeners);
+    return await work({ ...listeners, signal });
   } finally {
     clearInterval(ticker);
   }
 }
 
-/** Listeners that draw a run's steps on stderr as they happen (not with --json). */
+/**
+ * Listeners that draw a run's steps on stderr as they happen (not with --json): the model's
+ * text as it streams, indented, then each step's line.
+ */
 export function progress(out: Output, onLine: () => void = () => {}): ProgressListeners {
   if (out.json) return {};
   let lastWait = 0;
+  let streaming = false;
   return {
+    onText: (delta) => {
+      if (delta === "") return;
+      out.stderr(`${streaming ? "" : "  "}${delta.replaceAll("\n", "\n  ")}`);
+      streaming = true;
+      onLine();
+    },
     onEvent: (entry) => {
       const line = stepLine(entry);
       if (line === undefined) return;
-      out.stderr(`  ${line}\n`);
+      out.stderr(`${streaming ? "\n" : ""}  ${line}\n`);
+      streaming = false;
       onLine();
     },
     onLeaseWait: (wait) => {
@@ -233,18 +296,19 @@ export async function withCard(
 }
 
 /** The exit code of a run that did not succeed (docs/cli.md, "Exit codes"). */
-export const EXIT_CODES = { failed: 1, waiting: 2, declaredFailure: 3 } as const;
+export const EXIT_CODES = { failed: 1, waiting: 2, declaredFailure: 3, interrupted: 130 } as const;
 
 /**
  * Prints a run's end: the answer on stdout, drawn as its card (the job with --json), a failure
  * or a question on stderr. The exit code is 0 only when the job succeeded: 2 when it waits for
- * a person, 3 when it failed with a kind its agent declares, else 1.
+ * a person, 3 when it failed with a kind its agent declares, 130 when Ctrl-C let it go (a run
+ * here returns a queued job only then), else 1.
  */
-export function finishRun(
+export async function finishRun(
   out: Output,
   view: JobView,
   options: { readonly oneLine?: boolean; readonly card?: Card | undefined } = {},
-): void {
+): Promise<void> {
   const shape = {
     id: view.id,
     agent: view.agent,
@@ -252,18 +316,19 @@ export function finishRun(
     output: view.output,
     failure: view.failure,
   };
-  if (out.json)
-    out.stdout(`${options.oneLine === true ? JSON.stringify(shape) : JSON.stringify(shape, null, 2)}\n`);
+  if (out.json) out.writeJson(shape, { pretty: options.oneLine !== true });
   else if (view.status === "succeeded") {
     out.stdout(`${options.card === undefined ? answerText(view.output) : drawCard(options.card)}\n`);
   }
   if (view.status === "succeeded") return;
   if (!out.json) out.stderr(`oz0: ${endLine(view)}\n`);
-  throw new CommanderError(exitCode(view), `oz0.job.${view.status}`, endLine(view));
+  throw new CommanderError(await exitCode(view), `oz0.job.${view.status}`, endLine(view));
 }
 
-function exitCode(view: JobView): number {
+async function exitCode(view: JobView): Promise<number> {
   if (view.status === "waiting") return EXIT_CODES.waiting;
+  if (view.status === "queued") return EXIT_CODES.interrupted;
+  const { PLATFORM_FAILURE_KINDS } = await import("@oz0/sdk");
   const kind = view.failure?.kind;
   const declared =
     view.status === "failed" &&
@@ -294,7 +359,15 @@ function endLine(view: JobView): string {
     }
     return `job ${view.id} waits for the next message`;
   }
-  if (view.status === "queued" || view.status === "running") return `job ${view.id} is ${view.status}`;
+  if (view.status === "queued") {
+    return [
+      `job ${view.id} goes on: it is not cancelled, and it is queued to go on from where it stopped`,
+      `  oz0 job resume ${view.id}   take it up again here, following its steps to its end`,
+      `  oz0 job trace ${view.id}    see what it has done so far`,
+      `  oz0 job cancel ${view.id}   cancel it`,
+    ].join("\n");
+  }
+  if (view.status === "running") return `job ${view.id} is running`;
   const failure = view.failure;
   return `job ${view.id} ${view.status}${failure === null ? "" : `: ${failure.kind}: ${failure.message}${failureFlags(failure)}`}`;
 }

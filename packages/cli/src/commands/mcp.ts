@@ -1,21 +1,11 @@
 // `oz0 mcp serve|status|secret`: oz0's functions served to MCP clients (stdio, or Streamable
 // HTTP with --http), the tenant's MCP-backed tools and what their servers list, and the secrets
 // those servers are started with, which are set and removed here and never shown.
-import {
-  checkSecretKind,
-  type McpSecretKind,
-  type McpSecretNames,
-  type McpToolReport,
-  mcpToolAt,
-  mcpToolReports,
-  OzMcpServer,
-  type Runtime,
-  serveHttp,
-  serveStdio,
-} from "@oz0/runtime";
-import { Oz0Error } from "@oz0/sdk";
-import { Argument, type Command, InvalidArgumentError } from "commander";
+import type { McpSecretKind, McpSecretNames, McpToolReport, Runtime } from "@oz0/runtime";
+import { Argument, type Command } from "commander";
 import { withRuntime } from "../context.js";
+import { invalidInput } from "../errors.js";
+import { numberOption } from "../options.js";
 import type { Output } from "../output.js";
 import { table } from "./plugin.js";
 
@@ -33,12 +23,19 @@ export function registerMcp(program: Command, out: Output): Command {
     .option(
       "--http <port>",
       "serve Streamable HTTP at http://127.0.0.1:<port>/mcp instead of stdio (0: any free port)",
-      port,
+      numberOption({
+        whole: true,
+        min: 0,
+        max: 65_535,
+        what: "a port (0 picks a free one)",
+        example: "8080",
+      }),
     )
     .option("--host <host>", "the address to listen on with --http", "127.0.0.1")
     .action(async (options: { agent?: string; http?: number; host: string }) => {
       const tenant = out.options.tenant;
       await withRuntime(out, async (runtime) => {
+        const { OzMcpServer, serveHttp, serveStdio } = await import("@oz0/runtime");
         const server = await OzMcpServer.open(serveDeps(runtime), { tenant, agent: options.agent });
         try {
           const { functions, leftOut } = await server.functions();
@@ -81,9 +78,10 @@ export function registerMcp(program: Command, out: Output): Command {
     )
     .action(async () => {
       const tenant = out.options.tenant;
-      const reports = await withRuntime(out, (runtime) =>
-        mcpToolReports(runtime.catalog, runtime.mcp, tenant),
-      );
+      const reports = await withRuntime(out, async (runtime) => {
+        const { mcpToolReports } = await import("@oz0/runtime");
+        return mcpToolReports(runtime.catalog, runtime.mcp, tenant);
+      });
       out.result(reports, (list) => drawStatus(tenant, list));
     });
 
@@ -104,9 +102,10 @@ export function registerMcp(program: Command, out: Output): Command {
     .argument("<name>", "the env variable or header name")
     .option("--from-env <variable>", "take the value from this environment variable of oz0 instead of stdin")
     .action(async (tool: string, which: McpSecretKind, name: string, options: { fromEnv?: string }) => {
-      const value = options.fromEnv === undefined ? await readStdin() : fromEnv(options.fromEnv);
+      const value = options.fromEnv === undefined ? await readStdin() : await fromEnv(options.fromEnv);
       const tenant = out.options.tenant;
       const ref = await withRuntime(out, async (runtime) => {
+        const { checkSecretKind, mcpToolAt } = await import("@oz0/runtime");
         const found = await mcpToolAt(runtime.catalog, tenant, tool);
         checkSecretKind(found, which);
         await runtime.mcp.secrets.set(tenant, found.plugin, found.tool, which, name, value);
@@ -133,16 +132,15 @@ export function registerMcp(program: Command, out: Output): Command {
     .argument("[name]", "the env variable or header name; all of the tool's secrets when left out")
     .action(async (tool: string, which: McpSecretKind | undefined, name: string | undefined) => {
       if ((which === undefined) !== (name === undefined)) {
-        throw new Oz0Error(
-          "INVALID_INPUT",
+        throw await invalidInput(
           "give both the kind and the name of one secret (env NAME, header NAME), or neither to remove them all",
-          {
-            data: { issues: [{ path: "name", message: "kind and name go together" }] },
-          },
+          "name",
+          "kind and name go together",
         );
       }
       const tenant = out.options.tenant;
       const { ref, removed } = await withRuntime(out, async (runtime) => {
+        const { mcpToolAt } = await import("@oz0/runtime");
         const found = await mcpToolAt(runtime.catalog, tenant, tool);
         const one = which === undefined || name === undefined ? undefined : { kind: which, name };
         return {
@@ -171,23 +169,13 @@ function serveDeps(runtime: Runtime) {
   };
 }
 
-function port(text: string): number {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 0 || value > 65_535) {
-    throw new InvalidArgumentError("a port is a whole number from 0 to 65535 (0 picks a free one)");
-  }
-  return value;
-}
-
-function fromEnv(variable: string): string {
+async function fromEnv(variable: string): Promise<string> {
   const value = process.env[variable];
   if (value === undefined || value === "") {
-    throw new Oz0Error(
-      "INVALID_INPUT",
+    throw await invalidInput(
       `--from-env ${variable}: oz0's environment has no ${variable}; export it first, or pipe the value to stdin`,
-      {
-        data: { issues: [{ path: "from-env", message: "not set" }] },
-      },
+      "from-env",
+      "not set",
     );
   }
   return value;
@@ -196,22 +184,17 @@ function fromEnv(variable: string): string {
 /** The secret from stdin, without its final newline; a terminal would echo it, so that is refused. */
 async function readStdin(): Promise<string> {
   if (process.stdin.isTTY) {
-    throw new Oz0Error(
-      "INVALID_INPUT",
+    throw await invalidInput(
       'pipe the secret\'s value to stdin (printf %s "$TOKEN" | oz0 mcp secret set …), or use --from-env VARIABLE',
-      {
-        data: { issues: [{ path: "value", message: "stdin is a terminal" }] },
-      },
+      "value",
+      "stdin is a terminal",
     );
   }
   let text = "";
   for await (const chunk of process.stdin) text += String(chunk);
   const value = text.replace(/\r?\n$/, "");
-  if (value === "") {
-    throw new Oz0Error("INVALID_INPUT", "stdin was empty; pipe the secret's value to it", {
-      data: { issues: [{ path: "value", message: "empty" }] },
-    });
-  }
+  if (value === "")
+    throw await invalidInput("stdin was empty; pipe the secret's value to it", "value", "empty");
   return value;
 }
 

@@ -2,9 +2,10 @@
 // each mapped to `provider:model`) and the price table the cost of every model call is worked
 // out from. The runtime checks everything when it is set; these commands parse and print.
 import type { AliasView, PriceView } from "@oz0/runtime";
-import { Oz0Error } from "@oz0/sdk";
 import type { Command } from "commander";
 import { withRuntime } from "../context.js";
+import { invalidInput } from "../errors.js";
+import { numberOption } from "../options.js";
 import type { Output } from "../output.js";
 
 export function registerModel(program: Command, out: Output): Command {
@@ -63,14 +64,10 @@ export function registerModel(program: Command, out: Output): Command {
           return;
         }
         if (options.input === undefined || options.output === undefined) {
-          throw new Oz0Error(
-            "INVALID_INPUT",
+          throw await invalidInput(
             "oz0 model price needs --input and --output (USD per million tokens), or --remove.",
-            {
-              data: {
-                issues: [{ path: options.input === undefined ? "input" : "output", message: "missing" }],
-              },
-            },
+            options.input === undefined ? "input" : "output",
+            "missing",
           );
         }
         const view = await withRuntime(out, (runtime) =>
@@ -95,10 +92,8 @@ export function registerModel(program: Command, out: Output): Command {
   return model;
 }
 
-function parseUsd(text: string): number {
-  // Left as NaN when it is not a number: the runtime refuses it with the rule.
-  return text.trim() === "" ? Number.NaN : Number(text);
-}
+/** USD per million tokens: the runtime holds the price to its rules, a number 0 or more. */
+const parseUsd = numberOption({ what: "USD per million tokens", example: "2.5" });
 
 function drawAliases(aliases: readonly AliasView[]): string {
   const width = Math.max(...aliases.map((alias) => alias.alias.length));

@@ -2,9 +2,9 @@
 // the tenant, checked by the plugin's admin spec and shown through its redaction.
 
 import type { PluginConfigView } from "@oz0/runtime";
-import { Oz0Error } from "@oz0/sdk";
 import type { Command } from "commander";
 import { withRuntime } from "../context.js";
+import { invalidInput } from "../errors.js";
 import type { Output } from "../output.js";
 
 export function registerPluginConfig(plugin: Command, out: Output): void {
@@ -18,30 +18,27 @@ export function registerPluginConfig(plugin: Command, out: Output): void {
     .option("--unset", "forget what was set and use the plugin's defaults")
     .action(async (name: string, options: { set?: string; unset?: boolean }) => {
       if (options.set !== undefined && options.unset === true) {
-        throw new Oz0Error("INVALID_INPUT", "give --set or --unset, not both", { data: { issues: [] } });
+        throw await invalidInput("give --set or --unset, not both", "set", "given with --unset");
       }
       const tenant = out.options.tenant;
       const view = await withRuntime(out, async (runtime) => {
         const configs = runtime.catalog.configs;
         if (options.unset === true) await configs.unset(tenant, name);
-        if (options.set !== undefined) return configs.set(tenant, name, parseJson(options.set));
+        if (options.set !== undefined) return configs.set(tenant, name, await parseJson(options.set));
         return configs.show(tenant, name);
       });
       out.result(view, draw);
     });
 }
 
-function parseJson(text: string): unknown {
+async function parseJson(text: string): Promise<unknown> {
   try {
     return JSON.parse(text);
   } catch (cause) {
-    throw new Oz0Error(
-      "INVALID_INPUT",
+    throw await invalidInput(
       `--set takes JSON, such as '{"limit": 10}': ${(cause as Error).message}`,
-      {
-        cause,
-        data: { issues: [{ path: "", message: "not JSON" }] },
-      },
+      "",
+      "not JSON",
     );
   }
 }

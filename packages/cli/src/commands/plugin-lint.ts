@@ -1,16 +1,7 @@
 // `oz0 plugin lint [dir] [--fix] [--verified]`: every problem of a plugin folder, one a line as
 // file:line:col severity CODE message, then a count; exit code 1 when there is an error. With
 // --tenant or --home it lints against that tenant's installed plugins, to know their parts.
-import {
-  formatFinding,
-  formatSummary,
-  type LintCode,
-  type LintFinding,
-  type LintSummary,
-  lintPlugin,
-  type TenantContext,
-  tenantContextFromCatalog,
-} from "@oz0/runtime";
+import type { LintCode, LintFinding, LintSummary } from "@oz0/runtime";
 import { type Command, CommanderError } from "commander";
 import { withRuntime } from "../context.js";
 import type { Output } from "../output.js";
@@ -49,13 +40,20 @@ export function registerPluginLint(pluginCommand: Command, out: Output): Command
       "hold the plugin to a verified plugin's rules, as verified: true in plugin.yaml does",
     )
     .action(async (dir: string, options: LintCommandOptions, command: Command) => {
-      const tenant = selectsTenant(command) ? await readTenant(out) : undefined;
+      const { formatFinding, formatSummary, lintPlugin, tenantContextFromCatalog } = await import(
+        "@oz0/runtime"
+      );
+      const tenant = selectsTenant(command)
+        ? await withRuntime(out, (runtime) => tenantContextFromCatalog(runtime.catalog, out.options.tenant))
+        : undefined;
       const report = await lintPlugin(dir, {
         fix: options.fix === true,
         verified: options.verified === true,
         tenant,
       });
-      out.result<LintOutput>({ findings: report.findings.map(toPrinted), summary: report.summary }, drawLint);
+      out.result<LintOutput>({ findings: report.findings.map(toPrinted), summary: report.summary }, () =>
+        [...report.findings.map(formatFinding), formatSummary(report.summary)].join("\n"),
+      );
       // Commander's own error for "exit with this code": the findings are already printed.
       if (report.summary.errors > 0)
         throw new CommanderError(1, "oz0.plugin.lint", formatSummary(report.summary));
@@ -74,19 +72,9 @@ function toPrinted(f: LintFinding): PrintedFinding {
   };
 }
 
-function drawLint(output: LintOutput): string {
-  const lines = output.findings.map(formatFinding);
-  lines.push(formatSummary(output.summary));
-  return lines.join("\n");
-}
-
 /** Lint reads a tenant only when asked to: --tenant or --home given on the command line. */
 function selectsTenant(command: Command): boolean {
   let root = command;
   while (root.parent !== null) root = root.parent;
   return root.getOptionValueSource("tenant") === "cli" || root.getOptionValueSource("home") === "cli";
-}
-
-async function readTenant(out: Output): Promise<TenantContext> {
-  return withRuntime(out, (runtime) => tenantContextFromCatalog(runtime.catalog, out.options.tenant));
 }

@@ -3,10 +3,13 @@
 // and how their calls are retried and timed out. No command ever prints a key: lists show
 // where it comes from, or a hint such as `sk-…abcd`.
 import type { KeyView, ProviderChange, ProviderType, ProviderView } from "@oz0/runtime";
-import { PROVIDER_TYPES } from "@oz0/runtime";
 import { type Command, Option } from "commander";
 import { withRuntime } from "../context.js";
+import { allOf, numberOption } from "../options.js";
 import type { Output } from "../output.js";
+
+/** The runtime's PROVIDER_TYPES. */
+const PROVIDER_TYPES = allOf<ProviderType>()(["openai", "openai-chat", "anthropic", "openai-compatible"]);
 
 /** Where `--api-key-stdin` reads the key; tests put a key of their own here. */
 export const keyInput = {
@@ -43,8 +46,16 @@ export function registerProvider(program: Command, out: Output): Command {
     .option("--base-url <url>", "where its API is, such as http://localhost:11434/v1")
     .option("--api-key-env <var>", "read its key from this environment variable when a call is made")
     .option("--api-key-stdin", "read its key from stdin and store it, encrypted, in the tenant")
-    .option("--timeout <seconds>", "seconds without an answer before a call is tried again", Number)
-    .option("--retries <n>", "how many times a failed call is tried again", Number)
+    .option(
+      "--timeout <seconds>",
+      "seconds without an answer before a call is tried again",
+      numberOption({ what: "seconds", example: "60" }),
+    )
+    .option(
+      "--retries <n>",
+      "how many times a failed call is tried again",
+      numberOption({ whole: true, what: "a count", example: "2" }),
+    )
     .action(async (name: string, options: SetOptions) => {
       const change: ProviderChange = {
         ...(options.type === undefined ? {} : { type: options.type }),

@@ -1,12 +1,16 @@
 // `oz0 skill proposals|proposal|approve|reject`: the skills agents proposed with
 // oz.propose_skill (skills.propose). A person reads a proposal and its patch, then approves it,
 // which opens the pull request through the agent's apply function, or rejects it.
-import { PROPOSAL_STATUSES, type ProposalStatus, type ProposalView } from "@oz0/runtime";
+import type { ProposalStatus, ProposalView } from "@oz0/runtime";
 import { type Command, Option } from "commander";
 import { withRuntime } from "../context.js";
+import { allOf } from "../options.js";
 import type { Output } from "../output.js";
 import { actor } from "./job.js";
 import { table } from "./plugin.js";
+
+/** The runtime's PROPOSAL_STATUSES. */
+const PROPOSAL_STATUSES = allOf<ProposalStatus>()(["pending", "approved", "rejected"]);
 
 export function registerSkill(program: Command, out: Output): Command {
   const skill = program.command("skill").description("review the skills agents propose (skills.propose)");

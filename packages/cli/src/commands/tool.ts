@@ -1,9 +1,9 @@
 // `oz0 tool call <plugin>/<tool>.<function> --args JSON`: calls one function by hand, after
 // the owner check on its address, through the dispatch path jobs use.
 import type { ToolCallReport } from "@oz0/runtime";
-import { Oz0Error } from "@oz0/sdk";
 import { type Command, CommanderError } from "commander";
 import { withRuntime } from "../context.js";
+import { invalidInput } from "../errors.js";
 import type { Output } from "../output.js";
 
 export function registerTool(program: Command, out: Output): Command {
@@ -14,7 +14,7 @@ export function registerTool(program: Command, out: Output): Command {
     .argument("<address>", "the function, by address: <plugin>/<tool>.<function>")
     .option("--args <json>", "the arguments, a JSON object", "{}")
     .action(async (address: string, options: { args: string }) => {
-      const args = parseArgs(options.args);
+      const args = await parseArgs(options.args);
       const report = await withRuntime(out, (runtime) =>
         runtime.tools.call(out.options.tenant, address, args),
       );
@@ -22,21 +22,21 @@ export function registerTool(program: Command, out: Output): Command {
         out.result(report, (done) => JSON.stringify(done.result, null, 2));
         return;
       }
-      if (out.json) out.stdout(`${JSON.stringify(report, null, 2)}\n`);
+      if (out.json) out.writeJson(report, { pretty: true });
       else out.stderr(`oz0: ${report.address}: ${report.error?.code}: ${report.error?.message}\n`);
       throw new CommanderError(1, "oz0.tool.failed", report.error?.message ?? "the call failed");
     });
   return tool;
 }
 
-function parseArgs(text: string): unknown {
+async function parseArgs(text: string): Promise<unknown> {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new Oz0Error(
-      "INVALID_INPUT",
+    throw await invalidInput(
       `--args is not JSON (${error instanceof Error ? error.message : String(error)}); pass an object, such as --args '{"id": 7}'`,
-      { data: { issues: [{ path: "", message: "not JSON" }] } },
+      "",
+      "not JSON",
     );
   }
 }

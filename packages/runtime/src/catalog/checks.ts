@@ -146,15 +146,37 @@ export function refuseBrokenDependents(
 ): ReferenceProblem[] {
   const problems = brokenDependents(before, after, changed, action);
   if (problems.length === 0 || reason !== null) return problems;
+  if (action === "remove") refuseRemoveInUse(before.tenant, changed, problems, attempt);
   const fix =
-    action === "remove"
-      ? "Remove or update those plugins first"
-      : "Do not rename a part in place: ship the new name beside the old one, move those plugins to it, and drop the old one in a later version";
+    "Do not rename a part in place: ship the new name beside the old one, move those plugins to it, and drop the old one in a later version";
   throw new Oz0Error(
     "PART_IN_USE",
     `${attempt}: other installed plugins use what it would take away:${bulleted(
       problems.map((one) => `${one.plugin}, ${one.where} ${one.reference}: ${one.problem}`),
     )}\n${fix}; or go ahead anyway with --force --reason TEXT.`,
     { data: { tenant: before.tenant, plugin: changed, problems } },
+  );
+}
+
+/**
+ * Refuses a remove that takes away what other plugins use, naming each plugin that uses the
+ * removed one and what it uses, and how to go on: remove or update those first. (Each
+ * problem in `data` says how the reference would break once the plugin is gone.)
+ */
+function refuseRemoveInUse(
+  tenant: string,
+  removed: string,
+  problems: readonly ReferenceProblem[],
+  attempt: string,
+): never {
+  const users = [...new Set(problems.map((one) => one.plugin))];
+  const named = users.join(", ");
+  throw new Oz0Error(
+    "PART_IN_USE",
+    `${attempt}: ${named} ${users.length === 1 ? "uses" : "use"} it:${bulleted(
+      problems.map((one) => `${one.plugin}, ${one.where} ${one.reference}`),
+    )}\nRemove ${named} first (oz0 plugin remove ${users[0]}), or update ${users.length === 1 ? "it" : "them"} to a version that does not use ${removed}; ` +
+      "or go ahead anyway with --force --reason TEXT.",
+    { data: { tenant, plugin: removed, problems } },
   );
 }

@@ -5,7 +5,7 @@
 
 import { isOz0Error, Oz0Error } from "@oz0/sdk";
 import type { Transaction } from "kysely";
-import type { Card } from "../cards/index.js";
+import { buildCard, type Card } from "../cards/index.js";
 import { type HookSource, storeHookSource } from "../hooks/index.js";
 import { type ModelResolver, modelResolver } from "../models/index.js";
 import { assertAgentRuns } from "../policy/kill-switches.js";
@@ -16,7 +16,8 @@ import { event, type JobEvent, type JobFailure, type WaitingFor } from "./events
 import { newJobId, newLeaseToken, newNodeId } from "./ids.js";
 import type { RunDeps, RunListeners } from "./job-run.js";
 import { runJob } from "./loop.js";
-import { isTerminal, JobStore, jobNotFound, type TenantRedactor } from "./store.js";
+import { readSchema } from "./setup.js";
+import { type Claimed, isTerminal, JobStore, jobNotFound, type TenantRedactor } from "./store.js";
 import { agentTags } from "./tags.js";
 import { type JobView, jobView } from "./view.js";
 
@@ -72,6 +73,12 @@ export interface RunOptions extends RunListeners {
   readonly onLeaseWait?:
     | ((wait: { readonly owner: string | null; readonly remainingMs: number }) => void)
     | undefined;
+  /**
+   * Stops this process's run when it aborts (Ctrl-C): the job's lease is let go, so the job is
+   * queued for any process to take up or cancel at once, the call in flight is stopped, and
+   * nothing more of this run is recorded. The run then returns the job as it stands.
+   */
+  readonly signal?: AbortSignal | undefined;
 }
 
 export interface SearchFilter {
@@ -179,6 +186,7 @@ export class JobEngine {
    */
   async run(id: string, options: RunOptions = {}): Promise<JobView> {
     for (;;) {
+      if (aborted(options.signal)) return this.get(id, options.tenant);
       const claimed = await this.jobs.claim({
         job: id,
         node: this.node,
@@ -187,8 +195,8 @@ export class JobEngine {
         ...(options.tenant === undefined ? {} : { tenant: options.tenant }),
       });
       if (claimed !== undefined) {
-        await runJob(this.#deps, claimed, options);
-        if (!options.follow) return this.get(id, options.tenant);
+        await this.runClaimed(claimed, options);
+        if (!options.follow || aborted(options.signal)) return this.get(id, options.tenant);
         continue;
       }
       const row = await this.row(id, options.tenant);
@@ -211,6 +219,25 @@ export class JobEngine {
         });
       }
       await sleep(this.#pollMs);
+    }
+  }
+
+  /** Runs a claimed job here; the caller's signal lets go of its lease and then stops it. */
+  private async runClaimed(claimed: Claimed, options: RunOptions): Promise<void> {
+    const signal = options.signal;
+    if (signal === undefined) {
+      await runJob(this.#deps, claimed, options);
+      return;
+    }
+    // The lease goes first, so that nothing the stopped call ends with is recorded.
+    const stop = new AbortController();
+    const interrupt = () => void this.jobs.release(claimed.lease).finally(() => stop.abort());
+    if (signal.aborted) interrupt();
+    else signal.addEventListener("abort", interrupt, { once: true });
+    try {
+      await runJob(this.#deps, claimed, options, stop.signal);
+    } finally {
+      signal.removeEventListener("abort", interrupt);
     }
   }
 
@@ -281,12 +308,25 @@ export class JobEngine {
     return rows.map(jobView);
   }
 
-  /** The card a succeeded job's answer is drawn as; undefined for a text answer or a job that did not succeed. */
+  /**
+   * The card a job's answer is drawn as: a succeeded job's, or the last answer of a chat that
+   * waits for the next message, shaped by its agent's output schema. Undefined for a text
+   * answer, and for a job that has no answer.
+   */
   async card(id: string, tenant?: string): Promise<Card | undefined> {
     const row = await this.row(id, tenant);
-    if (row.status !== "succeeded") return undefined;
-    const end = (await this.jobs.events(id)).findLast((entry) => entry.kind === "job_succeeded");
-    return end?.kind === "job_succeeded" ? end.data.card : undefined;
+    const events = await this.jobs.events(id);
+    if (row.status === "succeeded") {
+      const end = events.findLast((entry) => entry.kind === "job_succeeded");
+      return end?.kind === "job_succeeded" ? end.data.card : undefined;
+    }
+    if (row.mode !== "chat" || row.status !== "waiting") return undefined;
+    const last = events.findLast((entry) => entry.kind === "model_call");
+    if (last?.kind !== "model_call" || last.data.output === undefined) return undefined;
+    const plugin = await this.#deps.source.loadInstalled(row.tenant, row.plugin);
+    const path = plugin.agents.find((agent) => agent.definition.name === row.name)?.definition.output_schema;
+    const schema = path === undefined ? undefined : await readSchema(plugin, path, "output_schema");
+    return buildCard(schema, last.data.output);
   }
 
   /**
@@ -462,6 +502,10 @@ function heldElsewhere(row: JobRow, now: number): Oz0Error {
       `oz0 job resume ${row.id} takes it over once the lease runs out.`,
     { data: { job: row.id, status: row.status } },
   );
+}
+
+function aborted(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true;
 }
 
 function sleep(ms: number): Promise<void> {

@@ -24,6 +24,7 @@ export async function runJob(
   deps: RunDeps,
   claimed: Claimed,
   listeners: RunListeners = {},
+  stop?: AbortSignal,
 ): Promise<RunOutcome> {
   const { row } = claimed;
   const events = await deps.jobs.events(row.id);
@@ -41,6 +42,10 @@ export async function runJob(
   const run = new JobRun(deps, row, claimed.lease, replay(events), claimed.now, traced.listeners);
   run.usage.add(callsIn(events) ?? []);
   run.start();
+  // The engine let go of the lease (an interrupted run): stopped as a worker that lost it is.
+  const onStop = () => run.stop("lost");
+  if (stop?.aborted === true) onStop();
+  else stop?.addEventListener("abort", onStop, { once: true });
   try {
     await guarded(run);
     return "stopped";
@@ -48,6 +53,7 @@ export async function runJob(
     if (isOz0Error(error, "LEASE_LOST")) return "lost";
     throw error;
   } finally {
+    stop?.removeEventListener("abort", onStop);
     run.finish();
     traced.spans?.end();
   }

@@ -250,6 +250,28 @@ export class JobStore {
       .executeTakeFirst();
   }
 
+  /**
+   * Lets go of `lease` while the job runs: it is queued again, for any worker to take up (or
+   * cancel) at once, and the claim is not counted as an attempt that ended badly. The worker
+   * that held it can record nothing more. False when the lease was no longer this worker's.
+   */
+  async release(lease: Lease): Promise<boolean> {
+    const released = await this.store.db
+      .updateTable("jobs")
+      .set((eb) => ({
+        status: "queued",
+        lease_owner: null,
+        lease_expires_at: null,
+        attempts: eb("attempts", "-", 1),
+        updated_at: this.clock,
+      }))
+      .where("id", "=", lease.job)
+      .where("lease_owner", "=", lease.token)
+      .where("status", "=", "running")
+      .executeTakeFirst();
+    return Number(released.numUpdatedRows) > 0;
+  }
+
   async get(id: string): Promise<JobRow | undefined> {
     return this.store.db.selectFrom("jobs").selectAll().where("id", "=", id).executeTakeFirst();
   }

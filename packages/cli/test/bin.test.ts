@@ -1,0 +1,52 @@
+// The command npm links (node_modules/.bin/oz0, npx oz0) is a file of the repository, so the
+// link exists from `npm ci` on, on every fresh clone: a bin under dist/ does not exist when
+// npm links it, and npm then links nothing.
+import { execFileSync, spawnSync } from "node:child_process";
+import { copyFile, mkdir, readFile, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tempHome } from "./run-cli.js";
+
+const PACKAGE = fileURLToPath(new URL("..", import.meta.url));
+
+let home: string;
+let cleanup: () => Promise<void>;
+beforeAll(async () => {
+  ({ home, cleanup } = await tempHome());
+});
+afterAll(() => cleanup());
+
+async function binPath(): Promise<string> {
+  const manifest = JSON.parse(await readFile(join(PACKAGE, "package.json"), "utf8")) as {
+    bin: { oz0: string };
+    files: string[];
+  };
+  expect(manifest.files).toContain(manifest.bin.oz0.replace(/^\.\//, "").split("/")[0]);
+  return manifest.bin.oz0;
+}
+
+describe("the oz0 bin", () => {
+  it("is an executable file of the repository, not of the build", async () => {
+    const bin = await binPath();
+    expect(bin).not.toMatch(/^(\.\/)?dist\//);
+    const tracked = execFileSync("git", ["ls-files", "--stage", "--", bin], {
+      cwd: PACKAGE,
+      encoding: "utf8",
+    });
+    expect(tracked).toMatch(/^100755 /);
+    expect((await stat(join(PACKAGE, bin))).mode & 0o111).not.toBe(0);
+  });
+
+  it("says to build oz0 when its dist/ is not there yet", async () => {
+    const bin = await binPath();
+    const copy = join(home, "cli", bin);
+    await mkdir(join(copy, ".."), { recursive: true });
+    await copyFile(join(PACKAGE, bin), copy);
+    const result = spawnSync(process.execPath, [copy, "--version"], { encoding: "utf8" });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe(
+      "oz0 is not built yet: run npm run build in the oz0 workspace, then try again.\n",
+    );
+  });
+});
