@@ -98,6 +98,50 @@ describe("the SQLite store", () => {
     }
   });
 
+  it("runs a heartbeat from a thread of its own while this thread is busy, and stops it when it returns no row", async () => {
+    const home = join(scratch, "heartbeat");
+    const store = await openStore({ home });
+    const reader = new DatabaseSync(join(home, "oz0.db"));
+    try {
+      await store.db
+        .insertInto("settings")
+        .values({ tenant: DEFAULT_TENANT, key: "beats", value: "0", updated_at: 0 })
+        .execute();
+      const heard: (Readonly<Record<string, unknown>> | undefined)[] = [];
+      const beating = store.heartbeat(
+        {
+          sql: "update settings set value = cast(value as integer) + 1 where key = ? and cast(value as integer) < ? returning value",
+          parameters: ["beats", 3],
+          everyMs: 20,
+        },
+        (row) => heard.push(row),
+      );
+      // This thread does not yield until the heartbeat has run twice: nothing of its own runs.
+      const patience = Date.now() + 30_000;
+      const beats = () =>
+        Number(
+          (reader.prepare("select value from settings where key = 'beats'").get() as { value: string }).value,
+        );
+      while (beats() < 2) {
+        if (Date.now() > patience) throw new Error("the heartbeat did not run while this thread was busy");
+      }
+      expect(heard).toEqual([]);
+      // Once free, this thread hears each run, until the statement returns no row.
+      while (!heard.includes(undefined)) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(heard.map((row) => (row === undefined ? undefined : Number(row.value)))).toEqual([
+        1,
+        2,
+        3,
+        undefined,
+      ]);
+      beating.stop();
+      expect(beats()).toBe(3);
+    } finally {
+      reader.close();
+      await store.close();
+    }
+  });
+
   it("refuses a Date as a query parameter instead of storing NULL", async () => {
     const store = await openStore({ memory: true });
     try {
