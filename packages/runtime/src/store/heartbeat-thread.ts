@@ -29,10 +29,9 @@ export type ToHeartbeatThread =
     }
   | { readonly op: "stop"; readonly id: number };
 
-/** A message from the thread: a run's first row (null: none, so the heartbeat stopped), or a run's error. */
+/** A message from the thread: a run's first row (null: none, so the heartbeat stopped), or that it cannot run any. */
 export type FromHeartbeatThread =
   | { readonly id: number; readonly row: Record<string, unknown> | null }
-  | { readonly id: number; readonly error: string }
   | { readonly fatal: string };
 
 interface Beat {
@@ -46,7 +45,7 @@ const port = parentPort;
 const data = workerData as HeartbeatThreadData;
 const beats = new Map<number, Beat>();
 
-/** Runs one statement and gives its first row; connections open on first use and again after a fault. */
+/** Runs one statement and gives its first row; a PostgreSQL connection opens again after a fault. */
 type Runner = (
   sql: string,
   parameters: readonly SQLInputValue[],
@@ -54,13 +53,10 @@ type Runner = (
 
 async function sqliteRunner(): Promise<Runner> {
   const { DatabaseSync } = await import("node:sqlite");
-  let database: DatabaseSync | undefined;
+  const database: DatabaseSync = new DatabaseSync(data.target, { timeout: data.busyTimeoutMs });
+  for (const pragma of data.pragmas) database.exec(`pragma ${pragma}`);
   const statements = new Map<string, StatementSync>();
   return async (sql, parameters) => {
-    if (database === undefined) {
-      database = new DatabaseSync(data.target, { timeout: data.busyTimeoutMs });
-      for (const pragma of data.pragmas) database.exec(`pragma ${pragma}`);
-    }
     let statement = statements.get(sql);
     if (statement === undefined) {
       statement = database.prepare(sql);
@@ -87,6 +83,8 @@ async function postgresRunner(): Promise<Runner> {
     }
     return next;
   };
+  client = connect();
+  await client;
   return async (sql, parameters) => {
     client ??= connect();
     const open = client;
@@ -103,7 +101,8 @@ async function postgresRunner(): Promise<Runner> {
 
 function main(): void {
   if (port === null) return;
-  // Messages are heard from the start; runs wait for the driver to load.
+  // Messages are heard from the start; runs wait for the first connection. A thread that
+  // cannot open one says so, and the main thread runs the heartbeats itself.
   const ready = data.engine === "sqlite" ? sqliteRunner() : postgresRunner();
   ready.catch((error: unknown) => {
     port.postMessage({ fatal: String(error) } satisfies FromHeartbeatThread);
@@ -119,19 +118,19 @@ function main(): void {
     // A run still waiting for the database (SQLite's busy timeout, a slow server) is not doubled.
     if (beat.running) return;
     beat.running = true;
-    let message: FromHeartbeatThread;
+    let row: Record<string, unknown> | undefined;
     try {
-      const row = await (await ready)(beat.sql, beat.parameters);
-      message = { id, row: row === undefined ? null : { ...row } };
-    } catch (error) {
-      message = { id, error: error instanceof Error ? error.message : String(error) };
+      row = await (await ready)(beat.sql, beat.parameters);
+    } catch {
+      // The database briefly away: the next run tries again, and a lease outlasts a few.
+      return;
     } finally {
       beat.running = false;
     }
     // A heartbeat stopped meanwhile is not heard of again.
     if (beats.get(id) !== beat) return;
-    if ("row" in message && message.row === null) stop(id);
-    port.postMessage(message);
+    if (row === undefined) stop(id);
+    port.postMessage({ id, row: row === undefined ? null : { ...row } } satisfies FromHeartbeatThread);
   };
   port.on("message", (message: ToHeartbeatThread) => {
     if (message.op === "stop") {

@@ -85,7 +85,8 @@ export class LoopHeartbeats implements Heartbeats {
 
 /**
  * Heartbeats on a thread of their own, started with the first and let go a while after the
- * last. Should the thread fail (it cannot load its driver, say), they go on from this thread.
+ * last. Should the thread fail (it cannot open a connection of its own, say), they go on from this
+ * thread.
  */
 export class ThreadHeartbeats implements Heartbeats {
   readonly #data: HeartbeatThreadData;
@@ -164,7 +165,6 @@ export class ThreadHeartbeats implements Heartbeats {
       if (this.#worker !== undefined) this.#fail(this.#worker);
       return;
     }
-    if (!("row" in message)) return;
     const entry = this.#entries.get(message.id);
     if (entry === undefined) return;
     if (message.row === null) {

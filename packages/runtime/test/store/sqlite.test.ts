@@ -6,6 +6,7 @@ import { DatabaseSync } from "node:sqlite";
 import { isOz0Error } from "@oz0/sdk";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LoopHeartbeats, ThreadHeartbeats } from "../../src/store/heartbeat.js";
 import { DEFAULT_TENANT, openStore, SQLITE_BUSY_TIMEOUT_MS, type Store } from "../../src/store/index.js";
 import { runTogether } from "./children.js";
 
@@ -138,6 +139,32 @@ describe("the SQLite store", () => {
       expect(beats()).toBe(3);
     } finally {
       reader.close();
+      await store.close();
+    }
+  });
+
+  it("runs the heartbeats from this thread when their own thread cannot open the database", async () => {
+    const store = await openStore({ memory: true });
+    const heartbeats = new ThreadHeartbeats(
+      {
+        engine: "sqlite",
+        target: join(scratch, "no-such-folder", "oz0.db"),
+        pragmas: [],
+        busyTimeoutMs: 0,
+      },
+      new LoopHeartbeats(store.db),
+    );
+    try {
+      const heard: unknown[] = [];
+      heartbeats.start({ sql: "select ? as beat", parameters: ["on"], everyMs: 20 }, (row) =>
+        heard.push(row),
+      );
+      const patience = Date.now() + 15_000;
+      while (heard.length === 0 && Date.now() < patience)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(heard[0]).toEqual({ beat: "on" });
+    } finally {
+      await heartbeats.close();
       await store.close();
     }
   });
