@@ -14,7 +14,8 @@ const LEASE_MS = 2_000;
 const TIMEOUT_MS = 60_000;
 
 const fixtures = engineFixtures().filter((entry) => entry.label !== "memory");
-afterAll(() => disposeFixtures(fixtures));
+// Dropping the databases waits for a PostgreSQL server that the other suites keep busy.
+afterAll(() => disposeFixtures(fixtures), 60_000);
 
 describe.concurrent.each(fixtures)("crash safety on $label", (fixture) => {
   it(

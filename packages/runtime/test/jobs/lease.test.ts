@@ -18,7 +18,8 @@ const LEASE_MS = 3_000;
 const TIMEOUT_MS = 90_000;
 
 const fixtures = engineFixtures().filter((entry) => entry.label !== "memory");
-afterAll(() => disposeFixtures(fixtures));
+// Dropping the databases waits for a PostgreSQL server that the other suites keep busy.
+afterAll(() => disposeFixtures(fixtures), 60_000);
 
 async function busyScene(options: Awaited<ReturnType<(typeof fixtures)[number]["fresh"]>>) {
   const s = await scene(options, "busy/spinner", ["busy"]);
