@@ -1,19 +1,20 @@
 // One worker's hold on one job while it runs: every write goes through here (under the lease,
-// applied to the replayed state, shown to listeners), and so do the job's ends and waits. A
-// heartbeat renews the lease during long calls and notices a cancel request or a lost lease;
-// a timer stops the job's calls at its wall-time limit.
-import { isOz0Error, Oz0Error } from "@oz0/sdk";
+// applied to the replayed state, shown to listeners), and so do the job's ends and waits. The
+// store's heartbeat thread renews the lease meanwhile, however long a call keeps this thread
+// busy, and tells of a cancel request or a lost lease, which stop the call in flight; a timer
+// stops the job's calls at its wall-time limit.
+import { Oz0Error } from "@oz0/sdk";
 import type { Transaction } from "kysely";
 import type { Card } from "../cards/index.js";
 import type { HookSource, RunHooks } from "../hooks/index.js";
 import type { LanguageModel, ModelResolver } from "../models/index.js";
-import type { Database, JobRow, JobUpdate } from "../store/index.js";
+import type { Database, Heartbeat, JobRow, JobUpdate } from "../store/index.js";
 import type { Telemetry } from "../telemetry/index.js";
 import type { CallInterceptor, PartSource } from "../tools/index.js";
 import { callsIn, JobUsage } from "../usage/index.js";
 import { event, type JobFailure, type NewEvent, type WaitingFor } from "./events.js";
 import { applyEvent, type History } from "./history.js";
-import type { JobStore, Lease } from "./store.js";
+import type { JobStore, Lease, Renewal } from "./store.js";
 
 /** What a job engine gives each run. */
 export interface RunDeps {
@@ -66,7 +67,7 @@ export class JobRun {
   /** The job's model-call totals, replayed and kept as it writes: what budgets read. */
   readonly usage = new JobUsage();
   #done = false;
-  #heartbeat: NodeJS.Timeout | undefined;
+  #heartbeat: Heartbeat | undefined;
   #deadlineTimer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -107,6 +108,11 @@ export class JobRun {
       hooks === undefined || events.length === 0 ? events : await hooks.beforeWrite(events, final);
     const result = await this.deps.jobs.write(this.lease, given, set, also);
     const batch = result.events;
+    // The job ended or waits: the lease is let go, and nothing is left to renew.
+    if (final) {
+      this.#heartbeat?.stop();
+      this.#heartbeat = undefined;
+    }
     this.now = result.now;
     if (result.cancelRequestedBy !== null) this.cancelBy = result.cancelRequestedBy;
     // The tenant's totals are kept by the store (migration 7); the job's own, here.
@@ -119,16 +125,17 @@ export class JobRun {
     if (hooks !== undefined && batch.length > 0) await hooks.afterWrite(batch, final);
   }
 
-  /** Renews the lease every third of its time and arms the wall-time timer. */
+  /** Has the lease kept, until the job's wall time (once known) and one more lease have passed. */
   start(): void {
-    const every = Math.max(50, Math.floor(this.lease.ttlMs / 3));
-    this.#heartbeat = setInterval(() => void this.beat(), every);
-    this.#heartbeat.unref();
+    this.#heartbeat?.stop();
+    const until = this.deadline + this.lease.ttlMs;
+    this.#heartbeat = this.deps.jobs.keep(this.lease, until, (renewed) => this.renewed(renewed));
   }
 
   /** Sets the wall-time limit, and stops the call in flight when it passes. */
   setDeadline(deadline: number): void {
     this.deadline = deadline;
+    if (this.#heartbeat !== undefined && !this.#done) this.start();
     clearTimeout(this.#deadlineTimer);
     const remaining = deadline - this.now;
     if (!Number.isFinite(remaining)) return;
@@ -152,20 +159,24 @@ export class JobRun {
 
   finish(): void {
     this.#done = true;
-    clearInterval(this.#heartbeat);
+    this.#heartbeat?.stop();
     clearTimeout(this.#deadlineTimer);
   }
 
-  private async beat(): Promise<void> {
-    if (this.#done) return;
-    try {
-      await this.write([]);
-      if (this.cancelBy !== null) this.stop("cancel");
-    } catch (error) {
-      if (this.#done) return;
-      if (isOz0Error(error, "LEASE_LOST")) this.stop("lost");
-      // Any other failure (the database briefly away) is retried at the next beat; the lease
-      // outlasts a few missed beats.
+  /**
+   * A renewal by the heartbeat, heard once this thread is free. A lease that is no longer this
+   * worker's fences it: the call in flight is stopped, and every later write is refused.
+   */
+  private renewed(renewed: Renewal | undefined): void {
+    if (this.#done || this.#heartbeat === undefined) return;
+    if (renewed === undefined) {
+      this.stop("lost");
+      return;
+    }
+    this.now = Math.max(this.now, renewed.now);
+    if (renewed.cancelRequestedBy !== null) {
+      this.cancelBy = renewed.cancelRequestedBy;
+      this.stop("cancel");
     }
   }
 

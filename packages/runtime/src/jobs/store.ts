@@ -14,7 +14,7 @@ import {
   type Transaction,
 } from "kysely";
 import { NO_SECRETS, type Redactor } from "../models/index.js";
-import type { Database, JobRow, JobStatus, JobUpdate, NewJob, Store } from "../store/index.js";
+import type { Database, Heartbeat, JobRow, JobStatus, JobUpdate, NewJob, Store } from "../store/index.js";
 import { event, type JobEvent, type JobFailure, type NewEvent, type WaitingFor } from "./events.js";
 
 /** A worker's hold on one job. `nextSeq` moves on with every write the worker makes. */
@@ -31,10 +31,14 @@ export interface Lease {
  * What a worker learns from each write: the database's time, whether someone asked to cancel,
  * and the events as they were stored (secrets redacted), which is what the run goes on with.
  */
-export interface WriteResult {
+export interface WriteResult extends Renewal {
+  readonly events: readonly NewEvent[];
+}
+
+/** What a worker learns from each renewal of its lease: the database's time and a cancel request. */
+export interface Renewal {
   readonly now: number;
   readonly cancelRequestedBy: string | null;
-  readonly events: readonly NewEvent[];
 }
 
 /** The redactor of a tenant's secret values (model keys, MCP secrets, config secrets). */
@@ -215,6 +219,32 @@ export class JobStore {
       lease.nextSeq += events.length;
       return { now, cancelRequestedBy: row.cancel_requested_by, events };
     });
+  }
+
+  /**
+   * Renews `lease` every third of its time from the store's heartbeat thread, whatever this
+   * thread is doing, until the database's clock reaches `until`: a worker stuck past its job's
+   * wall time lets the lease run out, so that another worker can end the job. `listener`
+   * hears each renewal (with a cancel request), and `undefined` once the lease is no longer
+   * this worker's: another took the job over, or it ended.
+   */
+  keep(lease: Lease, until: number, listener: (renewed: Renewal | undefined) => void): Heartbeat {
+    return this.store.heartbeat(
+      {
+        sql: this.#queries.keep,
+        parameters: [...renewParameters(lease), Math.min(until, Number.MAX_SAFE_INTEGER)],
+        everyMs: Math.max(50, Math.floor(lease.ttlMs / 3)),
+      },
+      (row) =>
+        listener(
+          row === undefined
+            ? undefined
+            : {
+                now: Number(row.now),
+                cancelRequestedBy: (row.cancel_requested_by as string | null | undefined) ?? null,
+              },
+        ),
+    );
   }
 
   /** One statement under the owner check; it answers with one row per event (or one for a renewal). */
@@ -415,6 +445,8 @@ interface RenewedRow {
  */
 class StepQueries {
   readonly renew: string;
+  /** The renewal the heartbeat thread runs: the same, until a time by the database's clock. */
+  readonly keep: string;
   readonly #db: Kysely<Database>;
   readonly #clock: Expression<number>;
   readonly #inserts = new Map<number, string>();
@@ -433,6 +465,17 @@ class StepQueries {
       .compile();
     expectOrder(renew.parameters, RENEW_ORDER);
     this.renew = renew.sql;
+    const keep = db
+      .updateTable("jobs")
+      .set({ updated_at: clock, lease_expires_at: sql<number>`${clock} + ${RENEW_ORDER[0]}` })
+      .where("id", "=", RENEW_ORDER[1])
+      .where("lease_owner", "=", RENEW_ORDER[2])
+      .where("status", "=", RENEW_ORDER[3])
+      .where(sql<boolean>`${clock} < ${KEEP_UNTIL}`)
+      .returning(["cancel_requested_by", sql<number>`${clock}`.as("now")])
+      .compile();
+    expectOrder(keep.parameters, [...RENEW_ORDER, KEEP_UNTIL]);
+    this.keep = keep.sql;
   }
 
   /**
@@ -505,6 +548,7 @@ class StepQueries {
 // Markers the queries are compiled with, to check that the parameters come in the order the
 // step passes them.
 const RENEW_ORDER = [-1, "\u0000job", "\u0000token", "running"] as const;
+const KEEP_UNTIL = -2;
 const INSERT_ORDER = ["\u0000job", -1_000_000, "\u0000kind", "\u0000data"] as const;
 const APPEND_ORDER = ["\u0000job", -1_000_000, "\u0000kind", "\u0000data", "\u0000token", "running"] as const;
 
@@ -538,7 +582,7 @@ function redactedUpdate(set: JobUpdate, redactor: Redactor): JobUpdate {
   return out;
 }
 
-function renewParameters(lease: Lease): unknown[] {
+function renewParameters(lease: Lease): (string | number)[] {
   return [lease.ttlMs, lease.job, lease.token, "running"];
 }
 

@@ -11,6 +11,7 @@
 //
 // Both engines run the same Kysely queries over one portable schema (schema.ts), and every
 // open applies the migrations the database lacks (migrations/).
+export type { Heartbeat, HeartbeatListener, HeartbeatStatement } from "./heartbeat.js";
 export { type MigrationReport, migrate } from "./migrate.js";
 export { MIGRATIONS, type Migration, type MigrationContext, type MigrationDb } from "./migrations/index.js";
 export { POSTGRES_CLOCK_SQL, redactUrl } from "./postgres.js";

@@ -4,15 +4,26 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { Oz0Error } from "@oz0/sdk";
 import { Kysely, type RawBuilder, sql, type Transaction } from "kysely";
+import {
+  type Heartbeat,
+  type HeartbeatListener,
+  type HeartbeatStatement,
+  type Heartbeats,
+  type HeartbeatThreadData,
+  LoopHeartbeats,
+  ThreadHeartbeats,
+} from "./heartbeat.js";
 import { type MigrationReport, migrate } from "./migrate.js";
 import { openPostgresPool, POSTGRES_CLOCK_SQL, postgresDialect, redactUrl } from "./postgres.js";
 import type { Database } from "./schema.js";
 import {
   NodeSqliteDialect,
   openSqliteDatabase,
+  SQLITE_BUSY_TIMEOUT_MS,
   SQLITE_CLOCK_SQL,
   SQLITE_FILE_NAME,
   SQLITE_MEMORY,
+  SQLITE_PRAGMAS,
 } from "./sqlite.js";
 
 export type StoreEngine = "sqlite" | "postgres";
@@ -40,7 +51,13 @@ export interface Store {
   transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T>;
   /** The database's clock now, in epoch milliseconds. */
   now(): Promise<number>;
-  /** Closes the database or the pool. */
+  /**
+   * Runs `statement` every `statement.everyMs` until stopped or until it returns no row, and
+   * tells `listener` each time. On a file or a server it runs from a thread of its own, on a
+   * connection of its own, so a busy main thread does not hold it up (a job's lease renewal).
+   */
+  heartbeat(statement: HeartbeatStatement, listener: HeartbeatListener): Heartbeat;
+  /** Closes the database or the pool, and stops the heartbeats. */
   close(): Promise<void>;
 }
 
@@ -65,7 +82,12 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   if (databaseUrl !== undefined && databaseUrl !== "") {
     const pool = await openPostgresPool(databaseUrl);
     const db = new Kysely<Database>({ dialect: postgresDialect(pool) });
-    return createStore(db, "postgres", redactUrl(databaseUrl), POSTGRES_CLOCK_SQL, []);
+    return createStore(db, "postgres", redactUrl(databaseUrl), POSTGRES_CLOCK_SQL, [], {
+      engine: "postgres",
+      target: databaseUrl,
+      pragmas: [],
+      busyTimeoutMs: 0,
+    });
   }
   let path: string;
   if (options.memory === true) path = SQLITE_MEMORY;
@@ -80,7 +102,17 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   }
   const warnings: string[] = [];
   const db = new Kysely<Database>({ dialect: new NodeSqliteDialect(openSqliteDatabase(path, warnings)) });
-  return createStore(db, "sqlite", path, SQLITE_CLOCK_SQL, warnings);
+  // The file is in WAL mode already: the thread's connection takes the other pragmas.
+  const thread: HeartbeatThreadData | undefined =
+    path === SQLITE_MEMORY
+      ? undefined
+      : {
+          engine: "sqlite",
+          target: path,
+          pragmas: SQLITE_PRAGMAS.filter((pragma) => !pragma.startsWith("journal_mode")),
+          busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS,
+        };
+  return createStore(db, "sqlite", path, SQLITE_CLOCK_SQL, warnings, thread);
 }
 
 /** The options the environment asks for: `OZ0_DATABASE_URL`, else `OZ0_HOME` (default `~/.oz0`). */
@@ -95,6 +127,7 @@ async function createStore(
   location: string,
   clock: string,
   warnings: readonly string[],
+  thread: HeartbeatThreadData | undefined,
 ): Promise<Store> {
   const clockSql = sql<number>`${sql.raw(clock)}`;
   let migrations: MigrationReport;
@@ -109,6 +142,8 @@ async function createStore(
       { data: { cause: String(error) }, cause: error },
     );
   }
+  const loop = new LoopHeartbeats(db);
+  const heartbeats: Heartbeats = thread === undefined ? loop : new ThreadHeartbeats(thread, loop);
   return {
     engine,
     location,
@@ -121,6 +156,10 @@ async function createStore(
       const { rows } = await sql<{ now: number }>`select ${clockSql} as now`.execute(db);
       return rows[0]!.now;
     },
-    close: () => db.destroy(),
+    heartbeat: (statement, listener) => heartbeats.start(statement, listener),
+    async close() {
+      await heartbeats.close();
+      await db.destroy();
+    },
   };
 }

@@ -1,7 +1,9 @@
-// A separate oz0 worker process for the crash tests. It runs one job (`run`), or takes up
-// whatever job is runnable (`work`) once a dead worker's lease has run out, and prints one JSON
-// line with the job. Its model writes each step it is asked for to a file, and can hang at a
-// step so that the test kills the process in the middle of a model call.
+// A separate oz0 worker process for the crash and lease tests (workers.ts starts it). It runs
+// one job (`run`), takes it up as `oz0 job resume` does (`resume`: waiting while another
+// worker holds it, printing a JSON line for each wait), or takes up whatever job is runnable
+// (`work`) once a dead worker's lease has run out, and prints one JSON line with the job. Its
+// model writes each step it is asked for to a file, and can hang at a step so that the test
+// kills the process in the middle of a model call.
 import { appendFileSync } from "node:fs";
 import { JobEngine, type JobView } from "../../src/jobs/index.js";
 import { type LanguageModel, modelResolver } from "../../src/models/index.js";
@@ -9,9 +11,11 @@ import { openStore, type StoreOptions } from "../../src/store/index.js";
 import { DirSource, fixture } from "./dir-source.js";
 
 export interface WorkerTask {
-  readonly mode: "run" | "work";
+  readonly mode: "run" | "resume" | "work";
   readonly options: StoreOptions;
   readonly home: string;
+  /** The fixture plugins under test/fixtures/jobs that make up the tenant. */
+  readonly plugins: readonly string[];
   /** The job to run (`run`), or to wait for while taking up runnable jobs (`work`). */
   readonly job: string;
   readonly leaseMs: number;
@@ -38,7 +42,7 @@ async function main(task: WorkerTask): Promise<JobView> {
   const resolve = modelResolver();
   const engine = new JobEngine({
     store,
-    source: await DirSource.load([fixture("helpdesk")]),
+    source: await DirSource.load(task.plugins.map((name) => fixture(name))),
     home: task.home,
     leaseMs: task.leaseMs,
     pollMs: 50,
@@ -46,6 +50,11 @@ async function main(task: WorkerTask): Promise<JobView> {
   });
   try {
     if (task.mode === "run") return await engine.run(task.job);
+    if (task.mode === "resume") {
+      return await engine.resume(task.job, {
+        onLeaseWait: (wait) => process.stdout.write(`${JSON.stringify({ wait })}\n`),
+      });
+    }
     for (;;) {
       const done = await engine.work();
       if (done?.id === task.job) return done;

@@ -3,12 +3,22 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { event } from "../../src/jobs/events.js";
 import { JobStore } from "../../src/jobs/index.js";
+import type { Renewal } from "../../src/jobs/store.js";
 import { openStore, type Store } from "../../src/store/index.js";
 import { disposeFixtures, engineFixtures } from "../store/engines.js";
 import { type Harness, harness, kinds, ofKind, TENANT } from "./helpers.js";
 
 const fixtures = engineFixtures();
 afterAll(() => disposeFixtures(fixtures));
+
+/** Waits until `check` holds, giving up long after it should have. */
+async function eventually(check: () => boolean): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error("gave up waiting");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
 
 describe.each(fixtures)("jobs on $label", (fixture) => {
   let store: Store;
@@ -102,6 +112,46 @@ describe.each(fixtures)("jobs on $label", (fixture) => {
       ["x", "y", "z"].map((node) => jobs.claim({ job: started.id, node, token: `${node}#1`, ttlMs: 60_000 })),
     );
     expect(claims.filter((claim) => claim !== undefined)).toHaveLength(1);
+  });
+
+  it("renews a worker's lease from the heartbeat, telling it of a cancel request, until the time it is kept to", async () => {
+    const jobs = new JobStore(store);
+    const started = await h.engine().start({ tenant: TENANT, agent: "helpdesk/triage", input: "ticket 7" });
+    const claimed = await jobs.claim({ job: started.id, node: "k", token: "k#1", ttlMs: 600 });
+    const heard: (Renewal | undefined)[] = [];
+    const kept = jobs.keep(claimed!.lease, Number.POSITIVE_INFINITY, (renewed) => heard.push(renewed));
+    await eventually(() => heard.length >= 1);
+    const renewed = await jobs.get(started.id);
+    expect(renewed!.lease_expires_at).toBeGreaterThan(claimed!.row.lease_expires_at!);
+    expect(heard[0]).toMatchObject({ cancelRequestedBy: null });
+    await store.db
+      .updateTable("jobs")
+      .set({ cancel_requested_by: "erin" })
+      .where("id", "=", started.id)
+      .execute();
+    await eventually(() => heard.at(-1)?.cancelRequestedBy === "erin");
+    kept.stop();
+    // Kept until a time that has passed: the lease is not renewed, and the worker hears so.
+    const late: (Renewal | undefined)[] = [];
+    jobs.keep(claimed!.lease, await store.now(), (renewed) => late.push(renewed));
+    await eventually(() => late.length >= 1);
+    expect(late).toEqual([undefined]);
+  });
+
+  it("tells a worker's heartbeat once another worker took its lease over, and renews it no more", async () => {
+    const jobs = new JobStore(store);
+    const started = await h.engine().start({ tenant: TENANT, agent: "helpdesk/triage", input: "ticket 7" });
+    const claimed = await jobs.claim({ job: started.id, node: "a", token: "a#1", ttlMs: 600 });
+    const heard: (Renewal | undefined)[] = [];
+    jobs.keep(claimed!.lease, Number.POSITIVE_INFINITY, (renewed) => heard.push(renewed));
+    await store.db
+      .updateTable("jobs")
+      .set({ lease_owner: "b#1", lease_expires_at: 0 })
+      .where("id", "=", started.id)
+      .execute();
+    await eventually(() => heard.includes(undefined));
+    expect(heard.at(-1)).toBeUndefined();
+    expect(await jobs.get(started.id)).toMatchObject({ lease_owner: "b#1", lease_expires_at: 0 });
   });
 
   it("sets leases by the database's clock", async () => {

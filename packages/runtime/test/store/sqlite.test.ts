@@ -6,6 +6,7 @@ import { DatabaseSync } from "node:sqlite";
 import { isOz0Error } from "@oz0/sdk";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LoopHeartbeats, ThreadHeartbeats } from "../../src/store/heartbeat.js";
 import { DEFAULT_TENANT, openStore, SQLITE_BUSY_TIMEOUT_MS, type Store } from "../../src/store/index.js";
 import { runTogether } from "./children.js";
 
@@ -139,6 +140,76 @@ describe("the SQLite store", () => {
       expect(settings.count).toBe(2 * count);
     } finally {
       await after.close();
+    }
+  });
+
+  it("runs a heartbeat from a thread of its own while this thread is busy, and stops it when it returns no row", async () => {
+    const home = join(scratch, "heartbeat");
+    const store = await openStore({ home });
+    const reader = new DatabaseSync(join(home, "oz0.db"));
+    try {
+      await store.db
+        .insertInto("settings")
+        .values({ tenant: DEFAULT_TENANT, key: "beats", value: "0", updated_at: 0 })
+        .execute();
+      const heard: (Readonly<Record<string, unknown>> | undefined)[] = [];
+      const beating = store.heartbeat(
+        {
+          sql: "update settings set value = cast(value as integer) + 1 where key = ? and cast(value as integer) < ? returning value",
+          parameters: ["beats", 3],
+          everyMs: 20,
+        },
+        (row) => heard.push(row),
+      );
+      // This thread does not yield until the heartbeat has run twice: nothing of its own runs.
+      const patience = Date.now() + 30_000;
+      const beats = () =>
+        Number(
+          (reader.prepare("select value from settings where key = 'beats'").get() as { value: string }).value,
+        );
+      while (beats() < 2) {
+        if (Date.now() > patience) throw new Error("the heartbeat did not run while this thread was busy");
+      }
+      expect(heard).toEqual([]);
+      // Once free, this thread hears each run, until the statement returns no row.
+      while (!heard.includes(undefined)) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(heard.map((row) => (row === undefined ? undefined : Number(row.value)))).toEqual([
+        1,
+        2,
+        3,
+        undefined,
+      ]);
+      beating.stop();
+      expect(beats()).toBe(3);
+    } finally {
+      reader.close();
+      await store.close();
+    }
+  });
+
+  it("runs the heartbeats from this thread when their own thread cannot open the database", async () => {
+    const store = await openStore({ memory: true });
+    const heartbeats = new ThreadHeartbeats(
+      {
+        engine: "sqlite",
+        target: join(scratch, "no-such-folder", "oz0.db"),
+        pragmas: [],
+        busyTimeoutMs: 0,
+      },
+      new LoopHeartbeats(store.db),
+    );
+    try {
+      const heard: unknown[] = [];
+      heartbeats.start({ sql: "select ? as beat", parameters: ["on"], everyMs: 20 }, (row) =>
+        heard.push(row),
+      );
+      const patience = Date.now() + 15_000;
+      while (heard.length === 0 && Date.now() < patience)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(heard[0]).toEqual({ beat: "on" });
+    } finally {
+      await heartbeats.close();
+      await store.close();
     }
   });
 

@@ -1,0 +1,151 @@
+// The thread that runs the store's heartbeats (heartbeat.ts) on a database connection of its
+// own, so they go on while the main thread is busy: a plugin's tool that computes for a minute
+// or calls execSync does not stop a job's lease renewal. Node runs this file as it is, in its
+// own thread, so it imports nothing of oz0's: only Node's modules and `pg`, and types.
+import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
+import { parentPort, workerData } from "node:worker_threads";
+import type { Client } from "pg";
+
+/** What the main thread gives the thread when it starts it. */
+export interface HeartbeatThreadData {
+  readonly engine: "sqlite" | "postgres";
+  /** The SQLite file, or the PostgreSQL URL. */
+  readonly target: string;
+  /** Pragmas for a SQLite connection, applied in order. */
+  readonly pragmas: readonly string[];
+  readonly busyTimeoutMs: number;
+}
+
+/** A message to the thread: start a heartbeat, or stop one. */
+export type ToHeartbeatThread =
+  | {
+      readonly op: "start";
+      readonly id: number;
+      readonly sql: string;
+      readonly parameters: readonly SQLInputValue[];
+      readonly everyMs: number;
+      /** `Date.now()` when it was asked for: the first run is `everyMs` after that. */
+      readonly since: number;
+    }
+  | { readonly op: "stop"; readonly id: number };
+
+/** A message from the thread: a run's first row (null: none, so the heartbeat stopped), or that it cannot run any. */
+export type FromHeartbeatThread =
+  | { readonly id: number; readonly row: Record<string, unknown> | null }
+  | { readonly fatal: string };
+
+interface Beat {
+  readonly sql: string;
+  readonly parameters: readonly SQLInputValue[];
+  timer: NodeJS.Timeout | undefined;
+  running: boolean;
+}
+
+const port = parentPort;
+const data = workerData as HeartbeatThreadData;
+const beats = new Map<number, Beat>();
+
+/** Runs one statement and gives its first row; a PostgreSQL connection opens again after a fault. */
+type Runner = (
+  sql: string,
+  parameters: readonly SQLInputValue[],
+) => Promise<Record<string, unknown> | undefined>;
+
+async function sqliteRunner(): Promise<Runner> {
+  const { DatabaseSync } = await import("node:sqlite");
+  const database: DatabaseSync = new DatabaseSync(data.target, { timeout: data.busyTimeoutMs });
+  for (const pragma of data.pragmas) database.exec(`pragma ${pragma}`);
+  const statements = new Map<string, StatementSync>();
+  return async (sql, parameters) => {
+    let statement = statements.get(sql);
+    if (statement === undefined) {
+      statement = database.prepare(sql);
+      statements.set(sql, statement);
+    }
+    return statement.get(...parameters) as Record<string, unknown> | undefined;
+  };
+}
+
+async function postgresRunner(): Promise<Runner> {
+  const { default: pg } = await import("pg");
+  let client: Promise<Client> | undefined;
+  const connect = async (): Promise<Client> => {
+    const next = new pg.Client({ connectionString: data.target });
+    // A connection the server drops is opened again at the next run.
+    next.on("error", () => {
+      client = undefined;
+    });
+    try {
+      await next.connect();
+    } catch (error) {
+      await next.end().catch(() => {});
+      throw error;
+    }
+    return next;
+  };
+  client = connect();
+  await client;
+  return async (sql, parameters) => {
+    client ??= connect();
+    const open = client;
+    try {
+      const result = await (await open).query(sql, parameters as unknown[]);
+      return result.rows[0] as Record<string, unknown> | undefined;
+    } catch (error) {
+      if (client === open) client = undefined;
+      await open.then((failed) => failed.end()).catch(() => {});
+      throw error;
+    }
+  };
+}
+
+function main(): void {
+  if (port === null) return;
+  // Messages are heard from the start; runs wait for the first connection. A thread that
+  // cannot open one says so, and the main thread runs the heartbeats itself.
+  const ready = data.engine === "sqlite" ? sqliteRunner() : postgresRunner();
+  ready.catch((error: unknown) => {
+    port.postMessage({ fatal: String(error) } satisfies FromHeartbeatThread);
+  });
+  const stop = (id: number): void => {
+    const beat = beats.get(id);
+    if (beat === undefined) return;
+    clearTimeout(beat.timer);
+    clearInterval(beat.timer);
+    beats.delete(id);
+  };
+  const run = async (id: number, beat: Beat): Promise<void> => {
+    // A run still waiting for the database (SQLite's busy timeout, a slow server) is not doubled.
+    if (beat.running) return;
+    beat.running = true;
+    let row: Record<string, unknown> | undefined;
+    try {
+      row = await (await ready)(beat.sql, beat.parameters);
+    } catch {
+      // The database briefly away: the next run tries again, and a lease outlasts a few.
+      return;
+    } finally {
+      beat.running = false;
+    }
+    // A heartbeat stopped meanwhile is not heard of again.
+    if (beats.get(id) !== beat) return;
+    if (row === undefined) stop(id);
+    port.postMessage({ id, row: row === undefined ? null : { ...row } } satisfies FromHeartbeatThread);
+  };
+  port.on("message", (message: ToHeartbeatThread) => {
+    if (message.op === "stop") {
+      stop(message.id);
+      return;
+    }
+    const beat: Beat = { sql: message.sql, parameters: message.parameters, timer: undefined, running: false };
+    beats.set(message.id, beat);
+    const first = Math.max(0, message.since + message.everyMs - Date.now());
+    beat.timer = setTimeout(() => {
+      if (beats.get(message.id) !== beat) return;
+      beat.timer = setInterval(() => void run(message.id, beat), message.everyMs);
+      void run(message.id, beat);
+    }, first);
+  });
+}
+
+main();

@@ -1,0 +1,214 @@
+// Heartbeats: a statement the store runs on a timer, such as a job's lease renewal. On a file
+// or a server they run from a thread of their own with a connection of its own
+// (heartbeat-thread.ts), so they go on however long the main thread is busy: what keeps a live
+// worker's lease is the process being alive, not its event loop being free. The in-memory
+// database lives in this thread alone, so there they run on this thread's timers.
+import { Worker } from "node:worker_threads";
+import { CompiledQuery, type Kysely } from "kysely";
+import type { FromHeartbeatThread, HeartbeatThreadData, ToHeartbeatThread } from "./heartbeat-thread.js";
+import type { Database } from "./schema.js";
+
+export type { HeartbeatThreadData } from "./heartbeat-thread.js";
+
+/** A statement to run every `everyMs`, compiled for the store's engine; its first row is what counts. */
+export interface HeartbeatStatement {
+  readonly sql: string;
+  readonly parameters: readonly (string | number | null)[];
+  readonly everyMs: number;
+}
+
+/**
+ * Hears each run of a heartbeat: the statement's first row, or `undefined` when it returned
+ * none, after which the heartbeat has stopped. A run that failed (the database briefly away)
+ * is not heard of; the next one tries again.
+ */
+export type HeartbeatListener = (row: Readonly<Record<string, unknown>> | undefined) => void;
+
+export interface Heartbeat {
+  stop(): void;
+}
+
+export interface Heartbeats {
+  start(statement: HeartbeatStatement, listener: HeartbeatListener): Heartbeat;
+  close(): Promise<void>;
+}
+
+/** How long the thread stays after its last heartbeat stops: the next job's claim reuses it. */
+const THREAD_LINGER_MS = 10_000;
+
+interface Entry {
+  readonly statement: HeartbeatStatement;
+  readonly listener: HeartbeatListener;
+}
+
+/** Heartbeats on this thread's timers, through the store's own connection. */
+export class LoopHeartbeats implements Heartbeats {
+  readonly #db: Kysely<Database>;
+  readonly #timers = new Set<NodeJS.Timeout>();
+
+  constructor(db: Kysely<Database>) {
+    this.#db = db;
+  }
+
+  start(statement: HeartbeatStatement, listener: HeartbeatListener): Heartbeat {
+    let running = false;
+    const query = CompiledQuery.raw(statement.sql, [...statement.parameters]);
+    const timer = setInterval(async () => {
+      if (running) return;
+      running = true;
+      try {
+        const { rows } = await this.#db.executeQuery<Record<string, unknown>>(query);
+        if (!this.#timers.has(timer)) return;
+        const row = rows[0];
+        if (row === undefined) this.#clear(timer);
+        hear(listener, row);
+      } catch {
+        // Tried again at the next run, as the thread does.
+      } finally {
+        running = false;
+      }
+    }, statement.everyMs);
+    timer.unref();
+    this.#timers.add(timer);
+    return { stop: () => this.#clear(timer) };
+  }
+
+  async close(): Promise<void> {
+    for (const timer of this.#timers) this.#clear(timer);
+  }
+
+  #clear(timer: NodeJS.Timeout): void {
+    clearInterval(timer);
+    this.#timers.delete(timer);
+  }
+}
+
+/**
+ * Heartbeats on a thread of their own, started with the first and let go a while after the
+ * last. Should the thread fail (it cannot open a connection of its own, say), they go on from this
+ * thread.
+ */
+export class ThreadHeartbeats implements Heartbeats {
+  readonly #data: HeartbeatThreadData;
+  readonly #fallback: Heartbeats;
+  readonly #entries = new Map<number, Entry>();
+  /** The heartbeats handed over to this thread's timers once the thread failed. */
+  readonly #moved = new Map<number, Heartbeat>();
+  #worker: Worker | undefined;
+  #failed = false;
+  #linger: NodeJS.Timeout | undefined;
+  #next = 1;
+
+  constructor(data: HeartbeatThreadData, fallback: Heartbeats) {
+    this.#data = data;
+    this.#fallback = fallback;
+  }
+
+  start(statement: HeartbeatStatement, listener: HeartbeatListener): Heartbeat {
+    if (this.#failed) return this.#fallback.start(statement, listener);
+    const id = this.#next++;
+    this.#entries.set(id, { statement, listener });
+    clearTimeout(this.#linger);
+    this.#send({
+      op: "start",
+      id,
+      sql: statement.sql,
+      parameters: statement.parameters,
+      everyMs: statement.everyMs,
+      since: Date.now(),
+    });
+    return { stop: () => this.#stop(id) };
+  }
+
+  async close(): Promise<void> {
+    clearTimeout(this.#linger);
+    this.#entries.clear();
+    for (const moved of this.#moved.values()) moved.stop();
+    this.#moved.clear();
+    await this.#fallback.close();
+    const worker = this.#worker;
+    this.#worker = undefined;
+    await worker?.terminate();
+  }
+
+  #stop(id: number): void {
+    const moved = this.#moved.get(id);
+    if (moved !== undefined) {
+      this.#moved.delete(id);
+      moved.stop();
+      return;
+    }
+    if (!this.#entries.delete(id)) return;
+    this.#send({ op: "stop", id });
+    this.#idle();
+  }
+
+  #send(message: ToHeartbeatThread): void {
+    if (this.#failed) return;
+    this.#thread().postMessage(message);
+  }
+
+  #thread(): Worker {
+    if (this.#worker !== undefined) return this.#worker;
+    const worker = new Worker(THREAD_FILE, { workerData: this.#data, execArgv: [] });
+    // The thread never keeps the process alive: a process that is done exits, heartbeats or not.
+    worker.unref();
+    worker.on("message", (message: FromHeartbeatThread) => this.#hear(message));
+    worker.on("error", () => this.#fail(worker));
+    worker.on("exit", () => this.#fail(worker));
+    this.#worker = worker;
+    return worker;
+  }
+
+  #hear(message: FromHeartbeatThread): void {
+    if ("fatal" in message) {
+      if (this.#worker !== undefined) this.#fail(this.#worker);
+      return;
+    }
+    const entry = this.#entries.get(message.id);
+    if (entry === undefined) return;
+    if (message.row === null) {
+      this.#entries.delete(message.id);
+      this.#idle();
+    }
+    hear(entry.listener, message.row ?? undefined);
+  }
+
+  /** The thread is gone without being asked: its heartbeats go on from this thread. */
+  #fail(worker: Worker): void {
+    if (this.#worker !== worker) return;
+    this.#worker = undefined;
+    this.#failed = true;
+    void worker.terminate();
+    for (const [id, entry] of this.#entries) {
+      this.#moved.set(id, this.#fallback.start(entry.statement, entry.listener));
+    }
+    this.#entries.clear();
+  }
+
+  #idle(): void {
+    if (this.#entries.size > 0 || this.#worker === undefined) return;
+    clearTimeout(this.#linger);
+    this.#linger = setTimeout(() => {
+      if (this.#entries.size > 0) return;
+      const worker = this.#worker;
+      this.#worker = undefined;
+      void worker?.terminate();
+    }, THREAD_LINGER_MS);
+    this.#linger.unref();
+  }
+}
+
+/** The thread's module beside this one: the TypeScript source in tests, the built file otherwise. */
+const THREAD_FILE = new URL(
+  `./heartbeat-thread.${import.meta.url.endsWith(".ts") ? "ts" : "js"}`,
+  import.meta.url,
+);
+
+function hear(listener: HeartbeatListener, row: Readonly<Record<string, unknown>> | undefined): void {
+  try {
+    listener(row);
+  } catch {
+    // A listener's fault is its own; the heartbeats go on.
+  }
+}
