@@ -1,6 +1,7 @@
 // `oz0 plugin lint [dir] [--fix] [--verified]`: every problem of a plugin folder, one a line as
 // file:line:col severity CODE message, then a count; exit code 1 when there is an error. With
-// --tenant or --home it lints against that tenant's installed plugins, to know their parts.
+// --tenant or --home it lints against that tenant's installed plugins, to know their parts and
+// what an install there would refuse.
 import {
   formatFinding,
   formatSummary,
@@ -49,12 +50,14 @@ export function registerPluginLint(pluginCommand: Command, out: Output): Command
       "hold the plugin to a verified plugin's rules, as verified: true in plugin.yaml does",
     )
     .action(async (dir: string, options: LintCommandOptions, command: Command) => {
-      const tenant = selectsTenant(command) ? await readTenant(out) : undefined;
-      const report = await lintPlugin(dir, {
-        fix: options.fix === true,
-        verified: options.verified === true,
-        tenant,
-      });
+      const lint = (tenant?: TenantContext) =>
+        lintPlugin(dir, { fix: options.fix === true, verified: options.verified === true, tenant });
+      // Against a tenant, the catalog stays open while lint runs: it checks what install would refuse.
+      const report = selectsTenant(command)
+        ? await withRuntime(out, async (runtime) =>
+            lint(await tenantContextFromCatalog(runtime.catalog, out.options.tenant)),
+          )
+        : await lint();
       out.result<LintOutput>({ findings: report.findings.map(toPrinted), summary: report.summary }, drawLint);
       // Commander's own error for "exit with this code": the findings are already printed.
       if (report.summary.errors > 0)
@@ -85,8 +88,4 @@ function selectsTenant(command: Command): boolean {
   let root = command;
   while (root.parent !== null) root = root.parent;
   return root.getOptionValueSource("tenant") === "cli" || root.getOptionValueSource("home") === "cli";
-}
-
-async function readTenant(out: Output): Promise<TenantContext> {
-  return withRuntime(out, (runtime) => tenantContextFromCatalog(runtime.catalog, out.options.tenant));
 }

@@ -3,6 +3,7 @@
 // and an address can be checked against its owner. Lint works without one, from the folder
 // and its uses: alone.
 import { type Address, parseAddress } from "@oz0/sdk";
+import type { TenantProblem } from "./checks.js";
 import type { HarnessProtocol } from "./harnesses.js";
 
 /** One installed plugin and its parts, by bare name. */
@@ -23,6 +24,8 @@ export interface TenantContext {
   readonly tenant: string;
   /** The tenant's plugins; the plugin being linted, if installed, is left out of lookups. */
   readonly plugins: readonly TenantPlugin[];
+  /** What the tenant would refuse of the plugin folder at install, beside what lint's rules find. */
+  readonly check?: ((dir: string) => Promise<readonly TenantProblem[]>) | undefined;
 }
 
 /** One part of a tenant by address, as a catalog lists it. */
@@ -34,6 +37,8 @@ export interface TenantPartEntry {
 /** What lint needs of the runtime's catalog: every part of a tenant, by address. */
 export interface CatalogReader {
   entries(tenant: string): Promise<readonly TenantPartEntry[]>;
+  /** What installing the plugin folder `dir` in `tenant` would be refused for by the tenant. */
+  installProblems?(tenant: string, dir: string): Promise<readonly TenantProblem[]>;
 }
 
 const ADDRESS_FORMS = ["function", "tool", "agent", "flow", "skill"] as const;
@@ -86,5 +91,7 @@ export async function tenantContextFromCatalog(
   catalog: CatalogReader,
   tenant: string,
 ): Promise<TenantContext> {
-  return tenantContextFromEntries(tenant, await catalog.entries(tenant));
+  const context = tenantContextFromEntries(tenant, await catalog.entries(tenant));
+  const problems = catalog.installProblems?.bind(catalog);
+  return problems === undefined ? context : { ...context, check: (dir) => problems(tenant, dir) };
 }
