@@ -16,6 +16,7 @@ import { event, type JobEvent, type JobFailure, type WaitingFor } from "./events
 import { newJobId, newLeaseToken, newNodeId } from "./ids.js";
 import type { RunDeps, RunListeners } from "./job-run.js";
 import { runJob } from "./loop.js";
+import { assertRuntimeRuns } from "./setup.js";
 import { isTerminal, JobStore, jobNotFound } from "./store.js";
 import { agentTags } from "./tags.js";
 import { type JobView, jobView } from "./view.js";
@@ -119,6 +120,7 @@ export class JobEngine {
     // A killed agent starts no job (kill switches, policy/).
     if (part.kind === "agent") {
       await assertAgentRuns(this.jobs.store, request.tenant, `${part.plugin}/${part.name}`);
+      await assertRuntimeRuns(this.#deps.source, request.tenant, part);
     }
     const id = newJobId(part.name);
     const mode = request.mode ?? "run";
