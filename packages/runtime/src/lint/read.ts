@@ -256,9 +256,10 @@ async function measureListing(
 }
 
 /**
- * Builds each hook spec the code registers, as a job's hook table does, and checks what it
- * builds: a handler under a name that is no hook point would never run. A `build` that throws
- * is left to run time, where it may need the config an operator sets after install.
+ * Builds each hook spec the code registers, as a job's hook table does (with the config's
+ * defaults), and checks what it builds: a handler under a name that is no hook point would
+ * never run. A `build` that throws is left to run time, where it may need the config an
+ * operator sets after install.
  */
 async function buildHooks(
   manifest: YamlSource | undefined,
@@ -266,12 +267,18 @@ async function buildHooks(
 ): Promise<{ findings: LintFinding[] }> {
   if (manifest === undefined || code.status !== "loaded") return { findings: [] };
   const findings: LintFinding[] = [];
+  // The config a tenant starts with: the admin specs' defaults, as a job's table builds with.
+  const config: Record<string, unknown> = {};
+  for (const registration of code.registrations) {
+    if (registration.kind === "admin")
+      Object.assign(config, (registration as Registration<"admin">).spec.defaultConfig);
+  }
   for (const registration of code.registrations) {
     if (registration.kind !== "hook") continue;
     const spec = (registration as Registration<"hook">).spec;
     let handlers: unknown;
     try {
-      handlers = await spec.build({ pluginId: spec.pluginId, config: {} });
+      handlers = await spec.build({ pluginId: spec.pluginId, config });
     } catch {
       continue;
     }
