@@ -136,7 +136,7 @@ export function lintRefusal(
   const lines = errors.map((f) => `\n  - ${f.file}:${f.line}:${f.column} ${f.code} ${f.message}`).join("");
   return new Oz0Error(
     "INVALID_PLUGIN",
-    `${attempt}: plugin lint finds ${count}:${lines}\nFix them and install again (oz0 plugin lint ${dir} checks the folder; docs/lint.md explains each code).`,
+    `${attempt}: plugin lint finds ${count}:${lines}\nFix them and try again (oz0 plugin lint ${dir} checks the folder; docs/lint.md explains each code).`,
     {
       data: {
         detail: "lint errors",
