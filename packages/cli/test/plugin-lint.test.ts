@@ -157,7 +157,7 @@ describe("oz0 plugin lint", () => {
       const against = await oz0(["plugin", "lint", dir, "--home", home]);
       const problem =
         "agent helper (plugin.yaml) tools nothing.here: no plugin in tenant default defines a function nothing.here";
-      expect(against.stdout).toBe(`plugin.yaml:10:13 error OZ-S025 ${problem}\n1 error, 0 warnings\n`);
+      expect(against.stdout).toBe(`plugin.yaml:10:13 error OZ-S026 ${problem}\n1 error, 0 warnings\n`);
       const installed = await oz0(["plugin", "install", dir, "--home", home]);
       expect(installed.stderr).toContain(`  - ${problem}\n`);
     } finally {

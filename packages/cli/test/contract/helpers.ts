@@ -20,7 +20,7 @@ export async function contractHome(): Promise<{ home: string; cleanup: () => Pro
     const installed = await oz0(["plugin", "install", dir, "--home", made.home]);
     if (installed.code !== 0) throw new Error(`installing ${dir} failed: ${installed.stderr}`);
   }
-  // Install refuses a script that fails with a kind its agent does not declare (OZ-S024); only
+  // Install refuses a script that fails with a kind its agent does not declare (OZ-S025); only
   // a model's answer brings one to a job, so the wildcard agent's model answers so from here on.
   await writeFile(
     join(contract, "scripts", "wildcard.yaml"),

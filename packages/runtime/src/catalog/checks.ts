@@ -119,11 +119,11 @@ export function tenantProblems(before: TenantView, plugin: StoredPlugin): Tenant
   const others = before.without(plugin.name);
   const taken = takenNames(others, plugin.name, plugin.parts).map((one): TenantProblem => {
     const at = partPlace(plugin, one.kind, one.name);
-    return { code: "OZ-S026", file: at.file, path: at.path, message: takenLine(one, plugin.name) };
+    return { code: "OZ-S027", file: at.file, path: at.path, message: takenLine(one, plugin.name) };
   });
   const unmet = unmetReferences(others.with(plugin), plugin.name).map(
     (one): TenantProblem => ({
-      code: "OZ-S025",
+      code: "OZ-S026",
       file: one.at?.file ?? "plugin.yaml",
       path: one.at?.path ?? [],
       message: unmetLine(one),

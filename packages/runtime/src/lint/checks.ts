@@ -12,7 +12,7 @@ import type { TenantContext } from "./tenant.js";
 
 /** What a tenant would refuse of a plugin at install, at the place in its files it is about. */
 export interface TenantProblem {
-  readonly code: "OZ-S025" | "OZ-S026";
+  readonly code: "OZ-S026" | "OZ-S027";
   readonly file: string;
   readonly path: YamlPath;
   readonly message: string;

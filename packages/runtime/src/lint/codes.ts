@@ -126,25 +126,25 @@ export const LINT_CODES = {
     severity: "error",
     summary: "An address names a plugin that does not own the part (checked against a tenant).",
   },
-  "OZ-S022": {
+  "OZ-S023": {
     severity: "error",
     summary: "An agent names a runtime this oz0 does not have (only pydantic-ai, its own loop, runs).",
   },
-  "OZ-S023": {
-    severity: "error",
-    summary: "tools: names a built-in (oz.<name>) that oz0 does not have.",
-  },
   "OZ-S024": {
     severity: "error",
-    summary:
-      "A test-model script cannot play: a turn it cannot read, a call of a function the agent lacks, an oz.fail kind it does not declare.",
+    summary: "tools: names a built-in (oz.<name>) that oz0 does not have.",
   },
   "OZ-S025": {
     severity: "error",
     summary:
-      "Something the plugin uses is missing: a function its own tool lacks; against a tenant, what install would find missing.",
+      "A test-model script cannot play: a turn it cannot read, a call of a function the agent lacks, an oz.fail kind it does not declare.",
   },
   "OZ-S026": {
+    severity: "error",
+    summary:
+      "Something the plugin uses is missing: a function its own tool lacks; against a tenant, what install would find missing.",
+  },
+  "OZ-S027": {
     severity: "error",
     summary: "A name another plugin of the tenant has (checked against a tenant).",
   },

@@ -179,7 +179,7 @@ async function readSchemas(
   return { schemas, findings };
 }
 
-/** The test-model scripts, each read as the test provider reads it; its problems are OZ-S024. */
+/** The test-model scripts, each read as the test provider reads it; its problems are OZ-S025. */
 async function readScripts(
   root: string,
   files: readonly string[],
@@ -209,7 +209,7 @@ async function readScripts(
       if (issues === undefined) throw error;
       for (const issue of issues) {
         findings.push(
-          finding("OZ-S024", { file: issue.file, line: issue.line, column: issue.column }, issue.message),
+          finding("OZ-S025", { file: issue.file, line: issue.line, column: issue.column }, issue.message),
         );
       }
     }

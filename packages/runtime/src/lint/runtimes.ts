@@ -1,6 +1,6 @@
 // The agent runtimes this oz0 has. The spec names more (openai-agents, harness:<name>,
 // remote:<name>), and the manifest schema reads them all, but an agent that names one this
-// oz0 cannot run is refused (OZ-S022: at install, by lint, and at job start for one installed
+// oz0 cannot run is refused (OZ-S023: at install, by lint, and at job start for one installed
 // before), never run on oz0's own loop in its place.
 import { parseAgentRuntime } from "@oz0/sdk/internal";
 

@@ -121,13 +121,13 @@ const CASES: readonly Case[] = [
   {
     rule: "a typo in a function of the plugin's own tool is refused by both",
     change: edit("plugin.yaml", "[notes.lookup, oz.fail]", "[notes.lokup, oz.fail]"),
-    code: "OZ-S025",
+    code: "OZ-S026",
   },
   {
     rule: "a function of a tool no plugin of the tenant has is refused by both",
     change: edit("plugin.yaml", "[notes.lookup, oz.fail]", "[notes.lookup, nothing.here, oz.fail]"),
     tenant: ["github"],
-    code: "OZ-S025",
+    code: "OZ-S026",
   },
   {
     rule: "a uses: entry the tenant does not satisfy is refused by both",
@@ -136,13 +136,13 @@ const CASES: readonly Case[] = [
       "plugin.yaml": `${files["plugin.yaml"]}uses:\n  github:\n    version: ">=3"\n    tools: [oz0_github.get_file]\n`,
     }),
     tenant: ["github"],
-    code: "OZ-S025",
+    code: "OZ-S026",
   },
   {
     rule: "a name another plugin of the tenant has is refused by both",
     change: edit("plugin.yaml", "  - name: helper", "  - name: triage"),
     tenant: ["support-triage"],
-    code: "OZ-S026",
+    code: "OZ-S027",
   },
   {
     rule: 'an invalid JSON Schema ("type": "strin") is refused by both, at its line',
@@ -157,17 +157,17 @@ const CASES: readonly Case[] = [
   {
     rule: "a built-in oz0 does not have (oz.fial) is refused by both",
     change: edit("plugin.yaml", "[notes.lookup, oz.fail]", "[notes.lookup, oz.fial]"),
-    code: "OZ-S023",
+    code: "OZ-S024",
   },
   {
     rule: "a test-model script turn that does not read is refused by both",
     change: edit("scripts/helper.yaml", '  - output: { answer: "note 7" }', '  - say: "note 7"'),
-    code: "OZ-S024",
+    code: "OZ-S025",
   },
   {
     rule: "a test-model script calling a function the agent lacks is refused by both",
     change: edit("scripts/helper.yaml", "notes__lookup", "notes__delete"),
-    code: "OZ-S024",
+    code: "OZ-S025",
   },
   {
     rule: "a test-model script failing with a kind the agent does not declare is refused by both",
@@ -176,7 +176,7 @@ const CASES: readonly Case[] = [
       '  - output: { answer: "note 7" }',
       "  - call: { function: oz__fail, args: { kind: gave_up, message: No luck. } }",
     ),
-    code: "OZ-S024",
+    code: "OZ-S025",
   },
   {
     rule: "a pattern of another plugin's functions in tools: is refused by both",
@@ -205,7 +205,7 @@ const CASES: readonly Case[] = [
       "    instructions: prompts/helper.md\n",
       "    runtime: openai-agents\n    instructions: prompts/helper.md\n",
     ),
-    code: "OZ-S022",
+    code: "OZ-S023",
   },
   {
     rule: "an agent on a harness is refused by both, never run on oz0's loop",
@@ -214,7 +214,7 @@ const CASES: readonly Case[] = [
       "    instructions: prompts/helper.md\n",
       "    runtime: harness:claude-code\n    instructions: prompts/helper.md\n",
     ),
-    code: "OZ-S022",
+    code: "OZ-S023",
   },
   {
     rule: "a remote agent is refused by both",
@@ -223,7 +223,7 @@ const CASES: readonly Case[] = [
       "    instructions: prompts/helper.md\n",
       "    runtime: remote:a2a\n    instructions: prompts/helper.md\n",
     ),
-    code: "OZ-S022",
+    code: "OZ-S023",
   },
   {
     rule: "a hook spec building a handler for no hook point is refused by both, with the closest one",

@@ -21,7 +21,7 @@ describe("lintPlugin", () => {
       "agents/broken.yaml OZ-E002",
       "agents/writer.md OZ-S017",
       "agents/writer.md OZ-S009",
-      "agents/writer.md OZ-S022",
+      "agents/writer.md OZ-S023",
     ]);
   });
 

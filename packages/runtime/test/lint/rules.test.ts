@@ -10,7 +10,7 @@ interface RuleCase {
   readonly lines: readonly string[];
   /**
    * What lint prints for the fixture that passes, when not nothing: an agent on a harness or
-   * remote runtime is refused (OZ-S022) until this oz0 has one, and the harness rules still
+   * remote runtime is refused (OZ-S023) until this oz0 has one, and the harness rules still
    * check what such an agent asks of it.
    */
   readonly passLines?: readonly string[];
@@ -123,11 +123,11 @@ const CASES: readonly RuleCase[] = [
     triggers: "warns about tools other than oz.ask_user on a JSON-lines harness agent",
     passes: "accepts oz.ask_user on a JSON-lines harness agent",
     lines: [
-      "plugin.yaml:6:14 error OZ-S022 agent 'coder' names runtime 'harness:codex', which this oz0 does not have (no harness runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop). Leave runtime: out to run the agent on oz0's own loop.",
+      "plugin.yaml:6:14 error OZ-S023 agent 'coder' names runtime 'harness:codex', which this oz0 does not have (no harness runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop). Leave runtime: out to run the agent on oz0's own loop.",
       "plugin.yaml:7:26 warning OZ-S008 agent 'coder' runs on the JSON-lines harness 'codex', which uses only oz.ask_user, so it never gets 'oz.fail'; remove it, or use an ACP harness",
     ],
     passLines: [
-      "plugin.yaml:6:14 error OZ-S022 agent 'coder' names runtime 'harness:codex', which this oz0 does not have (no harness runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop). Leave runtime: out to run the agent on oz0's own loop.",
+      "plugin.yaml:6:14 error OZ-S023 agent 'coder' names runtime 'harness:codex', which this oz0 does not have (no harness runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop). Leave runtime: out to run the agent on oz0's own loop.",
     ],
   },
   {
@@ -135,13 +135,13 @@ const CASES: readonly RuleCase[] = [
     triggers: "warns that tool_loading: lazy does nothing on a JSON-lines harness or a remote agent",
     passes: "accepts tool_loading: lazy on an ACP harness agent",
     lines: [
-      "plugin.yaml:6:14 error OZ-S022 agent 'coder' names runtime 'harness:codex', which this oz0 does not have (no harness runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop). Leave runtime: out to run the agent on oz0's own loop.",
+      "plugin.yaml:6:14 error OZ-S023 agent 'coder' names runtime 'harness:codex', which this oz0 does not have (no harness runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop). Leave runtime: out to run the agent on oz0's own loop.",
       "plugin.yaml:10:19 warning OZ-S009 agent 'coder' runs on the JSON-lines harness 'codex'; tool_loading: lazy does nothing there, so remove it",
-      "plugin.yaml:13:14 error OZ-S022 agent 'remote-helper' names runtime 'remote:a2a', which this oz0 does not have (no remote agent runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop). Leave runtime: out to run the agent on oz0's own loop.",
+      "plugin.yaml:13:14 error OZ-S023 agent 'remote-helper' names runtime 'remote:a2a', which this oz0 does not have (no remote agent runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop). Leave runtime: out to run the agent on oz0's own loop.",
       "plugin.yaml:14:19 warning OZ-S009 agent 'remote-helper' is a remote agent, whose loop runs at its provider; tool_loading: lazy does nothing there, so remove it",
     ],
     passLines: [
-      "plugin.yaml:6:14 error OZ-S022 agent 'coder' names runtime 'harness:claude-code', which this oz0 does not have (no harness runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop). Leave runtime: out to run the agent on oz0's own loop.",
+      "plugin.yaml:6:14 error OZ-S023 agent 'coder' names runtime 'harness:claude-code', which this oz0 does not have (no harness runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop). Leave runtime: out to run the agent on oz0's own loop.",
     ],
   },
   {
@@ -150,10 +150,10 @@ const CASES: readonly RuleCase[] = [
     passes: "accepts an official harness",
     lines: [
       "plugin.yaml:6:14 warning OZ-S010 agent 'coder' runs on harness 'homebrew-agent' from another plugin, which is not one of oz0's official harnesses (claude-code, gemini-cli, codex, claude-agent-sdk); check that you trust it, or use an official one",
-      "plugin.yaml:6:14 error OZ-S022 agent 'coder' names runtime 'harness:homebrew-agent', which this oz0 does not have (no harness runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop). Leave runtime: out to run the agent on oz0's own loop.",
+      "plugin.yaml:6:14 error OZ-S023 agent 'coder' names runtime 'harness:homebrew-agent', which this oz0 does not have (no harness runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop). Leave runtime: out to run the agent on oz0's own loop.",
     ],
     passLines: [
-      "plugin.yaml:6:14 error OZ-S022 agent 'coder' names runtime 'harness:claude-code', which this oz0 does not have (no harness runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop). Leave runtime: out to run the agent on oz0's own loop.",
+      "plugin.yaml:6:14 error OZ-S023 agent 'coder' names runtime 'harness:claude-code', which this oz0 does not have (no harness runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop). Leave runtime: out to run the agent on oz0's own loop.",
     ],
   },
   {
@@ -167,7 +167,7 @@ const CASES: readonly RuleCase[] = [
     triggers: "refuses skills.propose on a remote agent",
     passes: "accepts skills.propose on an agent that runs in oz0",
     lines: [
-      "plugin.yaml:10:14 error OZ-S022 agent 'remote-helper' names runtime 'remote:a2a', which this oz0 does not have (no remote agent runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop). Leave runtime: out to run the agent on oz0's own loop.",
+      "plugin.yaml:10:14 error OZ-S023 agent 'remote-helper' names runtime 'remote:a2a', which this oz0 does not have (no remote agent runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop). Leave runtime: out to run the agent on oz0's own loop.",
       "plugin.yaml:15:9 error OZ-S012 a remote agent cannot propose skills; remove skills.propose",
     ],
   },
@@ -242,38 +242,38 @@ const CASES: readonly RuleCase[] = [
     ],
   },
   {
-    code: "OZ-S022",
+    code: "OZ-S023",
     triggers: "refuses an agent on a runtime this oz0 does not have, naming the runtimes it has",
     passes: "accepts pydantic-ai, oz0's own loop",
     lines: [
-      "plugin.yaml:7:14 error OZ-S022 agent 'helper' names runtime 'openai-agents', which this oz0 does not have (the OpenAI Agents SDK does not run in it); its runtimes: pydantic-ai (the default, oz0's own loop). Leave runtime: out to run the agent on oz0's own loop.",
-    ],
-  },
-  {
-    code: "OZ-S023",
-    triggers: "refuses a built-in oz0 does not have, with the one it probably meant",
-    passes: "accepts built-ins oz0 has",
-    lines: [
-      "plugin.yaml:8:26 error OZ-S023 oz0 has no built-in oz.fial; did you mean oz.fail? Its built-ins: oz.fail, oz.ask_user, oz.skill, oz.delegate, oz.find_tools, oz.call_tool, oz.propose_skill.",
+      "plugin.yaml:7:14 error OZ-S023 agent 'helper' names runtime 'openai-agents', which this oz0 does not have (the OpenAI Agents SDK does not run in it); its runtimes: pydantic-ai (the default, oz0's own loop). Leave runtime: out to run the agent on oz0's own loop.",
     ],
   },
   {
     code: "OZ-S024",
-    triggers:
-      "refuses a script turn it cannot read, a call of a function the agent lacks, and an oz.fail kind it does not declare",
-    passes: "accepts a script that calls what the agent has and fails with a kind it declares",
+    triggers: "refuses a built-in oz0 does not have, with the one it probably meant",
+    passes: "accepts built-ins oz0 has",
     lines: [
-      "scripts/broken.yaml:2:5 error OZ-S024 unknown key 'say'; a turn is one of call:, text:, output:",
-      "scripts/plays.yaml:2:23 error OZ-S024 turn 1 calls notes__lookup, which agent 'helper' is not offered (it is offered oz__fail); add the function to its tools:, or call one it has (as the model sees it, <tool>__<function>)",
-      "scripts/plays.yaml:3:47 error OZ-S024 turn 2 ends the job with oz.fail kind 'gave_up', which agent 'helper' does not declare (it declares no_answer); declare it under failures:, or fail with a kind it declares",
+      "plugin.yaml:8:26 error OZ-S024 oz0 has no built-in oz.fial; did you mean oz.fail? Its built-ins: oz.fail, oz.ask_user, oz.skill, oz.delegate, oz.find_tools, oz.call_tool, oz.propose_skill.",
     ],
   },
   {
     code: "OZ-S025",
+    triggers:
+      "refuses a script turn it cannot read, a call of a function the agent lacks, and an oz.fail kind it does not declare",
+    passes: "accepts a script that calls what the agent has and fails with a kind it declares",
+    lines: [
+      "scripts/broken.yaml:2:5 error OZ-S025 unknown key 'say'; a turn is one of call:, text:, output:",
+      "scripts/plays.yaml:2:23 error OZ-S025 turn 1 calls notes__lookup, which agent 'helper' is not offered (it is offered oz__fail); add the function to its tools:, or call one it has (as the model sees it, <tool>__<function>)",
+      "scripts/plays.yaml:3:47 error OZ-S025 turn 2 ends the job with oz.fail kind 'gave_up', which agent 'helper' does not declare (it declares no_answer); declare it under failures:, or fail with a kind it declares",
+    ],
+  },
+  {
+    code: "OZ-S026",
     triggers: "refuses a function its own tool lacks, in install's words",
     passes: "accepts a function its own tool has",
     lines: [
-      "plugin.yaml:12:13 error OZ-S025 notes.lokup: tool notes of functions-s025-triggers 1.0.0 has no function lokup",
+      "plugin.yaml:12:13 error OZ-S026 notes.lokup: tool notes of functions-s026-triggers 1.0.0 has no function lokup",
     ],
   },
 ];
@@ -293,9 +293,9 @@ describe("each lint rule, on the fixture that triggers it and the one that passe
     });
   }
 
-  it("covers every code but the tenant-aware OZ-S021 and OZ-S026 (tested with a tenant context)", () => {
+  it("covers every code but the tenant-aware OZ-S021 and OZ-S027 (tested with a tenant context)", () => {
     const covered = new Set<string>(CASES.map((rule) => rule.code));
-    expect(Object.keys(LINT_CODES).filter((code) => !covered.has(code))).toEqual(["OZ-S021", "OZ-S026"]);
+    expect(Object.keys(LINT_CODES).filter((code) => !covered.has(code))).toEqual(["OZ-S021", "OZ-S027"]);
   });
 
   it("finds nothing to report in the sample support-triage plugin", async () => {

@@ -60,7 +60,7 @@ describe("a deny rule", () => {
 
 describe("the agent's grant", () => {
   // A model that asks for vault__write, which sneaky does not list. Install refuses a script that
-  // plans such a call (OZ-S024), so the model is given here: only a model's answer brings one.
+  // plans such a call (OZ-S025), so the model is given here: only a model's answer brings one.
   const sneaky = () =>
     l.engine(
       planned([

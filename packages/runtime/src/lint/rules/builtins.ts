@@ -1,4 +1,4 @@
-// OZ-S023: a built-in (`oz.<name>`) that oz0 does not have. A job would leave it out of what
+// OZ-S024: a built-in (`oz.<name>`) that oz0 does not have. A job would leave it out of what
 // the model is offered, so the agent would run without the function its author meant
 // (`oz.fial` for `oz.fail`).
 import { BUILTIN_FUNCTIONS, BUILTIN_TOOL_ID } from "@oz0/sdk";
@@ -17,7 +17,7 @@ export const checkBuiltins: LintRule = (files) => {
     const { value } = reference;
     if (reference.kind !== "function" || !value.startsWith(PREFIX) || value === `${PREFIX}*`) continue;
     if (NAMES.includes(value)) continue;
-    found.push(finding("OZ-S023", placeOf(reference.source, reference.path), unknownBuiltin(value)));
+    found.push(finding("OZ-S024", placeOf(reference.source, reference.path), unknownBuiltin(value)));
   }
   return found;
 };

@@ -109,7 +109,7 @@ function checkReference(reference: PartReference, known: Known): LintFinding[] {
 }
 
 /**
- * OZ-S025: a function of one of the plugin's own tools must be one the tool has, as install
+ * OZ-S026: a function of one of the plugin's own tools must be one the tool has, as install
  * requires. Known from the measured listing; an MCP tool's functions are listed only when a job
  * starts, so those are taken at their word.
  */
@@ -126,7 +126,7 @@ function ownFunction(reference: PartReference, address: PartAddress, known: Know
   if (listed.length === 0 || listed.some((fn) => fn.address === `${prefix}${address.function}`)) return [];
   const version = asString(known.files.manifest?.raw.version) ?? "";
   const problem = missingFunctionProblem(address.tool, `${known.self} ${version}`, address.function);
-  return [finding("OZ-S025", placeOf(reference.source, reference.path), `${reference.value}: ${problem}`)];
+  return [finding("OZ-S026", placeOf(reference.source, reference.path), `${reference.value}: ${problem}`)];
 }
 
 /**

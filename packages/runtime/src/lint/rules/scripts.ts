@@ -1,4 +1,4 @@
-// OZ-S024: a test-model script plays against the agent that runs it, so a call of a function
+// OZ-S025: a test-model script plays against the agent that runs it, so a call of a function
 // the agent is not offered, or an oz.fail kind it does not declare, would fail (or end as
 // undeclared) the job the script was written to show. The script's own shape is checked where
 // it is read (../read.ts), by the test provider's parser.
@@ -56,7 +56,7 @@ function checkScript(files: PluginFiles, agent: AgentSource, source: ScriptSourc
       const list = offered.length === 0 ? "it is offered none" : `it is offered ${offered.join(", ")}`;
       found.push(
         finding(
-          "OZ-S024",
+          "OZ-S025",
           at([...turnPath, "function"]),
           `turn ${index + 1} calls ${name}, which ${agentLabel(agent)} is not offered (${list}); add the function to its tools:, or call one it has (as the model sees it, <tool>__<function>)`,
         ),
@@ -69,7 +69,7 @@ function checkScript(files: PluginFiles, agent: AgentSource, source: ScriptSourc
     const declared = kinds.length === 0 ? "it declares none" : `it declares ${kinds.join(", ")}`;
     found.push(
       finding(
-        "OZ-S024",
+        "OZ-S025",
         at(typeof kind === "string" ? [...turnPath, "args", "kind"] : [...turnPath, "function"]),
         `turn ${index + 1} ends the job with oz.fail kind ${typeof kind === "string" ? `'${kind}'` : "(none given)"}, which ${agentLabel(agent)} does not declare (${declared}); declare it under failures:, or fail with a kind it declares`,
       ),
