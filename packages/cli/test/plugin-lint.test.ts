@@ -191,4 +191,23 @@ describe("oz0 plugin lint", () => {
       await cleanup();
     }
   });
+
+  it("reports what an install in the tenant selected with --home would refuse, in install's words", async () => {
+    const { home, cleanup } = await tempHome();
+    try {
+      const dir = await copyFixture("oz-s001", "passes");
+      const manifest = join(dir, "plugin.yaml");
+      await writeFile(manifest, `${await readFile(manifest, "utf8")}    tools: [nothing.here]\n`);
+      const alone = await oz0(["plugin", "lint", dir]);
+      expect(alone.stdout).toBe("0 errors, 0 warnings\n");
+      const against = await oz0(["plugin", "lint", dir, "--home", home]);
+      const problem =
+        "agent helper (plugin.yaml) tools nothing.here: no plugin in tenant default defines a function nothing.here";
+      expect(against.stdout).toBe(`plugin.yaml:10:13 error OZ-S026 ${problem}\n1 error, 0 warnings\n`);
+      const installed = await oz0(["plugin", "install", dir, "--home", home]);
+      expect(installed.stderr).toContain(`  - ${problem}\n`);
+    } finally {
+      await cleanup();
+    }
+  });
 });

@@ -194,6 +194,7 @@ export {
 export {
   assertModelNameFits,
   assertName,
+  BUILTIN_FUNCTIONS,
   BUILTIN_TOOL_ID,
   FAILURE_LIMITS,
   fitsModelNameLimit,

@@ -1,7 +1,8 @@
 // `oz0 plugin lint [dir] [--fix] [--verified]`: every problem of a plugin folder, one a line as
 // file:line:col severity CODE message, then a count; exit code 1 when there is an error. With
-// --tenant or --home it lints against that tenant's installed plugins, to know their parts.
-import type { LintCode, LintFinding, LintSummary } from "@oz0/runtime";
+// --tenant or --home it lints against that tenant's installed plugins, to know their parts and
+// what an install there would refuse.
+import type { LintCode, LintFinding, LintSummary, TenantContext } from "@oz0/runtime";
 import { type Command, CommanderError } from "commander";
 import { withRuntime } from "../context.js";
 import type { Output } from "../output.js";
@@ -43,14 +44,14 @@ export function registerPluginLint(pluginCommand: Command, out: Output): Command
       const { formatFinding, formatSummary, lintPlugin, tenantContextFromCatalog } = await import(
         "@oz0/runtime"
       );
-      const tenant = selectsTenant(command)
-        ? await withRuntime(out, (runtime) => tenantContextFromCatalog(runtime.catalog, out.options.tenant))
-        : undefined;
-      const report = await lintPlugin(dir, {
-        fix: options.fix === true,
-        verified: options.verified === true,
-        tenant,
-      });
+      const lint = (tenant?: TenantContext) =>
+        lintPlugin(dir, { fix: options.fix === true, verified: options.verified === true, tenant });
+      // Against a tenant, the catalog stays open while lint runs: it checks what install would refuse.
+      const report = selectsTenant(command)
+        ? await withRuntime(out, async (runtime) =>
+            lint(await tenantContextFromCatalog(runtime.catalog, out.options.tenant)),
+          )
+        : await lint();
       out.result<LintOutput>({ findings: report.findings.map(toPrinted), summary: report.summary }, () =>
         [...report.findings.map(formatFinding), formatSummary(report.summary)].join("\n"),
       );

@@ -1,5 +1,7 @@
 // What the agent contract's end-to-end tests share: a home with the contract fixture plugins
 // and the merge-when-green example installed, and the shapes `--json` prints.
+import { cp, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { oz0, tempHome } from "../run-cli.js";
 
@@ -11,11 +13,20 @@ export const MERGE_WHEN_GREEN = fileURLToPath(
 /** A home with contract-helpers, contract and merge-when-green installed in tenant default. */
 export async function contractHome(): Promise<{ home: string; cleanup: () => Promise<void> }> {
   const made = await tempHome();
-  for (const dir of [`${FIXTURES}/contract-helpers`, `${FIXTURES}/contract`, MERGE_WHEN_GREEN]) {
+  // A copy of contract: its wildcard agent's script changes after install (below).
+  const contract = join(made.home, "plugins", "contract");
+  await cp(`${FIXTURES}/contract`, contract, { recursive: true });
+  for (const dir of [`${FIXTURES}/contract-helpers`, contract, MERGE_WHEN_GREEN]) {
     const installed = await oz0(["plugin", "install", dir, "--home", made.home]);
     if (installed.code !== 0) throw new Error(`installing ${dir} failed: ${installed.stderr}`);
   }
-  return made;
+  // Install refuses a script that fails with a kind its agent does not declare (OZ-S025); only
+  // a model's answer brings one to a job, so the wildcard agent's model answers so from here on.
+  await writeFile(
+    join(contract, "scripts", "wildcard.yaml"),
+    'turns:\n  - call: { function: oz__fail, args: { kind: gave_up, message: "too hard" } }\n',
+  );
+  return { home: made.home, cleanup: made.cleanup };
 }
 
 export interface Failure {

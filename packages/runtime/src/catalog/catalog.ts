@@ -6,6 +6,13 @@ import type { MemoryProvider, PluginConfig } from "@oz0/sdk";
 import { isOz0Error, Oz0Error } from "@oz0/sdk";
 import type { BuiltTool } from "@oz0/sdk/internal";
 import type { Kysely } from "kysely";
+import {
+  checkPlugin,
+  lintRefusal,
+  type TenantContext,
+  type TenantProblem,
+  tenantContextFromEntries,
+} from "../lint/index.js";
 import { MemoryProviders } from "../memory/index.js";
 import { PluginConfigs } from "../plugin-config/index.js";
 import { type LoadedPlugin, loadPluginDir } from "../plugin-dir/index.js";
@@ -15,6 +22,7 @@ import {
   refuseBrokenDependents,
   refuseTakenNames,
   refuseUnmetUses,
+  tenantProblems,
 } from "./checks.js";
 import { type ContractBreak, type PluginContract, refuseBrokenContract, storedContract } from "./contract.js";
 import {
@@ -403,12 +411,60 @@ export class Catalog {
     return rows.map((row) => row.plugin);
   }
 
+  /**
+   * What installing the plugin folder `dir` in `tenant` would be refused for by the tenant: a
+   * name another plugin has, or something it uses that is missing, each at its place and in
+   * install's words. Lint against a tenant reports these; none when the folder does not load
+   * (lint's own findings say why).
+   */
+  async installProblems(tenant: string, dir: string): Promise<TenantProblem[]> {
+    let loaded: LoadedPlugin;
+    try {
+      loaded = await loadPluginDir(dir);
+    } catch (error) {
+      if (isOz0Error(error)) return [];
+      throw error;
+    }
+    const parts = await partsOf(loaded, { tenant, home: this.home });
+    const { manifest } = loaded;
+    const plugin: StoredPlugin = {
+      name: manifest.name,
+      version: manifest.version,
+      dir: loaded.dir,
+      manifest,
+      installedAt: 0,
+      forcedReason: null,
+      parts,
+    };
+    return tenantProblems(await this.view(tenant), plugin);
+  }
+
+  /** What lint knows of `tenant` at install: its plugins' parts; nothing before it exists. */
+  private async lintContext(tenant: string): Promise<TenantContext | undefined> {
+    const row = await this.store.db
+      .selectFrom("tenants")
+      .select("name")
+      .where("name", "=", tenant)
+      .executeTakeFirst();
+    if (row === undefined) return undefined;
+    const view = await TenantView.load(this.store.db, tenant);
+    const entries = [...view.plugins.values()].flatMap((plugin) =>
+      plugin.parts.map((part) => ({ kind: part.kind, address: refOf(part).address })),
+    );
+    return tenantContextFromEntries(tenant, entries);
+  }
+
   private async put(action: "install" | "update", tenant: string, dir: string, options: ChangeOptions) {
     checkTenantName(tenant);
     const reason = forcedReason(options);
     const loaded = await loadForInstall(dir);
     const parts = await partsOf(loaded, { tenant, home: this.home });
     const { name, version } = loaded.manifest;
+    // Lint's checks, against the tenant as it is now: their errors refuse the change below.
+    const { findings } = await checkPlugin(loaded.dir, {
+      tenant: await this.lintContext(tenant),
+      loaded: true,
+    });
     const defaults = action === "install" ? await this.pendingDefaults(tenant, name) : [];
     // A default installed by hand counts as given: removing it later must stick too.
     const isDefault = (await defaultNames(this.options.defaults ?? [])).some((entry) => entry.name === name);
@@ -439,6 +495,8 @@ export class Catalog {
       const after = before.with(plugin);
       refuseTakenNames(before, plugin, attempt);
       refuseUnmetUses(after, plugin, attempt);
+      const linted = lintRefusal(findings, attempt, dir);
+      if (linted !== undefined) throw linted;
       const overridden = refuseBrokenDependents(before, after, name, action, reason, attempt);
       const breaks =
         current === undefined ? [] : refuseBrokenContract(tenant, current, plugin, reason, attempt);
@@ -495,6 +553,13 @@ export class Catalog {
       let loaded: LoadedPlugin;
       try {
         loaded = await loadForInstall(dir);
+        const { findings } = await checkPlugin(loaded.dir, { loaded: true });
+        const linted = lintRefusal(
+          findings,
+          `cannot install the default plugin ${loaded.manifest.name}`,
+          dir,
+        );
+        if (linted !== undefined) throw linted;
       } catch (error) {
         const plugin = name ?? dir;
         this.options.onDefault?.({

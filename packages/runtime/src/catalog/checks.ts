@@ -1,11 +1,13 @@
 // The rules a change to a tenant's plugins must pass, each comparing the tenant before the
 // change with the tenant after it: names stay unique, the changed plugin finds what it uses,
-// and no other installed plugin loses what it uses.
+// and no other installed plugin loses what it uses; and the same rules as lint's problems
+// against a tenant (`tenantProblems`), worded as install words them.
 import { Oz0Error } from "@oz0/sdk";
+import type { TenantProblem } from "../lint/index.js";
 import type { PartKind } from "../store/index.js";
 import { bulleted } from "./errors.js";
 import type { StoredPart } from "./parts.js";
-import { type Reference, referencesOf, resolveIn } from "./references.js";
+import { type Reference, type ReferencePlace, referencesOf, resolveIn } from "./references.js";
 import { refOf } from "./resolve.js";
 import type { StoredPlugin, TenantView } from "./view.js";
 
@@ -25,6 +27,8 @@ export interface ReferenceProblem {
   readonly where: string;
   readonly reference: string;
   readonly problem: string;
+  /** Where the plugin writes it, when known. */
+  readonly at?: ReferencePlace;
 }
 
 /**
@@ -57,7 +61,7 @@ export function unmetReferences(after: TenantView, plugin: string): ReferencePro
   if (installed === undefined) return [];
   return referencesOf(installed).flatMap((ref) => {
     const resolution = resolveIn(after, plugin, ref);
-    return resolution.holds ? [] : [problemOf(plugin, ref, resolution.problem)];
+    return resolution.holds ? [] : [problemOf(plugin, ref, resolution.problem, true)];
   });
 }
 
@@ -89,19 +93,77 @@ export function brokenDependents(
   return problems;
 }
 
-function problemOf(plugin: string, ref: Reference, problem: string): ReferenceProblem {
-  return { plugin, where: ref.where, reference: ref.text, problem };
+function problemOf(plugin: string, ref: Reference, problem: string, placed = false): ReferenceProblem {
+  const found = { plugin, where: ref.where, reference: ref.text, problem };
+  return !placed || ref.at === undefined ? found : { ...found, at: ref.at };
+}
+
+/** One line of a NAME_TAKEN refusal. */
+function takenLine(one: TakenName, plugin: string): string {
+  return one.owner === plugin
+    ? `${one.kind} ${one.name} has the name of its own ${one.ownerKind} ${one.name}`
+    : `${one.kind} ${one.name} is taken: ${one.owner} has ${one.ownerKind === "agent" ? "an agent" : `a ${one.ownerKind}`} of that name (${refOf({ kind: one.ownerKind, plugin: one.owner, name: one.name }).address})`;
+}
+
+/** One line of a USES_UNSATISFIED refusal. */
+function unmetLine(one: ReferenceProblem): string {
+  return `${one.where} ${one.reference}: ${one.problem}`;
+}
+
+/**
+ * What installing `plugin` in the tenant `before` would be refused for (names another plugin
+ * has, what it uses that is missing), each at its place and in install's words, for lint
+ * against a tenant. The plugin's own installed version does not count as another plugin.
+ */
+export function tenantProblems(before: TenantView, plugin: StoredPlugin): TenantProblem[] {
+  const others = before.without(plugin.name);
+  const taken = takenNames(others, plugin.name, plugin.parts).map((one): TenantProblem => {
+    const at = partPlace(plugin, one.kind, one.name);
+    return { code: "OZ-S027", file: at.file, path: at.path, message: takenLine(one, plugin.name) };
+  });
+  const unmet = unmetReferences(others.with(plugin), plugin.name).map(
+    (one): TenantProblem => ({
+      code: "OZ-S026",
+      file: one.at?.file ?? "plugin.yaml",
+      path: one.at?.path ?? [],
+      message: unmetLine(one),
+    }),
+  );
+  return [...taken, ...unmet];
+}
+
+/** Where a plugin defines its part `name` of `kind` (a part its code registers: at main:). */
+function partPlace(
+  plugin: StoredPlugin,
+  kind: PartKind,
+  name: string,
+): { file: string; path: (string | number)[] } {
+  const { manifest } = plugin;
+  if (kind === "agent") {
+    const part = plugin.parts.find((one) => one.kind === "agent" && one.name === name);
+    const file = part?.kind === "agent" ? part.file : "plugin.yaml";
+    if (file !== "plugin.yaml") return { file, path: ["name"] };
+    return {
+      file,
+      path: ["agents", (manifest.agents ?? []).findIndex((agent) => agent.name === name), "name"],
+    };
+  }
+  if (kind === "flow") {
+    const index = (manifest.flows ?? []).findIndex((flow) => flow.name === name);
+    return { file: "plugin.yaml", path: index < 0 ? ["main"] : ["flows", index, "name"] };
+  }
+  const index = (manifest.tools ?? []).findIndex((tool) => tool.id === name);
+  if (index >= 0) return { file: "plugin.yaml", path: ["tools", index, "id"] };
+  const part = plugin.parts.find((one) => one.kind === "tool" && one.name === name);
+  if (part?.kind === "tool" && part.manifest !== undefined) return { file: part.manifest, path: ["name"] };
+  return { file: "plugin.yaml", path: ["main"] };
 }
 
 /** Refuses `plugin` when it would add a name another plugin has; `attempt` opens the message. */
 export function refuseTakenNames(before: TenantView, plugin: StoredPlugin, attempt: string): void {
   const taken = takenNames(before, plugin.name, plugin.parts);
   if (taken.length === 0) return;
-  const lines = taken.map((one) =>
-    one.owner === plugin.name
-      ? `${one.kind} ${one.name} has the name of its own ${one.ownerKind} ${one.name}`
-      : `${one.kind} ${one.name} is taken: ${one.owner} has ${one.ownerKind === "agent" ? "an agent" : `a ${one.ownerKind}`} of that name (${refOf({ kind: one.ownerKind, plugin: one.owner, name: one.name }).address})`,
-  );
+  const lines = taken.map((one) => takenLine(one, plugin.name));
   throw new Oz0Error(
     "NAME_TAKEN",
     `${attempt}:${bulleted(lines)}\nAgent and flow names (one set) and tool IDs are unique in a tenant: rename the part, or remove the plugin that has it first.`,
@@ -123,7 +185,7 @@ export function refuseUnmetUses(after: TenantView, plugin: StoredPlugin, attempt
     problems.length === 1 ? "1 thing it uses is missing" : `${problems.length} things it uses are missing`;
   throw new Oz0Error(
     "USES_UNSATISFIED",
-    `${attempt}: ${count}:${bulleted(problems.map((one) => `${one.where} ${one.reference}: ${one.problem}`))}\n` +
+    `${attempt}: ${count}:${bulleted(problems.map(unmetLine))}\n` +
       "Install or update the plugins it uses first, or change what the plugin names.",
     {
       data: {

@@ -13,6 +13,7 @@ import {
 } from "@oz0/sdk";
 import { isToolRef, parseToolRef, toolRefProblem } from "@oz0/sdk/internal";
 import { satisfies } from "semver";
+import { missingFunctionProblem } from "../lint/index.js";
 import type { StoredPart } from "./parts.js";
 import type { StoredPlugin, TenantView } from "./view.js";
 
@@ -23,8 +24,15 @@ import type { StoredPlugin, TenantView } from "./view.js";
  */
 export type ReferenceKind = "function" | "tool" | "agent" | "agent-or-flow" | "skill" | "plugin" | "manifest";
 
+/** Where in the plugin's files a reference is written: the file, and the keys to its value. */
+export interface ReferencePlace {
+  readonly file: string;
+  readonly path: readonly (string | number)[];
+}
+
 export interface PartReference {
   readonly type: "part";
+  readonly at?: ReferencePlace;
   /** Where the plugin names it, for messages: `uses: github tools`, `agent triage (agents/triage.md) tools`. */
   readonly where: string;
   /** The reference as written. */
@@ -39,6 +47,7 @@ export interface PartReference {
 /** A `uses:` entry: the plugin must be installed, at a version in the range when one is given. */
 export interface VersionReference {
   readonly type: "version";
+  readonly at?: ReferencePlace;
   readonly where: string;
   readonly text: string;
   readonly plugin: string;
@@ -48,6 +57,7 @@ export interface VersionReference {
 /** A reference that does not read as an address at all. */
 export interface InvalidReference {
   readonly type: "invalid";
+  readonly at?: ReferencePlace;
   readonly where: string;
   readonly text: string;
   readonly problem: string;
@@ -62,58 +72,111 @@ export interface Resolution {
   readonly targets: readonly string[];
 }
 
-/** Every reference `plugin` makes, from its manifest and its stored agents. */
+/** Every reference `plugin` makes, from its manifest and its stored agents, each with its place. */
 export function referencesOf(plugin: StoredPlugin): Reference[] {
   const own = plugin.name;
+  const { manifest } = plugin;
+  const inManifest = (...path: (string | number)[]): ReferencePlace => ({ file: MANIFEST_FILE, path });
   const refs: (Reference | undefined)[] = [];
-  for (const [used, entry] of Object.entries(plugin.manifest.uses ?? {})) {
-    refs.push({ type: "version", where: "uses:", text: used, plugin: used, range: entry.version });
-    const grant = (kind: ReferenceKind, field: string, text: string, name: string) =>
-      refs.push({ type: "part", where: `uses: ${used} ${field}`, text, kind, plugin: used, name });
-    for (const text of entry.tools ?? []) {
+  for (const [used, entry] of Object.entries(manifest.uses ?? {})) {
+    refs.push({
+      type: "version",
+      where: "uses:",
+      text: used,
+      plugin: used,
+      range: entry.version,
+      at: inManifest("uses", used),
+    });
+    const grant = (kind: ReferenceKind, field: string, index: number, text: string, name: string) => {
+      refs.push({
+        type: "part",
+        where: `uses: ${used} ${field}`,
+        text,
+        kind,
+        plugin: used,
+        name,
+        at: inManifest("uses", used, field, index),
+      });
+    };
+    (entry.tools ?? []).forEach((text, index) => {
       const [tool = "", fn = ""] = text.split(".");
-      if (fn === "*") grant("tool", "tools", text, tool);
-      else grant("function", "tools", text, text);
-    }
-    for (const name of entry.agents ?? []) grant("agent", "agents", name, name);
-    for (const name of entry.skills ?? []) {
-      if (name === "*") grant("plugin", "skills", name, used);
-      else grant("skill", "skills", name, name);
-    }
+      if (fn === "*") grant("tool", "tools", index, text, tool);
+      else grant("function", "tools", index, text, text);
+    });
+    (entry.agents ?? []).forEach((name, index) => {
+      grant("agent", "agents", index, name, name);
+    });
+    (entry.skills ?? []).forEach((name, index) => {
+      if (name === "*") grant("plugin", "skills", index, name, used);
+      else grant("skill", "skills", index, name, name);
+    });
   }
   for (const part of plugin.parts) {
-    if (part.kind === "agent") refs.push(...agentReferences(own, part.name, part.file, part.definition));
+    if (part.kind === "agent") {
+      // An inline agent sits in plugin.yaml's agents: list; one in its own file at that file's root.
+      const index = (manifest.agents ?? []).findIndex((agent) => agent.name === part.name);
+      const base = part.file === MANIFEST_FILE ? ["agents", index] : [];
+      refs.push(...agentReferences(own, part.name, part.file, part.definition, base));
+    }
     if (part.kind === "flow") {
-      for (const step of part.definition.steps) {
+      const f = (manifest.flows ?? []).findIndex((flow) => flow.name === part.name);
+      part.definition.steps.forEach((step, s) => {
         const where = `flow ${part.name} step ${step.id}`;
-        if (step.call !== undefined) refs.push(read(own, `${where} call`, step.call, "function"));
-        if (step.agent !== undefined) refs.push(read(own, `${where} agent`, step.agent, "agent"));
-      }
+        if (step.call !== undefined) {
+          refs.push(
+            read(own, `${where} call`, step.call, "function", inManifest("flows", f, "steps", s, "call")),
+          );
+        }
+        if (step.agent !== undefined) {
+          refs.push(
+            read(own, `${where} agent`, step.agent, "agent", inManifest("flows", f, "steps", s, "agent")),
+          );
+        }
+      });
     }
   }
-  for (const routine of plugin.manifest.routines ?? []) {
-    refs.push(read(own, `routine ${routine.name} run`, routine.run, "agent-or-flow"));
-  }
+  (manifest.routines ?? []).forEach((routine, r) => {
+    refs.push(
+      read(
+        own,
+        `routine ${routine.name} run`,
+        routine.run,
+        "agent-or-flow",
+        inManifest("routines", r, "run"),
+      ),
+    );
+  });
   return refs.filter((ref): ref is Reference => ref !== undefined);
 }
+
+const MANIFEST_FILE = "plugin.yaml";
 
 function agentReferences(
   own: string,
   name: string,
   file: string,
   definition: AgentDefinition,
+  base: readonly (string | number)[],
 ): (Reference | undefined)[] {
   const where = `agent ${name} (${file})`;
+  const at = (...path: (string | number)[]): ReferencePlace => ({ file, path: [...base, ...path] });
   const skills = definition.skills;
-  const skillList = Array.isArray(skills) ? skills : (skills?.use ?? []);
-  const apply = Array.isArray(skills) ? undefined : skills?.propose?.apply;
+  const listed = Array.isArray(skills);
+  const skillList = listed ? skills : (skills?.use ?? []);
+  const apply = listed ? undefined : skills?.propose?.apply;
   return [
-    ...(definition.tools ?? []).map((text) => read(own, `${where} tools`, text, "function")),
-    ...(definition.delegation?.allow ?? []).map((text) =>
-      read(own, `${where} delegation.allow`, text, "agent"),
+    ...(definition.tools ?? []).map((text, i) =>
+      read(own, `${where} tools`, text, "function", at("tools", i)),
     ),
-    ...skillList.map((text) => read(own, `${where} skills`, text, "skill")),
-    apply === undefined ? undefined : read(own, `${where} skills.propose.apply`, apply, "function"),
+    ...(definition.delegation?.allow ?? []).map((text, i) =>
+      read(own, `${where} delegation.allow`, text, "agent", at("delegation", "allow", i)),
+    ),
+    ...skillList.map((text, i) =>
+      read(own, `${where} skills`, text, "skill", listed ? at("skills", i) : at("skills", "use", i)),
+    ),
+    apply === undefined
+      ? undefined
+      : read(own, `${where} skills.propose.apply`, apply, "function", at("skills", "propose", "apply")),
   ];
 }
 
@@ -123,20 +186,23 @@ function read(
   where: string,
   text: string,
   kind: "function" | "agent" | "agent-or-flow" | "skill",
+  at?: ReferencePlace,
 ): Reference | undefined {
-  if (kind === "function" && isToolRef(text)) return readToolRef(where, text);
+  const placed = at === undefined ? {} : { at };
+  if (kind === "function" && isToolRef(text)) return { ...readToolRef(where, text), ...placed };
   let address: Address | AddressPattern;
   let bare: boolean;
   try {
     const resolved =
-      kind === "skill" || (kind === "function" && text.includes("*"))
+      // `tools:` lists functions by name, not patterns (agent-definition: tools); only skills take them.
+      kind === "skill"
         ? resolvePattern(text, { plugin: own, of: kind })
         : resolveReference(text, { plugin: own, expect: kind === "agent-or-flow" ? "agent" : kind });
     address = resolved.address;
     bare = resolved.bare;
   } catch (error) {
     if (!isOz0Error(error)) throw error;
-    return { type: "invalid", where, text, problem: error.message };
+    return { type: "invalid", where, text, problem: error.message, ...placed };
   }
   const plugin = bare ? undefined : "plugin" in address ? address.plugin : undefined;
   const part = (kind: ReferenceKind, name: string): PartReference => ({
@@ -146,15 +212,13 @@ function read(
     kind,
     plugin,
     name,
+    ...placed,
   });
   switch (address.kind) {
     case "builtin":
-    case "builtin-wildcard":
       return undefined;
     case "function":
       return part("function", `${address.tool}.${address.function}`);
-    case "tool-wildcard":
-      return part("tool", address.tool);
     case "plugin-wildcard":
       return part("plugin", address.plugin);
     case "agent":
@@ -257,7 +321,7 @@ function lookIn(view: TenantView, plugin: string, ref: PartReference): string | 
       }
       if (owned.kind === "tool" && owned.source === "mcp") return undefined;
       return view.find(plugin, "function", ref.name) === undefined
-        ? `tool ${tool} of ${at} has no function ${fn}`
+        ? missingFunctionProblem(tool, at, fn)
         : undefined;
     }
     case "tool": {

@@ -3,19 +3,16 @@
 // `oz.delegate` change the job itself (end it, or make it wait for a person or a child job), so
 // the loop carries them out once their call has passed the same checks as any other; and
 // `oz.call_tool` stands for the function it names, which the loop calls in its place.
-import { type FunctionCall, type JsonSchemaObject, modelVisibleName, Oz0Error } from "@oz0/sdk";
+import {
+  BUILTIN_FUNCTIONS,
+  type FunctionCall,
+  type JsonSchemaObject,
+  modelVisibleName,
+  Oz0Error,
+} from "@oz0/sdk";
 import type { CallableFunction } from "../tools/index.js";
 
-/** The built-ins this oz0 has. */
-export const BUILTIN_FUNCTIONS = [
-  "fail",
-  "ask_user",
-  "skill",
-  "delegate",
-  "find_tools",
-  "call_tool",
-  "propose_skill",
-] as const;
+export { BUILTIN_FUNCTIONS };
 export type BuiltinFunction = (typeof BUILTIN_FUNCTIONS)[number];
 
 /** Built-ins the loop carries out itself instead of running them. */

@@ -16,7 +16,7 @@ import { event, type JobEvent, type JobFailure, type WaitingFor } from "./events
 import { newJobId, newLeaseToken, newNodeId } from "./ids.js";
 import type { RunDeps, RunListeners } from "./job-run.js";
 import { runJob } from "./loop.js";
-import { readSchema } from "./setup.js";
+import { assertRuntimeRuns, readSchema } from "./setup.js";
 import { type Claimed, isTerminal, JobStore, jobNotFound, type TenantRedactor } from "./store.js";
 import { agentTags } from "./tags.js";
 import { type JobView, jobView } from "./view.js";
@@ -128,6 +128,7 @@ export class JobEngine {
     // A killed agent starts no job (kill switches, policy/).
     if (part.kind === "agent") {
       await assertAgentRuns(this.jobs.store, request.tenant, `${part.plugin}/${part.name}`);
+      await assertRuntimeRuns(this.#deps.source, request.tenant, part);
     }
     const id = newJobId(part.name);
     const mode = request.mode ?? "run";

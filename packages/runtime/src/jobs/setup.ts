@@ -5,10 +5,17 @@ import { readFile } from "node:fs/promises";
 import { type AgentDefinition, type JsonSchemaObject, Oz0Error } from "@oz0/sdk";
 import { AGENT_LIMIT_DEFAULTS } from "@oz0/sdk/internal";
 import { hookInterceptor } from "../hooks/index.js";
+import { runtimeProblem } from "../lint/index.js";
 import { DEFAULT_MODEL_ALIAS, type LanguageModel } from "../models/index.js";
 import { type LoadedAgent, type LoadedPlugin, pluginToolSpec, resolveInPlugin } from "../plugin-dir/index.js";
 import { proposalRecorder } from "../skills/index.js";
-import { argumentIssues, type CallInterceptor, FunctionResolver, formatIssues } from "../tools/index.js";
+import {
+  argumentIssues,
+  type CallInterceptor,
+  FunctionResolver,
+  formatIssues,
+  type PartSource,
+} from "../tools/index.js";
 import type { BuiltinContext, DelegateEntry } from "./builtins.js";
 import { agentSkills, assembleContext } from "./context.js";
 import { event } from "./events.js";
@@ -31,6 +38,32 @@ export interface AgentSetup {
   readonly interceptors: readonly CallInterceptor[];
 }
 
+/**
+ * Refuses to start a job of agent `part` when it names a runtime this oz0 does not have; a
+ * plugin that does not load now is left to the job's first claim, which says why.
+ */
+export async function assertRuntimeRuns(
+  source: PartSource,
+  tenant: string,
+  part: { readonly plugin: string; readonly name: string },
+): Promise<void> {
+  let definition: AgentDefinition | undefined;
+  try {
+    const loaded = await source.loadInstalled(tenant, part.plugin);
+    definition = loaded.agents.find((entry) => entry.definition.name === part.name)?.definition;
+  } catch {
+    return;
+  }
+  const unsupported = definition === undefined ? undefined : runtimeProblem(part.name, definition.runtime);
+  if (unsupported !== undefined) throw runtimeRefusal(`${part.plugin}/${part.name}`, unsupported);
+}
+
+function runtimeRefusal(address: string, problem: string): Oz0Error {
+  return new Oz0Error("INVALID_PLUGIN", `${address}: ${problem}`, {
+    data: { plugin: address.slice(0, address.indexOf("/")), detail: "runtime not available" },
+  });
+}
+
 export async function setUpAgent(run: JobRun): Promise<AgentSetup> {
   const { row, deps } = run;
   // The owner check and the name clash check, as at every entry point: a tenant that came to
@@ -51,6 +84,9 @@ export async function setUpAgent(run: JobRun): Promise<AgentSetup> {
     );
   }
   const definition = agent.definition;
+  // An agent installed before its runtime was refused at install still never runs on this loop.
+  const unsupported = runtimeProblem(definition.name, definition.runtime);
+  if (unsupported !== undefined) throw runtimeRefusal(run.address, unsupported);
   const limits = definition.limits ?? { ...AGENT_LIMIT_DEFAULTS };
   run.setDeadline(row.created_at + limits.wall_seconds * 1000);
   const first = run.history.system === undefined;

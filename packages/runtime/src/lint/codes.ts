@@ -33,7 +33,11 @@ export const LINT_CODES = {
   "OZ-E004": {
     severity: "error",
     summary:
-      "The code entry named by main: fails to load, its setup throws, or a tool it registers fails to build.",
+      "The code entry named by main: fails to load, its setup throws, a tool it registers fails to build, a hook it registers names no hook point, or the loader refuses what no other rule finds.",
+  },
+  "OZ-E005": {
+    severity: "error",
+    summary: "A JSON Schema file an agent names is not a valid JSON Schema (checked in strict mode).",
   },
   "OZ-S001": {
     severity: "error",
@@ -126,6 +130,28 @@ export const LINT_CODES = {
     severity: "error",
     summary:
       "An agent adds a failure kind or turns a failure flag on over the installed version, without a new major version (checked against a tenant).",
+  },
+  "OZ-S023": {
+    severity: "error",
+    summary: "An agent names a runtime this oz0 does not have (only pydantic-ai, its own loop, runs).",
+  },
+  "OZ-S024": {
+    severity: "error",
+    summary: "tools: names a built-in (oz.<name>) that oz0 does not have.",
+  },
+  "OZ-S025": {
+    severity: "error",
+    summary:
+      "A test-model script cannot play: a turn it cannot read, a call of a function the agent lacks, an oz.fail kind it does not declare.",
+  },
+  "OZ-S026": {
+    severity: "error",
+    summary:
+      "Something the plugin uses is missing: a function its own tool lacks; against a tenant, what install would find missing.",
+  },
+  "OZ-S027": {
+    severity: "error",
+    summary: "A name another plugin of the tenant has (checked against a tenant).",
   },
 } as const satisfies Record<string, LintCodeInfo>;
 

@@ -1,6 +1,14 @@
 // Plugin lint: every rule the spec names, each with a stable code (docs/lint.md), over a plugin
 // folder alone or against a tenant that knows the other plugins' parts, with --fix for what
 // can be rewritten safely.
+export {
+  type CheckOptions,
+  type CheckResult,
+  checkPlugin,
+  lintFiles,
+  lintRefusal,
+  type TenantProblem,
+} from "./checks.js";
 export { LINT_CODES, type LintCode, type LintCodeInfo, type LintSeverity } from "./codes.js";
 export {
   formatFinding,
@@ -17,10 +25,11 @@ export {
   OFFICIAL_HARNESSES,
   type OfficialHarness,
 } from "./harnesses.js";
-export { type LintOptions, type LintReport, lintFiles, lintPlugin } from "./lint.js";
+export { type LintOptions, type LintReport, lintPlugin } from "./lint.js";
 export { LISTING_FILE, type ListedFunction, type ToolListing } from "./listing.js";
 export { type ReadResult, readPluginFiles } from "./read.js";
-export type { LintRule, RuleContext } from "./rules/index.js";
+export { type LintRule, missingFunctionProblem, type RuleContext } from "./rules/index.js";
+export { AGENT_RUNTIMES, runtimeProblem } from "./runtimes.js";
 export type { PluginFiles } from "./source.js";
 export {
   type CatalogReader,

@@ -1,13 +1,11 @@
-// Lints a plugin folder: reads it (every file, as far as it parses), runs every rule over what
-// was read, writes the measured listing (tools.listing.json), and with `fix` rewrites what can
+// Lints a plugin folder: runs the checks install runs too (checks.ts) over every file, as far
+// as it parses, writes the measured listing (tools.listing.json), and with `fix` rewrites what can
 // be rewritten and lints again, so the report shows what is left.
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { type LintFinding, type LintSummary, orderFindings, summarize } from "./finding.js";
+import { checkPlugin } from "./checks.js";
+import { type LintFinding, type LintSummary, summarize } from "./finding.js";
 import { applyFixes } from "./fix.js";
-import { readPluginFiles } from "./read.js";
-import { RULES, type RuleContext } from "./rules/index.js";
-import { type PluginFiles, pluginName } from "./source.js";
 import type { TenantContext } from "./tenant.js";
 
 export interface LintOptions {
@@ -30,24 +28,20 @@ export interface LintReport {
   readonly listing: string | undefined;
 }
 
-/** Runs every rule over a plugin folder's parsed files: pure, for a caller that read them. */
-export function lintFiles(files: PluginFiles, context: RuleContext): LintFinding[] {
-  return RULES.flatMap((rule) => rule(files, context));
-}
-
 /**
  * Lints the plugin folder at `dir`. Throws INVALID_PLUGIN only when `dir` is not a plugin
  * folder; every problem of the plugin itself is a finding.
  * @example const { summary } = await lintPlugin("examples/support-triage"); // { errors: 0, warnings: 0, fixed: 0 }
  */
 export async function lintPlugin(dir: string, options: LintOptions = {}): Promise<LintReport> {
-  let result = await lintOnce(dir, options);
+  const once = () => checkPlugin(dir, { verified: options.verified, tenant: options.tenant });
+  let result = await once();
   let fixed = 0;
   if (options.fix === true) {
     const fixes = result.findings.flatMap((f) => (f.fix === undefined ? [] : [f.fix]));
     if (fixes.length > 0) {
       fixed = await applyFixes(result.root, fixes);
-      result = await lintOnce(dir, options);
+      result = await once();
     }
   }
   let listing: string | undefined;
@@ -64,21 +58,5 @@ export async function lintPlugin(dir: string, options: LintOptions = {}): Promis
     findings: result.findings,
     summary: summarize(result.findings, fixed),
     listing,
-  };
-}
-
-async function lintOnce(dir: string, options: LintOptions) {
-  const read = await readPluginFiles(dir);
-  const { files } = read;
-  const verified = options.verified === true || files.manifest?.raw.verified === true;
-  const ruled = lintFiles(files, { verified, tenant: options.tenant });
-  // A reference the schema already refused is not reported again by a rule that reads it.
-  const taken = new Set(read.findings.map((f) => `${f.file}:${f.line}:${f.column}`));
-  const fresh = ruled.filter((f) => f.code !== "OZ-E001" || !taken.has(`${f.file}:${f.line}:${f.column}`));
-  return {
-    root: read.root,
-    files,
-    plugin: pluginName(files),
-    findings: orderFindings([...read.findings, ...fresh]),
   };
 }

@@ -17,11 +17,14 @@ import {
 } from "@oz0/sdk";
 import {
   assertPluginObject,
+  checkHookHandlers,
   createRecordingHost,
+  formatManifestPath,
   parseSafeYaml,
   type Registration,
   type SafeYamlDocument,
 } from "@oz0/sdk/internal";
+import { parseTestScript } from "../models/index.js";
 import { pluginRoot } from "../plugin-dir/index.js";
 import { classifyIssue, escapesLexically, type FileKind } from "./classify.js";
 import { pathReferences } from "./collect.js";
@@ -39,6 +42,7 @@ import {
   type PathStatus,
   type PluginFiles,
   placeOf,
+  type ScriptSource,
   type YamlSource,
 } from "./source.js";
 
@@ -86,9 +90,23 @@ export async function readPluginFiles(dir: string): Promise<ReadResult> {
       schemaPaths.map((ref) => ref.value),
     ),
   );
+  const scriptPaths = references.filter(
+    (ref) => ref.field === "model.script" && paths.get(ref.value) === "inside",
+  );
+  const { scripts } = collect(
+    await readScripts(
+      root,
+      scriptPaths.map((ref) => ref.value),
+    ),
+  );
   const { code } = collect(await readCode(root, manifest, paths));
   const { listing } = collect(await measureListing(manifest, code, functions));
-  return { root, files: { manifest, agents, toolManifests, paths, schemas, code, listing }, findings };
+  collect(await buildHooks(manifest, code));
+  return {
+    root,
+    files: { manifest, agents, toolManifests, paths, schemas, scripts, code, listing },
+    findings,
+  };
 }
 
 function inlineAgents(manifest: YamlSource | undefined): AgentSource[] {
@@ -161,6 +179,44 @@ async function readSchemas(
   return { schemas, findings };
 }
 
+/** The test-model scripts, each read as the test provider reads it; its problems are OZ-S025. */
+async function readScripts(
+  root: string,
+  files: readonly string[],
+): Promise<{ scripts: Map<string, ScriptSource>; findings: LintFinding[] }> {
+  const scripts = new Map<string, ScriptSource>();
+  const findings: LintFinding[] = [];
+  for (const file of new Set(files)) {
+    const start: Place = { file, line: 1, column: 1 };
+    let text: string;
+    try {
+      text = await readFile(join(root, file), "utf8");
+    } catch (error) {
+      findings.push(finding("OZ-E002", start, `cannot read the file: ${messageOf(error)}`));
+      continue;
+    }
+    let doc: SafeYamlDocument;
+    try {
+      doc = parseSafeYaml(text, { file });
+    } catch (error) {
+      findings.push(...unreadable(error, start));
+      continue;
+    }
+    try {
+      scripts.set(file, { file, doc, script: parseTestScript(text, file) });
+    } catch (error) {
+      const issues = issuesOf(error);
+      if (issues === undefined) throw error;
+      for (const issue of issues) {
+        findings.push(
+          finding("OZ-S025", { file: issue.file, line: issue.line, column: issue.column }, issue.message),
+        );
+      }
+    }
+  }
+  return { scripts, findings };
+}
+
 /** Runs the code entry when plugin.yaml names one inside the folder and a valid plugin name. */
 async function readCode(
   root: string,
@@ -197,6 +253,48 @@ async function measureListing(
     ),
   );
   return { listing: findings.length === 0 ? listingSource(built.listing) : undefined, findings };
+}
+
+/**
+ * Builds each hook spec the code registers, as a job's hook table does (with the config's
+ * defaults), and checks what it builds: a handler under a name that is no hook point would
+ * never run. A `build` that throws is left to run time, where it may need the config an
+ * operator sets after install.
+ */
+async function buildHooks(
+  manifest: YamlSource | undefined,
+  code: CodeFacts,
+): Promise<{ findings: LintFinding[] }> {
+  if (manifest === undefined || code.status !== "loaded") return { findings: [] };
+  const findings: LintFinding[] = [];
+  // The config a tenant starts with: the admin specs' defaults, as a job's table builds with.
+  const config: Record<string, unknown> = {};
+  for (const registration of code.registrations) {
+    if (registration.kind === "admin")
+      Object.assign(config, (registration as Registration<"admin">).spec.defaultConfig);
+  }
+  for (const registration of code.registrations) {
+    if (registration.kind !== "hook") continue;
+    const spec = (registration as Registration<"hook">).spec;
+    let handlers: unknown;
+    try {
+      handlers = await spec.build({ pluginId: spec.pluginId, config });
+    } catch {
+      continue;
+    }
+    try {
+      checkHookHandlers(handlers, `hook '${spec.name}' of plugin '${spec.pluginId}'`);
+    } catch (error) {
+      findings.push(
+        finding(
+          "OZ-E004",
+          placeOf(manifest, ["main"]),
+          `hook '${registration.name}' builds a handler oz0 would never run: ${messageOf(error)}`,
+        ),
+      );
+    }
+  }
+  return { findings };
 }
 
 function isTool(registration: Registration): registration is Registration<"tool"> {
@@ -270,12 +368,24 @@ async function readYamlFile<T>(
         finding(
           classifyIssue(issue, kind, doc.value),
           { file: issue.file, line: issue.line, column: issue.column },
-          issue.message,
+          issueMessage(issue),
         ),
       ),
     };
   }
 }
+
+/**
+ * A schema problem's message for a finding. A missing field sits at its map, so the message
+ * names the field, as the loader's does (`version: required, but missing`).
+ */
+function issueMessage(issue: ManifestIssue): string {
+  return issue.message === MISSING && issue.path.length > 0
+    ? `${formatManifestPath(issue.path)}: ${issue.message}`
+    : issue.message;
+}
+
+const MISSING = "required, but missing";
 
 /** The problems of an INVALID_MANIFEST error, each with its place. */
 function issuesOf(error: unknown): readonly ManifestIssue[] | undefined {

@@ -4,6 +4,7 @@
 // has the right type and leaves the rest to the schema's findings), so one broken field does
 // not hide the problems of the others.
 import type { Registration, SafeYamlDocument } from "@oz0/sdk/internal";
+import type { TestScript } from "../models/index.js";
 import type { Place, YamlPath } from "./finding.js";
 import type { ToolListing } from "./listing.js";
 
@@ -35,6 +36,13 @@ export interface JsonSource {
   readonly doc: SafeYamlDocument | undefined;
 }
 
+/** A test-model script the plugin names (`model.script`), when it reads as one. */
+export interface ScriptSource {
+  readonly file: string;
+  readonly doc: SafeYamlDocument;
+  readonly script: TestScript;
+}
+
 /** What the code entry registered: nothing to load, loaded, or failed (its findings say why). */
 export type CodeFacts =
   | { readonly status: "none" }
@@ -59,6 +67,8 @@ export interface PluginFiles {
   readonly paths: ReadonlyMap<string, PathStatus>;
   /** The JSON Schema files agents name, by path, when they exist inside the folder. */
   readonly schemas: ReadonlyMap<string, JsonSource>;
+  /** The test-model scripts the plugin names, by path, when they exist inside the folder and read. */
+  readonly scripts: ReadonlyMap<string, ScriptSource>;
   readonly code: CodeFacts;
   /** `undefined` when the listing could not be measured (no plugin name, or the code failed). */
   readonly listing: ListingSource | undefined;

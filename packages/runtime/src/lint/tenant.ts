@@ -4,6 +4,7 @@
 // and its uses: alone.
 import { type Address, parseAddress } from "@oz0/sdk";
 import type { PluginContract } from "../catalog/index.js";
+import type { TenantProblem } from "./checks.js";
 import type { HarnessProtocol } from "./harnesses.js";
 
 /** One installed plugin and its parts, by bare name. */
@@ -26,6 +27,8 @@ export interface TenantContext {
   readonly tenant: string;
   /** The tenant's plugins; the plugin being linted, if installed, is left out of lookups. */
   readonly plugins: readonly TenantPlugin[];
+  /** What the tenant would refuse of the plugin folder at install, beside what lint's rules find. */
+  readonly check?: ((dir: string) => Promise<readonly TenantProblem[]>) | undefined;
 }
 
 /** One part of a tenant by address, as a catalog lists it. */
@@ -39,6 +42,8 @@ export interface CatalogReader {
   entries(tenant: string): Promise<readonly TenantPartEntry[]>;
   /** Each installed plugin's version and its agents' failure contracts. */
   contracts?(tenant: string): Promise<readonly (PluginContract & { readonly plugin: string })[]>;
+  /** What installing the plugin folder `dir` in `tenant` would be refused for by the tenant. */
+  installProblems?(tenant: string, dir: string): Promise<readonly TenantProblem[]>;
 }
 
 const ADDRESS_FORMS = ["function", "tool", "agent", "flow", "skill"] as const;
@@ -93,14 +98,19 @@ export async function tenantContextFromCatalog(
 ): Promise<TenantContext> {
   const context = tenantContextFromEntries(tenant, await catalog.entries(tenant));
   const contracts = (await catalog.contracts?.(tenant)) ?? [];
-  if (contracts.length === 0) return context;
+  const plugins =
+    contracts.length === 0
+      ? context.plugins
+      : context.plugins.map((plugin) => {
+          const found = contracts.find((one) => one.plugin === plugin.name);
+          return found === undefined
+            ? plugin
+            : { ...plugin, contract: { version: found.version, agents: found.agents } };
+        });
+  const problems = catalog.installProblems?.bind(catalog);
   return {
-    tenant,
-    plugins: context.plugins.map((plugin) => {
-      const found = contracts.find((one) => one.plugin === plugin.name);
-      return found === undefined
-        ? plugin
-        : { ...plugin, contract: { version: found.version, agents: found.agents } };
-    }),
+    ...context,
+    plugins,
+    ...(problems === undefined ? {} : { check: (dir: string) => problems(tenant, dir) }),
   };
 }

@@ -21,6 +21,7 @@ describe("lintPlugin", () => {
       "agents/broken.yaml OZ-E002",
       "agents/writer.md OZ-S017",
       "agents/writer.md OZ-S009",
+      "agents/writer.md OZ-S023",
     ]);
   });
 
@@ -78,10 +79,22 @@ describe("lintPlugin", () => {
     expect((error as Error).message).toMatch(/oz-e001 is not a plugin folder: it has no plugin\.yaml/);
   });
 
+  it("names the field that is required but missing, as install does, and the key a transposed one meant", async () => {
+    const dir = await copyFixture("oz-e001", "passes");
+    const manifest = join(dir, "plugin.yaml");
+    const text = await readFile(manifest, "utf8");
+    await writeFile(manifest, `${text.replace(/^version: .*\n/m, "")}    tgas: [x]\n`);
+    const lines = await lintLines(dir);
+    expect(lines).toContain("plugin.yaml:1:1 error OZ-E001 version: required, but missing");
+    expect(
+      lines.some((line) => line.includes("unknown key 'tgas'") && line.includes("did you mean 'tags'?")),
+    ).toBe(true);
+  });
+
   it("counts errors and warnings in the summary", async () => {
     const report = await lintPlugin(fixture("many-problems"), { writeListing: false });
-    expect(report.summary).toEqual({ errors: 8, warnings: 4, fixed: 0 });
-    expect(formatSummary(report.summary)).toBe("8 errors, 4 warnings");
+    expect(report.summary).toEqual({ errors: 9, warnings: 4, fixed: 0 });
+    expect(formatSummary(report.summary)).toBe("9 errors, 4 warnings");
     expect(formatSummary(summarize([]))).toBe("0 errors, 0 warnings");
     expect(formatSummary({ errors: 1, warnings: 1, fixed: 2 })).toBe("1 error, 1 warning (2 problems fixed)");
   });

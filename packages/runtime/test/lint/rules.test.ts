@@ -8,6 +8,12 @@ interface RuleCase {
   readonly passes: string;
   /** Every line lint prints for the fixture that triggers the rule. */
   readonly lines: readonly string[];
+  /**
+   * What lint prints for the fixture that passes, when not nothing: an agent on a harness or
+   * remote runtime is refused (OZ-S023) until this oz0 has one, and the harness rules still
+   * check what such an agent asks of it.
+   */
+  readonly passLines?: readonly string[];
 }
 
 const CASES: readonly RuleCase[] = [
@@ -41,6 +47,16 @@ const CASES: readonly RuleCase[] = [
     passes: "loads a code entry whose setup registers its tools",
     lines: [
       "plugin.yaml:4:7 error OZ-E004 setup(host) in index.js failed: the notes store is not configured",
+    ],
+  },
+  {
+    code: "OZ-E005",
+    triggers:
+      "refuses a JSON Schema with a type that does not exist or a keyword ajv does not know, at its place",
+    passes: "accepts JSON Schemas with known types, formats and x- annotations",
+    lines: [
+      'schemas/answer.json:4:48 error OZ-E005 not a valid JSON Schema: strict mode: unknown keyword: "maxLenght"',
+      "schemas/ask.json:4:27 error OZ-E005 not a valid JSON Schema: /properties/question/type must be equal to one of the allowed values (array, boolean, integer, null, number, object, string)",
     ],
   },
   {
@@ -107,7 +123,11 @@ const CASES: readonly RuleCase[] = [
     triggers: "warns about tools other than oz.ask_user on a JSON-lines harness agent",
     passes: "accepts oz.ask_user on a JSON-lines harness agent",
     lines: [
+      "plugin.yaml:6:14 error OZ-S023 agent 'coder' names runtime 'harness:codex', which this oz0 does not have (no harness runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop). Leave runtime: out to run the agent on oz0's own loop.",
       "plugin.yaml:7:26 warning OZ-S008 agent 'coder' runs on the JSON-lines harness 'codex', which uses only oz.ask_user, so it never gets 'oz.fail'; remove it, or use an ACP harness",
+    ],
+    passLines: [
+      "plugin.yaml:6:14 error OZ-S023 agent 'coder' names runtime 'harness:codex', which this oz0 does not have (no harness runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop). Leave runtime: out to run the agent on oz0's own loop.",
     ],
   },
   {
@@ -115,8 +135,13 @@ const CASES: readonly RuleCase[] = [
     triggers: "warns that tool_loading: lazy does nothing on a JSON-lines harness or a remote agent",
     passes: "accepts tool_loading: lazy on an ACP harness agent",
     lines: [
+      "plugin.yaml:6:14 error OZ-S023 agent 'coder' names runtime 'harness:codex', which this oz0 does not have (no harness runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop). Leave runtime: out to run the agent on oz0's own loop.",
       "plugin.yaml:10:19 warning OZ-S009 agent 'coder' runs on the JSON-lines harness 'codex'; tool_loading: lazy does nothing there, so remove it",
+      "plugin.yaml:13:14 error OZ-S023 agent 'remote-helper' names runtime 'remote:a2a', which this oz0 does not have (no remote agent runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop). Leave runtime: out to run the agent on oz0's own loop.",
       "plugin.yaml:14:19 warning OZ-S009 agent 'remote-helper' is a remote agent, whose loop runs at its provider; tool_loading: lazy does nothing there, so remove it",
+    ],
+    passLines: [
+      "plugin.yaml:6:14 error OZ-S023 agent 'coder' names runtime 'harness:claude-code', which this oz0 does not have (no harness runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop). Leave runtime: out to run the agent on oz0's own loop.",
     ],
   },
   {
@@ -126,6 +151,10 @@ const CASES: readonly RuleCase[] = [
     passes: "accepts an official harness",
     lines: [
       "plugin.yaml:6:14 warning OZ-S010 agent 'coder' runs on harness 'homebrew-agent', which this plugin does not provide and which is not one of oz0's official harnesses (claude-code, gemini-cli, codex, claude-agent-sdk); another plugin must provide it: check that you trust that plugin, or use an official one",
+      "plugin.yaml:6:14 error OZ-S023 agent 'coder' names runtime 'harness:homebrew-agent', which this oz0 does not have (no harness runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop). Leave runtime: out to run the agent on oz0's own loop.",
+    ],
+    passLines: [
+      "plugin.yaml:6:14 error OZ-S023 agent 'coder' names runtime 'harness:claude-code', which this oz0 does not have (no harness runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop). Leave runtime: out to run the agent on oz0's own loop.",
     ],
   },
   {
@@ -138,7 +167,10 @@ const CASES: readonly RuleCase[] = [
     code: "OZ-S012",
     triggers: "refuses skills.propose on a remote agent",
     passes: "accepts skills.propose on an agent that runs in oz0",
-    lines: ["plugin.yaml:15:9 error OZ-S012 a remote agent cannot propose skills; remove skills.propose"],
+    lines: [
+      "plugin.yaml:10:14 error OZ-S023 agent 'remote-helper' names runtime 'remote:a2a', which this oz0 does not have (no remote agent runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop). Leave runtime: out to run the agent on oz0's own loop.",
+      "plugin.yaml:15:9 error OZ-S012 a remote agent cannot propose skills; remove skills.propose",
+    ],
   },
   {
     code: "OZ-S013",
@@ -210,6 +242,41 @@ const CASES: readonly RuleCase[] = [
       "plugin.yaml:14:14 warning OZ-S020 skills names web/research, but uses: does not list plugin 'web'; add it under uses: with skills: [research]",
     ],
   },
+  {
+    code: "OZ-S023",
+    triggers: "refuses an agent on a runtime this oz0 does not have, naming the runtimes it has",
+    passes: "accepts pydantic-ai, oz0's own loop",
+    lines: [
+      "plugin.yaml:7:14 error OZ-S023 agent 'helper' names runtime 'openai-agents', which this oz0 does not have (the OpenAI Agents SDK does not run in it); its runtimes: pydantic-ai (the default, oz0's own loop). Leave runtime: out to run the agent on oz0's own loop.",
+    ],
+  },
+  {
+    code: "OZ-S024",
+    triggers: "refuses a built-in oz0 does not have, with the one it probably meant",
+    passes: "accepts built-ins oz0 has",
+    lines: [
+      "plugin.yaml:8:26 error OZ-S024 oz0 has no built-in oz.fial; did you mean oz.fail? Its built-ins: oz.fail, oz.ask_user, oz.skill, oz.delegate, oz.find_tools, oz.call_tool, oz.propose_skill.",
+    ],
+  },
+  {
+    code: "OZ-S025",
+    triggers:
+      "refuses a script turn it cannot read, a call of a function the agent lacks, and an oz.fail kind it does not declare",
+    passes: "accepts a script that calls what the agent has and fails with a kind it declares",
+    lines: [
+      "scripts/broken.yaml:2:5 error OZ-S025 unknown key 'say'; a turn is one of call:, text:, output:",
+      "scripts/plays.yaml:2:23 error OZ-S025 turn 1 calls notes__lookup, which agent 'helper' is not offered (it is offered oz__fail); add the function to its tools:, or call one it has (as the model sees it, <tool>__<function>)",
+      "scripts/plays.yaml:3:47 error OZ-S025 turn 2 ends the job with oz.fail kind 'gave_up', which agent 'helper' does not declare (it declares no_answer); declare it under failures:, or fail with a kind it declares",
+    ],
+  },
+  {
+    code: "OZ-S026",
+    triggers: "refuses a function its own tool lacks, in install's words",
+    passes: "accepts a function its own tool has",
+    lines: [
+      "plugin.yaml:12:13 error OZ-S026 notes.lokup: tool notes of functions-s026-triggers 1.0.0 has no function lokup",
+    ],
+  },
 ];
 
 describe("each lint rule, on the fixture that triggers it and the one that passes", () => {
@@ -222,14 +289,18 @@ describe("each lint rule, on the fixture that triggers it and the one that passe
       });
 
       it(rule.passes, async () => {
-        expect(await lintLines(fixture(rule.code.toLowerCase(), "passes"))).toEqual([]);
+        expect(await lintLines(fixture(rule.code.toLowerCase(), "passes"))).toEqual(rule.passLines ?? []);
       });
     });
   }
 
-  it("covers every code but the tenant-aware OZ-S021 and OZ-S022 (tested with a tenant context)", () => {
+  it("covers every code but the tenant-aware OZ-S021, OZ-S022 and OZ-S027 (tested with a tenant context)", () => {
     const covered = new Set<string>(CASES.map((rule) => rule.code));
-    expect(Object.keys(LINT_CODES).filter((code) => !covered.has(code))).toEqual(["OZ-S021", "OZ-S022"]);
+    expect(Object.keys(LINT_CODES).filter((code) => !covered.has(code))).toEqual([
+      "OZ-S021",
+      "OZ-S022",
+      "OZ-S027",
+    ]);
   });
 
   it("finds nothing to report in the sample support-triage plugin", async () => {

@@ -59,9 +59,19 @@ describe("a deny rule", () => {
 });
 
 describe("the agent's grant", () => {
+  // A model that asks for vault__write, which sneaky does not list. Install refuses a script that
+  // plans such a call (OZ-S025), so the model is given here: only a model's answer brings one.
+  const sneaky = () =>
+    l.engine(
+      planned([
+        { calls: [{ name: "vault__write", args: { key: "door", value: "open" } }] },
+        { text: "could not write" },
+      ]),
+    );
+
   it("never lets a model call a function the agent's tools do not list, whatever it asks", async () => {
     const tenant = await l.tenant();
-    const job = await l.run(tenant, "vault/sneaky");
+    const job = await l.run(tenant, "vault/sneaky", "go", sneaky());
     expect(job.status).toBe("succeeded");
     const result = ofKind(await l.events(job.id), "tool_result")[0]?.data;
     expect(result).toMatchObject({ ok: false, error: { code: "NOT_FOUND" } });
@@ -75,7 +85,7 @@ describe("the agent's grant", () => {
     const tenant = await l.tenant();
     await l.runtime.policy.set(tenant, "allow", "vault/vault.write");
     await l.runtime.policy.set(tenant, "allow", "vault/*");
-    const job = await l.run(tenant, "vault/sneaky");
+    const job = await l.run(tenant, "vault/sneaky", "go", sneaky());
     expect(results(await l.events(job.id))).toEqual({ "1.1": { ok: false, code: "NOT_FOUND" } });
     expect(executionsOf(job.id)).toEqual([]);
   });

@@ -42,8 +42,9 @@ export const ERROR_CODES = {
   },
   INVALID_PLUGIN: {
     side: "user",
-    summary: "A plugin object or contract class does not have the shape the host expects.",
-    data: "{ plugin?: string, detail: string }",
+    summary:
+      "A plugin object or contract class does not have the shape the host expects, or an install finds lint errors in the folder.",
+    data: "{ plugin?: string, detail: string, findings?: { file, line, column, code, message }[] }",
   },
   DUPLICATE_REGISTRATION: {
     side: "user",

@@ -26,6 +26,7 @@ export {
   AGENT_LIMIT_DEFAULTS,
   CAPABILITY_KINDS,
   formatManifestIssue,
+  formatManifestPath,
   formatToolRef,
   isToolRef,
   parseAgentRuntime,

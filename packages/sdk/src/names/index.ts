@@ -10,6 +10,7 @@ export {
 } from "./model-names.js";
 export {
   assertName,
+  BUILTIN_FUNCTIONS,
   BUILTIN_TOOL_ID,
   FAILURE_LIMITS,
   isValidName,

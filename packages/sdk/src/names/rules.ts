@@ -96,6 +96,17 @@ export function assertName(kind: NameKind, name: string): void {
 /** The tool ID of oz0's built-in functions (`oz.fail`, `oz.delegate`, …); no plugin may define it. */
 export const BUILTIN_TOOL_ID = "oz";
 
+/** The built-in functions this oz0 has, each `oz.<name>` (a model sees `oz__<name>`). */
+export const BUILTIN_FUNCTIONS = [
+  "fail",
+  "ask_user",
+  "skill",
+  "delegate",
+  "find_tools",
+  "call_tool",
+  "propose_skill",
+] as const;
+
 /** At most this many tags on an agent. */
 export const MAX_TAGS = 16;
 

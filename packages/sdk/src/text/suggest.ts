@@ -1,15 +1,25 @@
 // "Did you mean …?" for misspelt keys and values: authors type manifests by hand, and the
 // nearest known word usually is the fix.
 
-/** Levenshtein distance between two strings (insertions, deletions and substitutions). */
+/**
+ * Edit distance between two strings: insertions, deletions, substitutions, and two
+ * neighbouring letters swapped (optimal string alignment), since a swap (`tgas` for `tags`)
+ * is the commonest typo and counts as one edit, not two.
+ */
 export function editDistance(a: string, b: string): number {
+  let before: number[] = [];
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
     for (let j = 1; j <= b.length; j++) {
       const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution));
+      let best = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        best = Math.min(best, (before[j - 2] ?? 0) + 1);
+      }
+      current.push(best);
     }
+    before = previous;
     previous = current;
   }
   return previous[b.length] ?? 0;

@@ -13,6 +13,13 @@ describe("did-you-mean suggestions", () => {
     expect(closestWord("Tags", ["tags", "tools"])).toBe("tags");
   });
 
+  it("counts two neighbouring letters swapped as one edit, so a transposed key finds its word", () => {
+    expect(editDistance("tgas", "tags")).toBe(1);
+    expect(editDistance("ca", "abc")).toBe(3);
+    expect(closestWord("tgas", ["tags", "tools", "name"])).toBe("tags");
+    expect(closestWord("desrciption", ["description", "version"])).toBe("description");
+  });
+
   it("suggests nothing when no known word is close", () => {
     expect(closestWord("wibble", ["name", "version"])).toBeUndefined();
     expect(closestWord("ab", ["xy"])).toBeUndefined();

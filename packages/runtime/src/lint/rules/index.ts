@@ -1,6 +1,7 @@
 // Every lint rule, in the order they run. The schema's own problems are classified where files
 // are read (../classify.ts); these are the rules that need more than one file, the disk, the
 // code's registrations or the tenant.
+import { checkBuiltins } from "./builtins.js";
 import { checkCapabilities } from "./capabilities.js";
 import { checkCards } from "./cards.js";
 import { checkContract } from "./contract.js";
@@ -11,7 +12,11 @@ import { checkDuplicateAgents } from "./parts.js";
 import { checkPaths } from "./paths.js";
 import { checkReferences } from "./references.js";
 import type { LintRule } from "./rule.js";
+import { checkRuntimes } from "./runtimes.js";
+import { checkSchemas } from "./schemas.js";
+import { checkScripts } from "./scripts.js";
 
+export { missingFunctionProblem } from "./references.js";
 export type { LintRule, RuleContext } from "./rule.js";
 
 export const RULES: readonly LintRule[] = [
@@ -19,9 +24,13 @@ export const RULES: readonly LintRule[] = [
   checkPaths,
   checkContract,
   checkCards,
+  checkSchemas,
+  checkScripts,
   checkModelNames,
+  checkRuntimes,
   checkHarness,
   checkReferences,
+  checkBuiltins,
   checkCapabilities,
   checkFailureContract,
 ];

@@ -72,7 +72,8 @@ function checkReference(reference: PartReference, known: Known): LintFinding[] {
   if (address.kind === "builtin") return [];
   if (bare) {
     const owner = ownerOf(address, [known.own, known.tenant, known.uses]);
-    if (owner === undefined || owner.plugin === known.self) return [];
+    if (owner?.plugin === known.self) return ownFunction(reference, address, known);
+    if (owner === undefined) return [];
     const target = { ...address, kind: owner.kind, plugin: owner.plugin } as PartAddress;
     const written = formatAddress(target);
     return [
@@ -88,7 +89,7 @@ function checkReference(reference: PartReference, known: Known): LintFinding[] {
       ...checkGrant(reference, target, known),
     ];
   }
-  if (address.plugin === known.self) return [];
+  if (address.plugin === known.self) return ownFunction(reference, address, known);
   const owner = ownerOf(address, [known.own, known.tenant]);
   if (owner !== undefined && owner.plugin !== address.plugin) {
     const named = { ...address, kind: owner.kind } as PartAddress;
@@ -105,6 +106,36 @@ function checkReference(reference: PartReference, known: Known): LintFinding[] {
     owner === undefined ? address : ({ ...address, kind: owner.kind } as PartAddress),
     known,
   );
+}
+
+/**
+ * OZ-S026: a function of one of the plugin's own tools must be one the tool has, as install
+ * requires. Known from the measured listing; an MCP tool's functions are listed only when a job
+ * starts, so those are taken at their word.
+ */
+function ownFunction(reference: PartReference, address: PartAddress, known: Known): LintFinding[] {
+  if (address.kind !== "function" || known.files.listing === undefined) return [];
+  const tools = asList(known.files.manifest?.raw.tools) ?? [];
+  const mcp = tools.some(
+    (tool) => asString(asMap(tool)?.id) === address.tool && asMap(tool)?.mcp !== undefined,
+  );
+  if (mcp) return [];
+  const prefix = `${known.self}/${address.tool}.`;
+  const listed = known.files.listing.listing.functions.filter((fn) => fn.address.startsWith(prefix));
+  // A tool with no listed function at all is one the code does not register (OZ-S018).
+  if (listed.length === 0 || listed.some((fn) => fn.address === `${prefix}${address.function}`)) return [];
+  const version = asString(known.files.manifest?.raw.version) ?? "";
+  const problem = missingFunctionProblem(address.tool, `${known.self} ${version}`, address.function);
+  return [finding("OZ-S026", placeOf(reference.source, reference.path), `${reference.value}: ${problem}`)];
+}
+
+/**
+ * Why a function of a tool is missing, worded once for lint and install.
+ * @example missingFunctionProblem("tickets", "support-triage 1.0.0", "lokup")
+ * // "tool tickets of support-triage 1.0.0 has no function lokup"
+ */
+export function missingFunctionProblem(tool: string, plugin: string, fn: string): string {
+  return `tool ${tool} of ${plugin} has no function ${fn}`;
 }
 
 /**
