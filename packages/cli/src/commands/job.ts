@@ -414,7 +414,7 @@ function stepLine(entry: Pick<JobEvent, "kind" | "data">): string | undefined {
       return `model        step ${e.data.step} · ${e.data.model} · ${e.data.ms} ms · ${e.data.usage.input}+${e.data.usage.output} tokens${usd(e.data.cost_usd ?? 0)} ${what}`;
     }
     case "tool_call":
-      return `tool call    ${e.data.callId} ${e.data.address || e.data.name} · key ${e.data.key}`;
+      return `tool call    ${e.data.callId} ${e.data.address || e.data.name} · key ${e.data.key}${decidedBy(e.data.decided)}`;
     case "tool_call_retried":
       return `tool retry   ${e.data.callId} · attempt ${e.data.attempt}, same key`;
     case "tool_result":
@@ -450,6 +450,14 @@ function stepLine(entry: Pick<JobEvent, "kind" | "data">): string | undefined {
     default:
       return undefined;
   }
+}
+
+/** What decided a call a person was asked about: their approval, or a rule or switch set since. */
+function decidedBy(decided: { readonly by: string; readonly approval: string } | undefined): string {
+  if (decided === undefined) return "";
+  return decided.by === "approval"
+    ? ` · decided by approval ${decided.approval}`
+    : ` · decided by ${decided.by}, over approval ${decided.approval}`;
 }
 
 /** A cost as the trace shows it (` · $0.0016`); nothing for a free or unpriced call. */

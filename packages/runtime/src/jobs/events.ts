@@ -28,6 +28,12 @@ export type WaitingFor =
   | { readonly kind: "child"; readonly callId: string; readonly job: string }
   | { readonly kind: "approval"; readonly callId: string; readonly approval: string };
 
+/** What decided a call a person was asked about, and the approval that asked. */
+export interface CallDecider {
+  readonly by: "approval" | "tool-policy" | "kill-switch";
+  readonly approval: string;
+}
+
 export interface ModelCallRecord {
   readonly id: string;
   /** The model-visible name the model called. */
@@ -101,6 +107,11 @@ export interface JobEventData extends GovernanceEventData {
     readonly address: string;
     readonly key: string;
     readonly attempt: number;
+    /**
+     * For a call a person was asked about, what decided it: their approval or denial
+     * (`approval`), or a deny rule or kill switch set since, which stops even an approved call.
+     */
+    readonly decided?: CallDecider;
   };
   /** A call that was in flight when its worker died runs again, with the same key. */
   tool_call_retried: { readonly callId: string; readonly attempt: number };

@@ -8,7 +8,7 @@ import { governCall } from "../policy/job-gate.js";
 import { type CallableFunction, dispatchCall, prepareCall } from "../tools/index.js";
 import { JOB_CONTROL_BUILTINS } from "./builtins.js";
 import { childIdOf, waitForChild } from "./children.js";
-import { event, type NewEvent } from "./events.js";
+import { type CallDecider, event, type NewEvent } from "./events.js";
 import type { PendingCall } from "./history.js";
 import type { JobRun } from "./job-run.js";
 import { callTarget } from "./lazy-tools.js";
@@ -53,7 +53,8 @@ export async function toolStep(run: JobRun, setup: AgentSetup, pending: PendingC
   const { fn, args } = target;
   // Tool policy, approvals and kill switches (policy/): the call is refused, or waits for a person.
   const governed = await governCall(run, setup.toolset.functions, pending, fn, args);
-  if (governed !== undefined) return governed;
+  if (typeof governed === "boolean") return governed;
+  const decided = governed.decided === undefined ? {} : { decided: governed.decided };
   const recorded = run.recordedCall === call.id;
   run.recordedCall = undefined;
   const attempt = pending.started === undefined || recorded ? 1 : pending.started.attempt + 1;
@@ -68,7 +69,7 @@ export async function toolStep(run: JobRun, setup: AgentSetup, pending: PendingC
     signal: run.controller.signal,
   };
   if (fn.plugin === undefined && JOB_CONTROL_BUILTINS.has(fn.function)) {
-    return controlStep(run, setup, pending, fn, functionCall);
+    return controlStep(run, setup, pending, fn, functionCall, decided);
   }
   await dispatchCall(fn, args, functionCall, {
     interceptors: setup.interceptors,
@@ -77,7 +78,14 @@ export async function toolStep(run: JobRun, setup: AgentSetup, pending: PendingC
         if (recorded) return;
         await run.write([
           pending.started === undefined
-            ? event("tool_call", { callId: call.id, name: fn.modelName, address: fn.address, key, attempt })
+            ? event("tool_call", {
+                callId: call.id,
+                name: fn.modelName,
+                address: fn.address,
+                key,
+                attempt,
+                ...decided,
+              })
             : event("tool_call_retried", { callId: call.id, attempt }),
         ]);
       },
@@ -101,6 +109,7 @@ async function controlStep(
   pending: PendingCall,
   fn: CallableFunction,
   functionCall: FunctionCall,
+  decided: { readonly decided?: CallDecider },
 ): Promise<boolean> {
   const { call } = pending;
   if (pending.started !== undefined) return waitAgain(run, pending);
@@ -110,6 +119,7 @@ async function controlStep(
     address: fn.address,
     key: functionCall.idempotencyKey,
     attempt: 1,
+    ...decided,
   });
   const refuse = async (code: string, message: string) => {
     await run.write([
