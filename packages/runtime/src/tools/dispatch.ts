@@ -3,7 +3,7 @@
 // kill switches hook in), call the function with its FunctionCall, and hand each stage to the
 // recorder. A refused or failed call becomes an outcome the caller passes on (to a model, as an
 // error it can correct), never a throw.
-import { type FunctionCall, toOz0Error } from "@oz0/sdk";
+import { ERROR_CODES, type ErrorCode, type FunctionCall, Oz0Error, toOz0Error } from "@oz0/sdk";
 import type { CallableFunction } from "./functions.js";
 import { type ArgumentIssue, argumentIssues, formatIssues } from "./validate.js";
 
@@ -127,7 +127,8 @@ async function attempt(
     const result = await fn.run({ ...request.args }, call);
     outcome = { ok: true, result: asJson(result, fn), ms: elapsed() };
   } catch (thrown) {
-    outcome = refuse(errorOf(thrown));
+    // A call stopped from outside (a cancel, the wall time, a lost lease) fails for that reason.
+    outcome = refuse(errorOf(call.signal.aborted ? thrown : toolFailure(fn, thrown)));
   }
   for (const interceptor of interceptors) {
     try {
@@ -158,6 +159,24 @@ function invalidArguments(fn: CallableFunction, issues: readonly ArgumentIssue[]
     message: `arguments for ${fn.modelName} do not match its input schema: ${formatIssues(issues)}`,
     issues,
   };
+}
+
+/**
+ * What a function's own throw means: an Oz0Error keeps its code (also one from a plugin's own
+ * copy of the SDK, told by its name and code); anything else is the tool's failure, not a fault
+ * of the platform, with the tool's own message.
+ */
+function toolFailure(fn: CallableFunction, thrown: unknown): unknown {
+  if (thrown instanceof Oz0Error) return thrown;
+  if (thrown instanceof Error && thrown.name === "Oz0Error") {
+    const { code } = thrown as { code?: unknown };
+    if (typeof code === "string" && Object.hasOwn(ERROR_CODES, code)) {
+      return new Oz0Error(code as ErrorCode, thrown.message, { cause: thrown });
+    }
+  }
+  const message = thrown instanceof Error ? thrown.message : String(thrown);
+  const name = thrown instanceof Error ? thrown.name : typeof thrown;
+  return new Oz0Error("TOOL_FAILED", message, { data: { address: fn.address, name }, cause: thrown });
 }
 
 function errorOf(thrown: unknown): CallError {

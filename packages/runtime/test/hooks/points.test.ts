@@ -346,7 +346,7 @@ describe("pre_tool_call, execute_tool and post_tool_call", () => {
       expect.objectContaining({
         where: "tool_call",
         plugin: "helpdesk",
-        error: { code: "INTERNAL", message: "no ticket with id 99" },
+        error: { code: "TOOL_FAILED", message: "no ticket with id 99" },
       }),
     ]);
   });

@@ -66,6 +66,17 @@ describe("function calls", () => {
     expect(results[1]?.data).toMatchObject({ ok: true, result: { id: 7 } });
   });
 
+  it("tells the model a tool's ordinary throw as the tool's failure (TOOL_FAILED), not a platform fault", async () => {
+    const { job, events } = await h.run("helpdesk/triage", "ticket 99", {
+      models: scripted([{ call: { function: "tickets__lookup", args: { id: 99 } } }, { text: "none" }]),
+    });
+    expect(job.status).toBe("succeeded");
+    expect(ofKind(events, "tool_result")[0]?.data).toMatchObject({
+      ok: false,
+      error: { code: "TOOL_FAILED", message: "no ticket with id 99" },
+    });
+  });
+
   it("sends a call of a function the agent does not have back to the model", async () => {
     const { job, events } = await h.run("helpdesk/triage", "ticket 7", {
       models: scripted([{ call: { function: "tickets__close", args: { id: 7 } } }, { text: "ok" }]),

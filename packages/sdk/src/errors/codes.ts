@@ -70,6 +70,12 @@ export const ERROR_CODES = {
     summary: "Something failed that is not the caller's mistake; the message says what.",
     data: "{ cause?: string }",
   },
+  TOOL_FAILED: {
+    side: "user",
+    summary:
+      "A function threw an ordinary error while it ran: the tool's own failure, not the platform's; the message is the tool's own text.",
+    data: "{ address: string, name: string }: the function by address and the class of what it threw (Error, TypeError).",
+  },
   LIMIT_EXCEEDED: {
     side: "user",
     summary:
