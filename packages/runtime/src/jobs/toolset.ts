@@ -1,7 +1,8 @@
 // The functions a job's model is offered: the agent's `tools:` resolved by address (bare names
 // in its own plugin, addresses elsewhere, built-ins `oz.*`), each under its model-visible name.
-// A function whose name is longer than the model's provider accepts, or a built-in this oz0
-// does not have, is left out with the reason; a tool two plugins provide fails the job. With
+// A function whose name is longer than 64 characters, whatever the provider (the spec's rule,
+// so an agent offers the same functions on every model), or a built-in this oz0 does not have,
+// is left out with the reason; a tool two plugins provide fails the job. With
 // `tool_loading: lazy` the plugin functions are kept aside for oz.find_tools and oz.call_tool.
 import { MODEL_NAME_LIMIT } from "@oz0/sdk";
 import type { ModelFunction } from "../models/index.js";
@@ -38,7 +39,10 @@ export interface ToolsetOptions {
   readonly builtins: BuiltinContext;
   /** Tool descriptions by `<plugin>/<tool>` from the manifests, for the manuals. */
   readonly describeTool: (plugin: string, tool: string) => Promise<string>;
-  /** The longest function name the model's provider accepts; the strictest, 64, when left out. */
+  /**
+   * The longest function name the model's provider accepts. A node offers none over 64 whatever
+   * the provider, so a limit above 64 (Anthropic's 128) changes nothing; one below it counts.
+   */
   readonly nameLimit?: number | undefined;
   /** `tool_loading: lazy`. */
   readonly lazy?: boolean;
@@ -50,7 +54,11 @@ export interface ToolsetOptions {
 export async function resolveToolset(options: ToolsetOptions): Promise<Toolset> {
   const functions = new Map<string, CallableFunction>();
   const lazy = new Map<string, CallableFunction>();
-  const nameLimit = options.nameLimit ?? MODEL_NAME_LIMIT;
+  const nameLimit = Math.min(options.nameLimit ?? MODEL_NAME_LIMIT, MODEL_NAME_LIMIT);
+  const why =
+    nameLimit < MODEL_NAME_LIMIT
+      ? `the model's provider accepts at most ${nameLimit}`
+      : `a node offers no function whose name is over ${MODEL_NAME_LIMIT}, whatever the provider`;
   const leftOut: JobEventData["function_left_out"][] = [];
   const tools = new Map<string, UsedTool>();
   const plugins = [options.plugin];
@@ -90,7 +98,7 @@ export async function resolveToolset(options: ToolsetOptions): Promise<Toolset> 
       leftOut.push({
         name: fn.modelName,
         address: fn.address,
-        reason: `a model would see it as ${fn.modelName}, ${fn.modelName.length} characters; the model's provider accepts at most ${nameLimit}`,
+        reason: `a model would see it as ${fn.modelName}, ${fn.modelName.length} characters; ${why}`,
         length: fn.modelName.length,
         limit: nameLimit,
       });

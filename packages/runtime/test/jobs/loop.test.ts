@@ -29,7 +29,7 @@ describe("the tools a model sees", () => {
       name: "a_rather_long_tool_identifier_for_tests__a_function_with_a_long_name_too",
       address: "helpdesk/a_rather_long_tool_identifier_for_tests.a_function_with_a_long_name_too",
       reason:
-        "a model would see it as a_rather_long_tool_identifier_for_tests__a_function_with_a_long_name_too, 72 characters; the model's provider accepts at most 64",
+        "a model would see it as a_rather_long_tool_identifier_for_tests__a_function_with_a_long_name_too, 72 characters; a node offers no function whose name is over 64, whatever the provider",
       length: 72,
       limit: 64,
     });

@@ -99,7 +99,7 @@ const CASES: readonly RuleCase[] = [
     triggers: "warns, from the measured listing, about a model-visible name longer than 64 characters",
     passes: "accepts model-visible names of 64 characters or fewer",
     lines: [
-      "tools.listing.json:5:15 warning OZ-S007 a model would see long-names/quarterly_financial_reporting_toolkit.generate_consolidated_summary as 'quarterly_financial_reporting_toolkit__generate_consolidated_summary', 68 characters; OpenAI's formats take at most 64, so a node leaves it out: shorten the tool ID or the function name",
+      "tools.listing.json:5:15 warning OZ-S007 a model would see long-names/quarterly_financial_reporting_toolkit.generate_consolidated_summary as 'quarterly_financial_reporting_toolkit__generate_consolidated_summary', 68 characters; a node leaves out a function whose name is over 64, whatever the provider: shorten the tool ID or the function name",
     ],
   },
   {
