@@ -4,6 +4,7 @@ export { Catalog, type CatalogOptions, type ChangeOptions, type ChangeReport } f
 export type { ReferenceProblem } from "./checks.js";
 export { DEFAULTS_SETTING, type DefaultPluginOutcome, defaultPluginDirs } from "./defaults.js";
 export { nameClashError, toolClashError } from "./errors.js";
+export { type GrantTarget, grantRefusal } from "./grants.js";
 export type { CatalogEntry, PluginChange, PluginDetail, PluginSummary } from "./reports.js";
 export type { PartRef, ResolvedPart, ResolveKind, ResolveOptions } from "./resolve.js";
 export { requireTenant } from "./tenants.js";

@@ -4,6 +4,7 @@
 // crash, with the same idempotency key. `oz.fail`, `oz.ask_user` and `oz.delegate` pass the
 // same checks and then end the job or make it wait, in one write with their `tool_call`.
 import type { FunctionCall } from "@oz0/sdk";
+import { grantRefusal } from "../catalog/index.js";
 import { governCall } from "../policy/job-gate.js";
 import { type CallableFunction, dispatchCall, prepareCall } from "../tools/index.js";
 import { JOB_CONTROL_BUILTINS } from "./builtins.js";
@@ -25,17 +26,22 @@ export async function toolStep(run: JobRun, setup: AgentSetup, pending: PendingC
   const called = setup.toolset.functions.get(call.name);
   if (called === undefined) {
     const names = [...setup.toolset.functions.keys()].join(", ") || "none";
+    // A function the agent lists but uses: does not grant is refused as such, not as unknown.
+    const ungranted = setup.toolset.ungranted.get(call.name);
     await run.write([
       event("tool_call", { callId: call.id, name: call.name, address: "", key, attempt: 1 }),
       event("tool_result", {
         callId: call.id,
         ok: false,
-        error: {
-          code: "NOT_FOUND",
-          message: setup.toolset.lazy.has(call.name)
-            ? `call ${call.name} through oz__call_tool: { "name": "${call.name}", "args": { … } }`
-            : `there is no function ${call.name}; the functions you may call: ${names}`,
-        },
+        error:
+          ungranted !== undefined
+            ? { code: "NOT_GRANTED", message: ungranted }
+            : {
+                code: "NOT_FOUND",
+                message: setup.toolset.lazy.has(call.name)
+                  ? `call ${call.name} through oz__call_tool: { "name": "${call.name}", "args": { … } }`
+                  : `there is no function ${call.name}; the functions you may call: ${names}`,
+              },
         ms: 0,
       }),
     ]);
@@ -210,6 +216,8 @@ async function delegate(
       `${run.address} may not delegate to ${address}; delegation.allow lists ${allowed.join(", ") || "no agent"}`,
     );
   }
+  const ungranted = grantRefusal(setup.plugin.manifest, { kind: "agent", ...child });
+  if (ungranted !== undefined) return refuse(ungranted.code, ungranted.message);
   const maxDepth = delegation?.max_depth ?? DELEGATION_DEFAULTS.max_depth;
   if (row.depth + 1 > maxDepth) {
     return refuse(

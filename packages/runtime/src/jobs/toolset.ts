@@ -1,10 +1,12 @@
 // The functions a job's model is offered: the agent's `tools:` resolved by address (bare names
 // in its own plugin, addresses elsewhere, built-ins `oz.*`), each under its model-visible name.
 // A function whose name is longer than 64 characters, whatever the provider (the spec's rule,
-// so an agent offers the same functions on every model), or a built-in this oz0 does not have,
-// is left out with the reason; a tool two plugins provide fails the job. With
-// `tool_loading: lazy` the plugin functions are kept aside for oz.find_tools and oz.call_tool.
-import { MODEL_NAME_LIMIT } from "@oz0/sdk";
+// so an agent offers the same functions on every model), a built-in this oz0 does not have, or
+// another plugin's function its plugin's uses: does not grant, is left out with the reason; a
+// tool two plugins provide fails the job. With `tool_loading: lazy` the plugin functions are
+// kept aside for oz.find_tools and oz.call_tool.
+import { MODEL_NAME_LIMIT, type PluginManifest } from "@oz0/sdk";
+import { grantRefusal } from "../catalog/index.js";
 import type { ModelFunction } from "../models/index.js";
 import type { CallableFunction, FunctionResolver } from "../tools/index.js";
 import { type BuiltinContext, builtinFunction, isBuiltin } from "./builtins.js";
@@ -27,6 +29,8 @@ export interface Toolset {
   /** What the model is offered, in the order the agent lists them. */
   readonly offered: readonly ModelFunction[];
   readonly leftOut: readonly JobEventData["function_left_out"][];
+  /** Another plugin's functions the agent lists that its plugin's uses: does not grant, and why. */
+  readonly ungranted: ReadonlyMap<string, string>;
   readonly tools: readonly UsedTool[];
   /** The plugins whose functions the agent uses, its own first. */
   readonly plugins: readonly string[];
@@ -34,6 +38,8 @@ export interface Toolset {
 
 export interface ToolsetOptions {
   readonly plugin: string;
+  /** The agent's plugin's manifest: its uses: grants the other plugins' functions it may call. */
+  readonly manifest: PluginManifest;
   readonly tools: readonly string[];
   readonly resolver: FunctionResolver;
   readonly builtins: BuiltinContext;
@@ -60,6 +66,7 @@ export async function resolveToolset(options: ToolsetOptions): Promise<Toolset> 
       ? `the model's provider accepts at most ${nameLimit}`
       : `a node offers no function whose name is over ${MODEL_NAME_LIMIT}, whatever the provider`;
   const leftOut: JobEventData["function_left_out"][] = [];
+  const ungranted = new Map<string, string>();
   const tools = new Map<string, UsedTool>();
   const plugins = [options.plugin];
   const listed = [...options.tools];
@@ -93,6 +100,20 @@ export async function resolveToolset(options: ToolsetOptions): Promise<Toolset> 
       fn = builtinFunction(name, options.builtins);
     } else {
       fn = resolved.fn;
+      const refusal =
+        fn.plugin === undefined
+          ? undefined
+          : grantRefusal(options.manifest, {
+              kind: "function",
+              plugin: fn.plugin,
+              tool: fn.tool,
+              function: fn.function,
+            });
+      if (refusal !== undefined) {
+        leftOut.push({ name: fn.modelName, address: fn.address, reason: refusal.message });
+        ungranted.set(fn.modelName, refusal.message);
+        continue;
+      }
     }
     if (fn.modelName.length > nameLimit) {
       leftOut.push({
@@ -137,5 +158,5 @@ export async function resolveToolset(options: ToolsetOptions): Promise<Toolset> 
     description: fn.description,
     inputSchema: fn.inputSchema,
   }));
-  return { functions, lazy, offered, leftOut, tools: [...tools.values()], plugins };
+  return { functions, lazy, offered, leftOut, ungranted, tools: [...tools.values()], plugins };
 }

@@ -128,6 +128,12 @@ export const ERROR_CODES = {
       "A plugin needs what the tenant lacks: a plugin under uses: that is missing or outside the version range, or a part it names that does not exist.",
     data: "{ tenant: string, plugin: string, problems: { where, reference, problem }[] }: each reference that does not hold, and why.",
   },
+  NOT_GRANTED: {
+    side: "user",
+    summary:
+      "An agent or flow reached for another plugin's function or agent that its plugin's uses: does not grant; the message names the entry to add.",
+    data: "{ plugin: string, address: string, list: string }: the plugin whose uses: lacks the grant, the part by address, and the list to add it to (uses.<plugin>.tools or .agents).",
+  },
   PART_IN_USE: {
     side: "user",
     summary:
