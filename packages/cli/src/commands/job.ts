@@ -414,7 +414,7 @@ function stepLine(entry: Pick<JobEvent, "kind" | "data">): string | undefined {
       return `model        step ${e.data.step} · ${e.data.model} · ${e.data.ms} ms · ${e.data.usage.input}+${e.data.usage.output} tokens${usd(e.data.cost_usd ?? 0)} ${what}`;
     }
     case "tool_call":
-      return `tool call    ${e.data.callId} ${e.data.address || e.data.name} · key ${e.data.key}${decidedBy(e.data.decided)}`;
+      return `tool call    ${e.data.callId} ${e.data.address || e.data.name}${ranWith(e.data)} · key ${e.data.key}${decidedBy(e.data.decided)}`;
     case "tool_call_retried":
       return `tool retry   ${e.data.callId} · attempt ${e.data.attempt}, same key`;
     case "tool_result":
@@ -450,6 +450,18 @@ function stepLine(entry: Pick<JobEvent, "kind" | "data">): string | undefined {
     default:
       return undefined;
   }
+}
+
+/** The arguments a call ran with, and the hook handlers that changed the model's. */
+function ranWith(data: {
+  readonly args?: unknown;
+  readonly changedBy?: readonly { readonly plugin: string; readonly handler: string }[];
+}): string {
+  if (data.args === undefined) return "";
+  const by = data.changedBy ?? [];
+  const changed =
+    by.length === 0 ? "" : ` (changed by ${by.map((one) => `${one.plugin}/${one.handler}`).join(", ")})`;
+  return ` ${short(data.args, 80)}${changed}`;
 }
 
 /** What decided a call a person was asked about: their approval, or a rule or switch set since. */

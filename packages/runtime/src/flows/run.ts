@@ -232,7 +232,7 @@ class JobSteps implements FlowSteps {
       const error = toOz0Error(thrown);
       record.result = { ok: false, error: { code: error.code, message: error.message } };
       await run.write([
-        event("tool_call", { callId: id, name: address, address: "", key, attempt: 1 }),
+        event("tool_call", { callId: id, name: address, address: "", key, attempt: 1, args }),
         event("tool_result", { callId: id, ok: false, error: record.result.error, ms: 0 }),
       ]);
       return settle(id, address, record.result);
@@ -254,12 +254,21 @@ class JobSteps implements FlowSteps {
       {
         interceptors: this.#interceptors,
         recorder: {
-          started: () =>
-            run.write([
+          started: (_fn, ran, _call, changedBy) => {
+            const what = { args: ran, ...(changedBy.length === 0 ? {} : { changedBy }) };
+            return run.write([
               attempt === 1
-                ? event("tool_call", { callId: id, name: fn.modelName, address: fn.address, key, attempt })
-                : event("tool_call_retried", { callId: id, attempt }),
-            ]),
+                ? event("tool_call", {
+                    callId: id,
+                    name: fn.modelName,
+                    address: fn.address,
+                    key,
+                    attempt,
+                    ...what,
+                  })
+                : event("tool_call_retried", { callId: id, attempt, ...what }),
+            ]);
+          },
           finished: (_fn, done) =>
             run.write([
               event(

@@ -29,7 +29,7 @@ export async function toolStep(run: JobRun, setup: AgentSetup, pending: PendingC
     // A function the agent lists but uses: does not grant is refused as such, not as unknown.
     const ungranted = setup.toolset.ungranted.get(call.name);
     await run.write([
-      event("tool_call", { callId: call.id, name: call.name, address: "", key, attempt: 1 }),
+      event("tool_call", { callId: call.id, name: call.name, address: "", key, attempt: 1, args: call.args }),
       event("tool_result", {
         callId: call.id,
         ok: false,
@@ -51,7 +51,14 @@ export async function toolStep(run: JobRun, setup: AgentSetup, pending: PendingC
   const target = callTarget(called, call.args, setup.toolset.lazy);
   if ("error" in target) {
     await run.write([
-      event("tool_call", { callId: call.id, name: call.name, address: called.address, key, attempt: 1 }),
+      event("tool_call", {
+        callId: call.id,
+        name: call.name,
+        address: called.address,
+        key,
+        attempt: 1,
+        args: call.args,
+      }),
       event("tool_result", { callId: call.id, ok: false, error: target.error, ms: 0 }),
     ]);
     return false;
@@ -80,8 +87,10 @@ export async function toolStep(run: JobRun, setup: AgentSetup, pending: PendingC
   await dispatchCall(fn, args, functionCall, {
     interceptors: setup.interceptors,
     recorder: {
-      started: async () => {
+      started: async (_fn, ran, _call, changedBy) => {
+        // Recorded with the model's reply only when no hook could change the arguments.
         if (recorded) return;
+        const what = { args: ran, ...(changedBy.length === 0 ? {} : { changedBy }) };
         await run.write([
           pending.started === undefined
             ? event("tool_call", {
@@ -91,8 +100,9 @@ export async function toolStep(run: JobRun, setup: AgentSetup, pending: PendingC
                 key,
                 attempt,
                 ...decided,
+                ...what,
               })
-            : event("tool_call_retried", { callId: call.id, attempt }),
+            : event("tool_call_retried", { callId: call.id, attempt, ...what }),
         ]);
       },
       finished: (_fn, outcome) =>
@@ -119,6 +129,8 @@ async function controlStep(
 ): Promise<boolean> {
   const { call } = pending;
   if (pending.started !== undefined) return waitAgain(run, pending);
+  const prepared = await prepareCall(fn, call.args, functionCall, setup.interceptors);
+  const changedBy = prepared.ok ? prepared.changedBy : [];
   const toolCall = event("tool_call", {
     callId: call.id,
     name: call.name,
@@ -126,6 +138,8 @@ async function controlStep(
     key: functionCall.idempotencyKey,
     attempt: 1,
     ...decided,
+    args: prepared.ok ? prepared.request.args : call.args,
+    ...(changedBy.length === 0 ? {} : { changedBy }),
   });
   const refuse = async (code: string, message: string) => {
     await run.write([
@@ -134,7 +148,6 @@ async function controlStep(
     ]);
     return false;
   };
-  const prepared = await prepareCall(fn, call.args, functionCall, setup.interceptors);
   if (!prepared.ok) return refuse(prepared.error.code, prepared.error.message);
   const args = prepared.request.args;
   switch (fn.function) {

@@ -121,13 +121,17 @@ export async function governCall(
       reason: approval.reason,
     });
     const decided = { by: "approval", approval: approval.id } as const;
-    return refuse(run, pending, fn, denied, decidedEvents(approval), noteDecision(approval), decided);
+    return refuse(run, { pending, fn, args }, denied, {
+      before: decidedEvents(approval),
+      also: noteDecision(approval),
+      decided,
+    });
   }
   const refusal = refusalOf(governance, run, fn, args);
   if (refusal !== undefined) {
-    if (approval === undefined) return refuseBy(run, pending, fn, refusal);
+    if (approval === undefined) return refuseBy(run, { pending, fn, args }, refusal);
     const decided = { by: refusal.contract, approval: approval.id } as const;
-    return refuseBy(run, pending, fn, refusal, approval, decided);
+    return refuseBy(run, { pending, fn, args }, refusal, approval, decided);
   }
   if (approval === undefined) {
     const decision = governance.policy.decide(callAddress(fn));
@@ -149,7 +153,11 @@ export async function governCall(
   });
   if (mismatch !== undefined) {
     const error = approvalMismatchError(approval.id, fn.address, mismatch);
-    return refuse(run, pending, fn, error, decidedEvents(approval), noteDecision(approval), decided);
+    return refuse(run, { pending, fn, args }, error, {
+      before: decidedEvents(approval),
+      also: noteDecision(approval),
+      decided,
+    });
   }
   if (approval.recorded === 0 || approval.used_at === null) {
     await run.write(decidedEvents(approval), undefined, noteDecision(approval, true));
@@ -203,8 +211,7 @@ function refusalOf(
  */
 async function refuseBy(
   run: JobRun,
-  pending: PendingCall,
-  fn: CallableFunction,
+  held: HeldCall,
   refusal: Refusal,
   approval?: ApprovalRow,
   decided?: CallDecider,
@@ -223,11 +230,11 @@ async function refuseBy(
     details: refusal.details,
     handler: refusal.contract,
   });
-  if (approval === undefined) return refuse(run, pending, fn, refusal.error, [denied]);
+  if (approval === undefined) return refuse(run, held, refusal.error, { before: [denied] });
   // The person's decision is in the history too, so the trace shows what the later rule overrode.
   const before = [...decidedEvents(approval), denied];
   const noted = approval.status === "pending" ? undefined : noteDecision(approval);
-  return refuse(run, pending, fn, refusal.error, before, noted, decided);
+  return refuse(run, held, refusal.error, { before, also: noted, decided });
 }
 
 /** The agent an oz.delegate call names, by address (a bare name is of the job's own plugin). */
@@ -314,7 +321,7 @@ async function requestApprovals(
       });
       if (!outcome.ok) {
         // A refused request refuses its call; another call of the batch asks again at its step.
-        if (pending === first.pending) return refuse(run, pending, fn, outcome.error);
+        if (pending === first.pending) return refuse(run, { pending, fn, args }, outcome.error);
         continue;
       }
       request = { ...request, summary: outcome.payload.summary, approvers: [...outcome.payload.approvers] };
@@ -440,19 +447,28 @@ export function approvalMismatch(approval: ApprovalRow, subject: ApprovalSubject
   return undefined;
 }
 
+/** A call the gate decides: the pending call, the function it runs and its arguments. */
+interface HeldCall {
+  readonly pending: PendingCall;
+  readonly fn: CallableFunction;
+  readonly args: unknown;
+}
+
 /**
  * Refuses the call: its `tool_call` (unless already recorded) and an error `tool_result` the
  * model reads, with `before` ahead of them, in one write.
  */
 async function refuse(
   run: JobRun,
-  pending: PendingCall,
-  fn: CallableFunction,
+  { pending, fn, args }: HeldCall,
   error: Oz0Error,
-  before: readonly NewEvent[] = [],
-  also?: (trx: Transaction<Database>, now: number) => Promise<void>,
-  decided?: CallDecider,
+  options: {
+    readonly before?: readonly NewEvent[];
+    readonly also?: ((trx: Transaction<Database>, now: number) => Promise<void>) | undefined;
+    readonly decided?: CallDecider;
+  } = {},
 ): Promise<false> {
+  const { before = [], also, decided } = options;
   const { call } = pending;
   const recorded = run.recordedCall === call.id || pending.started !== undefined;
   if (run.recordedCall === call.id) run.recordedCall = undefined;
@@ -470,6 +486,7 @@ async function refuse(
               key,
               attempt: 1,
               ...(decided === undefined ? {} : { decided }),
+              args,
             }),
           ]),
       event("tool_result", {

@@ -120,6 +120,21 @@ describe("the dispatch path", () => {
     expect(order).toEqual(['started {"id":7}', "run", "finished true"]);
   });
 
+  it("records the arguments a call runs with, after an interceptor changed them, and who changed them", async () => {
+    const started: unknown[] = [];
+    const by = [{ plugin: "guard", handler: "clamp" }];
+    await dispatchCall(
+      fn(async (args) => args),
+      { id: 7 },
+      testCall(),
+      {
+        interceptors: [{ name: "rewrite", before: async () => ({ args: { id: 8 }, by }) }],
+        recorder: { started: async (_fn, args, _call, changedBy) => void started.push({ args, changedBy }) },
+      },
+    );
+    expect(started).toEqual([{ args: { id: 8 }, changedBy: by }]);
+  });
+
   it("records a refused call too, so the model's attempt is in the history", async () => {
     const order: string[] = [];
     await dispatchCall(
@@ -163,7 +178,7 @@ describe("the dispatch path", () => {
       { id: 7 },
       testCall(),
       {
-        interceptors: [{ name: "rewrite", before: async () => ({ id: "seven" }) }],
+        interceptors: [{ name: "rewrite", before: async () => ({ args: { id: "seven" }, by: [] }) }],
       },
     );
     expect(outcome).toMatchObject({ ok: false, error: { code: "INVALID_INPUT" } });
@@ -172,7 +187,7 @@ describe("the dispatch path", () => {
       { id: 7 },
       testCall(),
       {
-        interceptors: [{ name: "rewrite", before: async () => ({ id: 8 }) }],
+        interceptors: [{ name: "rewrite", before: async () => ({ args: { id: 8 }, by: [] }) }],
       },
     );
     expect(rewritten).toMatchObject({ ok: true, result: { id: 8 } });
