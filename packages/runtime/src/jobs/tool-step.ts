@@ -50,6 +50,8 @@ export async function toolStep(run: JobRun, setup: AgentSetup, pending: PendingC
   // oz.call_tool runs the function it names, recorded and checked as that function.
   const target = callTarget(called, call.args, setup.toolset.lazy);
   if ("error" in target) {
+    const named = (call.args as { name?: unknown } | null)?.name;
+    const ungranted = typeof named === "string" ? setup.toolset.ungranted.get(named) : undefined;
     await run.write([
       event("tool_call", {
         callId: call.id,
@@ -59,7 +61,12 @@ export async function toolStep(run: JobRun, setup: AgentSetup, pending: PendingC
         attempt: 1,
         args: call.args,
       }),
-      event("tool_result", { callId: call.id, ok: false, error: target.error, ms: 0 }),
+      event("tool_result", {
+        callId: call.id,
+        ok: false,
+        error: ungranted === undefined ? target.error : { code: "NOT_GRANTED", message: ungranted },
+        ms: 0,
+      }),
     ]);
     return false;
   }

@@ -29,7 +29,10 @@ export interface Toolset {
   /** What the model is offered, in the order the agent lists them. */
   readonly offered: readonly ModelFunction[];
   readonly leftOut: readonly JobEventData["function_left_out"][];
-  /** Another plugin's functions the agent lists that its plugin's uses: does not grant, and why. */
+  /**
+   * Another plugin's functions the agent lists that its plugin's uses: does not grant, and why,
+   * by model-visible name and by address (oz.call_tool names either).
+   */
   readonly ungranted: ReadonlyMap<string, string>;
   readonly tools: readonly UsedTool[];
   /** The plugins whose functions the agent uses, its own first. */
@@ -111,7 +114,7 @@ export async function resolveToolset(options: ToolsetOptions): Promise<Toolset> 
             });
       if (refusal !== undefined) {
         leftOut.push({ name: fn.modelName, address: fn.address, reason: refusal.message });
-        ungranted.set(fn.modelName, refusal.message);
+        ungranted.set(fn.modelName, refusal.message).set(fn.address, refusal.message);
         continue;
       }
     }

@@ -56,6 +56,16 @@ describe("uses: grants at run time", () => {
     ]);
   });
 
+  it("refuses a lazily loading agent's oz.call_tool of another plugin's function that uses: does not grant", async () => {
+    const events = await run(await tenant(), "freeloader/finder");
+    expect(ofKind(events, "tool_result")[0]?.data).toEqual({
+      callId: "1.1",
+      ok: false,
+      error: { code: "NOT_GRANTED", message: GET_FILE_REFUSED },
+      ms: 0,
+    });
+  });
+
   it("refuses an agent's delegation to another plugin's agent that uses: does not grant", async () => {
     const events = await run(await tenant(), "freeloader/handoff");
     expect(ofKind(events, "child_job_started")).toEqual([]);
@@ -90,6 +100,11 @@ describe("uses: grants at run time", () => {
     expect(ofKind(grabbed, "tool_result")[0]?.data).toMatchObject({
       ok: true,
       result: { repo: "acme/site", function: "get_file" },
+    });
+    const found = await run(granted, "freeloader/finder");
+    expect(ofKind(found, "tool_result")[0]?.data).toMatchObject({
+      ok: true,
+      result: { function: "get_file" },
     });
     const handed = await run(granted, "freeloader/handoff");
     expect(ofKind(handed, "child_job_started")[0]?.data).toMatchObject({ agent: "github/oz0-github" });
