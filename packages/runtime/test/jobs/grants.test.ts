@@ -4,6 +4,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { Oz0Error } from "@oz0/sdk";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { JobEvent } from "../../src/jobs/index.js";
 import { Runtime } from "../../src/runtime.js";
@@ -91,6 +92,24 @@ describe("uses: grants at run time", () => {
     const done = await runtime.jobs.run(started.id);
     expect(done.status).toBe("failed");
     expect(done.failure?.message).toContain(`NOT_GRANTED: ${GET_FILE_REFUSED}`);
+  });
+
+  it("refuses to apply a skill proposal with another plugin's function that uses: does not grant", async () => {
+    const refusedIn = async (tenantName: string) => {
+      const events = await run(tenantName, "freeloader/proposer");
+      const result = ofKind(events, "tool_result")[0]?.data.result as { proposal: string };
+      return runtime.proposals.approve(tenantName, result.proposal, "alice").then(
+        () => undefined,
+        (thrown: unknown) => thrown as Oz0Error,
+      );
+    };
+    const refused = await refusedIn(await tenant());
+    expect(refused?.code).toBe("NOT_GRANTED");
+    expect(refused?.message).toMatch(
+      /^proposal \S+ stays pending: uses: of freeloader does not list plugin github/,
+    );
+    // Granted, the call goes on to github's function, whose schema then refuses the arguments.
+    expect((await refusedIn(await tenant("freeloader-granted")))?.code).toBe("INVALID_INPUT");
   });
 
   it("lets through what uses: grants: the call runs and the delegation starts a child job", async () => {
