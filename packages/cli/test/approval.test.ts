@@ -72,6 +72,36 @@ describe("oz0 approval", () => {
     );
   });
 
+  it("a person's denial binds whatever the policy became since: policy remove, then deny, and the call never runs", async () => {
+    const own = await homeWithVault();
+    try {
+      await own.run("policy", "ask", "vault/vault.write");
+      const ran = await own.run("run", "vault/keeper", "open it", "--json");
+      expect(ran.code).toBe(2);
+      const [approval] = (await own.run("approval", "list", "--json")).json<ApprovalShape[]>();
+      if (approval === undefined) throw new Error("no approval was asked for");
+      expect((await own.run("policy", "remove", "vault/vault.write")).code).toBe(0);
+      const denied = await own.run("approval", "deny", approval.id, "--reason", "not today", "--json");
+      expect(denied.code).toBe(0);
+      expect(denied.json()).toMatchObject({ id: approval.job, status: "succeeded" });
+      const trace = (await own.run("job", "trace", approval.job, "--json")).json<
+        { kind: string; data: { ok?: boolean; error?: { code: string }; decided?: unknown } }[]
+      >();
+      const results = trace.filter((entry) => entry.kind === "tool_result");
+      expect(results.map((entry) => [entry.data.ok, entry.data.error?.code])).toEqual([
+        [false, "APPROVAL_DENIED"],
+      ]);
+      const call = trace.find((entry) => entry.kind === "tool_call");
+      expect(call?.data.decided).toEqual({ by: "approval", approval: approval.id });
+      const text = await own.run("job", "trace", approval.job);
+      expect(text.stdout).toMatch(
+        new RegExp(`tool call {4}1\\.1 vault/vault\\.write .*· decided by approval ${approval.id}`),
+      );
+    } finally {
+      await own.cleanup();
+    }
+  });
+
   it("decides without running the job on with --no-wait", async () => {
     const approval = await waitingJob();
     const result = await run("approval", "approve", approval.id, "--no-wait");

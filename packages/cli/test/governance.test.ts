@@ -56,8 +56,10 @@ describe("oz0 job trace of a governed job", () => {
       handler: "log",
       required: false,
     });
+    // The refusal goes with the call's record, ahead of it, and its result follows.
     const denied = events.findIndex((entry) => entry.kind === "governance_denied");
-    expect(events[denied + 1]).toMatchObject({
+    expect(events[denied + 1]).toMatchObject({ kind: "tool_call", data: { callId: "2.1" } });
+    expect(events[denied + 2]).toMatchObject({
       kind: "tool_result",
       data: {
         ok: false,

@@ -62,6 +62,16 @@ describe("oz0 job trace", () => {
     expect(result.stdout).toContain('succeeded    → "billing"');
   });
 
+  it("shows the arguments each call ran with, on its tool call line and in its tool_call event", async () => {
+    const result = await run(["job", "trace", triage]);
+    expect(result.stdout).toMatch(
+      /tool call {4}2\.1 support-triage\/tickets\.assign \{"id":7,"queue":"billing"\} · key /,
+    );
+    const events = (await run(["job", "trace", triage, "--json"])).json<TraceEvent[]>();
+    const calls = events.filter((entry) => entry.kind === "tool_call").map((entry) => entry.data);
+    expect(calls).toMatchObject([{ args: { id: 7 } }, { args: { id: 7, queue: "billing" } }]);
+  });
+
   it("prints the events in order, each with seq and kind, with --json", async () => {
     const events = (await run(["job", "trace", triage, "--json"])).json<TraceEvent[]>();
     expect(events.map((entry) => entry.seq)).toEqual(events.map((_, index) => index + 1));

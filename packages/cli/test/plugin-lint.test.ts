@@ -139,7 +139,7 @@ describe("oz0 plugin lint", () => {
       const against = await oz0(["plugin", "lint", dir, "--home", home]);
       expect(against.stdout.split("\n").slice(0, 2)).toEqual([
         "plugin.yaml:10:13 warning OZ-S019 'oz0_github.get_file' is github's function, named bare; write its address github/oz0_github.get_file (oz0 plugin lint --fix writes it)",
-        "plugin.yaml:10:13 warning OZ-S020 tools names github/oz0_github.get_file, but uses: does not list plugin 'github'; add it under uses: with tools: [oz0_github.get_file], since github must be installed and its parts granted",
+        "plugin.yaml:10:13 warning OZ-S020 tools names github/oz0_github.get_file, but uses: does not list plugin 'github'; add it under uses: with tools: [oz0_github.get_file]: github must be installed, and a job's call of it is refused (NOT_GRANTED) until uses: grants it",
       ]);
     } finally {
       await cleanup();

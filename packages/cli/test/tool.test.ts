@@ -49,17 +49,17 @@ describe("oz0 tool call", () => {
     );
   });
 
-  it("reports a function that throws, with exit code 1", async () => {
-    const result = await run([
-      "tool",
-      "call",
-      "support-triage/tickets.lookup",
-      "--args",
-      '{"id": 99}',
-      "--json",
-    ]);
+  it("reports a function's ordinary throw as the tool's failure (TOOL_FAILED), with exit code 1", async () => {
+    const args = ["tool", "call", "support-triage/tickets.lookup", "--args", '{"id": 99}'];
+    const result = await run([...args, "--json"]);
     expect(result.code).toBe(1);
-    expect(result.json()).toMatchObject({ ok: false, error: { message: "no ticket with id 99" } });
+    expect(result.json()).toMatchObject({
+      ok: false,
+      error: { code: "TOOL_FAILED", message: "no ticket with id 99" },
+    });
+    const text = await run(args);
+    expect(text.code).toBe(1);
+    expect(text.stderr).toBe("oz0: support-triage/tickets.lookup: TOOL_FAILED: no ticket with id 99\n");
   });
 
   it("refuses an address whose plugin does not own the tool, naming the owner", async () => {

@@ -156,6 +156,8 @@ export {
 } from "./store/index.js";
 export { GEN_AI, Telemetry, type TelemetryOptions, tracesUrl } from "./telemetry/index.js";
 export {
+  type ArgumentChange,
+  type ArgumentChanger,
   type CallableFunction,
   type CallInterceptor,
   type CallOutcome,

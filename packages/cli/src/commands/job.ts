@@ -487,7 +487,7 @@ function stepLine(entry: Pick<JobEvent, "kind" | "data">): string | undefined {
       return `model        step ${e.data.step} · ${e.data.model} · ${e.data.ms} ms · ${e.data.usage.input}+${e.data.usage.output} tokens${usd(e.data.cost_usd ?? 0)} ${what}`;
     }
     case "tool_call":
-      return `tool call    ${e.data.callId} ${e.data.address || e.data.name} · key ${e.data.key}`;
+      return `tool call    ${e.data.callId} ${e.data.address || e.data.name}${ranWith(e.data)} · key ${e.data.key}${decidedBy(e.data.decided)}`;
     case "tool_call_retried":
       return `tool retry   ${e.data.callId} · attempt ${e.data.attempt}, same key`;
     case "tool_result":
@@ -523,6 +523,26 @@ function stepLine(entry: Pick<JobEvent, "kind" | "data">): string | undefined {
     default:
       return undefined;
   }
+}
+
+/** The arguments a call ran with, and the hook handlers that changed the model's. */
+function ranWith(data: {
+  readonly args?: unknown;
+  readonly changedBy?: readonly { readonly plugin: string; readonly handler: string }[];
+}): string {
+  if (data.args === undefined) return "";
+  const by = data.changedBy ?? [];
+  const changed =
+    by.length === 0 ? "" : ` (changed by ${by.map((one) => `${one.plugin}/${one.handler}`).join(", ")})`;
+  return ` ${short(data.args, 80)}${changed}`;
+}
+
+/** What decided a call a person was asked about: their approval, or a rule or switch set since. */
+function decidedBy(decided: { readonly by: string; readonly approval: string } | undefined): string {
+  if (decided === undefined) return "";
+  return decided.by === "approval"
+    ? ` · decided by approval ${decided.approval}`
+    : ` · decided by ${decided.by}, over approval ${decided.approval}`;
 }
 
 /** A cost as the trace shows it (` · $0.0016`); nothing for a free or unpriced call. */

@@ -58,7 +58,7 @@ describe("a YAML flow", () => {
     expect(result.code).toBe(1);
     expect(result.json<RunShape>().failure).toEqual({
       kind: "step_failed",
-      message: "step erase (contract/notes.erase) failed: INTERNAL: there is no note 999",
+      message: "step erase (contract/notes.erase) failed: TOOL_FAILED: there is no note 999",
       code: "STEP_FAILED",
     });
   });

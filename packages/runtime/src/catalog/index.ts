@@ -12,6 +12,7 @@ export {
 } from "./contract.js";
 export { DEFAULTS_SETTING, type DefaultPluginOutcome, defaultPluginDirs } from "./defaults.js";
 export { listWords, nameClashError, toolClashError } from "./errors.js";
+export { type GrantTarget, grantRefusal } from "./grants.js";
 export type { CatalogEntry, PluginChange, PluginDetail, PluginSummary } from "./reports.js";
 export type { PartRef, ResolvedPart, ResolveKind, ResolveOptions } from "./resolve.js";
 export type { StrandedJob } from "./stranded-jobs.js";

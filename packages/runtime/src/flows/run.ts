@@ -4,9 +4,10 @@
 // waited for a child, runs again from its first step: a step already recorded gives its
 // recorded result at once, so no completed step runs twice.
 
-import { isOz0Error, Oz0Error, toOz0Error } from "@oz0/sdk";
+import { isOz0Error, Oz0Error, type PluginManifest, toOz0Error } from "@oz0/sdk";
 import { AGENT_LIMIT_DEFAULTS } from "@oz0/sdk/internal";
 import { buildCard } from "../cards/index.js";
+import { grantRefusal } from "../catalog/index.js";
 import { hookInterceptor } from "../hooks/index.js";
 import { childIdOf, waitForChild } from "../jobs/children.js";
 import { event, type JobEvent, type JobFailure } from "../jobs/events.js";
@@ -45,7 +46,13 @@ export async function runFlow(run: JobRun): Promise<void> {
   // The engine's interceptors (tool policy, kill switches), then the job's hooks, as for an agent.
   const hooked = run.hooks === undefined ? undefined : hookInterceptor(run.hooks);
   const interceptors = hooked === undefined ? deps.interceptors : [...deps.interceptors, hooked];
-  const steps = new JobSteps(run, resolver, interceptors, stepLog(await deps.jobs.events(row.id)));
+  const steps = new JobSteps(
+    run,
+    plugin.manifest,
+    resolver,
+    interceptors,
+    stepLog(await deps.jobs.events(row.id)),
+  );
   let output: unknown;
   try {
     output = await plan.run(steps, input, { tenant: row.tenant, id: row.id, signal: run.controller.signal });
@@ -174,17 +181,21 @@ class JobSteps implements FlowSteps {
   /** Set once the job ended or waits: the run is over, whatever the flow's code does next. */
   stopped = false;
   readonly #run: JobRun;
+  /** The flow's plugin's manifest: its uses: grants the other plugins' parts the flow reaches. */
+  readonly #manifest: PluginManifest;
   readonly #resolver: FunctionResolver;
   readonly #interceptors: readonly CallInterceptor[];
   readonly #log: Map<string, StepRecord>;
 
   constructor(
     run: JobRun,
+    manifest: PluginManifest,
     resolver: FunctionResolver,
     interceptors: readonly CallInterceptor[],
     log: Map<string, StepRecord>,
   ) {
     this.#run = run;
+    this.#manifest = manifest;
     this.#resolver = resolver;
     this.#interceptors = interceptors;
     this.#log = log;
@@ -207,11 +218,22 @@ class JobSteps implements FlowSteps {
           { data: { input: address, form: "<tool>.<function>" } },
         );
       }
+      const { fn } = resolved;
+      const ungranted =
+        fn.plugin === undefined
+          ? undefined
+          : grantRefusal(this.#manifest, {
+              kind: "function",
+              plugin: fn.plugin,
+              tool: fn.tool,
+              function: fn.function,
+            });
+      if (ungranted !== undefined) throw ungranted;
     } catch (thrown) {
       const error = toOz0Error(thrown);
       record.result = { ok: false, error: { code: error.code, message: error.message } };
       await run.write([
-        event("tool_call", { callId: id, name: address, address: "", key, attempt: 1 }),
+        event("tool_call", { callId: id, name: address, address: "", key, attempt: 1, args }),
         event("tool_result", { callId: id, ok: false, error: record.result.error, ms: 0 }),
       ]);
       return settle(id, address, record.result);
@@ -233,12 +255,21 @@ class JobSteps implements FlowSteps {
       {
         interceptors: this.#interceptors,
         recorder: {
-          started: () =>
-            run.write([
+          started: (_fn, ran, _call, changedBy) => {
+            const what = { args: ran, ...(changedBy.length === 0 ? {} : { changedBy }) };
+            return run.write([
               attempt === 1
-                ? event("tool_call", { callId: id, name: fn.modelName, address: fn.address, key, attempt })
-                : event("tool_call_retried", { callId: id, attempt }),
-            ]),
+                ? event("tool_call", {
+                    callId: id,
+                    name: fn.modelName,
+                    address: fn.address,
+                    key,
+                    attempt,
+                    ...what,
+                  })
+                : event("tool_call_retried", { callId: id, attempt, ...what }),
+            ]);
+          },
           finished: (_fn, done) =>
             run.write([
               event(
@@ -280,6 +311,10 @@ class JobSteps implements FlowSteps {
       throw stepFailed(id, address, `${error.code}: ${error.message}`, { code: error.code });
     }
     const agent = `${part.plugin}/${part.name}`;
+    const ungranted = grantRefusal(this.#manifest, { kind: "agent", ...part });
+    if (ungranted !== undefined) {
+      throw stepFailed(id, agent, `${ungranted.code}: ${ungranted.message}`, { code: ungranted.code });
+    }
     if (row.depth + 1 > DELEGATION_DEFAULTS.max_depth) {
       throw stepFailed(
         id,

@@ -25,8 +25,20 @@ export interface HookScope {
 /** The payload fields a caller gives; the bus adds `hook` and the scope. */
 export type HookFields<H extends HookName> = Omit<HookPayload<H>, "hook" | "tenant" | "jobId" | "agent">;
 
+/** A handler, as traces name it: the plugin that registered it and its registration. */
+export interface HandlerRef {
+  readonly plugin: string;
+  readonly handler: string;
+}
+
 export type HookOutcome<H extends HookName> =
-  | { readonly ok: true; readonly payload: HookPayload<H>; readonly changed: boolean }
+  | {
+      readonly ok: true;
+      readonly payload: HookPayload<H>;
+      readonly changed: boolean;
+      /** The handlers whose changes the payload carries, in order. */
+      readonly changedBy: readonly HandlerRef[];
+    }
   | {
       readonly ok: false;
       /** A PolicyViolation (refused), or HOOK_FAILED (a required handler failed). */
@@ -78,9 +90,9 @@ export class HookBus {
   async fire<H extends HookName>(hook: H, fields: HookFields<H>): Promise<HookOutcome<H>> {
     const entries = this.table.handlers(hook);
     let payload = Object.freeze({ ...fields, ...this.scope, hook }) as unknown as HookPayload<H>;
-    if (entries.length === 0) return { ok: true, payload, changed: false };
+    if (entries.length === 0) return { ok: true, payload, changed: false, changedBy: [] };
     const point = hookPoint(hook);
-    let changed = false;
+    const changedBy: HandlerRef[] = [];
     let passed = 0;
     for (const entry of entries) {
       let result: unknown;
@@ -111,14 +123,14 @@ export class HookBus {
         const next = applyChanges(hook, payload, result);
         if (next !== payload) {
           payload = next;
-          changed = true;
+          changedBy.push({ plugin: entry.plugin, handler: entry.handler });
         }
       }
     }
     if (point.blocking) {
       this.#sink({ kind: "governance_checked", data: { hook, checks_passed: passed, outcome: "allowed" } });
     }
-    return { ok: true, payload, changed };
+    return { ok: true, payload, changed: changedBy.length > 0, changedBy };
   }
 
   /** Records a handler's failure as hook_error (and tells on_error); returns the HOOK_FAILED error. */

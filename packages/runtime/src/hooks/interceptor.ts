@@ -2,7 +2,7 @@
 // checked against the schema again), execute_tool as the call goes to its tool, post_tool_call
 // (rewrite the result before the model sees it), on_error for a failed call, and skills_check
 // when oz.skill reads a skill. A refused call goes back to the model as an error it is told.
-import type { CallInterceptor, CallOutcome, CallRequest } from "../tools/index.js";
+import type { ArgumentChange, CallInterceptor, CallOutcome, CallRequest } from "../tools/index.js";
 import type { RunHooks } from "./run-hooks.js";
 
 /** The interceptor of a run's hooks; undefined when no handler listens on a tool call's points. */
@@ -25,23 +25,24 @@ function fieldsOf(request: CallRequest) {
   return { callId: call.callId, address: fn.address, tool: fn.tool, function: fn.function, args };
 }
 
-async function beforeCall(
-  hooks: RunHooks,
-  request: CallRequest,
-): Promise<Readonly<Record<string, unknown>> | undefined> {
+async function beforeCall(hooks: RunHooks, request: CallRequest): Promise<ArgumentChange | undefined> {
   const { bus } = hooks;
-  let args: Readonly<Record<string, unknown>> | undefined;
+  let change: ArgumentChange | undefined;
   if (bus.has("pre_tool_call")) {
     const outcome = await bus.fire("pre_tool_call", {
       ...fieldsOf(request),
       idempotencyKey: request.call.idempotencyKey,
     });
     if (!outcome.ok) throw outcome.error;
-    if (outcome.changed) args = outcome.payload.args;
+    // A handler that hands the same arguments back changed nothing, and the trace says so.
+    const { args } = outcome.payload;
+    if (outcome.changed && JSON.stringify(args) !== JSON.stringify(request.args)) {
+      change = { args, by: outcome.changedBy };
+    }
   }
   if (bus.has("execute_tool"))
-    await bus.fire("execute_tool", { ...fieldsOf(request), args: args ?? request.args });
-  return args;
+    await bus.fire("execute_tool", { ...fieldsOf(request), args: change?.args ?? request.args });
+  return change;
 }
 
 async function afterCall(

@@ -3,7 +3,7 @@
 // however long the job runs. The CLI trace, the API's stream and the console are views of it.
 import type { Card } from "../cards/index.js";
 import type { GovernanceEventData } from "../hooks/events.js";
-import type { CallError } from "../tools/index.js";
+import type { ArgumentChanger, CallError } from "../tools/index.js";
 
 /** How a job ended when it did not succeed: a platform failure kind or one the agent declared. */
 export interface JobFailure {
@@ -27,6 +27,12 @@ export type WaitingFor =
   | { readonly kind: "chat" }
   | { readonly kind: "child"; readonly callId: string; readonly job: string }
   | { readonly kind: "approval"; readonly callId: string; readonly approval: string };
+
+/** What decided a call a person was asked about, and the approval that asked. */
+export interface CallDecider {
+  readonly by: "approval" | "tool-policy" | "kill-switch";
+  readonly approval: string;
+}
 
 export interface ModelCallRecord {
   readonly id: string;
@@ -101,9 +107,27 @@ export interface JobEventData extends GovernanceEventData {
     readonly address: string;
     readonly key: string;
     readonly attempt: number;
+    /**
+     * For a call a person was asked about, what decided it: their approval or denial
+     * (`approval`), or a deny rule or kill switch set since, which stops even an approved call.
+     */
+    readonly decided?: CallDecider;
+    /**
+     * The arguments the function runs with: the model's, as pre_tool_call hooks left them (for
+     * a call refused before it ran, the ones it was asked with).
+     */
+    readonly args?: unknown;
+    /** The hook handlers that changed the model's arguments, when any did. */
+    readonly changedBy?: readonly ArgumentChanger[];
   };
   /** A call that was in flight when its worker died runs again, with the same key. */
-  tool_call_retried: { readonly callId: string; readonly attempt: number };
+  tool_call_retried: {
+    readonly callId: string;
+    readonly attempt: number;
+    /** The arguments this attempt runs with, and who changed them, as on `tool_call`. */
+    readonly args?: unknown;
+    readonly changedBy?: readonly ArgumentChanger[];
+  };
   tool_result: {
     readonly callId: string;
     readonly ok: boolean;

@@ -11,6 +11,8 @@ export interface PendingCall {
   started?: { readonly key: string; readonly address: string; attempt: number };
   /** The child job an `oz.delegate` call started. */
   child?: string;
+  /** The approval a person was asked for: their decision, not the policy of later, decides the call. */
+  asked?: string;
 }
 
 /** The conversation, with a running token estimate kept as messages are added. */
@@ -136,6 +138,11 @@ export function applyEvent(history: History, entry: NewEvent): void {
     case "answer_received":
       settle(history, entry.data.callId, { answer: entry.data.answer }, false);
       return;
+    case "approval_requested": {
+      const call = pending.get(entry.data.callId);
+      if (call !== undefined) call.asked = entry.data.approval;
+      return;
+    }
     case "child_job_started": {
       history.children += 1;
       const call = pending.get(entry.data.callId);

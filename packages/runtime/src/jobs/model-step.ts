@@ -94,12 +94,29 @@ export async function modelStep(run: JobRun, setup: AgentSetup): Promise<boolean
     // oz.call_tool is recorded as the function it names.
     const target = called === undefined ? undefined : callTarget(called, first.args, setup.toolset.lazy);
     const fn = target === undefined || "error" in target ? undefined : target.fn;
-    // A call an ask rule holds records its tool_call once a person approved it.
+    // A call an ask rule holds records its tool_call once a person approved it; one whose
+    // arguments a pre_tool_call hook may change, once the hook has run, so the record has the
+    // arguments the function runs with.
     const held = fn !== undefined && waitsForApproval(run, fn);
-    if (fn !== undefined && !held && !(fn.plugin === undefined && JOB_CONTROL_BUILTINS.has(fn.function))) {
+    const rewritable = run.hooks?.bus.has("pre_tool_call") === true;
+    if (
+      target !== undefined &&
+      !("error" in target) &&
+      !held &&
+      !rewritable &&
+      !(target.fn.plugin === undefined && JOB_CONTROL_BUILTINS.has(target.fn.function))
+    ) {
       const key = `${run.row.id}:${first.id}`;
+      const { fn: called, args } = target;
       events.push(
-        event("tool_call", { callId: first.id, name: fn.modelName, address: fn.address, key, attempt: 1 }),
+        event("tool_call", {
+          callId: first.id,
+          name: called.modelName,
+          address: called.address,
+          key,
+          attempt: 1,
+          args,
+        }),
       );
       run.recordedCall = first.id;
     }

@@ -130,6 +130,7 @@ export async function setUpAgent(run: JobRun): Promise<AgentSetup> {
   run.model = model;
   const toolset = await resolveToolset({
     plugin: plugin.manifest.name,
+    manifest: plugin.manifest,
     tools: definition.tools ?? [],
     resolver,
     builtins,

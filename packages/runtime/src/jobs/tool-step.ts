@@ -4,11 +4,12 @@
 // crash, with the same idempotency key. `oz.fail`, `oz.ask_user` and `oz.delegate` pass the
 // same checks and then end the job or make it wait, in one write with their `tool_call`.
 import type { FunctionCall } from "@oz0/sdk";
+import { grantRefusal } from "../catalog/index.js";
 import { governCall } from "../policy/job-gate.js";
 import { type CallableFunction, dispatchCall, prepareCall } from "../tools/index.js";
 import { JOB_CONTROL_BUILTINS } from "./builtins.js";
 import { childIdOf, waitForChild } from "./children.js";
-import { event, type NewEvent } from "./events.js";
+import { type CallDecider, event, type NewEvent } from "./events.js";
 import type { PendingCall } from "./history.js";
 import type { JobRun } from "./job-run.js";
 import { callTarget } from "./lazy-tools.js";
@@ -25,17 +26,22 @@ export async function toolStep(run: JobRun, setup: AgentSetup, pending: PendingC
   const called = setup.toolset.functions.get(call.name);
   if (called === undefined) {
     const names = [...setup.toolset.functions.keys()].join(", ") || "none";
+    // A function the agent lists but uses: does not grant is refused as such, not as unknown.
+    const ungranted = setup.toolset.ungranted.get(call.name);
     await run.write([
-      event("tool_call", { callId: call.id, name: call.name, address: "", key, attempt: 1 }),
+      event("tool_call", { callId: call.id, name: call.name, address: "", key, attempt: 1, args: call.args }),
       event("tool_result", {
         callId: call.id,
         ok: false,
-        error: {
-          code: "NOT_FOUND",
-          message: setup.toolset.lazy.has(call.name)
-            ? `call ${call.name} through oz__call_tool: { "name": "${call.name}", "args": { … } }`
-            : `there is no function ${call.name}; the functions you may call: ${names}`,
-        },
+        error:
+          ungranted !== undefined
+            ? { code: "NOT_GRANTED", message: ungranted }
+            : {
+                code: "NOT_FOUND",
+                message: setup.toolset.lazy.has(call.name)
+                  ? `call ${call.name} through oz__call_tool: { "name": "${call.name}", "args": { … } }`
+                  : `there is no function ${call.name}; the functions you may call: ${names}`,
+              },
         ms: 0,
       }),
     ]);
@@ -44,16 +50,31 @@ export async function toolStep(run: JobRun, setup: AgentSetup, pending: PendingC
   // oz.call_tool runs the function it names, recorded and checked as that function.
   const target = callTarget(called, call.args, setup.toolset.lazy);
   if ("error" in target) {
+    const named = (call.args as { name?: unknown } | null)?.name;
+    const ungranted = typeof named === "string" ? setup.toolset.ungranted.get(named) : undefined;
     await run.write([
-      event("tool_call", { callId: call.id, name: call.name, address: called.address, key, attempt: 1 }),
-      event("tool_result", { callId: call.id, ok: false, error: target.error, ms: 0 }),
+      event("tool_call", {
+        callId: call.id,
+        name: call.name,
+        address: called.address,
+        key,
+        attempt: 1,
+        args: call.args,
+      }),
+      event("tool_result", {
+        callId: call.id,
+        ok: false,
+        error: ungranted === undefined ? target.error : { code: "NOT_GRANTED", message: ungranted },
+        ms: 0,
+      }),
     ]);
     return false;
   }
   const { fn, args } = target;
   // Tool policy, approvals and kill switches (policy/): the call is refused, or waits for a person.
   const governed = await governCall(run, setup.toolset.functions, pending, fn, args);
-  if (governed !== undefined) return governed;
+  if (typeof governed === "boolean") return governed;
+  const decided = governed.decided === undefined ? {} : { decided: governed.decided };
   const recorded = run.recordedCall === call.id;
   run.recordedCall = undefined;
   const attempt = pending.started === undefined || recorded ? 1 : pending.started.attempt + 1;
@@ -68,17 +89,27 @@ export async function toolStep(run: JobRun, setup: AgentSetup, pending: PendingC
     signal: run.controller.signal,
   };
   if (fn.plugin === undefined && JOB_CONTROL_BUILTINS.has(fn.function)) {
-    return controlStep(run, setup, pending, fn, functionCall);
+    return controlStep(run, setup, pending, fn, functionCall, decided);
   }
   await dispatchCall(fn, args, functionCall, {
     interceptors: setup.interceptors,
     recorder: {
-      started: async () => {
+      started: async (_fn, ran, _call, changedBy) => {
+        // Recorded with the model's reply only when no hook could change the arguments.
         if (recorded) return;
+        const what = { args: ran, ...(changedBy.length === 0 ? {} : { changedBy }) };
         await run.write([
           pending.started === undefined
-            ? event("tool_call", { callId: call.id, name: fn.modelName, address: fn.address, key, attempt })
-            : event("tool_call_retried", { callId: call.id, attempt }),
+            ? event("tool_call", {
+                callId: call.id,
+                name: fn.modelName,
+                address: fn.address,
+                key,
+                attempt,
+                ...decided,
+                ...what,
+              })
+            : event("tool_call_retried", { callId: call.id, attempt, ...what }),
         ]);
       },
       finished: (_fn, outcome) =>
@@ -101,15 +132,21 @@ async function controlStep(
   pending: PendingCall,
   fn: CallableFunction,
   functionCall: FunctionCall,
+  decided: { readonly decided?: CallDecider },
 ): Promise<boolean> {
   const { call } = pending;
   if (pending.started !== undefined) return waitAgain(run, pending);
+  const prepared = await prepareCall(fn, call.args, functionCall, setup.interceptors);
+  const changedBy = prepared.ok ? prepared.changedBy : [];
   const toolCall = event("tool_call", {
     callId: call.id,
     name: call.name,
     address: fn.address,
     key: functionCall.idempotencyKey,
     attempt: 1,
+    ...decided,
+    args: prepared.ok ? prepared.request.args : call.args,
+    ...(changedBy.length === 0 ? {} : { changedBy }),
   });
   const refuse = async (code: string, message: string) => {
     await run.write([
@@ -118,7 +155,6 @@ async function controlStep(
     ]);
     return false;
   };
-  const prepared = await prepareCall(fn, call.args, functionCall, setup.interceptors);
   if (!prepared.ok) return refuse(prepared.error.code, prepared.error.message);
   const args = prepared.request.args;
   switch (fn.function) {
@@ -200,6 +236,8 @@ async function delegate(
       `${run.address} may not delegate to ${address}; delegation.allow lists ${allowed.join(", ") || "no agent"}`,
     );
   }
+  const ungranted = grantRefusal(setup.plugin.manifest, { kind: "agent", ...child });
+  if (ungranted !== undefined) return refuse(ungranted.code, ungranted.message);
   const maxDepth = delegation?.max_depth ?? DELEGATION_DEFAULTS.max_depth;
   if (row.depth + 1 > maxDepth) {
     return refuse(

@@ -1,9 +1,12 @@
 // The functions a job's model is offered: the agent's `tools:` resolved by address (bare names
 // in its own plugin, addresses elsewhere, built-ins `oz.*`), each under its model-visible name.
-// A function whose name is longer than the model's provider accepts, or a built-in this oz0
-// does not have, is left out with the reason; a tool two plugins provide fails the job. With
-// `tool_loading: lazy` the plugin functions are kept aside for oz.find_tools and oz.call_tool.
-import { MODEL_NAME_LIMIT } from "@oz0/sdk";
+// A function whose name is longer than 64 characters, whatever the provider (the spec's rule,
+// so an agent offers the same functions on every model), a built-in this oz0 does not have, or
+// another plugin's function its plugin's uses: does not grant, is left out with the reason; a
+// tool two plugins provide fails the job. With `tool_loading: lazy` the plugin functions are
+// kept aside for oz.find_tools and oz.call_tool.
+import { MODEL_NAME_LIMIT, type PluginManifest } from "@oz0/sdk";
+import { grantRefusal } from "../catalog/index.js";
 import type { ModelFunction } from "../models/index.js";
 import type { CallableFunction, FunctionResolver } from "../tools/index.js";
 import { type BuiltinContext, builtinFunction, isBuiltin } from "./builtins.js";
@@ -26,6 +29,11 @@ export interface Toolset {
   /** What the model is offered, in the order the agent lists them. */
   readonly offered: readonly ModelFunction[];
   readonly leftOut: readonly JobEventData["function_left_out"][];
+  /**
+   * Another plugin's functions the agent lists that its plugin's uses: does not grant, and why,
+   * by model-visible name and by address (oz.call_tool names either).
+   */
+  readonly ungranted: ReadonlyMap<string, string>;
   readonly tools: readonly UsedTool[];
   /** The plugins whose functions the agent uses, its own first. */
   readonly plugins: readonly string[];
@@ -33,12 +41,17 @@ export interface Toolset {
 
 export interface ToolsetOptions {
   readonly plugin: string;
+  /** The agent's plugin's manifest: its uses: grants the other plugins' functions it may call. */
+  readonly manifest: PluginManifest;
   readonly tools: readonly string[];
   readonly resolver: FunctionResolver;
   readonly builtins: BuiltinContext;
   /** Tool descriptions by `<plugin>/<tool>` from the manifests, for the manuals. */
   readonly describeTool: (plugin: string, tool: string) => Promise<string>;
-  /** The longest function name the model's provider accepts; the strictest, 64, when left out. */
+  /**
+   * The longest function name the model's provider accepts. A node offers none over 64 whatever
+   * the provider, so a limit above 64 (Anthropic's 128) changes nothing; one below it counts.
+   */
   readonly nameLimit?: number | undefined;
   /** `tool_loading: lazy`. */
   readonly lazy?: boolean;
@@ -50,8 +63,13 @@ export interface ToolsetOptions {
 export async function resolveToolset(options: ToolsetOptions): Promise<Toolset> {
   const functions = new Map<string, CallableFunction>();
   const lazy = new Map<string, CallableFunction>();
-  const nameLimit = options.nameLimit ?? MODEL_NAME_LIMIT;
+  const nameLimit = Math.min(options.nameLimit ?? MODEL_NAME_LIMIT, MODEL_NAME_LIMIT);
+  const why =
+    nameLimit < MODEL_NAME_LIMIT
+      ? `the model's provider accepts at most ${nameLimit}`
+      : `a node offers no function whose name is over ${MODEL_NAME_LIMIT}, whatever the provider`;
   const leftOut: JobEventData["function_left_out"][] = [];
+  const ungranted = new Map<string, string>();
   const tools = new Map<string, UsedTool>();
   const plugins = [options.plugin];
   const listed = [...options.tools];
@@ -85,12 +103,26 @@ export async function resolveToolset(options: ToolsetOptions): Promise<Toolset> 
       fn = builtinFunction(name, options.builtins);
     } else {
       fn = resolved.fn;
+      const refusal =
+        fn.plugin === undefined
+          ? undefined
+          : grantRefusal(options.manifest, {
+              kind: "function",
+              plugin: fn.plugin,
+              tool: fn.tool,
+              function: fn.function,
+            });
+      if (refusal !== undefined) {
+        leftOut.push({ name: fn.modelName, address: fn.address, reason: refusal.message });
+        ungranted.set(fn.modelName, refusal.message).set(fn.address, refusal.message);
+        continue;
+      }
     }
     if (fn.modelName.length > nameLimit) {
       leftOut.push({
         name: fn.modelName,
         address: fn.address,
-        reason: `a model would see it as ${fn.modelName}, ${fn.modelName.length} characters; the model's provider accepts at most ${nameLimit}`,
+        reason: `a model would see it as ${fn.modelName}, ${fn.modelName.length} characters; ${why}`,
         length: fn.modelName.length,
         limit: nameLimit,
       });
@@ -129,5 +161,5 @@ export async function resolveToolset(options: ToolsetOptions): Promise<Toolset> 
     description: fn.description,
     inputSchema: fn.inputSchema,
   }));
-  return { functions, lazy, offered, leftOut, tools: [...tools.values()], plugins };
+  return { functions, lazy, offered, leftOut, ungranted, tools: [...tools.values()], plugins };
 }

@@ -76,8 +76,8 @@ export interface LanguageModel {
   readonly id: string;
   /**
    * The longest function name the model's wire format accepts (64 for OpenAI's formats, 128
-   * for Anthropic's); a function whose model-visible name is longer is left out. Left out,
-   * the strictest, 64.
+   * for Anthropic's). A node offers no function over 64 whatever this says; a limit below 64
+   * leaves out the longer ones too. Left out, 64.
    */
   readonly nameLimit?: number | undefined;
   generate(request: ModelRequest): Promise<ModelReply>;

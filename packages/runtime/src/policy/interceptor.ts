@@ -53,18 +53,16 @@ export function governanceInterceptor(store: Store): CallInterceptor {
 /**
  * Keeps an approval bound to what runs: a person approved a call with the arguments they saw,
  * so when a pre_tool_call hook rewrote them, the approved call is refused instead of running
- * with arguments nobody approved.
+ * with arguments nobody approved. An approval binds its call whatever the policy became since,
+ * so this reads it whatever the rules say now.
  */
 export function approvalBindingInterceptor(store: Store): CallInterceptor {
-  const reader = governanceOf(store);
   return {
     name: "approval-binding",
     afterHooks: true,
     async before(request) {
       const { fn, call } = request;
       if (call.jobId === "") return undefined;
-      const governance = await reader.current(call.tenant);
-      if (governance.policy.decide(callAddress(fn))?.action !== "ask") return undefined;
       const approval = await approvalOfCall(store.db, call.tenant, call.jobId, call.callId);
       if (approval?.status !== "approved") return undefined;
       const mismatch = approvalMismatch(approval, subjectOf(request));

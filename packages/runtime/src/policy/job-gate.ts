@@ -7,7 +7,7 @@
 import type { Oz0Error } from "@oz0/sdk";
 import type { Transaction } from "kysely";
 import { JOB_CONTROL_BUILTINS } from "../jobs/builtins.js";
-import { event, type NewEvent } from "../jobs/events.js";
+import { type CallDecider, event, type NewEvent } from "../jobs/events.js";
 import type { PendingCall } from "../jobs/history.js";
 import type { JobRun } from "../jobs/job-run.js";
 import type { ApprovalRow, Database } from "../store/index.js";
@@ -35,7 +35,7 @@ const stepGovernance = new WeakMap<JobRun, TenantGovernance>();
 const decidedCalls = new Set<string>();
 const MAX_DECIDED = 1024;
 
-function letThrough(run: JobRun, pending: PendingCall): undefined {
+function letThrough(run: JobRun, pending: PendingCall, decided?: CallDecider): Proceed {
   decidedCalls.add(`${run.row.id}:${pending.call.id}`);
   // Each mark is taken at once by the call's interceptor; a call its schema check refused
   // leaves one behind, so the oldest go.
@@ -43,7 +43,7 @@ function letThrough(run: JobRun, pending: PendingCall): undefined {
     const oldest = decidedCalls.values().next().value;
     if (oldest !== undefined) decidedCalls.delete(oldest);
   }
-  return undefined;
+  return decided === undefined ? {} : { decided };
 }
 
 /** Whether the loop let the call with `key` through at its step (and forgets it). */
@@ -82,10 +82,19 @@ export function waitsForApproval(run: JobRun, fn: CallableFunction): boolean {
   return stepGovernance.get(run)?.policy.decide(callAddress(fn))?.action === "ask";
 }
 
+/** A call the gate lets through, and the approval that let it, if a person was asked. */
+export interface Proceed {
+  readonly decided?: CallDecider;
+}
+
 /**
- * Decides a pending call before it runs. Undefined: go on to the dispatch path. Otherwise the
+ * Decides a pending call before it runs. A `Proceed`: go on to the dispatch path. Otherwise the
  * step's result: false when the call was refused (its result recorded, the model told), true
  * when the job now waits for a person's approval.
+ *
+ * A call a person was asked about is theirs to decide, whatever the policy became since: a
+ * denied call never runs, a pending one waits, an approved one runs, although a deny rule or a
+ * kill switch set since (a later decision of a person too) still stops it.
  */
 export async function governCall(
   run: JobRun,
@@ -93,54 +102,67 @@ export async function governCall(
   pending: PendingCall,
   fn: CallableFunction,
   args: unknown = pending.call.args,
-): Promise<boolean | undefined> {
+): Promise<boolean | Proceed> {
   // A job-control call already under way (a child job started, a question asked) was decided
   // when it started; only its outcome is left to take.
-  if (pending.started !== undefined && isJobControl(fn)) return undefined;
+  if (pending.started !== undefined && isJobControl(fn)) return {};
   const governance = stepGovernance.get(run) ?? (await refresh(run));
+  const { db } = run.deps.jobs.store;
+  const approval =
+    pending.asked === undefined
+      ? undefined
+      : await approvalOfCall(db, run.row.tenant, run.row.id, pending.call.id);
+  if (approval?.status === "denied") {
+    const request = parseRequest(approval);
+    const denied = approvalDeniedError({
+      approval: approval.id,
+      address: request.address,
+      by: approval.decided_by ?? "a person",
+      reason: approval.reason,
+    });
+    const decided = { by: "approval", approval: approval.id } as const;
+    return refuse(run, { pending, fn, args }, denied, {
+      before: decidedEvents(approval),
+      also: noteDecision(approval),
+      decided,
+    });
+  }
   const refusal = refusalOf(governance, run, fn, args);
-  if (refusal !== undefined) return refuseBy(run, pending, fn, refusal);
-  const decision = governance.policy.decide(callAddress(fn));
-  if (decision?.action !== "ask") return letThrough(run, pending);
-  // A call that cannot run as asked is refused by its schema check; no one is asked about it.
-  if (argumentIssues(fn.inputSchema, args).length > 0) return letThrough(run, pending);
-  const approval = await approvalOfCall(run.deps.jobs.store.db, run.row.tenant, run.row.id, pending.call.id);
+  if (refusal !== undefined) {
+    if (approval === undefined) return refuseBy(run, { pending, fn, args }, refusal);
+    const decided = { by: refusal.contract, approval: approval.id } as const;
+    return refuseBy(run, { pending, fn, args }, refusal, approval, decided);
+  }
   if (approval === undefined) {
+    const decision = governance.policy.decide(callAddress(fn));
+    if (decision?.action !== "ask") return letThrough(run, pending);
+    // A call that cannot run as asked is refused by its schema check; no one is asked about it.
+    if (argumentIssues(fn.inputSchema, args).length > 0) return letThrough(run, pending);
     return requestApprovals(run, governance, functions, { pending, fn, args, rule: decision.rule });
   }
-  switch (approval.status) {
-    case "pending":
-      return waitFor(run, approval.id, pending.call.id, []);
-    case "denied": {
-      const request = parseRequest(approval);
-      const denied = approvalDeniedError({
-        approval: approval.id,
-        address: request.address,
-        by: approval.decided_by ?? "a person",
-        reason: approval.reason,
-      });
-      return refuse(run, pending, fn, denied, decidedEvents(approval), noteDecision(approval));
-    }
-    case "approved": {
-      const mismatch = approvalMismatch(approval, {
-        tenant: run.row.tenant,
-        job: run.row.id,
-        callId: pending.call.id,
-        agent: run.address,
-        address: fn.address,
-        args,
-        definition: definitionHash(fn),
-      });
-      if (mismatch !== undefined) {
-        const error = approvalMismatchError(approval.id, fn.address, mismatch);
-        return refuse(run, pending, fn, error, decidedEvents(approval), noteDecision(approval));
-      }
-      if (approval.recorded === 0 || approval.used_at === null) {
-        await run.write(decidedEvents(approval), undefined, noteDecision(approval, true));
-      }
-      return letThrough(run, pending);
-    }
+  if (approval.status === "pending") return waitFor(run, approval.id, pending.call.id, []);
+  const decided = { by: "approval", approval: approval.id } as const;
+  const mismatch = approvalMismatch(approval, {
+    tenant: run.row.tenant,
+    job: run.row.id,
+    callId: pending.call.id,
+    agent: run.address,
+    address: fn.address,
+    args,
+    definition: definitionHash(fn),
+  });
+  if (mismatch !== undefined) {
+    const error = approvalMismatchError(approval.id, fn.address, mismatch);
+    return refuse(run, { pending, fn, args }, error, {
+      before: decidedEvents(approval),
+      also: noteDecision(approval),
+      decided,
+    });
   }
+  if (approval.recorded === 0 || approval.used_at === null) {
+    await run.write(decidedEvents(approval), undefined, noteDecision(approval, true));
+  }
+  return letThrough(run, pending, decided);
 }
 
 /** A refusal by the tenant's governance: the error the model reads, and what refused. */
@@ -189,9 +211,10 @@ function refusalOf(
  */
 async function refuseBy(
   run: JobRun,
-  pending: PendingCall,
-  fn: CallableFunction,
+  held: HeldCall,
   refusal: Refusal,
+  approval?: ApprovalRow,
+  decided?: CallDecider,
 ): Promise<false> {
   if (refusal.killed !== undefined) {
     await run.hooks?.bus.fire("on_kill_switch", {
@@ -207,7 +230,11 @@ async function refuseBy(
     details: refusal.details,
     handler: refusal.contract,
   });
-  return refuse(run, pending, fn, refusal.error, [denied]);
+  if (approval === undefined) return refuse(run, held, refusal.error, { before: [denied] });
+  // The person's decision is in the history too, so the trace shows what the later rule overrode.
+  const before = [...decidedEvents(approval), denied];
+  const noted = approval.status === "pending" ? undefined : noteDecision(approval);
+  return refuse(run, held, refusal.error, { before, also: noted, decided });
 }
 
 /** The agent an oz.delegate call names, by address (a bare name is of the job's own plugin). */
@@ -294,7 +321,7 @@ async function requestApprovals(
       });
       if (!outcome.ok) {
         // A refused request refuses its call; another call of the batch asks again at its step.
-        if (pending === first.pending) return refuse(run, pending, fn, outcome.error);
+        if (pending === first.pending) return refuse(run, { pending, fn, args }, outcome.error);
         continue;
       }
       request = { ...request, summary: outcome.payload.summary, approvers: [...outcome.payload.approvers] };
@@ -420,18 +447,28 @@ export function approvalMismatch(approval: ApprovalRow, subject: ApprovalSubject
   return undefined;
 }
 
+/** A call the gate decides: the pending call, the function it runs and its arguments. */
+interface HeldCall {
+  readonly pending: PendingCall;
+  readonly fn: CallableFunction;
+  readonly args: unknown;
+}
+
 /**
  * Refuses the call: its `tool_call` (unless already recorded) and an error `tool_result` the
  * model reads, with `before` ahead of them, in one write.
  */
 async function refuse(
   run: JobRun,
-  pending: PendingCall,
-  fn: CallableFunction,
+  { pending, fn, args }: HeldCall,
   error: Oz0Error,
-  before: readonly NewEvent[] = [],
-  also?: (trx: Transaction<Database>, now: number) => Promise<void>,
+  options: {
+    readonly before?: readonly NewEvent[];
+    readonly also?: ((trx: Transaction<Database>, now: number) => Promise<void>) | undefined;
+    readonly decided?: CallDecider;
+  } = {},
 ): Promise<false> {
+  const { before = [], also, decided } = options;
   const { call } = pending;
   const recorded = run.recordedCall === call.id || pending.started !== undefined;
   if (run.recordedCall === call.id) run.recordedCall = undefined;
@@ -442,7 +479,15 @@ async function refuse(
       ...(recorded
         ? []
         : [
-            event("tool_call", { callId: call.id, name: fn.modelName, address: fn.address, key, attempt: 1 }),
+            event("tool_call", {
+              callId: call.id,
+              name: fn.modelName,
+              address: fn.address,
+              key,
+              attempt: 1,
+              ...(decided === undefined ? {} : { decided }),
+              args,
+            }),
           ]),
       event("tool_result", {
         callId: call.id,

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { type AgentDefinition, ERROR_CODES, type ErrorCode, type FunctionCall, Oz0Error } from "@oz0/sdk";
 import { stringify } from "yaml";
 import { unifiedPatch } from "../cards/index.js";
+import { grantRefusal } from "../catalog/index.js";
 import type { ProposalStatus, SkillProposalRow, Store } from "../store/index.js";
 import { type CallInterceptor, dispatchCall, FunctionResolver, type PartSource } from "../tools/index.js";
 
@@ -157,6 +158,21 @@ export class SkillProposals {
       );
     }
     const { fn } = resolved;
+    // Another plugin's apply function runs only when the agent's plugin's uses: grants it.
+    if (fn.plugin !== undefined) {
+      const own = await resolver.plugin(row.plugin);
+      const refusal = grantRefusal(own.manifest, {
+        kind: "function",
+        plugin: fn.plugin,
+        tool: fn.tool,
+        function: fn.function,
+      });
+      if (refusal !== undefined) {
+        throw new Oz0Error(refusal.code, `proposal ${row.id} stays pending: ${refusal.message}`, {
+          data: { ...refusal.data },
+        });
+      }
+    }
     const args = {
       ...(settings.arguments ?? {}),
       repository: settings.repository,

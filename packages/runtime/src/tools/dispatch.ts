@@ -3,7 +3,7 @@
 // kill switches hook in), call the function with its FunctionCall, and hand each stage to the
 // recorder. A refused or failed call becomes an outcome the caller passes on (to a model, as an
 // error it can correct), never a throw.
-import { type FunctionCall, toOz0Error } from "@oz0/sdk";
+import { ERROR_CODES, type ErrorCode, type FunctionCall, Oz0Error, toOz0Error } from "@oz0/sdk";
 import type { CallableFunction } from "./functions.js";
 import { type ArgumentIssue, argumentIssues, formatIssues } from "./validate.js";
 
@@ -24,10 +24,22 @@ export interface CallRequest {
   readonly call: FunctionCall;
 }
 
+/** Who changed a call's arguments on the path: a hook handler by its plugin and registration. */
+export interface ArgumentChanger {
+  readonly plugin: string;
+  readonly handler: string;
+}
+
+/** New arguments an interceptor gives a call, and who changed them (for the trace). */
+export interface ArgumentChange {
+  readonly args: Readonly<Record<string, unknown>>;
+  readonly by: readonly ArgumentChanger[];
+}
+
 /**
  * Sees every call on the path, in the order given. `before` may refuse the call by throwing
- * (a PolicyViolation, an Oz0Error) or change its arguments by returning new ones, which are
- * checked against the schema again; `after` may replace the outcome.
+ * (a PolicyViolation, an Oz0Error) or change its arguments by returning new ones with who
+ * changed them, which are checked against the schema again; `after` may replace the outcome.
  */
 export interface CallInterceptor {
   readonly name: string;
@@ -36,7 +48,7 @@ export interface CallInterceptor {
    * arguments the function will really get; a run without hooks leaves it out.
    */
   readonly afterHooks?: boolean;
-  before?(request: CallRequest): Promise<Readonly<Record<string, unknown>> | undefined>;
+  before?(request: CallRequest): Promise<ArgumentChange | undefined>;
   after?(request: CallRequest, outcome: CallOutcome): Promise<CallOutcome | undefined>;
   /**
    * Why `fn` may not be called at all now (a kill switch, a deny rule), or undefined: what
@@ -51,8 +63,16 @@ export interface CallInterceptor {
 
 /** Where a call's stages are written: a job records them as `tool_call` and `tool_result` events. */
 export interface CallRecorder {
-  /** Before anything runs, the arguments as the caller gave them. */
-  started?(fn: CallableFunction, args: unknown, call: FunctionCall): Promise<void>;
+  /**
+   * Right before the function runs, the arguments it runs with, after the interceptors (and who
+   * changed them, when any did); for a call they refused, the arguments as the caller gave them.
+   */
+  started?(
+    fn: CallableFunction,
+    args: unknown,
+    call: FunctionCall,
+    changedBy: readonly ArgumentChanger[],
+  ): Promise<void>;
   finished?(fn: CallableFunction, outcome: CallOutcome, call: FunctionCall): Promise<void>;
 }
 
@@ -72,9 +92,21 @@ export async function dispatchCall(
   call: FunctionCall,
   options: DispatchOptions = {},
 ): Promise<CallOutcome> {
-  await options.recorder?.started?.(fn, args, call);
   const started = performance.now();
-  const outcome = await attempt(fn, args, call, options.interceptors ?? [], started);
+  const prepared = await prepareCall(fn, args, call, options.interceptors ?? []);
+  // The time the call took leaves out the write of its record.
+  let recording = performance.now();
+  await options.recorder?.started?.(
+    fn,
+    prepared.ok ? prepared.request.args : args,
+    call,
+    prepared.ok ? prepared.changedBy : [],
+  );
+  recording = performance.now() - recording;
+  const elapsed = () => Math.round((performance.now() - started - recording) * 1000) / 1000;
+  const outcome = prepared.ok
+    ? await attempt(prepared.request, options.interceptors ?? [], elapsed)
+    : { ok: false as const, error: prepared.error, ms: elapsed() };
   await options.recorder?.finished?.(fn, outcome, call);
   return outcome;
 }
@@ -90,44 +122,49 @@ export async function prepareCall(
   call: FunctionCall,
   interceptors: readonly CallInterceptor[] = [],
 ): Promise<
-  { readonly ok: true; readonly request: CallRequest } | { readonly ok: false; readonly error: CallError }
+  | {
+      readonly ok: true;
+      readonly request: CallRequest;
+      /** Who changed the arguments on the way, in order; empty when no one did. */
+      readonly changedBy: readonly ArgumentChanger[];
+    }
+  | { readonly ok: false; readonly error: CallError }
 > {
   let checked = checkArguments(fn, args);
   if ("error" in checked) return { ok: false, error: checked.error };
   let request: CallRequest = { fn, args: checked.args, call };
+  const changedBy: ArgumentChanger[] = [];
   try {
     for (const interceptor of interceptors) {
       const changed = await interceptor.before?.(request);
       if (changed === undefined) continue;
-      checked = checkArguments(fn, changed);
+      checked = checkArguments(fn, changed.args);
       if ("error" in checked) return { ok: false, error: checked.error };
       request = { ...request, args: checked.args };
+      changedBy.push(...changed.by);
     }
   } catch (thrown) {
     return { ok: false, error: errorOf(thrown) };
   }
-  return { ok: true, request };
+  return { ok: true, request, changedBy };
 }
 
+/** Runs a prepared call and passes its outcome through the interceptors' `after`. */
 async function attempt(
-  fn: CallableFunction,
-  args: unknown,
-  call: FunctionCall,
+  request: CallRequest,
   interceptors: readonly CallInterceptor[],
-  started: number,
+  elapsed: () => number,
 ): Promise<CallOutcome> {
-  const elapsed = () => Math.round((performance.now() - started) * 1000) / 1000;
+  const { fn, call } = request;
   const refuse = (error: CallError): CallOutcome => ({ ok: false, error, ms: elapsed() });
-  const prepared = await prepareCall(fn, args, call, interceptors);
-  if (!prepared.ok) return refuse(prepared.error);
-  const { request } = prepared;
   let outcome: CallOutcome;
   try {
     if (call.signal.aborted) throw call.signal.reason ?? new Error("the call was stopped before it ran");
     const result = await fn.run({ ...request.args }, call);
     outcome = { ok: true, result: asJson(result, fn), ms: elapsed() };
   } catch (thrown) {
-    outcome = refuse(errorOf(thrown));
+    // A call stopped from outside (a cancel, the wall time, a lost lease) fails for that reason.
+    outcome = refuse(errorOf(call.signal.aborted ? thrown : toolFailure(fn, thrown)));
   }
   for (const interceptor of interceptors) {
     try {
@@ -158,6 +195,24 @@ function invalidArguments(fn: CallableFunction, issues: readonly ArgumentIssue[]
     message: `arguments for ${fn.modelName} do not match its input schema: ${formatIssues(issues)}`,
     issues,
   };
+}
+
+/**
+ * What a function's own throw means: an Oz0Error keeps its code (also one from a plugin's own
+ * copy of the SDK, told by its name and code); anything else is the tool's failure, not a fault
+ * of the platform, with the tool's own message.
+ */
+function toolFailure(fn: CallableFunction, thrown: unknown): unknown {
+  if (thrown instanceof Oz0Error) return thrown;
+  if (thrown instanceof Error && thrown.name === "Oz0Error") {
+    const { code } = thrown as { code?: unknown };
+    if (typeof code === "string" && Object.hasOwn(ERROR_CODES, code)) {
+      return new Oz0Error(code as ErrorCode, thrown.message, { cause: thrown });
+    }
+  }
+  const message = thrown instanceof Error ? thrown.message : String(thrown);
+  const name = thrown instanceof Error ? thrown.name : typeof thrown;
+  return new Oz0Error("TOOL_FAILED", message, { data: { address: fn.address, name }, cause: thrown });
 }
 
 function errorOf(thrown: unknown): CallError {

@@ -3,6 +3,8 @@
 export { ToolCaller, type ToolCallerOptions, type ToolCallReport } from "./by-hand.js";
 export { type ToolContextOptions, toolContext } from "./context.js";
 export {
+  type ArgumentChange,
+  type ArgumentChanger,
   type CallError,
   type CallInterceptor,
   type CallOutcome,

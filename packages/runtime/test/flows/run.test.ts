@@ -27,12 +27,14 @@ function worker(interceptors: readonly CallInterceptor[] = []): JobEngine {
 
 /**
  * Kills the worker in the middle of the call whose entry is `entry`, as far as the store can
- * tell: its lease goes to nobody and runs out at once, and the call runs on without knowing.
+ * tell: once the function ran, its lease goes to nobody and runs out at once, so the call's
+ * result is never recorded.
  */
 function dieDuring(entry: string): CallInterceptor {
   return {
     name: "dies",
-    async before({ args, call }) {
+    // After the function ran, before its result is recorded: the call was in flight.
+    async after({ args, call }) {
       if (args.entry === entry && call.attempt === 1) {
         await runtime.store.db
           .updateTable("jobs")
@@ -63,7 +65,7 @@ describe("a flow whose worker died", () => {
     ]);
     const events = await runtime.jobs.events(started.id);
     expect(ofKind(events, "tool_call_retried").map((entry) => entry.data)).toEqual([
-      { callId: "2", attempt: 2 },
+      { callId: "2", attempt: 2, args: { entry: "crash-b" } },
     ]);
     expect(ofKind(events, "job_claimed")).toHaveLength(2);
   });

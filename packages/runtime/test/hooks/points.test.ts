@@ -270,7 +270,9 @@ describe("pre_tool_call, execute_tool and post_tool_call", () => {
       ok: false,
       error: { code: "POLICY_VIOLATION", message: "audit refused: Assigning needs a person" },
     });
-    expect(seq(events, "governance_denied", "pre_tool_call")).toBe(result!.seq - 1);
+    // The refusal is recorded with the call's record, ahead of it, as the gate's own refusals are.
+    expect(seq(events, "governance_denied", "pre_tool_call")).toBe(result!.seq - 2);
+    expect(seq(events, "tool_call")).toBe(result!.seq - 1);
     const told = spy[1]?.messages.find((message) => message.role === "tool");
     expect(told).toMatchObject({ isError: true, content: { error: { code: "POLICY_VIOLATION" } } });
   });
@@ -290,6 +292,35 @@ describe("pre_tool_call, execute_tool and post_tool_call", () => {
       ok: false,
       error: { code: "INVALID_INPUT" },
     });
+  });
+
+  test("a trace shows the arguments a call ran with: tool_call records them, and the hook that changed them", async () => {
+    const models = scripted([{ call: { function: "tickets__lookup", args: { id: 7 } } }, { text: "done" }]);
+    const swap = hookPlugin(
+      "rewrite",
+      (host) => void host.addBeforeToolCall({ name: "swap", run: (p) => ({ args: { ...p.args, id: 8 } }) }),
+    );
+    const swapped = await h.runWith([swap], "helpdesk/triage", "ticket 7", { models });
+    expect(ofKind(swapped.events, "model_call")[0]?.data.calls[0]?.args).toEqual({ id: 7 });
+    expect(ofKind(swapped.events, "tool_call")[0]?.data).toMatchObject({
+      callId: "1.1",
+      args: { id: 8 },
+      changedBy: [{ plugin: "rewrite", handler: "swap" }],
+    });
+    // A handler that hands the same arguments back changed nothing.
+    const same = hookPlugin(
+      "same",
+      (host) => void host.addBeforeToolCall({ name: "echo", run: (p) => ({ args: { ...p.args } }) }),
+    );
+    const echoed = await h.runWith([same], "helpdesk/triage", "ticket 7", { models });
+    const echoedCall = ofKind(echoed.events, "tool_call")[0]?.data;
+    expect(echoedCall?.args).toEqual({ id: 7 });
+    expect(echoedCall?.changedBy).toBeUndefined();
+    // Without hooks, the model's arguments are the ones that ran.
+    const plain = await h.runWith([], "helpdesk/triage", "ticket 7", { models });
+    const plainCall = ofKind(plain.events, "tool_call")[0]?.data;
+    expect(plainCall?.args).toEqual({ id: 7 });
+    expect(plainCall?.changedBy).toBeUndefined();
   });
 
   test("execute_tool fires as the call goes to its tool, with the arguments it runs with", async () => {
@@ -346,7 +377,7 @@ describe("pre_tool_call, execute_tool and post_tool_call", () => {
       expect.objectContaining({
         where: "tool_call",
         plugin: "helpdesk",
-        error: { code: "INTERNAL", message: "no ticket with id 99" },
+        error: { code: "TOOL_FAILED", message: "no ticket with id 99" },
       }),
     ]);
   });

@@ -38,7 +38,7 @@ describe.concurrent.each(fixtures)("crash safety on $label", (fixture) => {
         const events = await history(s);
         expect(ofKind(events, "job_claimed").map((entry) => entry.data.attempt)).toEqual([1, 2]);
         expect(ofKind(events, "tool_call_retried").map((entry) => entry.data)).toEqual([
-          { callId: "2.1", attempt: 2 },
+          { callId: "2.1", attempt: 2, args: { entry: "two" } },
         ]);
         expect(ofKind(events, "tool_result").map((entry) => entry.data.callId)).toEqual([
           "1.1",

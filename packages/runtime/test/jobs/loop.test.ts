@@ -29,7 +29,7 @@ describe("the tools a model sees", () => {
       name: "a_rather_long_tool_identifier_for_tests__a_function_with_a_long_name_too",
       address: "helpdesk/a_rather_long_tool_identifier_for_tests.a_function_with_a_long_name_too",
       reason:
-        "a model would see it as a_rather_long_tool_identifier_for_tests__a_function_with_a_long_name_too, 72 characters; the model's provider accepts at most 64",
+        "a model would see it as a_rather_long_tool_identifier_for_tests__a_function_with_a_long_name_too, 72 characters; a node offers no function whose name is over 64, whatever the provider",
       length: 72,
       limit: 64,
     });
@@ -64,6 +64,17 @@ describe("function calls", () => {
       error: { code: "INVALID_INPUT", issues: [{ path: "", message: "must have required property 'id'" }] },
     });
     expect(results[1]?.data).toMatchObject({ ok: true, result: { id: 7 } });
+  });
+
+  it("tells the model a tool's ordinary throw as the tool's failure (TOOL_FAILED), not a platform fault", async () => {
+    const { job, events } = await h.run("helpdesk/triage", "ticket 99", {
+      models: scripted([{ call: { function: "tickets__lookup", args: { id: 99 } } }, { text: "none" }]),
+    });
+    expect(job.status).toBe("succeeded");
+    expect(ofKind(events, "tool_result")[0]?.data).toMatchObject({
+      ok: false,
+      error: { code: "TOOL_FAILED", message: "no ticket with id 99" },
+    });
   });
 
   it("sends a call of a function the agent does not have back to the model", async () => {

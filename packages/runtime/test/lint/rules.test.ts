@@ -115,7 +115,7 @@ const CASES: readonly RuleCase[] = [
     triggers: "warns, from the measured listing, about a model-visible name longer than 64 characters",
     passes: "accepts model-visible names of 64 characters or fewer",
     lines: [
-      "tools.listing.json:5:15 warning OZ-S007 a model would see long-names/quarterly_financial_reporting_toolkit.generate_consolidated_summary as 'quarterly_financial_reporting_toolkit__generate_consolidated_summary', 68 characters; OpenAI's formats take at most 64, so a node leaves it out: shorten the tool ID or the function name",
+      "tools.listing.json:5:15 warning OZ-S007 a model would see long-names/quarterly_financial_reporting_toolkit.generate_consolidated_summary as 'quarterly_financial_reporting_toolkit__generate_consolidated_summary', 68 characters; a node leaves out a function whose name is over 64, whatever the provider: shorten the tool ID or the function name",
     ],
   },
   {
@@ -237,9 +237,9 @@ const CASES: readonly RuleCase[] = [
     triggers: "warns about another plugin's function or skill that uses: does not list",
     passes: "accepts other plugins' parts that uses: lists, a tool pattern included",
     lines: [
-      "plugin.yaml:13:13 warning OZ-S020 tools names github/oz0_github.get_file, which uses.github.tools does not list; add oz0_github.get_file there, so a tenant admin grants it",
-      "plugin.yaml:13:41 warning OZ-S020 tools names jira/issues.search, but uses: does not list plugin 'jira'; add it under uses: with tools: [issues.search], since jira must be installed and its parts granted",
-      "plugin.yaml:14:14 warning OZ-S020 skills names web/research, but uses: does not list plugin 'web'; add it under uses: with skills: [research]",
+      "plugin.yaml:13:13 warning OZ-S020 tools names github/oz0_github.get_file, which uses.github.tools does not list; add oz0_github.get_file there: a job's call of it is refused (NOT_GRANTED) until uses: grants it",
+      "plugin.yaml:13:41 warning OZ-S020 tools names jira/issues.search, but uses: does not list plugin 'jira'; add it under uses: with tools: [issues.search]: jira must be installed, and a job's call of it is refused (NOT_GRANTED) until uses: grants it",
+      "plugin.yaml:14:14 warning OZ-S020 skills names web/research, but uses: does not list plugin 'web'; add it under uses: with skills: [research]: until then a job leaves the skill out",
     ],
   },
   {

@@ -66,9 +66,9 @@ describe("lint against a tenant", () => {
     await writeFile(manifest, `${await readFile(manifest, "utf8")}${references}`);
     expect(await lintLines(dir, { tenant: TENANT })).toEqual([
       "plugin.yaml:10:13 warning OZ-S019 'oz0_github.get_file' is github's function, named bare; write its address github/oz0_github.get_file (oz0 plugin lint --fix writes it)",
-      "plugin.yaml:10:13 warning OZ-S020 tools names github/oz0_github.get_file, but uses: does not list plugin 'github'; add it under uses: with tools: [oz0_github.get_file], since github must be installed and its parts granted",
+      "plugin.yaml:10:13 warning OZ-S020 tools names github/oz0_github.get_file, but uses: does not list plugin 'github'; add it under uses: with tools: [oz0_github.get_file]: github must be installed, and a job's call of it is refused (NOT_GRANTED) until uses: grants it",
       "plugin.yaml:12:15 warning OZ-S019 'triage' is support-triage's agent, named bare; write its address support-triage/triage (oz0 plugin lint --fix writes it)",
-      "plugin.yaml:12:15 warning OZ-S020 delegation.allow names support-triage/triage, but uses: does not list plugin 'support-triage'; add it under uses: with agents: [triage], since support-triage must be installed and its parts granted",
+      "plugin.yaml:12:15 warning OZ-S020 delegation.allow names support-triage/triage, but uses: does not list plugin 'support-triage'; add it under uses: with agents: [triage]: support-triage must be installed, and a job's delegation to it is refused (NOT_GRANTED) until uses: grants it",
     ]);
     // Alone, lint cannot know whose these names are.
     expect(await lintLines(dir)).toEqual([]);

@@ -81,6 +81,22 @@ describe.each(fixtures)("approvals on $label", (fixture) => {
     expect(refused.error?.message).toContain("a pre_tool_call hook changed it after approval");
   });
 
+  it("binds an approved call to its arguments whatever the policy became since: a hook's rewrite is refused", async () => {
+    const tenant = await l.tenant();
+    await l.runtime.catalog.install(tenant, REWRITER);
+    await l.runtime.policy.set(tenant, "ask", "vault/vault.write");
+    const job = await l.run(tenant, "vault/keeper");
+    const [approval] = await l.runtime.approvals.list(tenant);
+    if (approval === undefined) throw new Error("no approval was asked for");
+    await l.runtime.policy.remove(tenant, "vault/vault.write");
+    await l.runtime.approvals.approve(tenant, approval.id, ALICE);
+    await l.runtime.jobs.run(job.id);
+    expect(executionsOf(job.id)).toEqual([]);
+    expect(results(await l.events(job.id))).toEqual({
+      "1.1": { ok: false, code: "APPROVAL_STATE_CONFLICT" },
+    });
+  });
+
   it("runs the approved call once and goes on, with approval_decided in the history", async () => {
     const { tenant, job, approval } = await held();
     const decided = await l.runtime.approvals.approve(tenant, approval.id, ALICE, "looks right");
@@ -234,6 +250,74 @@ describe.each(fixtures)("approvals on $label", (fixture) => {
     await l.runtime.jobs.run(job.id);
     expect(executionsOf(job.id)).toEqual([]);
     expect(results(await l.events(job.id))).toEqual({ "1.1": { ok: false, code: "POLICY_VIOLATION" } });
+  });
+
+  it("a person's denial binds whatever the policy became since: a denied call never runs", async () => {
+    for (const change of ["remove", "allow"] as const) {
+      const { tenant, job, approval } = await held();
+      if (change === "remove") await l.runtime.policy.remove(tenant, "vault/vault.write");
+      else await l.runtime.policy.set(tenant, "allow", "vault/vault.write");
+      await l.runtime.approvals.deny(tenant, approval.id, ALICE, "not this door");
+      expect(await l.runtime.jobs.run(job.id)).toMatchObject({ status: "succeeded" });
+      expect(executionsOf(job.id)).toEqual([]);
+      const events = await l.events(job.id);
+      expect(results(events)).toEqual({ "1.1": { ok: false, code: "APPROVAL_DENIED" } });
+      // The trace says the person's decision, not the policy of now, decided the call.
+      expect(ofKind(events, "tool_call")[0]?.data.decided).toEqual({ by: "approval", approval: approval.id });
+    }
+  });
+
+  it("a person's approval binds whatever the policy became since: the approved call runs once", async () => {
+    const { tenant, job, approval } = await held();
+    await l.runtime.policy.remove(tenant, "vault/vault.write");
+    await l.runtime.approvals.approve(tenant, approval.id, ALICE);
+    expect(await l.runtime.jobs.run(job.id)).toMatchObject({ status: "succeeded" });
+    expect(executionsOf(job.id)).toHaveLength(1);
+    const events = await l.events(job.id);
+    expect(ofKind(events, "tool_call")[0]?.data.decided).toEqual({ by: "approval", approval: approval.id });
+    expect((await l.runtime.approvals.get(tenant, approval.id)).usedAt).not.toBeNull();
+  });
+
+  it("a call asked about waits for its person whatever the policy became since", async () => {
+    const tenant = await l.tenant();
+    await l.runtime.policy.set(tenant, "ask", "vault/vault.write");
+    const jobs = l.engine(
+      planned([
+        {
+          calls: [
+            { name: "vault__write", args: { key: "a", value: "1" } },
+            { name: "vault__write", args: { key: "b", value: "2" } },
+          ],
+        },
+        { text: "done" },
+      ]),
+    );
+    const job = await l.run(tenant, "vault/keeper", "go", jobs);
+    const [a, b] = await l.runtime.approvals.list(tenant);
+    await l.runtime.policy.remove(tenant, "vault/vault.write");
+    await l.runtime.approvals.approve(tenant, a!.id, ALICE);
+    expect(await jobs.run(job.id)).toMatchObject({
+      status: "waiting",
+      waitingFor: { kind: "approval", callId: "1.2", approval: b!.id },
+    });
+    expect(executionsOf(job.id).map((call) => call.args)).toEqual([{ key: "a", value: "1" }]);
+    await l.runtime.approvals.deny(tenant, b!.id, ALICE);
+    expect(await jobs.run(job.id)).toMatchObject({ status: "succeeded" });
+    expect(executionsOf(job.id)).toHaveLength(1);
+  });
+
+  it("a deny rule added after the approval stops the approved call, and the trace says the policy decided", async () => {
+    const { tenant, job, approval } = await held();
+    await l.runtime.approvals.approve(tenant, approval.id, ALICE);
+    await l.runtime.policy.set(tenant, "deny", "vault/vault.write");
+    await l.runtime.jobs.run(job.id);
+    expect(executionsOf(job.id)).toEqual([]);
+    const events = await l.events(job.id);
+    expect(ofKind(events, "tool_call")[0]?.data.decided).toEqual({
+      by: "tool-policy",
+      approval: approval.id,
+    });
+    expect(ofKind(events, "approval_decided")).toHaveLength(1);
   });
 
   it("checks the kill switches again right before the approved call runs", async () => {

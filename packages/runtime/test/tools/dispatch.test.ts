@@ -1,4 +1,4 @@
-import { type FunctionCall, Oz0Error, PolicyViolation } from "@oz0/sdk";
+import { ERROR_CODES, type FunctionCall, Oz0Error, PolicyViolation } from "@oz0/sdk";
 import { testCall } from "@oz0/sdk/testing";
 import { describe, expect, it } from "vitest";
 import { type CallableFunction, type CallOutcome, dispatchCall, prepareCall } from "../../src/tools/index.js";
@@ -67,17 +67,37 @@ describe("the dispatch path", () => {
     expect(outcome).toMatchObject({ ok: false, error: { code: "INVALID_INPUT" } });
   });
 
-  it("turns a thrown error into an outcome the caller passes on", async () => {
+  it("reports a tool's ordinary throw as the tool's failure (TOOL_FAILED, user side), not a platform fault", async () => {
     const outcome = await dispatchCall(
       fn(async () => {
-        throw new Error("no ticket with id 99");
+        throw new TypeError("no ticket with id 99");
+      }),
+      { id: 99 },
+      testCall(),
+    );
+    expect(outcome).toEqual({
+      ok: false,
+      error: { code: "TOOL_FAILED", message: "no ticket with id 99" },
+      ms: expect.any(Number),
+    });
+    expect(ERROR_CODES.TOOL_FAILED.side).toBe("user");
+  });
+
+  it("keeps the code of an Oz0Error a tool throws, also from a plugin's own copy of the SDK", async () => {
+    class CopiedOz0Error extends Error {
+      readonly code = "NOT_FOUND";
+      override readonly name = "Oz0Error";
+    }
+    const outcome = await dispatchCall(
+      fn(async () => {
+        throw new CopiedOz0Error("no ticket with id 99");
       }),
       { id: 99 },
       testCall(),
     );
     expect(outcome).toMatchObject({
       ok: false,
-      error: { code: "INTERNAL", message: "no ticket with id 99" },
+      error: { code: "NOT_FOUND", message: "no ticket with id 99" },
     });
   });
 
@@ -98,6 +118,21 @@ describe("the dispatch path", () => {
       },
     );
     expect(order).toEqual(['started {"id":7}', "run", "finished true"]);
+  });
+
+  it("records the arguments a call runs with, after an interceptor changed them, and who changed them", async () => {
+    const started: unknown[] = [];
+    const by = [{ plugin: "guard", handler: "clamp" }];
+    await dispatchCall(
+      fn(async (args) => args),
+      { id: 7 },
+      testCall(),
+      {
+        interceptors: [{ name: "rewrite", before: async () => ({ args: { id: 8 }, by }) }],
+        recorder: { started: async (_fn, args, _call, changedBy) => void started.push({ args, changedBy }) },
+      },
+    );
+    expect(started).toEqual([{ args: { id: 8 }, changedBy: by }]);
   });
 
   it("records a refused call too, so the model's attempt is in the history", async () => {
@@ -143,7 +178,7 @@ describe("the dispatch path", () => {
       { id: 7 },
       testCall(),
       {
-        interceptors: [{ name: "rewrite", before: async () => ({ id: "seven" }) }],
+        interceptors: [{ name: "rewrite", before: async () => ({ args: { id: "seven" }, by: [] }) }],
       },
     );
     expect(outcome).toMatchObject({ ok: false, error: { code: "INVALID_INPUT" } });
@@ -152,7 +187,7 @@ describe("the dispatch path", () => {
       { id: 7 },
       testCall(),
       {
-        interceptors: [{ name: "rewrite", before: async () => ({ id: 8 }) }],
+        interceptors: [{ name: "rewrite", before: async () => ({ args: { id: 8 }, by: [] }) }],
       },
     );
     expect(rewritten).toMatchObject({ ok: true, result: { id: 8 } });

@@ -71,6 +71,12 @@ export const ERROR_CODES = {
     summary: "Something failed that is not the caller's mistake; the message says what.",
     data: "{ cause?: string }",
   },
+  TOOL_FAILED: {
+    side: "user",
+    summary:
+      "A function threw an ordinary error while it ran: the tool's own failure, not the platform's; the message is the tool's own text.",
+    data: "{ address: string, name: string }: the function by address and the class of what it threw (Error, TypeError).",
+  },
   LIMIT_EXCEEDED: {
     side: "user",
     summary:
@@ -122,6 +128,12 @@ export const ERROR_CODES = {
     summary:
       "A plugin needs what the tenant lacks: a plugin under uses: that is missing or outside the version range, or a part it names that does not exist.",
     data: "{ tenant: string, plugin: string, problems: { where, reference, problem }[] }: each reference that does not hold, and why.",
+  },
+  NOT_GRANTED: {
+    side: "user",
+    summary:
+      "An agent or flow reached for another plugin's function or agent that its plugin's uses: does not grant; the message names the entry to add.",
+    data: "{ plugin: string, address: string, list: string }: the plugin whose uses: lacks the grant, the part by address, and the list to add it to (uses.<plugin>.tools or .agents).",
   },
   PART_IN_USE: {
     side: "user",

@@ -1,6 +1,6 @@
-// OZ-S007: a model sees a function as <tool>__<function>, and OpenAI's formats take at most 64
-// characters, so a node leaves out a function whose name is longer. Measured over the
-// listing lint writes (tools.listing.json), where each finding points.
+// OZ-S007: a model sees a function as <tool>__<function>, and a node leaves out a function
+// whose name is longer than 64 characters whatever the provider (OpenAI's formats take at most
+// 64). Measured over the listing lint writes (tools.listing.json), where each finding points.
 import { MODEL_NAME_LIMIT } from "@oz0/sdk";
 import { finding, type LintFinding } from "../finding.js";
 import { placeOf } from "../source.js";
@@ -16,7 +16,7 @@ export const checkModelNames: LintRule = (files) => {
       finding(
         "OZ-S007",
         placeOf(source, ["functions", index, "name"]),
-        `a model would see ${fn.address} as '${fn.name}', ${fn.name.length} characters; OpenAI's formats take at most ${MODEL_NAME_LIMIT}, so a node leaves it out: shorten the tool ID or the function name`,
+        `a model would see ${fn.address} as '${fn.name}', ${fn.name.length} characters; a node leaves out a function whose name is over ${MODEL_NAME_LIMIT}, whatever the provider: shorten the tool ID or the function name`,
       ),
     );
   });

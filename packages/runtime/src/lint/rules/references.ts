@@ -1,8 +1,9 @@
 // OZ-S019, OZ-S020 and OZ-S021: references to parts across plugins. A bare name means this
 // plugin's part; a bare name of another plugin's part still works (names are unique in a
 // tenant) but should be its address (OZ-S019, which --fix rewrites). Another plugin's part is
-// usable only when uses: lists it, so that plugin is installed and a tenant admin grants it
-// (OZ-S020). Against a tenant, an address must name the plugin that owns the part (OZ-S021).
+// usable only when uses: lists it, so that plugin is installed, and a job refuses what uses:
+// does not grant (OZ-S020, a warning as the spec has it; at run time the refusal is
+// NOT_GRANTED). Against a tenant, an address must name the plugin that owns the part (OZ-S021).
 import {
   type Address,
   type BuiltinAddress,
@@ -188,7 +189,7 @@ function checkGrant(reference: PartReference, address: PartAddress, known: Known
       finding(
         "OZ-S020",
         place,
-        `${reference.field} names ${written}, but uses: does not list plugin '${plugin}'; add it under uses: with ${list}: [${name}], since ${plugin} must be installed and its parts granted`,
+        `${reference.field} names ${written}, but uses: does not list plugin '${plugin}'; add it under uses: with ${list}: [${name}]: ${plugin} must be installed, and ${refusedUntil(address)}`,
       ),
     ];
   }
@@ -204,9 +205,15 @@ function checkGrant(reference: PartReference, address: PartAddress, known: Known
     finding(
       "OZ-S020",
       place,
-      `${reference.field} names ${written}, which uses.${plugin}.${list} does not list; add ${name} there, so a tenant admin grants it`,
+      `${reference.field} names ${written}, which uses.${plugin}.${list} does not list; add ${name} there: ${refusedUntil(address)}`,
     ),
   ];
+}
+
+/** What a job does with the ungranted part: the same refusal as at run time (NOT_GRANTED). */
+function refusedUntil(address: PartAddress): string {
+  const what = address.kind === "function" ? "a job's call of it" : "a job's delegation to it";
+  return `${what} is refused (NOT_GRANTED) until uses: grants it`;
 }
 
 /** A skill of another plugin loads only when uses: declares it under that plugin's skills. */
@@ -221,7 +228,7 @@ function checkSkill(reference: PartReference, known: Known): LintFinding[] {
       finding(
         "OZ-S020",
         place,
-        `${reference.field} names ${reference.value}, but uses: does not list plugin '${plugin}'; add it under uses: with skills: [${skill}]`,
+        `${reference.field} names ${reference.value}, but uses: does not list plugin '${plugin}'; add it under uses: with skills: [${skill}]: until then a job leaves the skill out`,
       ),
     ];
   }
@@ -231,7 +238,7 @@ function checkSkill(reference: PartReference, known: Known): LintFinding[] {
     finding(
       "OZ-S020",
       place,
-      `${reference.field} names ${reference.value}, which uses.${plugin}.skills does not list; add ${skill} there (or * for every skill)`,
+      `${reference.field} names ${reference.value}, which uses.${plugin}.skills does not list; add ${skill} there (or * for every skill): until then a job leaves the skill out`,
     ),
   ];
 }

@@ -82,7 +82,7 @@ export async function startCallJob(
     },
     [
       event("job_started", { agent: `${owner.plugin}/${owner.name}`, mode: "run", input, by: scope.by }),
-      event("tool_call", { callId, name: fn.modelName, address: fn.address, key, attempt: 1 }),
+      event("tool_call", { callId, name: fn.modelName, address: fn.address, key, attempt: 1, args }),
     ],
   );
   const call: FunctionCall = {
