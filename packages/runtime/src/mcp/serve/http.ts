@@ -1,13 +1,17 @@
 // `oz0 mcp serve --http PORT`: the server over Streamable HTTP at `/mcp`, one MCP session per
 // client (the `mcp-session-id` header), each with its own server. It listens on 127.0.0.1 unless
 // told otherwise, and on a loopback address it answers only requests whose Host is a loopback
-// name, so a web page cannot reach it through DNS rebinding.
+// name, so a web page cannot reach it through DNS rebinding. A request from a web page (an
+// `Origin` header) is answered only when that page is itself on a loopback host: any other
+// origin gets 403, as the MCP transport spec requires. Each session keeps what it sent, so a
+// client whose SSE stream broke resumes it with `Last-Event-ID`.
 import { randomUUID } from "node:crypto";
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { Oz0Error } from "@oz0/sdk";
+import { SessionEventStore } from "./event-store.js";
 import type { OzMcpServer } from "./server.js";
 
 export interface HttpServeOptions {
@@ -46,6 +50,14 @@ export async function serveHttp(server: OzMcpServer, options: HttpServeOptions):
     if (loopbackOnly && !LOOPBACK_HOSTS.has(hostname(request.headers.host))) {
       return reply(response, 403, "this server answers requests to a loopback host name only");
     }
+    const origin = request.headers.origin;
+    if (origin !== undefined && !loopbackOrigin(origin)) {
+      return reply(
+        response,
+        403,
+        `requests from the web page at ${origin} are refused: oz0 mcp serve answers pages on a loopback host only (localhost, 127.0.0.1, [::1])`,
+      );
+    }
     const id = request.headers["mcp-session-id"];
     if (typeof id === "string") {
       const transport = sessions.get(id);
@@ -56,6 +68,7 @@ export async function serveHttp(server: OzMcpServer, options: HttpServeOptions):
     const session = server.session();
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      eventStore: new SessionEventStore(),
       onsessioninitialized: (sessionId) => {
         sessions.set(sessionId, transport);
       },
@@ -99,6 +112,15 @@ function hostname(header: string | undefined): string {
   if (header === undefined) return "";
   if (header.startsWith("[")) return header.slice(0, header.indexOf("]") + 1);
   return header.split(":")[0] ?? "";
+}
+
+/** Whether a web page's origin is on a loopback host (any scheme and port); `null` and garbage are not. */
+function loopbackOrigin(origin: string): boolean {
+  try {
+    return LOOPBACK_HOSTS.has(new URL(origin).hostname);
+  } catch {
+    return false;
+  }
 }
 
 function reply(response: ServerResponse, status: number, message: string): void {
