@@ -231,6 +231,9 @@ describe("oz0 mcp serve without an agent", () => {
     });
     expect(job).toMatchObject({ status: "cancelled", failure: { kind: "cancelled" } });
     expect(await runtime.approvals.list(TENANT)).toEqual([]);
+    const all = await runtime.approvals.list(TENANT, { status: "all" });
+    expect(all.map((entry) => [entry.id, entry.status])).toEqual([[approval!.id, "cancelled"]]);
+    expect(await runtime.approvals.get(TENANT, approval!.id)).toMatchObject({ status: "cancelled" });
     await expect(runtime.approvals.decide(TENANT, approval!.id, "approve", "alice")).rejects.toMatchObject({
       code: "APPROVAL_STATE_CONFLICT",
     });
