@@ -4,7 +4,12 @@
 import { describe, expect, it } from "vitest";
 import { toolResult } from "../../src/mcp/serve/content.js";
 
-const AUDIO = { type: "audio", data: "UklGRiQAAABXQVZF", mimeType: "audio/wav", annotations: { audience: ["user"] } };
+const AUDIO = {
+  type: "audio",
+  data: "UklGRiQAAABXQVZF",
+  mimeType: "audio/wav",
+  annotations: { audience: ["user"] },
+};
 const EMBEDDED = {
   type: "resource",
   resource: { uri: "file:///notes.md", mimeType: "text/markdown", text: "# Notes" },

@@ -31,7 +31,8 @@ beforeEach(async () => {
     },
     { tenant: TENANT },
   );
-  serving = await serveHttp(served, { port: 0 });
+  // Long enough that a reconnect in these tests is never late, however loaded the machine.
+  serving = await serveHttp(served, { port: 0, reconnectGraceMs: 600_000 });
 });
 
 afterEach(async () => {
@@ -48,8 +49,8 @@ const INITIALIZE = {
   params: { protocolVersion: PROTOCOL, capabilities: {}, clientInfo: { name: "raw", version: "1.0.0" } },
 };
 
-function post(body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal) {
-  return fetch(serving.url, {
+function post(body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal, url = serving.url) {
+  return fetch(url, {
     method: "POST",
     headers: {
       "content-type": "application/json",
@@ -99,13 +100,18 @@ async function readEvents(response: Response, until: (event: SseEvent) => boolea
   }
 }
 
-async function openSession(): Promise<Record<string, string>> {
-  const response = await post(INITIALIZE);
+async function openSession(url = serving.url): Promise<Record<string, string>> {
+  const response = await post(INITIALIZE, {}, undefined, url);
   expect(response.status).toBe(200);
   const session = response.headers.get("mcp-session-id")!;
   await readEvents(response, (event) => event.data.includes('"id":1'));
   const headers = { "mcp-session-id": session, "mcp-protocol-version": PROTOCOL };
-  const initialized = await post({ jsonrpc: "2.0", method: "notifications/initialized" }, headers);
+  const initialized = await post(
+    { jsonrpc: "2.0", method: "notifications/initialized" },
+    headers,
+    undefined,
+    url,
+  );
   expect(initialized.status).toBe(202);
   return headers;
 }
@@ -179,5 +185,36 @@ describe("oz0 mcp serve --http resumes SSE streams", () => {
     const after = await readEvents(resumed, (event) => event.data.includes('"id":2'));
     const answer = JSON.parse(after.at(-1)!.data) as { id: number; result: { structuredContent: unknown } };
     expect(answer).toMatchObject({ id: 2, result: { structuredContent: { id: 7, queue: "billing" } } });
+  });
+
+  it("withdraws a held call whose client's stream broke and who did not come back: its job ends cancelled", async () => {
+    await serving.close();
+    serving = await serveHttp(served, { port: 0, reconnectGraceMs: 0 });
+    await runtime.policy.set(TENANT, "ask", "helpdesk/ledger.add");
+    const headers = await openSession();
+    const gone = new AbortController();
+    const call = await post(
+      {
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: "ledger__add", arguments: { entry: "nobody" }, _meta: { progressToken: "p1" } },
+      },
+      headers,
+      gone.signal,
+    );
+    await readEvents(call, (event) => event.data.includes("notifications/progress"));
+    const [approval] = await runtime.approvals.list(TENANT);
+    gone.abort();
+    let status = "";
+    await eventually(async () => {
+      status = (await runtime.jobs.get(approval!.job, TENANT)).status;
+      return status !== "running";
+    });
+    expect(status).toBe("cancelled");
+    expect(await runtime.approvals.get(TENANT, approval!.id)).toMatchObject({ status: "cancelled" });
+    await expect(runtime.approvals.decide(TENANT, approval!.id, "approve", "alice")).rejects.toMatchObject({
+      code: "APPROVAL_STATE_CONFLICT",
+    });
   });
 });
