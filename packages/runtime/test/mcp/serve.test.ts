@@ -5,7 +5,12 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { type CallToolResult, LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  type CallToolResult,
+  LoggingMessageNotificationSchema,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { JOB_META_KEY, OzMcpServer } from "../../src/mcp/index.js";
 import { Runtime } from "../../src/runtime.js";
@@ -477,6 +482,41 @@ describe("oz0 mcp serve beyond tools", () => {
     await expect(
       client.readResource({ uri: `oz0://jobs/${String(other._meta?.[JOB_META_KEY])}/output` }),
     ).rejects.toThrow(/no resource/);
+  });
+
+  it("tells clients the prompts and resources changed when a plugin is installed", async () => {
+    const { client } = await connect({ watchMs: 50 });
+    const notes: string[] = [];
+    client.setNotificationHandler(
+      PromptListChangedNotificationSchema,
+      (note) => void notes.push(note.method),
+    );
+    client.setNotificationHandler(
+      ResourceListChangedNotificationSchema,
+      (note) => void notes.push(note.method),
+    );
+    const dir = await writePlugin(
+      home,
+      "notes",
+      [
+        "name: notes",
+        "version: 1.0.0",
+        "agents:",
+        "  - name: scribe",
+        "    description: Writes notes.",
+        "    skills: []",
+        "    input: text",
+        "    output: text",
+        "    model: { use: test }",
+      ].join("\n"),
+    );
+    await runtime.catalog.install(TENANT, dir);
+    await eventually(() => notes.length >= 2);
+    expect(notes.sort()).toEqual([
+      "notifications/prompts/list_changed",
+      "notifications/resources/list_changed",
+    ]);
+    expect((await client.listPrompts()).prompts.map((entry) => entry.name)).toContain("notes/scribe");
   });
 
   it("sends log messages about each call at the level the client set", async () => {

@@ -145,8 +145,8 @@ export class OzMcpServer {
       {
         capabilities: {
           tools: { listChanged: true },
-          resources: {},
-          prompts: {},
+          resources: { listChanged: true },
+          prompts: { listChanged: true },
           completions: {},
           logging: {},
         },
@@ -316,7 +316,13 @@ export class OzMcpServer {
     if (changes === this.#changes) return;
     const first = this.#changes === -1;
     this.#changes = changes;
-    if (!first) await this.recheck();
+    if (first) return;
+    // The agents (prompts) and skills (resources) are the installed plugins': they changed too.
+    for (const session of this.#sessions) {
+      void session.sendPromptListChanged().catch(() => undefined);
+      void session.sendResourceListChanged().catch(() => undefined);
+    }
+    await this.recheck();
   }
 
   /** Lists the functions again and tells every client when the names changed. */
