@@ -434,6 +434,8 @@ describe("oz0 mcp serve beyond tools", () => {
       argument: { name: "id", value: id.slice(0, 6) },
     });
     expect(completed.completion.values).toContain(id);
+    await expect(client.readResource({ uri: "oz0://jobs/%E0%A4%A/output" })).rejects.toThrow(/no resource/);
+    await expect(client.readResource({ uri: "oz0://skills/%E0%A4%A/x" })).rejects.toThrow(/no resource/);
     await expect(client.readResource({ uri: "oz0://jobs/mcp-nope/output" })).rejects.toThrow(
       /no resource oz0:\/\/jobs\/mcp-nope\/output/,
     );

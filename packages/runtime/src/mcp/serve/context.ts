@@ -83,7 +83,7 @@ export async function readResource(
   const job = JOB_URI.exec(uri);
   if (job !== null) {
     const [, id = "", part] = job;
-    const row = await jobs.get(decodeURIComponent(id));
+    const row = await jobs.get(decoded(id));
     if (row === undefined || row.tenant !== scope.tenant || !jobInScope(scope, row)) throw unknown(uri);
     const body =
       part === "trace"
@@ -98,7 +98,7 @@ export async function readResource(
   }
   const skill = SKILL_URI.exec(uri);
   if (skill !== null) {
-    const [, plugin = "", name = ""] = skill.map((part) => decodeURIComponent(part));
+    const [, plugin = "", name = ""] = skill.map(decoded);
     if (!inScope(scope, plugin)) throw unknown(uri);
     const loaded = await catalog.loadInstalled(scope.tenant, plugin).catch(() => undefined);
     const found = loaded?.skills.find((entry) => entry.name === name);
@@ -201,6 +201,15 @@ async function findAgent(catalog: Catalog, scope: ContextScope, name: string) {
   const found = loaded?.agents.find((entry) => entry.definition.name === agentName);
   if (found === undefined) throw unknownPrompt(name);
   return found;
+}
+
+/** A URI's part decoded; one that is not valid percent-encoding names nothing. */
+function decoded(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return "";
+  }
 }
 
 function inScope(scope: ContextScope, plugin: string): boolean {
