@@ -264,6 +264,15 @@ export class JobEngine {
   async resume(id: string, options: RunOptions = {}): Promise<JobView> {
     const row = await this.row(id, options.tenant);
     if (isTerminal(row.status) || row.status === "waiting") throw notResumable(row);
+    // A lease without an expiry (an `oz0 mcp serve` call's job) never runs out: following it would wait forever.
+    if (row.status === "running" && row.lease_owner !== null && row.lease_expires_at === null) {
+      throw new Oz0Error(
+        "JOB_STATE_CONFLICT",
+        `job ${row.id} is held by ${row.lease_owner} until that process ends it, and no worker can take it over; ` +
+          `if that process is gone, end the job with oz0 job cancel ${row.id}.`,
+        { data: { job: row.id, status: row.status } },
+      );
+    }
     return this.run(id, { ...options, follow: true });
   }
 

@@ -39,7 +39,8 @@ export interface ApprovalView {
   readonly summary: string;
   /** Who may answer; empty means the tenant's admins. */
   readonly approvers: readonly string[];
-  readonly status: ApprovalStatus;
+  /** `cancelled`: nobody decided before the job ended (cancelled, or its MCP client stopped waiting), so nobody can now. */
+  readonly status: ApprovalStatus | "cancelled";
   readonly reason: string | null;
   readonly decidedBy: string | null;
   /** Epoch milliseconds, by the database's clock. */
@@ -62,7 +63,8 @@ export function parseRequest(row: Pick<ApprovalRow, "request">): ApprovalRequest
   return JSON.parse(row.request) as ApprovalRequest;
 }
 
-export function approvalView(row: ApprovalRow): ApprovalView {
+/** The view of an approval row; one still pending when its job has ended (`jobEnded`) is shown cancelled. */
+export function approvalView(row: ApprovalRow, jobEnded = false): ApprovalView {
   const request = parseRequest(row);
   return {
     id: row.id,
@@ -75,7 +77,7 @@ export function approvalView(row: ApprovalRow): ApprovalView {
     rule: request.rule,
     summary: request.summary,
     approvers: request.approvers ?? [],
-    status: row.status,
+    status: row.status === "pending" && jobEnded ? "cancelled" : row.status,
     reason: row.reason,
     decidedBy: row.decided_by,
     requestedAt: Number(row.requested_at),

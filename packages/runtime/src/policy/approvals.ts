@@ -54,6 +54,7 @@ export class Approvals {
       .selectFrom("approvals")
       .innerJoin("jobs", "jobs.id", "approvals.job_id")
       .selectAll("approvals")
+      .select("jobs.status as job_status")
       .where("approvals.tenant", "=", tenant);
     if (status !== "all") query = query.where("approvals.status", "=", status);
     if (status === "pending")
@@ -61,11 +62,15 @@ export class Approvals {
     if (filter.job !== undefined) query = query.where("approvals.job_id", "=", filter.job);
     const rows = await query.orderBy("approvals.requested_at").orderBy("approvals.job_id").execute();
     // Calls of one job in the order the model asked for them (call 1.2 before 1.10).
-    return rows.map(approvalView).sort((a, b) => a.requestedAt - b.requestedAt || byCall(a, b));
+    return rows
+      .map(({ job_status, ...row }) => approvalView(row, isTerminal(job_status)))
+      .sort((a, b) => a.requestedAt - b.requestedAt || byCall(a, b));
   }
 
   async get(tenant: string, id: string): Promise<ApprovalView> {
-    return approvalView(await this.row(tenant, id));
+    const row = await this.row(tenant, id);
+    const job = await this.#jobs.get(row.job_id);
+    return approvalView(row, job === undefined || isTerminal(job.status));
   }
 
   /** Approves the call; see `decide`. */

@@ -1,9 +1,16 @@
 // oz0 as an MCP server, talked to by the MCP SDK's own client: the functions it serves, each
 // call made on the dispatch path and recorded as a job, and the list following what is installed.
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  type CallToolResult,
+  LoggingMessageNotificationSchema,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { JOB_META_KEY, OzMcpServer } from "../../src/mcp/index.js";
 import { Runtime } from "../../src/runtime.js";
@@ -22,6 +29,7 @@ beforeEach(async () => {
   const temp = await tempDir("oz0-mcp-serve-");
   home = temp.dir;
   cleanup = temp.cleanup;
+  process.env.OZ0_TEST_LEDGER = join(home, "ledger.txt");
   runtime = await Runtime.open({ home, memory: true, defaultPlugins: [] });
   await runtime.catalog.install(TENANT, HELPDESK);
 });
@@ -29,6 +37,7 @@ beforeEach(async () => {
 afterEach(async () => {
   for (const item of open.splice(0).reverse()) await item.close();
   await runtime.close();
+  delete process.env.OZ0_TEST_LEDGER;
   await cleanup();
 });
 
@@ -69,6 +78,15 @@ async function pendingApprovals() {
     return approvals.length > 0;
   });
   return approvals;
+}
+
+/** What helpdesk/ledger.add wrote in this test: one line per execution. */
+async function ledger(): Promise<string> {
+  return readFile(join(home, "ledger.txt"), "utf8").catch(() => "");
+}
+
+function resourceText(content: { text?: string } | { blob?: string } | undefined): string {
+  return content !== undefined && "text" in content ? String(content.text) : "";
 }
 
 function text(result: CallToolResult): string {
@@ -201,6 +219,75 @@ describe("oz0 mcp serve without an agent", () => {
     ]);
   });
 
+  it("withdraws a held call its client cancels: the job ends cancelled, the approval leaves the pending list, and a late approval runs nothing", async () => {
+    await runtime.policy.set(TENANT, "ask", "helpdesk/ledger.add");
+    const { client } = await connect();
+    const controller = new AbortController();
+    const call = client.callTool({ name: "ledger__add", arguments: { entry: "nobody waits" } }, undefined, {
+      signal: controller.signal,
+    });
+    const [approval] = await pendingApprovals();
+    controller.abort();
+    await expect(call).rejects.toThrow();
+    let job = await runtime.jobs.get(approval!.job, TENANT);
+    await eventually(async () => {
+      job = await runtime.jobs.get(approval!.job, TENANT);
+      return job.status !== "running";
+    });
+    expect(job).toMatchObject({ status: "cancelled", failure: { kind: "cancelled" } });
+    expect(await runtime.approvals.list(TENANT)).toEqual([]);
+    const all = await runtime.approvals.list(TENANT, { status: "all" });
+    expect(all.map((entry) => [entry.id, entry.status])).toEqual([[approval!.id, "cancelled"]]);
+    expect(await runtime.approvals.get(TENANT, approval!.id)).toMatchObject({ status: "cancelled" });
+    await expect(runtime.approvals.decide(TENANT, approval!.id, "approve", "alice")).rejects.toMatchObject({
+      code: "APPROVAL_STATE_CONFLICT",
+    });
+    expect(await ledger()).toBe("");
+    const kinds = (await runtime.jobs.events(job.id)).map((entry) => entry.kind);
+    expect(kinds).toEqual(["job_started", "tool_call", "approval_requested", "job_cancelled"]);
+  });
+
+  it("withdraws a held call its client stops waiting for (a request timeout), and the job ends cancelled", async () => {
+    await runtime.policy.set(TENANT, "ask", "helpdesk/ledger.add");
+    const { client } = await connect();
+    await expect(
+      client.callTool({ name: "ledger__add", arguments: { entry: "too slow" } }, undefined, { timeout: 1 }),
+    ).rejects.toThrow(/timed out/i);
+    let jobs = await runtime.jobs.search({ tenant: TENANT, agent: "mcp" });
+    await eventually(async () => {
+      jobs = await runtime.jobs.search({ tenant: TENANT, agent: "mcp" });
+      return jobs.length === 1 && jobs[0]!.status !== "running";
+    });
+    expect(jobs[0]).toMatchObject({ status: "cancelled", failure: { kind: "cancelled" } });
+    expect(await runtime.approvals.list(TENANT)).toEqual([]);
+    expect(await ledger()).toBe("");
+  });
+
+  it("withdraws a held call whose client goes away, and resuming its job is refused instead of waiting forever", async () => {
+    await runtime.policy.set(TENANT, "ask", "helpdesk/ledger.add");
+    const { client } = await connect();
+    const call = client
+      .callTool({ name: "ledger__add", arguments: { entry: "gone" } })
+      .catch(() => undefined);
+    const [approval] = await pendingApprovals();
+    await expect(runtime.jobs.resume(approval!.job, { tenant: TENANT })).rejects.toMatchObject({
+      code: "JOB_STATE_CONFLICT",
+      message: expect.stringContaining(`oz0 job cancel ${approval!.job}`),
+    });
+    await client.close();
+    await call;
+    let status = "";
+    await eventually(async () => {
+      status = (await runtime.jobs.get(approval!.job, TENANT)).status;
+      return status !== "running";
+    });
+    expect(status).toBe("cancelled");
+    await expect(runtime.jobs.resume(approval!.job, { tenant: TENANT })).rejects.toMatchObject({
+      code: "JOB_STATE_CONFLICT",
+    });
+    expect(await ledger()).toBe("");
+  });
+
   it("refuses a call of a killed tool", async () => {
     await runtime.killSwitches.kill(TENANT, "tool", "helpdesk/tickets", "ops");
     const { client } = await connect();
@@ -261,6 +348,204 @@ describe("oz0 mcp serve without an agent", () => {
     await eventually(() => changed.length > 0);
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toContain("everything__get-sum");
+  });
+});
+
+describe("oz0 mcp serve passes content through as content", () => {
+  async function everything() {
+    await runtime.catalog.install(
+      TENANT,
+      await writePlugin(
+        home,
+        "demo",
+        [
+          "name: demo",
+          "version: 1.0.0",
+          "tools:",
+          "  - id: everything",
+          `    mcp: ${everythingStdio()}`,
+        ].join("\n"),
+      ),
+    );
+    return (await connect()).client;
+  }
+
+  it("gives a client an MCP tool's image and annotations as MCP blocks, not JSON text", async () => {
+    const client = await everything();
+    const result = (await client.callTool({
+      name: "everything__get-annotated-message",
+      arguments: { messageType: "success", includeImage: true },
+    })) as CallToolResult;
+    expect(result.content[0]).toEqual({
+      type: "text",
+      text: "Operation completed successfully",
+      annotations: { priority: 0.7, audience: ["user"] },
+    });
+    expect(result.content[1]).toMatchObject({
+      type: "image",
+      mimeType: "image/png",
+      data: expect.any(String),
+    });
+    expect(result.content).toHaveLength(2);
+  });
+
+  it("gives a client an MCP tool's resource links as resource_link blocks", async () => {
+    const client = await everything();
+    const result = (await client.callTool({
+      name: "everything__get-resource-links",
+      arguments: { count: 2 },
+    })) as CallToolResult;
+    expect(result.content.map((block) => block.type)).toEqual(["text", "resource_link", "resource_link"]);
+    expect(result.content[1]).toMatchObject({
+      type: "resource_link",
+      uri: expect.any(String),
+      name: expect.any(String),
+    });
+  });
+});
+
+describe("oz0 mcp serve beyond tools", () => {
+  it("serves a job's output and trace as resources, and completes job IDs", async () => {
+    const { client } = await connect();
+    const called = (await client.callTool({
+      name: "tickets__lookup",
+      arguments: { id: 7 },
+    })) as CallToolResult;
+    const id = String(called._meta?.[JOB_META_KEY]);
+    const templates = await client.listResourceTemplates();
+    expect(templates.resourceTemplates.map((entry) => entry.uriTemplate)).toEqual([
+      "oz0://jobs/{id}/output",
+      "oz0://jobs/{id}/trace",
+      "oz0://skills/{plugin}/{skill}",
+    ]);
+    const output = await client.readResource({ uri: `oz0://jobs/${id}/output` });
+    expect(JSON.parse(resourceText(output.contents[0]))).toMatchObject({
+      id,
+      status: "succeeded",
+      output: { id: 7 },
+    });
+    const trace = await client.readResource({ uri: `oz0://jobs/${id}/trace` });
+    const kinds = (JSON.parse(resourceText(trace.contents[0])) as { kind: string }[]).map(
+      (entry) => entry.kind,
+    );
+    expect(kinds).toEqual(["job_started", "tool_call", "tool_result", "job_succeeded"]);
+    const completed = await client.complete({
+      ref: { type: "ref/resource", uri: "oz0://jobs/{id}/trace" },
+      argument: { name: "id", value: id.slice(0, 6) },
+    });
+    expect(completed.completion.values).toContain(id);
+    await expect(client.readResource({ uri: "oz0://jobs/%E0%A4%A/output" })).rejects.toThrow(/no resource/);
+    await expect(client.readResource({ uri: "oz0://skills/%E0%A4%A/x" })).rejects.toThrow(/no resource/);
+    await expect(client.readResource({ uri: "oz0://jobs/mcp-nope/output" })).rejects.toThrow(
+      /no resource oz0:\/\/jobs\/mcp-nope\/output/,
+    );
+  });
+
+  it("serves a plugin's skills as resources", async () => {
+    const { client } = await connect();
+    const { resources } = await client.listResources();
+    expect(resources.map((entry) => entry.uri)).toEqual(
+      expect.arrayContaining(["oz0://skills/helpdesk/escalation", "oz0://skills/helpdesk/refunds"]),
+    );
+    const skill = await client.readResource({ uri: "oz0://skills/helpdesk/escalation" });
+    expect(skill.contents[0]).toMatchObject({
+      mimeType: "text/markdown",
+      text: expect.stringContaining("Escalate when"),
+    });
+  });
+
+  it("serves agents as prompts with their instructions and the task", async () => {
+    const { client } = await connect();
+    const { prompts } = await client.listPrompts();
+    expect(prompts.find((entry) => entry.name === "helpdesk/triage")).toMatchObject({
+      description: "Sorts a ticket into a queue.",
+      arguments: [{ name: "input", required: true }],
+    });
+    const prompt = await client.getPrompt({
+      name: "helpdesk/triage",
+      arguments: { input: "ticket 7 please" },
+    });
+    const message = prompt.messages[0]?.content;
+    expect(message?.type === "text" ? message.text : "").toContain("ticket 7 please");
+    expect(message?.type === "text" ? message.text : "").toContain("You sort support tickets into queues.");
+    await expect(client.getPrompt({ name: "helpdesk/nobody", arguments: { input: "x" } })).rejects.toThrow(
+      /no prompt helpdesk\/nobody/,
+    );
+  });
+
+  it("with --agent, offers only that agent's prompt, jobs and plugin's skills", async () => {
+    const { client: catalog } = await connect();
+    const other = (await catalog.callTool({
+      name: "tickets__lookup",
+      arguments: { id: 8 },
+    })) as CallToolResult;
+    const { client } = await connect({ agent: "helpdesk/triage" });
+    expect((await client.listPrompts()).prompts.map((entry) => entry.name)).toEqual(["helpdesk/triage"]);
+    await expect(
+      client.readResource({ uri: `oz0://jobs/${String(other._meta?.[JOB_META_KEY])}/output` }),
+    ).rejects.toThrow(/no resource/);
+  });
+
+  it("tells clients the prompts and resources changed when a plugin is installed", async () => {
+    const { client } = await connect({ watchMs: 50 });
+    const notes: string[] = [];
+    client.setNotificationHandler(
+      PromptListChangedNotificationSchema,
+      (note) => void notes.push(note.method),
+    );
+    client.setNotificationHandler(
+      ResourceListChangedNotificationSchema,
+      (note) => void notes.push(note.method),
+    );
+    const dir = await writePlugin(
+      home,
+      "notes",
+      [
+        "name: notes",
+        "version: 1.0.0",
+        "agents:",
+        "  - name: scribe",
+        "    description: Writes notes.",
+        "    skills: []",
+        "    input: text",
+        "    output: text",
+        "    model: { use: test }",
+      ].join("\n"),
+    );
+    await runtime.catalog.install(TENANT, dir);
+    await eventually(() => notes.length >= 2);
+    expect(notes.sort()).toEqual([
+      "notifications/prompts/list_changed",
+      "notifications/resources/list_changed",
+    ]);
+    expect((await client.listPrompts()).prompts.map((entry) => entry.name)).toContain("notes/scribe");
+  });
+
+  it("sends log messages about each call at the level the client set", async () => {
+    const { client } = await connect();
+    const logged: { level: string; data: unknown }[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (note) => {
+      logged.push({ level: note.params.level, data: note.params.data });
+    });
+    await client.setLoggingLevel("info");
+    const called = (await client.callTool({
+      name: "tickets__lookup",
+      arguments: { id: 7 },
+    })) as CallToolResult;
+    const job = String(called._meta?.[JOB_META_KEY]);
+    await eventually(async () => logged.length >= 2);
+    expect(logged).toEqual([
+      { level: "info", data: { job, function: "helpdesk/tickets.lookup", event: "started" } },
+      { level: "info", data: { job, function: "helpdesk/tickets.lookup", event: "succeeded" } },
+    ]);
+    logged.length = 0;
+    await client.setLoggingLevel("error");
+    await client.callTool({ name: "tickets__lookup", arguments: { id: 7 } });
+    await client.callTool({ name: "tickets__lookup", arguments: { id: "not a number" } });
+    await eventually(async () => logged.length >= 1);
+    expect(logged).toEqual([
+      { level: "error", data: expect.objectContaining({ event: "failed", code: "INVALID_INPUT" }) },
+    ]);
   });
 });
 

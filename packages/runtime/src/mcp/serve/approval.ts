@@ -2,7 +2,10 @@
 // agent's call does: an approval is asked for (`oz0 approval list` shows it, with the call's job),
 // the MCP request stays open, with progress notifications for a client that asked for them, and
 // the call runs once approved, or is answered with the refusal once denied. The approval is
-// bound to that one call, so the dispatch path's policy check lets exactly it through.
+// bound to that one call, so the dispatch path's policy check lets exactly it through. A client
+// that stops waiting (it cancels the request, times out or goes away) withdraws the call: it
+// never runs, even if approved a moment later, and its job ends cancelled, which leaves the
+// approval undecidable and off the pending list.
 
 import { event } from "../../jobs/events.js";
 import { approvalDeniedError } from "../../policy/errors.js";
@@ -38,10 +41,10 @@ export interface HoldOptions {
 
 /**
  * Asks for a person's approval of the call and waits for it. Undefined when the call may now
- * run (approved, or no ask rule covers it any more); the refusal when it was denied or the
- * client stopped waiting.
+ * run (approved, or no ask rule covers it any more); the refusal when it was denied;
+ * `withdrawn` when the client stopped waiting first.
  */
-export async function holdForApproval(options: HoldOptions): Promise<CallError | undefined> {
+export async function holdForApproval(options: HoldOptions): Promise<CallError | "withdrawn" | undefined> {
   const { store, job, fn, args, signal } = options;
   const { tenant, callId } = job.call;
   const decision = (await governanceOf(store).current(tenant)).policy.decide(callAddress(fn));
@@ -99,6 +102,8 @@ export async function holdForApproval(options: HoldOptions): Promise<CallError |
   );
   let waited = 0;
   for (;;) {
+    // Checked before the decision, so a call nobody waits for does not run on a late approval.
+    if (signal.aborted) return "withdrawn";
     const row = await store.db
       .selectFrom("approvals")
       .selectAll()
@@ -128,12 +133,6 @@ export async function holdForApproval(options: HoldOptions): Promise<CallError |
       if (approved) return undefined;
       const denied = approvalDeniedError({ approval: id, address: fn.address, by, reason: row.reason });
       return { code: denied.code, message: denied.message };
-    }
-    if (signal.aborted) {
-      return {
-        code: "APPROVAL_REQUIRED",
-        message: `the MCP client stopped waiting for approval ${id} of ${fn.address}, so the call did not run`,
-      };
     }
     if (waited % PROGRESS_EVERY_MS === 0) {
       await options

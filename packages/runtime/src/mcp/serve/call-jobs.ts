@@ -37,6 +37,8 @@ export interface CallJob {
   ): Promise<void>;
   /** Records the outcome and ends the job; the outcome is returned as recorded, the tenant's secrets redacted. */
   finish(outcome: CallOutcome): Promise<CallOutcome>;
+  /** Ends the job cancelled by `by` without a result: the call was withdrawn before it ran. */
+  cancel(by: string): Promise<void>;
 }
 
 /** The failure kind a refused or failed call's job ends with, by the call's error code. */
@@ -135,6 +137,21 @@ export async function startCallJob(
         if (!(error instanceof Oz0Error && error.code === "LEASE_LOST")) throw error;
       }
       return outcome;
+    },
+    async cancel(by) {
+      const failure: JobFailure = { kind: "cancelled", message: `cancelled by ${by}` };
+      try {
+        await jobs.write(lease, [event("job_cancelled", { by })], {
+          status: "cancelled",
+          failure: JSON.stringify(failure),
+          cancel_requested_by: by,
+          lease_owner: null,
+          lease_expires_at: null,
+        });
+      } catch (error) {
+        // Someone cancelled it first: it has ended already.
+        if (!(error instanceof Oz0Error && error.code === "LEASE_LOST")) throw error;
+      }
     },
   };
 }

@@ -3,25 +3,44 @@
 // arguments checked, the tenant's policy and kill switches, hooks) and recorded as a job. The
 // list follows what is installed: a plugin installed or removed (by any process), or an MCP
 // server behind a served tool changing its tools, sends `notifications/tools/list_changed`.
+// Beside tools: resources (jobs' outputs and traces, skills), prompts (agents), completions of
+// their arguments, and log messages about each call at the level the client set.
 
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
   type CallToolResult,
+  CompleteRequestSchema,
   ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
+  type LoggingLevel,
   McpError,
+  ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { isOz0Error } from "@oz0/sdk";
 import type { Catalog } from "../../catalog/index.js";
 import type { JobStore } from "../../jobs/index.js";
 import { assertAgentRuns } from "../../policy/index.js";
 import type { Store } from "../../store/index.js";
-import type { CallableFunction, CallOutcome, ToolCaller } from "../../tools/index.js";
+import type { CallableFunction, ToolCaller } from "../../tools/index.js";
 import { MCP_CLIENT_INFO } from "../connection.js";
 import type { McpManager } from "../manager.js";
 import { holdForApproval } from "./approval.js";
 import { CATALOG_CALLER, type CallJobScope, startCallJob } from "./call-jobs.js";
+import { errorResult, toolResult } from "./content.js";
+import {
+  type ContextScope,
+  complete,
+  getPrompt,
+  listPrompts,
+  listSkills,
+  readResource,
+  resourceTemplates,
+} from "./context.js";
 import { type ExposedFunctions, exposedFunctions, servedAgent } from "./exposed.js";
 
 /** What the server needs of the runtime. */
@@ -124,7 +143,13 @@ export class OzMcpServer {
     const server = new Server(
       { name: "oz0", version: MCP_CLIENT_INFO.version },
       {
-        capabilities: { tools: { listChanged: true } },
+        capabilities: {
+          tools: { listChanged: true },
+          resources: { listChanged: true },
+          prompts: { listChanged: true },
+          completions: {},
+          logging: {},
+        },
         instructions:
           this.agent === undefined
             ? `The functions of oz0 tenant ${this.tenant}. Every call is checked against the tenant's tool policy and kill switches and recorded as a job.`
@@ -137,7 +162,7 @@ export class OzMcpServer {
         tools: [...functions.values()].map((fn) => ({
           name: fn.modelName,
           title: fn.address,
-          description: fn.description,
+          description: fn.description || `${fn.address}, a function of oz0 tenant ${this.tenant}`,
           inputSchema: { ...fn.inputSchema, type: "object" as const },
         })),
       };
@@ -160,8 +185,30 @@ export class OzMcpServer {
         signal: extra.signal,
         by: `mcp:${client}`,
         progress,
+        log: (level, data) =>
+          server.sendLoggingMessage({ level, logger: "oz0", data }, extra.sessionId).catch(() => undefined),
       });
     });
+    const scope: ContextScope = { tenant: this.tenant, agent: this.#scope };
+    const { catalog, jobs } = this.#deps;
+    server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+      resources: await listSkills(catalog, scope),
+    }));
+    server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+      resourceTemplates: resourceTemplates(),
+    }));
+    server.setRequestHandler(ReadResourceRequestSchema, async (request) =>
+      readResource(catalog, jobs, scope, request.params.uri),
+    );
+    server.setRequestHandler(ListPromptsRequestSchema, async () => ({
+      prompts: await listPrompts(catalog, scope),
+    }));
+    server.setRequestHandler(GetPromptRequestSchema, async (request) =>
+      getPrompt(catalog, scope, request.params.name, request.params.arguments ?? {}),
+    );
+    server.setRequestHandler(CompleteRequestSchema, async (request) =>
+      complete(catalog, jobs, scope, request.params.ref, request.params.argument),
+    );
     this.#sessions.add(server);
     server.onclose = () => this.#sessions.delete(server);
     return server;
@@ -179,6 +226,8 @@ export class OzMcpServer {
       /** Who calls, as the job records it: `mcp:<client name>`. */
       readonly by: string;
       readonly progress?: ((message: string) => Promise<void>) | undefined;
+      /** Tells the client about the call (a log message), at the level it set. */
+      readonly log?: ((level: LoggingLevel, data: unknown) => Promise<void>) | undefined;
     },
   ): Promise<CallToolResult> {
     const { signal, by } = request;
@@ -193,9 +242,12 @@ export class OzMcpServer {
     }
     const scope: CallJobScope = { tenant: this.tenant, agent: this.#scope, by };
     const job = await startCallJob(this.#deps.jobs, scope, fn, args, signal);
+    const log = request.log ?? (async () => {});
+    await log("info", { job: job.id, function: fn.address, event: "started" });
     let outcome = await this.#deps.tools.dispatch(fn, args, job.call);
     if (!outcome.ok && outcome.error.code === "APPROVAL_REQUIRED") {
-      const refused = await holdForApproval({
+      await log("notice", { job: job.id, function: fn.address, event: "waiting for approval" });
+      const held = await holdForApproval({
         store: this.#deps.store,
         job,
         fn,
@@ -204,12 +256,29 @@ export class OzMcpServer {
         signal,
         progress: request.progress,
       });
+      if (held === "withdrawn") {
+        // Nobody waits for the answer any more: the call never runs, and its job ends cancelled.
+        await job.cancel(by);
+        return {
+          ...errorResult(
+            "APPROVAL_REQUIRED",
+            `the client stopped waiting before a person approved this call of ${fn.address}; it did not run, and job ${job.id} is cancelled`,
+          ),
+          _meta: { [JOB_META_KEY]: job.id },
+        };
+      }
       outcome =
-        refused === undefined
+        held === undefined
           ? await this.#deps.tools.dispatch(fn, args, job.call)
-          : { ok: false, error: refused, ms: outcome.ms };
+          : { ok: false, error: held, ms: outcome.ms };
     }
     outcome = await job.finish(outcome);
+    await log(outcome.ok ? "info" : "error", {
+      job: job.id,
+      function: fn.address,
+      event: outcome.ok ? "succeeded" : "failed",
+      ...(outcome.ok ? {} : { code: outcome.error.code }),
+    });
     return { ...toolResult(outcome), _meta: { [JOB_META_KEY]: job.id } };
   }
 
@@ -247,7 +316,13 @@ export class OzMcpServer {
     if (changes === this.#changes) return;
     const first = this.#changes === -1;
     this.#changes = changes;
-    if (!first) await this.recheck();
+    if (first) return;
+    // The agents (prompts) and skills (resources) are the installed plugins': they changed too.
+    for (const session of this.#sessions) {
+      void session.sendPromptListChanged().catch(() => undefined);
+      void session.sendResourceListChanged().catch(() => undefined);
+    }
+    await this.recheck();
   }
 
   /** Lists the functions again and tells every client when the names changed. */
@@ -262,20 +337,4 @@ export class OzMcpServer {
     if (this.#names === before) return;
     for (const session of this.#sessions) void session.sendToolListChanged().catch(() => undefined);
   }
-}
-
-/** A function's outcome as an MCP tool result: text for text, JSON text and structured content for the rest. */
-function toolResult(outcome: CallOutcome): CallToolResult {
-  if (!outcome.ok) return errorResult(outcome.error.code, outcome.error.message);
-  const { result } = outcome;
-  if (typeof result === "string") return { content: [{ type: "text", text: result }] };
-  const structured =
-    typeof result === "object" && result !== null && !Array.isArray(result)
-      ? { structuredContent: result as Record<string, unknown> }
-      : {};
-  return { content: [{ type: "text", text: JSON.stringify(result) }], ...structured };
-}
-
-function errorResult(code: string, message: string): CallToolResult {
-  return { isError: true, content: [{ type: "text", text: `${code}: ${message}` }] };
 }

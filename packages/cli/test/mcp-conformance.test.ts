@@ -1,0 +1,26 @@
+// The official MCP conformance suite's server scenarios against `oz0 mcp serve` as a user starts
+// it, over Streamable HTTP and over stdio: every scenario that needs no fixture of the suite's
+// own (tool, resource and prompt names of its reference server) passes. `npm run conformance`
+// prints the whole suite's results.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { conformanceHome, FIXTURE_FREE, runConformance } from "../../../bench/mcp-conformance.js";
+
+let home: string;
+let cleanup: () => Promise<void>;
+
+beforeAll(async () => {
+  ({ home, cleanup } = await conformanceHome());
+}, 60_000);
+afterAll(() => cleanup());
+
+describe("the MCP conformance suite against oz0 mcp serve", () => {
+  for (const transport of ["http", "stdio"] as const) {
+    it(`passes every server scenario that needs none of the suite's fixtures, over ${transport}`, {
+      timeout: 240_000,
+    }, async () => {
+      const results = await runConformance(home, transport, FIXTURE_FREE[transport]);
+      expect(results.map((result) => result.scenario).sort()).toEqual([...FIXTURE_FREE[transport]].sort());
+      expect(results.filter((result) => !result.passed)).toEqual([]);
+    });
+  }
+});
