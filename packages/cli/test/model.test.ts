@@ -207,8 +207,28 @@ describe("oz0 model and oz0 provider", () => {
     ]);
     expect(set.stdout).toContain("ollama");
     expect(set.stdout).toContain("calls timeout 5 s, 1 retries");
-    const listed = (await run(["provider", "list", "--json"])).json<{ name: string; source: string }[]>();
-    expect(listed.find((entry) => entry.name === "ollama")?.source).toBe("tenant");
+    const whole = await run([
+      "provider",
+      "set",
+      "ollama",
+      "--no-stream",
+      "--structured-output",
+      "json_schema",
+    ]);
+    expect(whole.stdout).toContain(
+      "calls timeout 5 s, 1 retries, not streamed, structured output json_schema",
+    );
+    const listed = (await run(["provider", "list", "--json"])).json<
+      { name: string; source: string; stream: boolean | null; structuredOutput: string | null }[]
+    >();
+    expect(listed.find((entry) => entry.name === "ollama")).toMatchObject({
+      source: "tenant",
+      stream: false,
+      structuredOutput: "json_schema",
+    });
+    const refused = await run(["provider", "set", "anthropic", "--structured-output", "prompt"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("--structured-output applies to openai-compatible servers");
     expect((await run(["provider", "remove", "ollama"])).code).toBe(0);
     expect((await run(["provider", "remove", "ollama"])).code).toBe(1);
   });

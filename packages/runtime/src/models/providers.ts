@@ -50,8 +50,8 @@ export const BUILTIN_PROVIDERS: Readonly<Record<ProviderType, BuiltinProvider>> 
     defaultUrl: "https://api.openai.com/v1",
     keyRequired: true,
     providerOptions: { openai: { strictJsonSchema: false } },
-    // The Responses API takes images and files (input_image, input_file) in a function's output.
-    mediaParts: () => true,
+    // The Responses API takes images (input_image) and PDF files (input_file) in a function's output.
+    mediaParts: (mediaType) => mediaType.startsWith("image/") || mediaType === "application/pdf",
     wrapsErrors: true,
     build: async (endpoint, model) => (await openai(endpoint)).responses(model),
   },
