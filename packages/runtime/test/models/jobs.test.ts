@@ -216,6 +216,23 @@ describe("jobs on real providers", () => {
     });
   });
 
+  it("a plugin's provider gets the request options and makes whole calls when its alias says so", async () => {
+    await runtime.models.setProvider(TENANT, "local", { baseUrl: chat.url, apiKey: KEY });
+    await runtime.models.setAlias(TENANT, "careful", "local:fake-model", { max_tokens: 64, stream: false });
+    chat.reply({ text: "billing" });
+    const { job } = await run("switchboard/careful");
+    expect(job.status).toBe("succeeded");
+    const sent = chat.requests.at(-1)!.body;
+    expect(sent).toMatchObject({ temperature: 0.1, stop: ["END"], max_tokens: 64 });
+    expect(sent.stream).not.toBe(true);
+    await expect(
+      runtime.models.setAlias(TENANT, "careful", "local:fake-model", { store: true }),
+    ).rejects.toMatchObject({
+      code: "MODEL_NOT_CONFIGURED",
+      message: expect.stringContaining("model local:fake-model cannot honour store, set by alias careful"),
+    });
+  });
+
   it("never lets a key appear in an event or a failure, even when the server echoes it", async () => {
     const leaky = "sk-leaky-0123456789abcdefghijklmnopq";
     await runtime.models.setProvider(TENANT, "openai-compatible", { baseUrl: chat.url, apiKey: leaky });
