@@ -153,7 +153,11 @@ function mergeHeaders(
   return { ...Object.fromEntries(kept), ...agent };
 }
 
-/** The AI SDK call settings of the request options: computed once per model, spread into every call. */
+/**
+ * The AI SDK call settings of the request options: computed once per model, spread into every
+ * call. OpenAI's formats get the reasoning effort as their own option, which the SDK reports
+ * when a model has no reasoning (the portable setting it drops without a word).
+ */
 export function callSettings(
   kind: ProviderKind,
   request: ModelOptions,
@@ -161,16 +165,21 @@ export function callSettings(
   LanguageModelV4CallOptions,
   "temperature" | "topP" | "maxOutputTokens" | "reasoning" | "stopSequences" | "headers"
 > & { providerOptions?: SharedV4ProviderOptions } {
+  const openai = kind === "openai" || kind === "openai-chat";
+  const own = {
+    ...(openai && request.store !== undefined ? { store: request.store } : {}),
+    ...(openai && request.reasoning_effort !== undefined
+      ? { reasoningEffort: request.reasoning_effort }
+      : {}),
+  };
   return {
     ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
     ...(request.top_p === undefined ? {} : { topP: request.top_p }),
     ...(request.max_tokens === undefined ? {} : { maxOutputTokens: request.max_tokens }),
-    ...(request.reasoning_effort === undefined ? {} : { reasoning: request.reasoning_effort }),
+    ...(request.reasoning_effort === undefined || openai ? {} : { reasoning: request.reasoning_effort }),
     ...(request.stop === undefined ? {} : { stopSequences: [...request.stop] }),
     ...(request.headers === undefined ? {} : { headers: { ...request.headers } }),
-    ...(request.store === undefined || (kind !== "openai" && kind !== "openai-chat")
-      ? {}
-      : { providerOptions: { openai: { store: request.store } } }),
+    ...(Object.keys(own).length === 0 ? {} : { providerOptions: { openai: own } }),
   };
 }
 

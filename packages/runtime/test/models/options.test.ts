@@ -147,6 +147,21 @@ describe("request options", () => {
       data: { retryable: false, attempts: 1 },
     });
   });
+
+  it("a reasoning effort asked of a model without reasoning fails the call, never goes unheeded", async () => {
+    const responses = server("openai-responses");
+    responses.reply({ text: "an answer made without reasoning" });
+    const model = await resolve(
+      { use: "fast", options: { reasoning_effort: "high" } },
+      aliased("openai-responses", "openai", "openai:gpt-4.1"),
+    );
+    await expect(model.generate(request())).rejects.toMatchObject({
+      code: "MODEL_CALL_FAILED",
+      message: expect.stringContaining(
+        "openai:gpt-4.1 cannot honour reasoning_effort, set by the agent's model.options (reasoningEffort is not supported for non-reasoning models)",
+      ),
+    });
+  });
 });
 
 describe("streaming", () => {
