@@ -149,6 +149,46 @@ describe("oz0 model and oz0 provider", () => {
     expect(result.stderr).toContain("tenant default has no provider named olama");
   });
 
+  it("sets an alias's request options, which reach the server, and refuses one out of range or unknown", async () => {
+    pipes(KEY);
+    expect(
+      (await run(["provider", "set", "openai-compatible", "--base-url", server.url, "--api-key-stdin"])).code,
+    ).toBe(0);
+    const set = await run([
+      "model",
+      "set",
+      "careful",
+      "openai-compatible:qwen2.5:7b",
+      "--temperature",
+      "0.2",
+      "--max-tokens",
+      "256",
+      "--stop",
+      "END",
+      "--header",
+      "X-Team=support",
+      "--no-stream",
+    ]);
+    expect(set.stdout).toBe(
+      'careful → openai-compatible:qwen2.5:7b (temperature 0.2, max_tokens 256, stop "END", headers X-Team, stream false) in tenant default\n',
+    );
+    expect((await run(["model", "list"])).stdout).toContain(
+      'careful  → openai-compatible:qwen2.5:7b (temperature 0.2, max_tokens 256, stop "END", headers X-Team, stream false)',
+    );
+    const hot = await run(["model", "set", "hot", "openai-compatible:qwen2.5:7b", "--temperature", "3"]);
+    expect(hot.code).toBe(1);
+    expect(hot.stderr).toContain("temperature: temperature is a number from 0 to 2");
+    const stored = await run(["model", "set", "kept", "anthropic:claude-sonnet-4-5", "--store"]);
+    expect(stored.code).toBe(1);
+    expect(stored.stderr).toContain("cannot honour store, set by alias kept: store is OpenAI's");
+    const names = (await run(["model", "list", "--json"]))
+      .json<{ alias: string }[]>()
+      .map((alias) => alias.alias);
+    expect(names).not.toContain("hot");
+    expect(names).not.toContain("kept");
+    expect((await run(["model", "remove", "careful"])).code).toBe(0);
+  });
+
   it("configures a new provider of a built-in type and removes it", async () => {
     const set = await run([
       "provider",
@@ -165,8 +205,28 @@ describe("oz0 model and oz0 provider", () => {
     ]);
     expect(set.stdout).toContain("ollama");
     expect(set.stdout).toContain("calls timeout 5 s, 1 retries");
-    const listed = (await run(["provider", "list", "--json"])).json<{ name: string; source: string }[]>();
-    expect(listed.find((entry) => entry.name === "ollama")?.source).toBe("tenant");
+    const whole = await run([
+      "provider",
+      "set",
+      "ollama",
+      "--no-stream",
+      "--structured-output",
+      "json_schema",
+    ]);
+    expect(whole.stdout).toContain(
+      "calls timeout 5 s, 1 retries, not streamed, structured output json_schema",
+    );
+    const listed = (await run(["provider", "list", "--json"])).json<
+      { name: string; source: string; stream: boolean | null; structuredOutput: string | null }[]
+    >();
+    expect(listed.find((entry) => entry.name === "ollama")).toMatchObject({
+      source: "tenant",
+      stream: false,
+      structuredOutput: "json_schema",
+    });
+    const refused = await run(["provider", "set", "anthropic", "--structured-output", "prompt"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("--structured-output applies to openai-compatible servers");
     expect((await run(["provider", "remove", "ollama"])).code).toBe(0);
     expect((await run(["provider", "remove", "ollama"])).code).toBe(1);
   });
@@ -174,7 +234,7 @@ describe("oz0 model and oz0 provider", () => {
   it("removes an alias, after which default runs on the offline model again", async () => {
     expect((await run(["model", "remove", "default"])).code).toBe(0);
     expect((await run(["model", "list", "--json"])).json()).toEqual([
-      { alias: "default", target: "test", fallback: true },
+      { alias: "default", target: "test", fallback: true, options: {} },
     ]);
   });
 });

@@ -28,6 +28,8 @@ interface SetOptions {
   apiKeyStdin?: boolean;
   timeout?: number;
   retries?: number;
+  stream?: boolean;
+  structuredOutput?: "json_schema" | "prompt";
 }
 
 export function registerProvider(program: Command, out: Output): Command {
@@ -56,7 +58,15 @@ export function registerProvider(program: Command, out: Output): Command {
       "how many times a failed call is tried again",
       numberOption({ whole: true, what: "a count", example: "2" }),
     )
-    .action(async (name: string, options: SetOptions) => {
+    .option("--stream", "stream its calls (the default)")
+    .option("--no-stream", "make each call whole: for servers that cannot stream tool calls")
+    .addOption(
+      new Option(
+        "--structured-output <mode>",
+        "openai-compatible only: json_schema when the server takes that response format, else prompt",
+      ).choices(["json_schema", "prompt"]),
+    )
+    .action(async (name: string, options: SetOptions, command: Command) => {
       const change: ProviderChange = {
         ...(options.type === undefined ? {} : { type: options.type }),
         ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
@@ -64,6 +74,8 @@ export function registerProvider(program: Command, out: Output): Command {
         ...(options.apiKeyStdin === true ? { apiKey: await keyInput.read(out) } : {}),
         ...(options.timeout === undefined ? {} : { timeoutSeconds: options.timeout }),
         ...(options.retries === undefined ? {} : { retries: options.retries }),
+        ...(command.getOptionValueSource("stream") === "cli" ? { stream: options.stream === true } : {}),
+        ...(options.structuredOutput === undefined ? {} : { structuredOutput: options.structuredOutput }),
       };
       const view = await withRuntime(out, (runtime) =>
         runtime.models.setProvider(out.options.tenant, name, change),
@@ -105,6 +117,8 @@ function drawProvider(view: ProviderView): string {
   const limits = [
     view.timeoutSeconds === null ? undefined : `timeout ${view.timeoutSeconds} s`,
     view.retries === null ? undefined : `${view.retries} retries`,
+    view.stream === false ? "not streamed" : undefined,
+    view.structuredOutput === null ? undefined : `structured output ${view.structuredOutput}`,
   ].filter((part) => part !== undefined);
   if (limits.length > 0) parts.push(`  calls ${limits.join(", ")}`);
   return parts.join("\n");

@@ -24,8 +24,14 @@ export function modelMessages(messages: readonly unknown[]): ModelMessage[] {
     const message = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
     switch (message.role) {
       case "system":
-      case "user":
         return { role: message.role, content: asText(message.content) };
+      case "user":
+        // A retry message for a structured answer stays one, so a server told the schema in the prompt is told it again.
+        return {
+          role: message.role,
+          content: asText(message.content),
+          ...(message.rejected === true ? { rejected: true } : {}),
+        };
       case "assistant":
         return {
           role: "assistant",

@@ -161,7 +161,7 @@ export function applyEvent(history: History, entry: NewEvent): void {
     }
     case "output_rejected":
       history.rejectedOutputs += 1;
-      conversation.add({ role: "user", content: rejectionMessage(entry.data.problems) });
+      conversation.add({ role: "user", content: rejectionMessage(entry.data.problems), rejected: true });
       return;
     case "user_message":
       conversation.add({ role: "user", content: entry.data.text });

@@ -2,13 +2,16 @@
 // agent loop calls: one request is one model call, streamed, with no tool run by the SDK; the
 // loop dispatches the calls itself. The conversation becomes the SDK's prompt, the stream
 // becomes text (sent on as it comes), function calls and usage, and a failed call is retried
-// as retry.ts says, then fails with MODEL_CALL_FAILED, its text free of any key.
+// as retry.ts says, then fails with MODEL_CALL_FAILED, its text free of any key. A server that
+// cannot stream is called once per request instead; a tool's images and files go to formats
+// that take them as parts of the result.
 
 import {
   APICallError,
   type JSONValue,
   type LanguageModelV4,
   type LanguageModelV4CallOptions,
+  type LanguageModelV4Content,
   type LanguageModelV4FunctionTool,
   type LanguageModelV4Message,
   type LanguageModelV4Prompt,
@@ -19,6 +22,7 @@ import {
   type SharedV4Warning,
 } from "@ai-sdk/provider";
 import { Oz0Error } from "@oz0/sdk";
+import { OPTION_FEATURES, type RequestOptionName, type StructuredOutput } from "./options.js";
 import { redactorOf } from "./redact.js";
 import { AttemptFailure, type CallPolicy, GaveUp, retryAfterMs, withRetries } from "./retry.js";
 import { estimateValueTokens } from "./tokens.js";
@@ -35,21 +39,40 @@ export interface AiSdkModelOptions {
   readonly providerOptions?: SharedV4ProviderOptions | undefined;
   /** What to do about a refused key, for the message of a 401 or 403. */
   readonly keyHelp: string;
+  /** The request options' call settings (temperature, headers, …), the same in every call. */
+  readonly settings?: Partial<LanguageModelV4CallOptions> | undefined;
+  /** Where each request option was set: a call whose provider drops one is refused, naming it. */
+  readonly optionsFrom?: Readonly<Partial<Record<RequestOptionName, string>>> | undefined;
+  /** False for a server that cannot stream (some OpenAI-compatible ones cannot stream tool calls). */
+  readonly stream?: boolean | undefined;
+  /** `prompt`: the output schema goes in the prompt and the retry message, not a response format. */
+  readonly structuredOutput?: StructuredOutput | undefined;
+  /** Which files a tool's result may hand the model as parts: `image/png` → whether it may. */
+  readonly mediaParts?: ((mediaType: string) => boolean) | undefined;
+  /** The provider wraps a failed call's result in `{ error }` itself (OpenAI's formats do). */
+  readonly wrapsErrors?: boolean | undefined;
 }
 
 /** A model the loop can call, over an AI SDK provider's language model. */
 export function aiSdkModel(options: AiSdkModelOptions): LanguageModel {
   const said = new Set<string>();
+  const dropped = droppedOption(options);
   return {
     id: options.id,
     nameLimit: options.nameLimit,
     generate: async (request) => {
+      const inPrompt = options.structuredOutput === "prompt" && request.outputSchema !== undefined;
       const call: LanguageModelV4CallOptions = {
-        prompt: toPrompt(request.messages),
+        ...options.settings,
+        prompt: toPrompt(request.messages, {
+          media: options.mediaParts,
+          wrapsErrors: options.wrapsErrors,
+          schema: inPrompt ? schemaText(request.outputSchema) : undefined,
+        }),
         ...(request.functions.length === 0
           ? {}
           : { tools: request.functions.map(toTool), toolChoice: { type: "auto" } }),
-        ...(request.outputSchema === undefined
+        ...(request.outputSchema === undefined || inPrompt
           ? {}
           : { responseFormat: { type: "json", schema: request.outputSchema, name: "output" } }),
         ...(options.providerOptions === undefined ? {} : { providerOptions: options.providerOptions }),
@@ -60,8 +83,12 @@ export function aiSdkModel(options: AiSdkModelOptions): LanguageModel {
         streamed = await withRetries(
           async (attempt) => {
             stream.restart();
+            if (options.stream === false) {
+              const result = await options.model.doGenerate({ ...call, abortSignal: attempt.signal });
+              return readResult(result, stream, dropped);
+            }
             const result = await options.model.doStream({ ...call, abortSignal: attempt.signal });
-            return readStream(result.stream, stream, attempt.touch);
+            return readStream(result.stream, stream, attempt.touch, dropped);
           },
           { policy: options.policy, signal: request.signal, classify },
         );
@@ -76,21 +103,80 @@ export function aiSdkModel(options: AiSdkModelOptions): LanguageModel {
   };
 }
 
+const schemaTexts = new WeakMap<object, string>();
+
+/** The output schema as the prompt states it, once per schema. */
+function schemaText(schema: object | undefined): string | undefined {
+  if (schema === undefined) return undefined;
+  let text = schemaTexts.get(schema);
+  if (text === undefined) {
+    text = JSON.stringify(schema);
+    schemaTexts.set(schema, text);
+  }
+  return text;
+}
+
+/**
+ * Throws when a provider's warnings say it dropped a request option oz0 set (a reasoning model
+ * takes no temperature): the option is refused, naming where it was set, never ignored.
+ */
+function droppedOption(options: AiSdkModelOptions): (warnings: readonly SharedV4Warning[]) => void {
+  const from = options.optionsFrom ?? {};
+  return (warnings) => {
+    for (const warning of warnings) {
+      if (warning.type !== "unsupported" && warning.type !== "compatibility") continue;
+      const option = OPTION_FEATURES[warning.feature];
+      if (option === undefined || from[option] === undefined) continue;
+      const why = warning.details === undefined ? "the provider does not support it" : warning.details;
+      throw new AttemptFailure(
+        `${options.id} cannot honour ${option}, set by ${from[option]} (${why}); remove ${option} there, or choose another model`,
+        { retryable: false },
+      );
+    }
+  };
+}
+
 // ── The prompt ─────────────────────────────────────────────────────────────────────────────
+
+/** How a model's prompt is built beyond the conversation. */
+export interface PromptShape {
+  /** Which files a tool's result may hand the model as parts; left out, none: results are JSON text. */
+  readonly media?: ((mediaType: string) => boolean) | undefined;
+  /** The output schema's text, for a server told it in the prompt (and in each retry message). */
+  readonly schema?: string | undefined;
+  /** The format wraps a failure's result in `{ error }` itself, so it gets what is inside. */
+  readonly wrapsErrors?: boolean | undefined;
+}
 
 /**
  * The conversation as the SDK's prompt. Call ids become ids every format accepts
  * (Anthropic's allow only letters, digits, `_` and `-`), the same for a call and its result.
  */
-export function toPrompt(messages: readonly ModelMessage[]): LanguageModelV4Prompt {
+export function toPrompt(messages: readonly ModelMessage[], shape: PromptShape = {}): LanguageModelV4Prompt {
   const prompt: LanguageModelV4Message[] = [];
+  const schema = shape.schema;
   for (const message of messages) {
     switch (message.role) {
       case "system":
         prompt.push({ role: "system", content: message.content });
+        // The schema follows the instructions, once, where a server without response formats reads it.
+        if (schema !== undefined && prompt.length === 1) {
+          prompt.push({ role: "system", content: schemaInstruction(schema) });
+        }
         break;
       case "user":
-        prompt.push({ role: "user", content: [{ type: "text", text: message.content }] });
+        prompt.push({
+          role: "user",
+          content: [
+            {
+              type: "text",
+              text:
+                schema !== undefined && message.rejected === true
+                  ? `${message.content} ${schemaInstruction(schema)}`
+                  : message.content,
+            },
+          ],
+        });
         break;
       case "assistant": {
         const text = message.output !== undefined ? JSON.stringify(message.output) : message.text;
@@ -113,7 +199,7 @@ export function toPrompt(messages: readonly ModelMessage[]): LanguageModelV4Prom
           type: "tool-result" as const,
           toolCallId: wireCallId(message.callId),
           toolName: message.name,
-          output: toolOutput(message.content, message.isError),
+          output: toolOutput(message.content, message.isError, shape),
         };
         // The results of one reply's calls go back together, as one tool message.
         const last = prompt.at(-1);
@@ -126,15 +212,105 @@ export function toPrompt(messages: readonly ModelMessage[]): LanguageModelV4Prom
   return prompt;
 }
 
+function schemaInstruction(schema: string): string {
+  return `Answer with only a JSON value, no other text, that matches this JSON Schema: ${schema}`;
+}
+
 /** `1.2` → `call_1_2`. */
 export function wireCallId(id: string): string {
   return `call_${id.replace(/[^A-Za-z0-9_-]/g, "_")}`;
 }
 
-function toolOutput(content: unknown, isError: boolean): LanguageModelV4ToolResultOutput {
+/**
+ * A function's result as the format's tool result. A failure (`{ error: { code, message } }`)
+ * reaches the model wrapped once: a format that wraps failures in `{ error }` itself gets what
+ * is inside.
+ */
+function toolOutput(content: unknown, isError: boolean, shape: PromptShape): LanguageModelV4ToolResultOutput {
   if (typeof content === "string") return { type: isError ? "error-text" : "text", value: content };
+  if (isError && shape.wrapsErrors === true && isErrorEnvelope(content)) {
+    const inner = content.error;
+    if (typeof inner === "string") return { type: "error-text", value: inner };
+    return { type: "error-json", value: (JSON.parse(JSON.stringify(inner ?? null)) ?? null) as JSONValue };
+  }
+  if (!isError && shape.media !== undefined) {
+    const parts = mediaParts(content, shape.media);
+    if (parts !== undefined) return { type: "content", value: parts };
+  }
   const value = (JSON.parse(JSON.stringify(content ?? null)) ?? null) as JSONValue;
-  return { type: isError ? "error-json" : "json", value };
+  return { type: "json", value };
+}
+
+function isErrorEnvelope(content: unknown): content is { error: unknown } {
+  if (typeof content !== "object" || content === null || Array.isArray(content)) return false;
+  for (const key in content) if (key !== "error") return false;
+  return "error" in content;
+}
+
+type ContentPart = Extract<LanguageModelV4ToolResultOutput, { type: "content" }>["value"][number];
+
+/**
+ * An MCP-shaped result (`{ content: [blocks], structuredContent? }`) with an image or a file the
+ * format takes, as parts: text as text, each image or file (base64 `data` or a `resource`'s
+ * `blob`) as a file part, anything else as its JSON text. Undefined when nothing in it is a
+ * file the format takes, so the result goes as JSON.
+ */
+function mediaParts(content: unknown, media: (mediaType: string) => boolean): ContentPart[] | undefined {
+  if (typeof content !== "object" || content === null) return undefined;
+  const blocks = (content as { content?: unknown }).content;
+  if (!Array.isArray(blocks)) return undefined;
+  let files = 0;
+  const parts: ContentPart[] = [];
+  for (const block of blocks as unknown[]) {
+    const file = fileOf(block);
+    if (file !== undefined && media(file.mediaType)) {
+      files += 1;
+      parts.push({
+        type: "file",
+        data: { type: "data", data: file.data },
+        mediaType: file.mediaType,
+        ...(file.filename === undefined ? {} : { filename: file.filename }),
+      });
+    } else if (isTextBlock(block)) {
+      parts.push({ type: "text", text: block.text });
+    } else {
+      parts.push({ type: "text", text: JSON.stringify(block) });
+    }
+  }
+  if (files === 0) return undefined;
+  const structured = (content as { structuredContent?: unknown }).structuredContent;
+  if (structured !== undefined) parts.push({ type: "text", text: JSON.stringify(structured) });
+  return parts;
+}
+
+function isTextBlock(block: unknown): block is { type: "text"; text: string } {
+  return (
+    typeof block === "object" &&
+    block !== null &&
+    (block as { type?: unknown }).type === "text" &&
+    typeof (block as { text?: unknown }).text === "string"
+  );
+}
+
+/** An image block's or an embedded resource's base64 data, with its media type. */
+function fileOf(block: unknown): { data: string; mediaType: string; filename?: string } | undefined {
+  if (typeof block !== "object" || block === null) return undefined;
+  const { type, data, mimeType, resource } = block as Record<string, unknown>;
+  if (type === "image" && typeof data === "string" && typeof mimeType === "string") {
+    return { data, mediaType: mimeType };
+  }
+  if (type === "resource" && typeof resource === "object" && resource !== null) {
+    const { blob, mimeType: resourceType, uri } = resource as Record<string, unknown>;
+    if (typeof blob === "string" && typeof resourceType === "string") {
+      const name = typeof uri === "string" ? uri.split("/").at(-1) : undefined;
+      return {
+        data: blob,
+        mediaType: resourceType,
+        ...(name === undefined || name === "" ? {} : { filename: name }),
+      };
+    }
+  }
+  return undefined;
 }
 
 function toTool(fn: ModelFunction): LanguageModelV4FunctionTool {
@@ -189,6 +365,7 @@ async function readStream(
   stream: ReadableStream<LanguageModelV4StreamPart>,
   relay: TextRelay,
   touch: () => void,
+  dropped: (warnings: readonly SharedV4Warning[]) => void,
 ): Promise<Streamed> {
   const calls: { name: string; args: unknown }[] = [];
   const warnings: string[] = [];
@@ -198,6 +375,7 @@ async function readStream(
     touch();
     switch (part.type) {
       case "stream-start":
+        dropped(part.warnings);
         warnings.push(...part.warnings.map(warningText));
         break;
       case "text-delta":
@@ -220,6 +398,29 @@ async function readStream(
     throw new AttemptFailure("the connection dropped before the answer was complete", { retryable: true });
   }
   return { text: relay.text, calls, usage, finish, warnings };
+}
+
+/** The answer of a call that did not stream, read as a streamed one would be. */
+function readResult(
+  result: Awaited<ReturnType<LanguageModelV4["doGenerate"]>>,
+  relay: TextRelay,
+  dropped: (warnings: readonly SharedV4Warning[]) => void,
+): Streamed {
+  dropped(result.warnings);
+  const calls: { name: string; args: unknown }[] = [];
+  for (const part of result.content as readonly LanguageModelV4Content[]) {
+    if (part.type === "text") relay.add(part.text);
+    else if (part.type === "tool-call" && part.providerExecuted !== true) {
+      calls.push({ name: part.toolName, args: parseArgs(part.input) });
+    }
+  }
+  return {
+    text: relay.text,
+    calls,
+    usage: result.usage,
+    finish: result.finishReason.unified,
+    warnings: result.warnings.map(warningText),
+  };
 }
 
 /** Arguments arrive as JSON text; text that is not JSON goes to the loop as it is, to be refused there. */

@@ -18,6 +18,8 @@ export interface Endpoint {
   readonly baseUrl: string | undefined;
   readonly apiKey: string | undefined;
   readonly fetch?: typeof globalThis.fetch | undefined;
+  /** An openai-compatible server that takes the `json_schema` response format. */
+  readonly structuredOutputs?: boolean | undefined;
 }
 
 export interface BuiltinProvider {
@@ -32,6 +34,10 @@ export interface BuiltinProvider {
   readonly keyRequired: boolean;
   /** Options for every call: oz0 checks structured answers itself, so no strict schema mode. */
   readonly providerOptions: SharedV4ProviderOptions;
+  /** Which files a tool's result hands the model as parts (left out: none, results go as JSON text). */
+  readonly mediaParts?: (mediaType: string) => boolean;
+  /** The SDK wraps a failed call's result in `{ error }` itself for this format. */
+  readonly wrapsErrors?: boolean;
   build(endpoint: Endpoint, model: string): Promise<LanguageModelV4>;
 }
 
@@ -44,6 +50,9 @@ export const BUILTIN_PROVIDERS: Readonly<Record<ProviderType, BuiltinProvider>> 
     defaultUrl: "https://api.openai.com/v1",
     keyRequired: true,
     providerOptions: { openai: { strictJsonSchema: false } },
+    // The Responses API takes images (input_image) and PDF files (input_file) in a function's output.
+    mediaParts: (mediaType) => mediaType.startsWith("image/") || mediaType === "application/pdf",
+    wrapsErrors: true,
     build: async (endpoint, model) => (await openai(endpoint)).responses(model),
   },
   "openai-chat": {
@@ -54,6 +63,7 @@ export const BUILTIN_PROVIDERS: Readonly<Record<ProviderType, BuiltinProvider>> 
     defaultUrl: "https://api.openai.com/v1",
     keyRequired: true,
     providerOptions: { openai: { strictJsonSchema: false } },
+    wrapsErrors: true,
     build: async (endpoint, model) => (await openai(endpoint)).chat(model),
   },
   anthropic: {
@@ -64,6 +74,8 @@ export const BUILTIN_PROVIDERS: Readonly<Record<ProviderType, BuiltinProvider>> 
     defaultUrl: "https://api.anthropic.com/v1",
     keyRequired: true,
     providerOptions: {},
+    // The Messages API takes images and PDF documents in a tool result.
+    mediaParts: (mediaType) => mediaType.startsWith("image/") || mediaType === "application/pdf",
     build: async (endpoint, model) => {
       const { createAnthropic } = await import("@ai-sdk/anthropic");
       return createAnthropic({
@@ -87,6 +99,7 @@ export const BUILTIN_PROVIDERS: Readonly<Record<ProviderType, BuiltinProvider>> 
         name: endpoint.name,
         baseURL: endpoint.baseUrl ?? "",
         includeUsage: true,
+        supportsStructuredOutputs: endpoint.structuredOutputs === true,
         ...(endpoint.apiKey === undefined ? {} : { apiKey: endpoint.apiKey }),
         ...(endpoint.fetch === undefined ? {} : { fetch: endpoint.fetch }),
       }).chatModel(model);

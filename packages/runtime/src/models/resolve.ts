@@ -4,13 +4,21 @@
 // openai-chat, anthropic, openai-compatible, or a name the tenant configured with one of those
 // types), or one a plugin registers with `addProvider`. The alias `default` falls back to the
 // offline test provider when the tenant set nothing, so the embedded runtime runs every agent
-// without a key or a network, and the job says so once.
+// without a key or a network, and the job says so once. The alias's and the agent's request
+// options are merged and checked against the provider here (options.ts).
 import { readFile } from "node:fs/promises";
-import type { LanguageModelV4 } from "@ai-sdk/provider";
-import { MODEL_NAME_LIMIT, Oz0Error, type ProviderSpec } from "@oz0/sdk";
+import type { LanguageModelV4, SharedV4ProviderOptions } from "@ai-sdk/provider";
+import {
+  type AliasOptions,
+  MODEL_NAME_LIMIT,
+  type ModelOptions,
+  Oz0Error,
+  type ProviderSpec,
+} from "@oz0/sdk";
 import { resolveInPlugin } from "../plugin-dir/index.js";
 import { aiSdkModel } from "./ai-sdk.js";
 import { metered } from "./metered.js";
+import { callSettings, type MergedOptions, mergeOptions, type ProviderKind } from "./options.js";
 import {
   BUILTIN_PROVIDERS,
   type Endpoint,
@@ -29,6 +37,25 @@ export interface ModelChoice {
   readonly use: string;
   /** A test provider script, a path in the plugin. */
   readonly script?: string | undefined;
+  /** The agent's (or its plugin's) request options, over the alias's. */
+  readonly options?: ModelOptions | undefined;
+}
+
+/** An alias as stored: `provider:model`, or with options `{ model, options }`. */
+export type StoredAlias = string | { readonly model: string; readonly options: AliasOptions };
+
+/** The model and options of a stored alias. */
+export function readAlias(stored: unknown): { model: string; options?: AliasOptions } | undefined {
+  if (typeof stored === "string") return { model: stored };
+  if (
+    typeof stored === "object" &&
+    stored !== null &&
+    typeof (stored as { model?: unknown }).model === "string"
+  ) {
+    const { model, options } = stored as { model: string; options?: AliasOptions };
+    return options === undefined ? { model } : { model, options };
+  }
+  return undefined;
 }
 
 /** The alias used when neither the agent nor its plugin chooses a model. */
@@ -119,17 +146,22 @@ interface Target {
   readonly via?: string;
   /** The default alias, unset, fell back to the test provider. */
   readonly fallback?: boolean;
+  /** The options set for the alias. */
+  readonly aliasOptions?: AliasOptions | undefined;
 }
 
 async function providerAndModel(use: string, context: ModelContext): Promise<Target> {
   const direct = splitProvider(use);
   if (direct !== undefined) return direct;
   if (use === TEST_PROVIDER) return { provider: TEST_PROVIDER, model: "auto", text: use };
-  const stored = await context.setting(modelSettingKey(use));
-  if (typeof stored === "string") {
-    const mapped = splitProvider(stored);
-    if (mapped !== undefined) return { ...mapped, via: use };
-    if (stored === TEST_PROVIDER) return { provider: TEST_PROVIDER, model: "auto", text: stored, via: use };
+  const stored = readAlias(await context.setting(modelSettingKey(use)));
+  if (stored !== undefined) {
+    const aliasOptions = stored.options;
+    const mapped = splitProvider(stored.model);
+    if (mapped !== undefined) return { ...mapped, via: use, aliasOptions };
+    if (stored.model === TEST_PROVIDER) {
+      return { provider: TEST_PROVIDER, model: "auto", text: stored.model, via: use, aliasOptions };
+    }
   }
   if (use === DEFAULT_MODEL_ALIAS) {
     return { provider: TEST_PROVIDER, model: "auto", text: TEST_PROVIDER, via: use, fallback: true };
@@ -157,14 +189,28 @@ async function buildModel(
 ): Promise<LanguageModel> {
   const name = target.provider;
   const factory = sources.providers?.get(name);
-  if (factory !== undefined) return factory(target.model, choice, context);
-  if (name === TEST_PROVIDER) return testProvider(choice, context);
+  if (factory !== undefined) {
+    // A factory gets the alias's and the agent's request options merged, as the choice's.
+    const merged = optionsOf("plugin", target, choice, undefined);
+    if (!merged.stream) {
+      throw new Oz0Error(
+        "MODEL_NOT_CONFIGURED",
+        `model ${target.text}: provider ${name} is built by the embedder's factory, which decides how it calls; remove --no-stream from alias ${target.via ?? target.text}.`,
+        { data: { alias: target.via ?? target.text, provider: name, option: "stream" } },
+      );
+    }
+    return factory(target.model, { ...choice, options: merged.request }, context);
+  }
+  if (name === TEST_PROVIDER) {
+    optionsOf("test", target, choice, undefined);
+    return testProvider(choice, context);
+  }
   const config = (await context.setting(`${SETTING_PREFIX.provider}${name}`)) as ProviderConfig | undefined;
   const type = config?.type ?? (isProviderType(name) ? name : undefined);
-  if (type !== undefined) return builtinModel(type, target, config, context, sources);
+  if (type !== undefined) return builtinModel(type, target, choice, config, context, sources);
   const plugins = (await sources.pluginProviders?.(context.tenant)) ?? [];
   const matches = plugins.filter((entry) => entry.spec.name === name);
-  if (matches.length === 1) return pluginModel(matches[0]!, target, config, context, sources);
+  if (matches.length === 1) return pluginModel(matches[0]!, target, choice, config, context, sources);
   if (matches.length > 1) {
     const owners = matches.map((entry) => entry.pluginId).join(" and ");
     throw new Oz0Error(
@@ -188,6 +234,7 @@ async function buildModel(
 async function builtinModel(
   type: ProviderType,
   target: Target,
+  choice: ModelChoice,
   own: ProviderConfig | undefined,
   context: ModelContext,
   sources: ModelSources,
@@ -218,26 +265,42 @@ async function builtinModel(
       { data: { alias: target.via ?? target.text, provider: name } },
     );
   }
-  const endpoint: Endpoint = { name, baseUrl, apiKey, fetch: sources.fetch };
+  const options = optionsOf(type, target, choice, config);
+  const endpoint: Endpoint = {
+    name,
+    baseUrl,
+    apiKey,
+    fetch: sources.fetch,
+    structuredOutputs: options.structuredOutput === "json_schema",
+  };
+  const { providerOptions: extra, ...settings } = callSettings(type, options.request);
   return aiSdkModel({
     id: target.text,
     model: await kind.build(endpoint, target.model),
     nameLimit: kind.nameLimit,
     policy: policyOf(config, sources),
     secrets: apiKey === undefined ? [] : [apiKey],
-    providerOptions: kind.providerOptions,
+    providerOptions: mergeProviderOptions(kind.providerOptions, extra),
     keyHelp: keyHelp(configName, config, standard?.apiKey),
+    settings,
+    optionsFrom: options.from,
+    stream: options.stream,
+    structuredOutput: options.structuredOutput,
+    mediaParts: kind.mediaParts,
+    wrapsErrors: kind.wrapsErrors,
   });
 }
 
 async function pluginModel(
   found: PluginProvider,
   target: Target,
+  choice: ModelChoice,
   config: ProviderConfig | undefined,
   context: ModelContext,
   sources: ModelSources,
 ): Promise<LanguageModel> {
   const name = target.provider;
+  const options = optionsOf("plugin", target, choice, config);
   const apiKey = await keyOf(name, config, context, sources, undefined);
   if (apiKey === undefined && keyConfigured(config)) throw noKey(name, target, config, undefined);
   const baseUrl = config?.baseUrl ?? found.spec.meta.defaultUrl;
@@ -268,7 +331,40 @@ async function pluginModel(
     policy: policyOf(config, sources),
     secrets,
     keyHelp: keyHelp(name, config, undefined),
+    settings: callSettings("plugin", options.request),
+    optionsFrom: options.from,
+    stream: options.stream,
   });
+}
+
+/** The alias's, the provider's and the agent's options, merged and checked for the provider. */
+function optionsOf(
+  kind: ProviderKind,
+  target: Target,
+  choice: ModelChoice,
+  config: ProviderConfig | undefined,
+): MergedOptions {
+  return mergeOptions(kind, target.text, {
+    alias: target.via,
+    aliasOptions: target.aliasOptions,
+    agentOptions: choice.options,
+    provider: {
+      ...(config?.stream === undefined ? {} : { stream: config.stream }),
+      ...(config?.structuredOutput === undefined ? {} : { structured_output: config.structuredOutput }),
+    },
+  });
+}
+
+/** A provider's fixed options with the request's, namespace by namespace. */
+function mergeProviderOptions(
+  fixed: SharedV4ProviderOptions,
+  extra: SharedV4ProviderOptions | undefined,
+): SharedV4ProviderOptions {
+  if (extra === undefined) return fixed;
+  const merged: Record<string, SharedV4ProviderOptions[string]> = { ...fixed };
+  for (const [namespace, values] of Object.entries(extra))
+    merged[namespace] = { ...merged[namespace], ...values };
+  return merged;
 }
 
 /** An AI SDK language model of any specification version, as version 4. */

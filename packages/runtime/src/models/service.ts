@@ -3,9 +3,10 @@
 // `oz0 provider`): aliases, providers with their base URLs and keys, and prices. Everything is
 // checked when it is set, not at the first call, and no key ever leaves here except to its
 // provider: lists show a hint (`sk-…abcd`) or where the key comes from.
-import { Oz0Error } from "@oz0/sdk";
+import { type AliasOptions, Oz0Error, STRUCTURED_OUTPUT_MODES } from "@oz0/sdk";
 import type { LoadedPlugin } from "../plugin-dir/index.js";
 import type { Store } from "../store/index.js";
+import { checkAliasOptions, mergeOptions, type ProviderKind, type StructuredOutput } from "./options.js";
 import { BUILTIN_PROVIDERS, isProviderType, PROVIDER_TYPES, type ProviderType } from "./providers.js";
 import { type Redactor, redactorOf } from "./redact.js";
 import {
@@ -13,6 +14,8 @@ import {
   type ModelResolver,
   modelResolver,
   type PluginProvider,
+  readAlias,
+  type StoredAlias,
   splitProvider,
 } from "./resolve.js";
 import type { CallPolicy } from "./retry.js";
@@ -48,6 +51,8 @@ export interface AliasView {
   readonly target: string;
   /** The default alias is not set and runs on the offline test model. */
   readonly fallback: boolean;
+  /** The alias's request and server options (`oz0 model set … --temperature 0.2`); empty when none. */
+  readonly options: AliasOptions;
 }
 
 /** A provider as `oz0 provider list` shows it: never its key. */
@@ -64,6 +69,10 @@ export interface ProviderView {
   readonly key: KeyView;
   readonly timeoutSeconds: number | null;
   readonly retries: number | null;
+  /** False when its calls are made whole, not streamed; null when not set (they stream). */
+  readonly stream: boolean | null;
+  /** How an openai-compatible server is asked for structured answers; null when not set. */
+  readonly structuredOutput: StructuredOutput | null;
 }
 
 /** Where a provider's key comes from, and whether it is there. */
@@ -87,6 +96,10 @@ export interface ProviderChange {
   readonly apiKey?: string;
   readonly timeoutSeconds?: number;
   readonly retries?: number;
+  /** False: the server cannot stream, so its calls are made whole. */
+  readonly stream?: boolean;
+  /** openai-compatible only: `json_schema` when the server takes that response format, else `prompt`. */
+  readonly structuredOutput?: StructuredOutput;
 }
 
 const ALIAS = /^[a-z0-9][a-z0-9._-]{0,63}$/;
@@ -135,10 +148,11 @@ export class Models {
   // ── Aliases ──────────────────────────────────────────────────────────────────────────────
 
   /**
-   * Maps `alias` to `provider:model` (or `test`) in the tenant; the provider must exist.
-   * @example await models.setAlias("default", "default", "openai:gpt-4.1");
+   * Maps `alias` to `provider:model` (or `test`) in the tenant, with its options; the provider
+   * must exist and honour each option.
+   * @example await models.setAlias("default", "default", "openai:gpt-4.1", { temperature: 0.2 });
    */
-  async setAlias(tenant: string, alias: string, target: string): Promise<AliasView> {
+  async setAlias(tenant: string, alias: string, target: string, options: unknown = {}): Promise<AliasView> {
     await this.#tenant(tenant);
     if (!ALIAS.test(alias) || alias === TEST_PROVIDER) {
       throw invalid(
@@ -148,6 +162,11 @@ export class Models {
           : `'${alias}' is not an alias name: lowercase letters, digits, '.', '_' and '-', at most 64, such as default or fast`,
       );
     }
+    const checked = checkAliasOptions(options);
+    let provider: { kind: ProviderKind; config: ProviderConfig | undefined } = {
+      kind: "test",
+      config: undefined,
+    };
     if (target !== TEST_PROVIDER) {
       const split = splitProvider(target);
       if (split === undefined || split.model === "" || !MODEL_TARGET.test(target) || target.length > 128) {
@@ -156,10 +175,22 @@ export class Models {
           `'${target}' is not a model: write <provider>:<model>, such as openai:gpt-4.1, or test`,
         );
       }
-      await this.#requireProvider(tenant, split.provider, `oz0 model set ${alias} ${target}`);
+      provider = await this.#requireProvider(tenant, split.provider, `oz0 model set ${alias} ${target}`);
     }
-    await this.#settings.put(tenant, SETTING_PREFIX.alias + alias, target);
-    return { alias, target, fallback: false };
+    mergeOptions(provider.kind, target, {
+      alias,
+      aliasOptions: checked,
+      provider: {
+        ...(provider.config?.stream === undefined ? {} : { stream: provider.config.stream }),
+        ...(provider.config?.structuredOutput === undefined
+          ? {}
+          : { structured_output: provider.config.structuredOutput }),
+      },
+    });
+    const stored: StoredAlias =
+      Object.keys(checked).length === 0 ? target : { model: target, options: checked };
+    await this.#settings.put(tenant, SETTING_PREFIX.alias + alias, stored);
+    return { alias, target, fallback: false, options: checked };
   }
 
   async removeAlias(tenant: string, alias: string): Promise<void> {
@@ -172,10 +203,16 @@ export class Models {
   /** The tenant's aliases; `default` is always there, on the test model when not set. */
   async aliases(tenant: string): Promise<AliasView[]> {
     await this.#tenant(tenant);
-    const set = await this.#settings.list<string>(tenant, SETTING_PREFIX.alias);
-    const views = set.map(([alias, target]) => ({ alias, target, fallback: false }));
+    const set = await this.#settings.list<unknown>(tenant, SETTING_PREFIX.alias);
+    const views: AliasView[] = [];
+    for (const [alias, value] of set) {
+      const stored = readAlias(value);
+      if (stored !== undefined) {
+        views.push({ alias, target: stored.model, fallback: false, options: stored.options ?? {} });
+      }
+    }
     if (!views.some((view) => view.alias === DEFAULT_MODEL_ALIAS)) {
-      views.unshift({ alias: DEFAULT_MODEL_ALIAS, target: TEST_PROVIDER, fallback: true });
+      views.unshift({ alias: DEFAULT_MODEL_ALIAS, target: TEST_PROVIDER, fallback: true, options: {} });
     }
     return views;
   }
@@ -218,6 +255,16 @@ export class Models {
       ...(change.baseUrl === undefined ? {} : { baseUrl: checkUrl(change.baseUrl) }),
       ...(change.timeoutSeconds === undefined ? {} : { timeoutSeconds: checkTimeout(change.timeoutSeconds) }),
       ...(change.retries === undefined ? {} : { retries: checkRetries(change.retries) }),
+      ...(change.stream === undefined ? {} : { stream: checkStream(change.stream) }),
+      ...(change.structuredOutput === undefined
+        ? {}
+        : {
+            structuredOutput: checkStructuredOutput(
+              change.structuredOutput,
+              type ?? (isProviderType(name) ? name : undefined),
+              name,
+            ),
+          }),
     };
     let next: ProviderConfig = config;
     if (change.apiKeyEnv !== undefined) {
@@ -266,6 +313,8 @@ export class Models {
         key: { state: "none", required: false },
         timeoutSeconds: null,
         retries: null,
+        stream: null,
+        structuredOutput: null,
       },
     ];
     for (const type of PROVIDER_TYPES) views.push(await this.#builtinView(tenant, type, type, configured));
@@ -286,6 +335,8 @@ export class Models {
         key: await this.#keyView(tenant, entry.spec.name, config, undefined, false),
         timeoutSeconds: config?.timeoutSeconds ?? null,
         retries: config?.retries ?? null,
+        stream: config?.stream ?? null,
+        structuredOutput: null,
       });
     }
     return views;
@@ -324,6 +375,8 @@ export class Models {
       key: await this.#keyView(tenant, configName, config, standard?.apiKey, kind.keyRequired),
       timeoutSeconds: config?.timeoutSeconds ?? null,
       retries: config?.retries ?? null,
+      stream: config?.stream ?? null,
+      structuredOutput: config?.structuredOutput ?? null,
     };
   }
 
@@ -416,11 +469,25 @@ export class Models {
     return found;
   }
 
-  async #requireProvider(tenant: string, name: string, what: string): Promise<void> {
-    if (name === TEST_PROVIDER || isProviderType(name)) return;
-    const config = await this.#settings.get<ProviderConfig>(tenant, SETTING_PREFIX.provider + name);
-    if (config?.type !== undefined) return;
-    if ((await this.pluginProviders(tenant)).some((entry) => entry.spec.name === name)) return;
+  /** The kind of provider `name` is in the tenant, with its settings; refuses a provider it does not have. */
+  async #requireProvider(
+    tenant: string,
+    name: string,
+    what: string,
+  ): Promise<{ kind: ProviderKind; config: ProviderConfig | undefined }> {
+    if (name === TEST_PROVIDER) return { kind: "test", config: undefined };
+    const own = await this.#settings.get<ProviderConfig>(tenant, SETTING_PREFIX.provider + name);
+    // openai-chat shares openai's settings until it has its own.
+    const config =
+      own ??
+      (name === "openai-chat"
+        ? await this.#settings.get<ProviderConfig>(tenant, `${SETTING_PREFIX.provider}openai`)
+        : undefined);
+    if (isProviderType(name)) return { kind: name, config };
+    if (config?.type !== undefined) return { kind: config.type, config };
+    if ((await this.pluginProviders(tenant)).some((entry) => entry.spec.name === name)) {
+      return { kind: "plugin", config };
+    }
     throw new Oz0Error(
       "MODEL_NOT_CONFIGURED",
       `${what}: tenant ${tenant} has no provider named ${name}. The providers are ${TEST_PROVIDER}, ${PROVIDER_TYPES.join(", ")}, ` +
@@ -444,6 +511,31 @@ function checkProviderName(name: string): void {
       `'${name}' is not a provider name: lowercase letters, digits and dashes, starting with a letter`,
     );
   }
+}
+
+function checkStream(stream: unknown): boolean {
+  if (typeof stream !== "boolean") throw invalid("stream", "stream is true or false");
+  return stream;
+}
+
+function checkStructuredOutput(
+  mode: unknown,
+  type: ProviderType | undefined,
+  name: string,
+): StructuredOutput {
+  if (!(STRUCTURED_OUTPUT_MODES as readonly unknown[]).includes(mode)) {
+    throw invalid(
+      "structured-output",
+      `structured output is ${STRUCTURED_OUTPUT_MODES.join(" or ")}, not '${String(mode)}'`,
+    );
+  }
+  if (type !== "openai-compatible") {
+    throw invalid(
+      "structured-output",
+      `--structured-output applies to openai-compatible servers; ${name} is ${type === undefined ? "a plugin's provider" : `of type ${type}`}, which asks for the schema its own way`,
+    );
+  }
+  return mode as StructuredOutput;
 }
 
 function checkUrl(text: string): string {

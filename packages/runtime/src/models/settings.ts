@@ -1,9 +1,10 @@
 // The tenant settings the models read and the operator writes, by key: aliases
-// (`model.<alias>` → `"provider:model"`), providers (`provider.<name>` → base URL, where
-// the key comes from, timeout, retries), prices (`price.<provider>:<model>`) and keys
+// (`model.<alias>` → `"provider:model"`, or `{ model, options }`), providers
+// (`provider.<name>` → base URL, where the key comes from, timeout, retries, streaming), prices (`price.<provider>:<model>`) and keys
 // (`secret.<name>`, encrypted). One row each in the settings table, JSON in its value.
 import type { Kysely, RawBuilder } from "kysely";
 import type { Database } from "../store/index.js";
+import type { StructuredOutput } from "./options.js";
 import type { ProviderType } from "./providers.js";
 
 /** What the operator set for a provider with `oz0 provider set`. */
@@ -17,6 +18,10 @@ export interface ProviderConfig {
   readonly apiKeyStored?: boolean;
   readonly timeoutSeconds?: number;
   readonly retries?: number;
+  /** False for a server that cannot stream: its calls are made whole. */
+  readonly stream?: boolean;
+  /** How an openai-compatible server is asked for a structured answer. */
+  readonly structuredOutput?: StructuredOutput;
 }
 
 /** USD per million tokens; `cached` for prompt tokens read from the provider's cache (the input price when left out). */

@@ -20,7 +20,12 @@ export interface ModelCall {
 /** One message of the conversation the model sees. */
 export type ModelMessage =
   | { readonly role: "system"; readonly content: string }
-  | { readonly role: "user"; readonly content: string }
+  | {
+      readonly role: "user";
+      readonly content: string;
+      /** The message that sends a structured answer back for not matching the output schema. */
+      readonly rejected?: boolean | undefined;
+    }
   | {
       readonly role: "assistant";
       readonly text?: string | undefined;

@@ -222,6 +222,23 @@ describe("jobs on real providers", () => {
     });
   });
 
+  it("a plugin's provider gets the request options and makes whole calls when its alias says so", async () => {
+    await runtime.models.setProvider(TENANT, "local", { baseUrl: chat.url, apiKey: KEY });
+    await runtime.models.setAlias(TENANT, "careful", "local:fake-model", { max_tokens: 64, stream: false });
+    chat.reply({ text: "billing" });
+    const { job } = await run("switchboard/careful");
+    expect(job.status).toBe("succeeded");
+    const sent = chat.requests.at(-1)!.body;
+    expect(sent).toMatchObject({ temperature: 0.1, stop: ["END"], max_tokens: 64 });
+    expect(sent.stream).not.toBe(true);
+    await expect(
+      runtime.models.setAlias(TENANT, "careful", "local:fake-model", { store: true }),
+    ).rejects.toMatchObject({
+      code: "MODEL_NOT_CONFIGURED",
+      message: expect.stringContaining("model local:fake-model cannot honour store, set by alias careful"),
+    });
+  });
+
   it("never lets a key appear in an event or a failure, even when the server echoes it", async () => {
     const leaky = "sk-leaky-0123456789abcdefghijklmnopq";
     await runtime.models.setProvider(TENANT, "openai-compatible", { baseUrl: chat.url, apiKey: leaky });
@@ -232,5 +249,60 @@ describe("jobs on real providers", () => {
     expect(JSON.stringify(events)).not.toContain(leaky);
     expect(JSON.stringify(await runtime.jobs.get(job.id))).not.toContain(leaky);
     expect(JSON.stringify(await runtime.models.providers(TENANT))).not.toContain(leaky);
+  });
+
+  it("an agent's request options reach the server over its alias's, and its provider's refusal of one fails the job before any call", async () => {
+    await runtime.models.setProvider(TENANT, "openai-compatible", {
+      baseUrl: chat.url,
+      apiKey: KEY,
+      timeoutSeconds: 600,
+    });
+    await runtime.models.setAlias(TENANT, "careful", "openai-compatible:qwen2.5:7b", {
+      temperature: 0.9,
+      headers: { "X-Team": "support" },
+    });
+    chat.reply({ text: "billing" });
+    const { job } = await run("switchboard/careful");
+    expect(job.status).toBe("succeeded");
+    const sent = chat.requests.at(-1)!;
+    expect(sent.body).toMatchObject({ temperature: 0.1, stop: ["END"] });
+    expect(sent.headers["x-team"]).toBe("support");
+
+    await runtime.models.setProvider(TENANT, "openai", { baseUrl: chat.url, apiKey: KEY });
+    await runtime.models.setAlias(TENANT, "careful", "openai:gpt-4.1");
+    const before = chat.requests.length;
+    const refused = await run("switchboard/careful");
+    expect(refused.job.status).toBe("failed");
+    expect(refused.job.failure).toMatchObject({
+      kind: "model_error",
+      message: expect.stringContaining(
+        "model openai:gpt-4.1 cannot honour stop, set by the agent's model.options: OpenAI's Responses API has no stop sequences",
+      ),
+    });
+    expect(chat.requests.length).toBe(before);
+    await runtime.models.removeProvider(TENANT, "openai");
+  });
+
+  it("an OpenAI-compatible server told the schema in the prompt is told it again when its answer is sent back", async () => {
+    await useCompatible();
+    chat.reply({ text: "billing" }, { text: '{"queue":"billing"}' });
+    const { job, events } = await run("switchboard/sorter");
+    expect(job.status).toBe("succeeded");
+    expect(job.output).toEqual({ queue: "billing" });
+    expect(ofKind(events, "output_rejected")).toHaveLength(1);
+    const schema = JSON.stringify({
+      type: "object",
+      properties: { queue: { enum: ["billing", "bugs"] } },
+      required: ["queue"],
+    });
+    const retry = chat.requests.at(-1)!.body as {
+      messages: { role: string; content: unknown }[];
+      response_format?: unknown;
+    };
+    expect(retry.response_format).toBeUndefined();
+    const last = retry.messages.at(-1)!;
+    expect(last.role).toBe("user");
+    expect(String(last.content)).toMatch(/^Your answer does not match the output schema: .*JSON Schema: /);
+    expect(String(last.content)).toContain(schema);
   });
 });

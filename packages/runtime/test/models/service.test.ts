@@ -34,18 +34,66 @@ async function refusal(work: Promise<unknown>): Promise<Oz0Error> {
 
 describe("model aliases", () => {
   it("lists default on the offline test model while nothing is set", async () => {
-    expect(await models.aliases(TENANT)).toEqual([{ alias: "default", target: "test", fallback: true }]);
+    expect(await models.aliases(TENANT)).toEqual([
+      { alias: "default", target: "test", fallback: true, options: {} },
+    ]);
   });
 
   it("maps an alias to provider:model and lists it", async () => {
     await models.setAlias(TENANT, "default", "openai:gpt-4.1");
     await models.setAlias(TENANT, "fast", "openai-chat:gpt-4.1-mini");
     expect(await models.aliases(TENANT)).toEqual([
-      { alias: "default", target: "openai:gpt-4.1", fallback: false },
-      { alias: "fast", target: "openai-chat:gpt-4.1-mini", fallback: false },
+      { alias: "default", target: "openai:gpt-4.1", fallback: false, options: {} },
+      { alias: "fast", target: "openai-chat:gpt-4.1-mini", fallback: false, options: {} },
     ]);
     await models.removeAlias(TENANT, "fast");
     await models.removeAlias(TENANT, "default");
+  });
+
+  it("keeps an alias's options and refuses an unknown option or a value out of range, naming it", async () => {
+    const set = await models.setAlias(TENANT, "careful", "openai:gpt-4.1", {
+      temperature: 0.2,
+      store: false,
+    });
+    expect(set.options).toEqual({ temperature: 0.2, store: false });
+    expect((await models.aliases(TENANT)).find((alias) => alias.alias === "careful")?.options).toEqual({
+      temperature: 0.2,
+      store: false,
+    });
+    const unknown = await refusal(models.setAlias(TENANT, "careful", "openai:gpt-4.1", { temprature: 0.2 }));
+    expect(unknown.code).toBe("INVALID_INPUT");
+    expect(unknown.message).toContain("unknown key 'temprature'; did you mean 'temperature'?");
+    const range = await refusal(
+      models.setAlias(TENANT, "careful", "openai:gpt-4.1", { top_p: 1.5, max_tokens: 0 }),
+    );
+    expect(range.message).toBe(
+      "top_p: top_p is a number above 0, at most 1; max_tokens: max_tokens is a whole number from 1 to 1000000: the most tokens one answer may have.",
+    );
+    const header = await refusal(
+      models.setAlias(TENANT, "careful", "openai:gpt-4.1", { headers: { Authorization: "Bearer other" } }),
+    );
+    expect(header.message).toContain("header Authorization is set by oz0");
+    const stop = await refusal(models.setAlias(TENANT, "careful", "openai:gpt-4.1", { stop: ["END"] }));
+    expect(stop.code).toBe("MODEL_NOT_CONFIGURED");
+    expect(stop.message).toContain("cannot honour stop, set by alias careful");
+    expect((await models.aliases(TENANT)).find((alias) => alias.alias === "careful")?.options).toEqual({
+      temperature: 0.2,
+      store: false,
+    });
+    await models.removeAlias(TENANT, "careful");
+  });
+
+  it("sets a provider not to stream, and structured output only for an openai-compatible one", async () => {
+    const view = await models.setProvider(TENANT, "vllm", {
+      type: "openai-compatible",
+      baseUrl: "http://127.0.0.1:9/v1",
+      stream: false,
+      structuredOutput: "json_schema",
+    });
+    expect(view).toMatchObject({ stream: false, structuredOutput: "json_schema" });
+    const refused = await refusal(models.setProvider(TENANT, "openai", { structuredOutput: "prompt" }));
+    expect(refused.message).toContain("--structured-output applies to openai-compatible servers");
+    await models.removeProvider(TENANT, "vllm");
   });
 
   it("accepts a model name with colons, as Ollama's are", async () => {

@@ -146,13 +146,106 @@ export function versionRangeField() {
 // Model aliases (`default`, `fast`, `test`) and `provider:model` both fit these characters.
 const MODEL_USE = /^[A-Za-z0-9][A-Za-z0-9._:/-]*$/;
 
-/** `model: { use, script? }`: the model alias an agent runs on, and a test provider script. */
+/** The reasoning efforts a model may be asked for, least first. */
+export const REASONING_EFFORTS = ["none", "minimal", "low", "medium", "high", "xhigh"] as const;
+
+// Headers that carry the provider's key or frame the request: oz0 sets them, an option may not.
+const RESERVED_HEADERS = new Set([
+  "authorization",
+  "proxy-authorization",
+  "x-api-key",
+  "api-key",
+  "cookie",
+  "host",
+  "content-type",
+  "content-length",
+  "transfer-encoding",
+  "connection",
+]);
+const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$/;
+
+const requestOptionsShape = {
+  temperature: z
+    .number("temperature is a number from 0 to 2")
+    .min(0, "temperature is a number from 0 to 2")
+    .max(2, "temperature is a number from 0 to 2")
+    .optional(),
+  top_p: z
+    .number("top_p is a number above 0, at most 1")
+    .gt(0, "top_p is a number above 0, at most 1")
+    .max(1, "top_p is a number above 0, at most 1")
+    .optional(),
+  max_tokens: z
+    .int("max_tokens is a whole number from 1 to 1000000: the most tokens one answer may have")
+    .min(1, "max_tokens is a whole number from 1 to 1000000: the most tokens one answer may have")
+    .max(1_000_000, "max_tokens is a whole number from 1 to 1000000: the most tokens one answer may have")
+    .optional(),
+  reasoning_effort: z
+    .enum(REASONING_EFFORTS, `reasoning_effort is one of ${REASONING_EFFORTS.join(", ")}`)
+    .optional(),
+  stop: z
+    .array(
+      z
+        .string()
+        .min(1, "a stop sequence must not be empty")
+        .max(256, "a stop sequence is at most 256 characters"),
+    )
+    .min(1, "stop lists 1 to 4 sequences")
+    .max(4, "stop lists 1 to 4 sequences")
+    .optional(),
+  headers: z
+    .record(
+      z.string().superRefine((name, ctx) => {
+        const problem = !HEADER_NAME.test(name)
+          ? `'${name}' is not a header name: letters, digits and - (such as X-Team), at most 128`
+          : RESERVED_HEADERS.has(name.toLowerCase())
+            ? `header ${name} is set by oz0 (it carries the provider's key or frames the request) and cannot be an option`
+            : undefined;
+        if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem, input: name });
+      }),
+      z
+        .string("a header's value is text")
+        .max(4096, "a header's value is at most 4096 characters")
+        .regex(/^[^\r\n\0]*$/, "a header's value must not hold line breaks"),
+    )
+    .optional(),
+  store: z.boolean("store is true or false").optional(),
+};
+
+/**
+ * `model.options`: what each request of an agent asks of its model (sampling, the answer's
+ * length, reasoning effort, stop sequences, extra headers, OpenAI's `store`). Whether the
+ * provider can honour each is checked when the model is resolved.
+ */
+export const modelOptionsSchema = strictObject(requestOptionsShape, {
+  stream:
+    "whether calls stream is the server's property: set it for the alias (oz0 model set <alias> <model> --no-stream) or the provider (oz0 provider set <name> --no-stream)",
+  structured_output:
+    "how structured answers are asked for is the server's property: set it for the alias or the provider (--structured-output json_schema|prompt)",
+});
+export type ModelOptions = z.output<typeof modelOptionsSchema>;
+
+/** How an agent's structured answer is asked of the server: its `json_schema` response format, or the schema in the prompt. */
+export const STRUCTURED_OUTPUT_MODES = ["json_schema", "prompt"] as const;
+
+/** An alias's options (`oz0 model set`): the request options, and the server's streaming and structured output. */
+export const aliasOptionsSchema = strictObject({
+  ...requestOptionsShape,
+  stream: z.boolean("stream is true or false").optional(),
+  structured_output: z
+    .enum(STRUCTURED_OUTPUT_MODES, `structured_output is ${STRUCTURED_OUTPUT_MODES.join(" or ")}`)
+    .optional(),
+});
+export type AliasOptions = z.output<typeof aliasOptionsSchema>;
+
+/** `model: { use, script?, options? }`: the model alias an agent runs on, a test provider script, and request options. */
 export const modelChoiceSchema = strictObject({
   use: z
     .string()
     .max(128)
     .regex(MODEL_USE, "a model is a tenant's alias such as default or fast, or provider:model"),
   script: pluginPath().optional(),
+  options: modelOptionsSchema.optional(),
 });
 export type ModelChoice = z.output<typeof modelChoiceSchema>;
 

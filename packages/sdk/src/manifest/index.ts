@@ -21,7 +21,17 @@ export {
   skillRefProblem,
   skillsFieldSchema,
 } from "./agent.js";
-export { type ModelChoice, modelChoiceSchema, normalizeVersionRange } from "./fields.js";
+export {
+  type AliasOptions,
+  aliasOptionsSchema,
+  type ModelChoice,
+  type ModelOptions,
+  modelChoiceSchema,
+  modelOptionsSchema,
+  normalizeVersionRange,
+  REASONING_EFFORTS,
+  STRUCTURED_OUTPUT_MODES,
+} from "./fields.js";
 export {
   type FlowDefinition,
   type FlowReference,

@@ -439,6 +439,41 @@ describe("model and limits", () => {
     expect(agent("model: { use: fast }\n").model).toEqual({ use: "fast" });
   });
 
+  it("takes a model's request options", () => {
+    expect(
+      agent(
+        "model: { use: fast, options: { temperature: 0.2, stop: [END], headers: { X-Team: support } } }\n",
+      ).model,
+    ).toEqual({
+      use: "fast",
+      options: { temperature: 0.2, stop: ["END"], headers: { "X-Team": "support" } },
+    });
+  });
+
+  it.each([
+    [
+      "temprature: 0.2",
+      ["model", "options", "temprature"],
+      "unknown key 'temprature'; did you mean 'temperature'?",
+    ],
+    ["temperature: 3", ["model", "options", "temperature"], "temperature is a number from 0 to 2"],
+    ["max_tokens: 1.5", ["model", "options", "max_tokens"], "max_tokens is a whole number from 1 to 1000000"],
+    [
+      "stream: false",
+      ["model", "options", "stream"],
+      "unknown key 'stream': whether calls stream is the server's property",
+    ],
+    [
+      "headers: { x-api-key: other }",
+      ["model", "options", "headers", "x-api-key"],
+      "header x-api-key is set by oz0",
+    ],
+  ])("an agent's model options { %s } are refused where they are written", (option, path, message) => {
+    const found = problem(`model: { use: fast, options: { ${option} } }\n`);
+    expect(found.path).toEqual(path);
+    expect(found.message).toContain(message);
+  });
+
   it("fills limits left out with the documented defaults", () => {
     expect(agent("").limits).toEqual({
       max_turns: 50,

@@ -1,6 +1,7 @@
 // OpenAI's Chat Completions wire format (`POST /v1/chat/completions`), which Ollama, vLLM,
 // llama.cpp's server and LM Studio also speak: `data:` chunks of `chat.completion.chunk`,
-// tool calls as indexed deltas, the usage in a last chunk with no choices, then `[DONE]`.
+// tool calls as indexed deltas, the usage in a last chunk with no choices, then `[DONE]`; a
+// request with `stream` off gets one `chat.completion` body.
 import type { FormatWriter } from "./server.js";
 import { pieces, sse, startStream } from "./server.js";
 
@@ -17,9 +18,48 @@ export const writeOpenAIChat: FormatWriter = (res, reply, request, options) => {
     choices: [{ index: 0, delta, finish_reason: finish }],
   });
   if (request.body.stream !== true) {
-    res.writeHead(400, { "content-type": "application/json" });
+    // A call that does not stream gets the whole completion as one JSON body.
+    if ("streamError" in reply) {
+      res.writeHead(500, { "content-type": "application/json" });
+      res.end(
+        JSON.stringify({ error: { message: reply.message ?? reply.streamError, type: reply.streamError } }),
+      );
+      return;
+    }
+    const usage = reply.usage ?? { input: 10, output: 5 };
+    const calls = reply.calls ?? [];
+    res.writeHead(200, { "content-type": "application/json" });
     res.end(
-      JSON.stringify({ error: { message: "the fake server only streams", type: "invalid_request_error" } }),
+      JSON.stringify({
+        id,
+        object: "chat.completion",
+        created: 1_700_000_000,
+        model,
+        choices: [
+          {
+            index: 0,
+            message: {
+              role: "assistant",
+              content: reply.text ?? null,
+              ...(calls.length === 0
+                ? {}
+                : {
+                    tool_calls: calls.map((call, index) => ({
+                      id: `call_${counter}_${index}`,
+                      type: "function",
+                      function: { name: call.name, arguments: JSON.stringify(call.args) },
+                    })),
+                  }),
+            },
+            finish_reason: calls.length > 0 ? "tool_calls" : "stop",
+          },
+        ],
+        usage: {
+          prompt_tokens: usage.input,
+          completion_tokens: usage.output,
+          total_tokens: usage.input + usage.output,
+        },
+      }),
     );
     return;
   }
