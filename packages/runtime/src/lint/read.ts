@@ -2,7 +2,7 @@
 // SDK's parsers find turned into a finding instead of stopping at the first; then what the
 // rules need from disk (the status of every path named, the JSON Schemas agents name, what
 // the code entry registers and the listing of its functions), so the rules need no I/O.
-import { readdir, readFile, realpath, stat } from "node:fs/promises";
+import { realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import {
@@ -21,8 +21,9 @@ import {
   parseSafeYaml,
   type Registration,
   type SafeYamlDocument,
+  YAML_LIMITS,
 } from "@oz0/sdk/internal";
-import { pluginRoot } from "../plugin-dir/index.js";
+import { isEscape, listInPlugin, pluginRoot, readInPlugin } from "../plugin-dir/index.js";
 import { classifyIssue, escapesLexically, type FileKind } from "./classify.js";
 import { pathReferences } from "./collect.js";
 import { finding, type LintFinding, type Place } from "./finding.js";
@@ -70,9 +71,10 @@ export async function readPluginFiles(dir: string): Promise<ReadResult> {
   const { source: manifest } = collect(
     await readYamlFile(root, MANIFEST_FILE, "manifest", (text, file) => parsePluginManifest(text, { file })),
   );
-  const agents = [...inlineAgents(manifest), ...collect(await readAgentFiles(root)).agents];
-  collect(await readSkills(root));
-  const { toolManifests, functions } = collect(await readToolManifests(root));
+  const folders = collect(await listFolders(root));
+  const agents = [...inlineAgents(manifest), ...collect(await readAgentFiles(root, folders.agents)).agents];
+  collect(await readSkills(root, folders.skills));
+  const { toolManifests, functions } = collect(await readToolManifests(root, folders.tools));
 
   const references = pathReferences({ manifest, agents, toolManifests });
   const paths = new Map<string, PathStatus>();
@@ -101,10 +103,34 @@ function inlineAgents(manifest: YamlSource | undefined): AgentSource[] {
   });
 }
 
-async function readAgentFiles(root: string): Promise<{ agents: AgentSource[]; findings: LintFinding[] }> {
+/** The folders lint lists, by name: `agents`, `skills`, `tools`. */
+type Folders = Record<(typeof FOLDERS)[number], readonly string[]>;
+
+const FOLDERS = ["agents", "skills", "tools"] as const;
+
+/** What each folder holds; a folder that is a link out of the plugin is a finding, and empty. */
+async function listFolders(root: string): Promise<{ findings: LintFinding[] } & Folders> {
+  const findings: LintFinding[] = [];
+  const listed: Partial<Folders> = {};
+  for (const folder of FOLDERS) {
+    try {
+      listed[folder] = await listInPlugin(root, folder);
+    } catch (error) {
+      if (!isEscape(error)) throw error;
+      findings.push(finding("OZ-S001", { file: folder, line: 1, column: 1 }, error.message));
+      listed[folder] = [];
+    }
+  }
+  return { findings, ...(listed as Folders) };
+}
+
+async function readAgentFiles(
+  root: string,
+  names: readonly string[],
+): Promise<{ agents: AgentSource[]; findings: LintFinding[] }> {
   const agents: AgentSource[] = [];
   const findings: LintFinding[] = [];
-  for (const name of await listFolder(root, "agents")) {
+  for (const name of names) {
     const markdown = /\.md$/i.test(name);
     if (!markdown && !/\.ya?ml$/i.test(name)) continue;
     const file = `agents/${name}`;
@@ -118,9 +144,9 @@ async function readAgentFiles(root: string): Promise<{ agents: AgentSource[]; fi
   return { agents, findings };
 }
 
-async function readSkills(root: string): Promise<{ findings: LintFinding[] }> {
+async function readSkills(root: string, names: readonly string[]): Promise<{ findings: LintFinding[] }> {
   const findings: LintFinding[] = [];
-  for (const name of await listFolder(root, "skills")) {
+  for (const name of names) {
     const file = `skills/${name}/SKILL.md`;
     if (!(await isFile(join(root, file)))) continue;
     findings.push(
@@ -132,11 +158,12 @@ async function readSkills(root: string): Promise<{ findings: LintFinding[] }> {
 
 async function readToolManifests(
   root: string,
+  names: readonly string[],
 ): Promise<{ toolManifests: YamlSource[]; functions: ManifestFunction[]; findings: LintFinding[] }> {
   const toolManifests: YamlSource[] = [];
   const functions: ManifestFunction[] = [];
   const findings: LintFinding[] = [];
-  for (const name of await listFolder(root, "tools")) {
+  for (const name of names) {
     if (!/\.tool\.ya?ml$/i.test(name)) continue;
     const file = `tools/${name}`;
     const read = await readYamlFile(root, file, "tool-manifest", (text) => parseToolManifest(text, { file }));
@@ -216,11 +243,6 @@ async function isFile(path: string): Promise<boolean> {
   return (await stat(path).catch(() => undefined))?.isFile() === true;
 }
 
-async function listFolder(root: string, folder: string): Promise<string[]> {
-  const entries = await readdir(join(root, folder)).catch(() => []);
-  return entries.sort();
-}
-
 /**
  * Reads one YAML file, or a Markdown file's front matter: the document with positions, then
  * the SDK's parser for its schema. Both kinds of problem become findings.
@@ -234,13 +256,9 @@ async function readYamlFile<T>(
   const start: Place = { file, line: 1, column: 1 };
   let text: string;
   try {
-    text = await readFile(join(root, file), "utf8");
+    text = await readInPlugin(root, file, { maxBytes: YAML_LIMITS.maxBytes });
   } catch (error) {
-    return {
-      source: undefined,
-      parsed: undefined,
-      findings: [finding("OZ-E002", start, `cannot read the file: ${messageOf(error)}`)],
-    };
+    return { source: undefined, parsed: undefined, findings: [unreadableFile(error, start)] };
   }
   let yaml = text;
   let lineOffset = 0;
@@ -277,6 +295,12 @@ async function readYamlFile<T>(
   }
 }
 
+/** A file that cannot be opened: a link out of the folder (OZ-S001), or unreadable. */
+function unreadableFile(error: unknown, start: Place): LintFinding {
+  if (isEscape(error)) return finding("OZ-S001", start, error.message);
+  return finding("OZ-E002", start, `cannot read the file: ${messageOf(error)}`);
+}
+
 /** The problems of an INVALID_MANIFEST error, each with its place. */
 function issuesOf(error: unknown): readonly ManifestIssue[] | undefined {
   if (!(error instanceof Oz0Error) || error.code !== "INVALID_MANIFEST") return undefined;
@@ -310,9 +334,9 @@ async function readJsonFile(
   const start: Place = { file, line: 1, column: 1 };
   let text: string;
   try {
-    text = await readFile(join(root, file), "utf8");
+    text = await readInPlugin(root, file);
   } catch (error) {
-    return { findings: [finding("OZ-E002", start, `cannot read the file: ${messageOf(error)}`)] };
+    return { findings: [unreadableFile(error, start)] };
   }
   let value: unknown;
   try {

@@ -5,10 +5,10 @@
 // types), or one a plugin registers with `addProvider`. The alias `default` falls back to the
 // offline test provider when the tenant set nothing, so the embedded runtime runs every agent
 // without a key or a network, and the job says so once.
-import { readFile } from "node:fs/promises";
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { MODEL_NAME_LIMIT, Oz0Error, type ProviderSpec } from "@oz0/sdk";
-import { resolveInPlugin } from "../plugin-dir/index.js";
+import { YAML_LIMITS } from "@oz0/sdk/internal";
+import { readInPlugin } from "../plugin-dir/index.js";
 import { aiSdkModel } from "./ai-sdk.js";
 import { metered } from "./metered.js";
 import {
@@ -353,11 +353,11 @@ async function priceOf(context: ModelContext, provider: string, model: string): 
 
 async function testProvider(choice: ModelChoice, context: ModelContext): Promise<LanguageModel> {
   if (choice.script === undefined) return testModel();
-  const path = await resolveInPlugin(context.pluginDir, choice.script, {
-    file: choice.script,
-    field: "model.script",
+  const text = await readInPlugin(context.pluginDir, choice.script, {
+    where: { file: choice.script, field: "model.script" },
+    maxBytes: YAML_LIMITS.maxBytes,
   });
-  return testModel({ script: parseTestScript(await readFile(path, "utf8"), choice.script) });
+  return testModel({ script: parseTestScript(text, choice.script) });
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
