@@ -13,7 +13,10 @@ export function fixYaml(
   fixes: readonly Pick<LintFix, "path" | "replacement">[],
 ): { text: string; applied: number } {
   const tokens = [...new Parser().parse(text)];
-  const [doc] = new Composer({ keepSourceTokens: true }).compose(tokens, true, text.length);
+  // The composer's own duplicate-key check compares each key with every earlier one of its map,
+  // which is quadratic; lint read the file safely first, and that refused duplicates.
+  const composer = new Composer({ keepSourceTokens: true, uniqueKeys: false });
+  const [doc] = composer.compose(tokens, true, text.length);
   if (doc === undefined) return { text, applied: 0 };
   let applied = 0;
   for (const fix of fixes) {

@@ -65,7 +65,7 @@ export async function readPluginFiles(dir: string): Promise<ReadResult> {
   const root = await pluginRoot(dir);
   const findings: LintFinding[] = [];
   const collect = <T>(read: { findings: readonly LintFinding[] } & T): T => {
-    findings.push(...read.findings);
+    append(findings, read.findings);
     return read;
   };
   const { source: manifest } = collect(
@@ -137,7 +137,7 @@ async function readAgentFiles(
     const read = await readYamlFile(root, file, markdown ? "markdown-agent" : "yaml-agent", (text) =>
       parseAgentFile(text, { file }),
     );
-    findings.push(...read.findings);
+    append(findings, read.findings);
     if (read.source === undefined) continue;
     agents.push({ ...read.source, format: markdown ? "markdown" : "yaml", base: [], agent: read.source.raw });
   }
@@ -167,7 +167,7 @@ async function readToolManifests(
     if (!/\.tool\.ya?ml$/i.test(name)) continue;
     const file = `tools/${name}`;
     const read = await readYamlFile(root, file, "tool-manifest", (text) => parseToolManifest(text, { file }));
-    findings.push(...read.findings);
+    append(findings, read.findings);
     if (read.source !== undefined) toolManifests.push(read.source);
     if (read.parsed !== undefined) functions.push(manifestFunction(read.parsed));
   }
@@ -182,7 +182,7 @@ async function readSchemas(
   const findings: LintFinding[] = [];
   for (const file of new Set(files)) {
     const read = await readJsonFile(root, file);
-    findings.push(...read.findings);
+    append(findings, read.findings);
     if (read.source !== undefined) schemas.set(file, read.source);
   }
   return { schemas, findings };
@@ -293,6 +293,14 @@ async function readYamlFile<T>(
       ),
     };
   }
+}
+
+/**
+ * Adds `items` to `list` one by one: a file of many keys has as many findings, more than a
+ * spread into push() can pass as arguments.
+ */
+function append<T>(list: T[], items: readonly T[]): void {
+  for (const item of items) list.push(item);
 }
 
 /** A file that cannot be opened: a link out of the folder (OZ-S001), or unreadable. */
