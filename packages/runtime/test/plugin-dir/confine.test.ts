@@ -139,6 +139,16 @@ describe("a plugin's files are read only inside its folder", () => {
     );
   });
 
+  it("reads no more of a manifest than its size limit and a byte", async () => {
+    const { dir } = await layout();
+    await writeFile(join(dir, "plugin.yaml"), `${manifest}# ${"x".repeat(5 * 1024 * 1024)}\n`);
+    const error = await refused(loadPluginDir(dir));
+    expect(error.code).toBe("UNSAFE_YAML");
+    expect(error.message).toBe(
+      "plugin.yaml:1:1: the file is 1048577 bytes or more; a manifest may be at most 1048576 bytes (1 MiB)",
+    );
+  });
+
   it("follows links that stay inside the folder", async () => {
     const { dir } = await layout();
     await mkdir(join(dir, "real", "agents"), { recursive: true });
