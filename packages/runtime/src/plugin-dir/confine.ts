@@ -136,7 +136,7 @@ export async function writeInPlugin(root: string, path: string, text: string): P
   const handle = await openChecked(target, constants.O_WRONLY | constants.O_CREAT, path, undefined);
   try {
     await handle.truncate(0);
-    await handle.write(text, 0, "utf8");
+    await handle.writeFile(text, "utf8");
   } finally {
     await handle.close();
   }
