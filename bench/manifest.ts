@@ -15,19 +15,27 @@ const DEEP = "nested '['";
 
 /** Each shape: a plugin.yaml of about `bytes` bytes. */
 const SHAPES: Record<string, (bytes: number) => string> = {
-  "map of keys": (bytes) => HEAD + lines(bytes, 9, (i) => `k${i.toString(36)}: 1`),
-  "block list": (bytes) => `${HEAD}capabilities:\n${lines(bytes, 9, () => "  - tool")}`,
+  "map of keys": (bytes) => HEAD + lines(bytes, (i) => `k${i.toString(36)}: 1`),
+  "block list": (bytes) => `${HEAD}capabilities:\n${lines(bytes, () => "  - tool")}`,
   "flow list": (bytes) =>
     `${HEAD}capabilities: [${Array.from({ length: Math.floor(bytes / 5) - 20 }, () => "tool").join(",")}]\n`,
-  "list of maps": (bytes) => `${HEAD}tools:\n${lines(bytes, 12, (i) => `  - id: t${i.toString(36)}`)}`,
+  "list of maps": (bytes) => `${HEAD}tools:\n${lines(bytes, (i) => `  - id: t${i.toString(36)}`)}`,
   [DEEP]: (bytes) => "[".repeat(bytes),
 };
 
 const ROUNDS = 3;
 
-function lines(bytes: number, width: number, line: (i: number) => string): string {
-  const count = Math.floor((bytes - HEAD.length) / width) - 20;
-  return `${Array.from({ length: count }, (_, i) => line(i)).join("\n")}\n`;
+/** Lines from `line(0)` on, as many as fit in `bytes` after the head. */
+function lines(bytes: number, line: (i: number) => string): string {
+  const written: string[] = [];
+  let size = HEAD.length;
+  for (let i = 0; ; i++) {
+    const next = `${line(i)}\n`;
+    if (size + next.length > bytes) break;
+    written.push(next);
+    size += next.length;
+  }
+  return written.join("");
 }
 
 /** The best of a few rounds of `work`, in ms. */
