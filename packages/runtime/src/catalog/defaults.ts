@@ -3,11 +3,12 @@
 // default an admin removed stays removed. Where the default plugins are comes from the
 // runtime: `defaultPluginDirs()` finds the first-party ones beside it.
 import { existsSync, realpathSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { parsePluginManifest } from "@oz0/sdk";
+import { YAML_LIMITS } from "@oz0/sdk/internal";
 import type { Kysely, RawBuilder } from "kysely";
+import { readInPlugin } from "../plugin-dir/index.js";
 import type { Database } from "../store/index.js";
 
 /** The tenant setting that records which default plugins the tenant was given. */
@@ -55,7 +56,7 @@ export async function defaultNames(dirs: readonly string[]): Promise<{ dir: stri
   return Promise.all(
     dirs.map(async (dir) => {
       try {
-        const text = await readFile(join(dir, "plugin.yaml"), "utf8");
+        const text = await readInPlugin(dir, "plugin.yaml", { maxBytes: YAML_LIMITS.maxBytes });
         return { dir, name: parsePluginManifest(text, { file: "plugin.yaml" }).name };
       } catch {
         // The install that follows reports why the folder does not load.

@@ -1,7 +1,7 @@
 // Installed plugins loaded from the folders they were installed from, for the job engine to
 // build tools and read agents. A load is kept while the files it read keep their modification
 // times, so a job start costs a few stat calls, and an edited plugin is read afresh.
-import { stat } from "node:fs/promises";
+import { lstat, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { Oz0Error } from "@oz0/sdk";
 import { type LoadedPlugin, loadPluginDir } from "../plugin-dir/index.js";
@@ -56,7 +56,10 @@ async function loadFolder(installed: Installed): Promise<LoadedPlugin> {
   return loaded;
 }
 
-/** The modification times and sizes of every file the load read, and of the folders it listed. */
+/**
+ * The modification times and sizes of every file the load read, and of the folders it listed,
+ * with what each entry itself is: a file swapped for a link is read afresh, and refused.
+ */
 async function stampOf(loaded: LoadedPlugin): Promise<string> {
   const paths = new Set(["plugin.yaml", "agents", "skills"]);
   if (loaded.manifest.main !== undefined) paths.add(loaded.manifest.main);
@@ -72,8 +75,12 @@ async function stampOf(loaded: LoadedPlugin): Promise<string> {
   }
   const stamps = await Promise.all(
     [...paths].sort().map(async (path) => {
-      const info = await stat(join(loaded.dir, path)).catch(() => undefined);
-      return info === undefined ? `${path}:-` : `${path}:${info.mtimeMs}:${info.size}`;
+      const [info, entry] = await Promise.all([
+        stat(join(loaded.dir, path)).catch(() => undefined),
+        lstat(join(loaded.dir, path)).catch(() => undefined),
+      ]);
+      if (info === undefined || entry === undefined) return `${path}:-`;
+      return `${path}:${info.mtimeMs}:${info.size}:${entry.ino}:${entry.isSymbolicLink()}`;
     }),
   );
   return stamps.join("\n");

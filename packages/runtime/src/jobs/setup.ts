@@ -1,13 +1,12 @@
 // What a run needs before its first step, read afresh at every claim: the agent from its
 // installed plugin (checked for a name clash), its tools, skills and model, its schemas, and,
 // at the job's first claim only, its checked input and its recorded start-up context.
-import { readFile } from "node:fs/promises";
 import { type AgentDefinition, type JsonSchemaObject, Oz0Error } from "@oz0/sdk";
 import { AGENT_LIMIT_DEFAULTS } from "@oz0/sdk/internal";
 import { hookInterceptor } from "../hooks/index.js";
 import { runtimeProblem } from "../lint/index.js";
 import { DEFAULT_MODEL_ALIAS, type LanguageModel } from "../models/index.js";
-import { type LoadedAgent, type LoadedPlugin, pluginToolSpec, resolveInPlugin } from "../plugin-dir/index.js";
+import { type LoadedAgent, type LoadedPlugin, pluginToolSpec, readInPlugin } from "../plugin-dir/index.js";
 import { proposalRecorder } from "../skills/index.js";
 import {
   argumentIssues,
@@ -282,9 +281,9 @@ export async function readSchema(
   path: string,
   field: string,
 ): Promise<JsonSchemaObject> {
-  const file = await resolveInPlugin(plugin.dir, path, { file: path, field });
+  const text = await readInPlugin(plugin.dir, path, { where: { file: path, field } });
   try {
-    return JSON.parse(await readFile(file, "utf8")) as JsonSchemaObject;
+    return JSON.parse(text) as JsonSchemaObject;
   } catch (error) {
     throw new Oz0Error(
       "INVALID_MANIFEST",

@@ -2,9 +2,8 @@
 // tree, so only the scalar changes: its quoting style, the comments, the indentation and every
 // other byte of the file stay as the author wrote them. In a Markdown agent, only the front
 // matter is parsed and rewritten; the body is left alone.
-import { readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { Composer, CST, isScalar, Parser } from "yaml";
+import { readInPlugin, writeInPlugin } from "../plugin-dir/index.js";
 import type { LintFix } from "./finding.js";
 import { findFrontMatter } from "./front-matter.js";
 
@@ -14,7 +13,10 @@ export function fixYaml(
   fixes: readonly Pick<LintFix, "path" | "replacement">[],
 ): { text: string; applied: number } {
   const tokens = [...new Parser().parse(text)];
-  const [doc] = new Composer({ keepSourceTokens: true }).compose(tokens, true, text.length);
+  // The composer's own duplicate-key check compares each key with every earlier one of its map,
+  // which is quadratic; lint read the file safely first, and that refused duplicates.
+  const composer = new Composer({ keepSourceTokens: true, uniqueKeys: false });
+  const [doc] = composer.compose(tokens, true, text.length);
   if (doc === undefined) return { text, applied: 0 };
   let applied = 0;
   for (const fix of fixes) {
@@ -32,11 +34,10 @@ export async function applyFixes(root: string, fixes: readonly LintFix[]): Promi
   for (const fix of fixes) byFile.set(fix.file, [...(byFile.get(fix.file) ?? []), fix]);
   let applied = 0;
   for (const [file, fileFixes] of byFile) {
-    const path = join(root, file);
-    const text = await readFile(path, "utf8");
+    const text = await readInPlugin(root, file);
     const fixed = /\.md$/i.test(file) ? fixFrontMatter(text, fileFixes) : fixYaml(text, fileFixes);
     if (fixed.applied === 0) continue;
-    await writeFile(path, fixed.text);
+    await writeInPlugin(root, file, fixed.text);
     applied += fixed.applied;
   }
   return applied;

@@ -1,10 +1,9 @@
 // Lints a plugin folder: runs the checks install runs too (checks.ts) over every file, as far
 // as it parses, writes the measured listing (tools.listing.json), and with `fix` rewrites what can
 // be rewritten and lints again, so the report shows what is left.
-import { readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { isEscape, readInPlugin, writeInPlugin } from "../plugin-dir/index.js";
 import { checkPlugin } from "./checks.js";
-import { type LintFinding, type LintSummary, summarize } from "./finding.js";
+import { finding, type LintFinding, type LintSummary, orderFindings, summarize } from "./finding.js";
 import { applyFixes } from "./fix.js";
 import type { TenantContext } from "./tenant.js";
 
@@ -45,18 +44,31 @@ export async function lintPlugin(dir: string, options: LintOptions = {}): Promis
     }
   }
   let listing: string | undefined;
+  let findings = result.findings;
   const source = result.files.listing;
   if (source !== undefined && options.writeListing !== false) {
-    const path = join(result.root, source.file);
-    // Written only when it changed, so an unchanged plugin's folder stays untouched.
-    const before = await readFile(path, "utf8").catch(() => undefined);
-    if (before !== source.text) await writeFile(path, source.text);
-    listing = source.file;
+    const refused = await writeListing(result.root, source.file, source.text);
+    if (refused === undefined) listing = source.file;
+    else findings = orderFindings([...findings, refused]);
   }
-  return {
-    plugin: result.plugin,
-    findings: result.findings,
-    summary: summarize(result.findings, fixed),
-    listing,
-  };
+  return { plugin: result.plugin, findings, summary: summarize(findings, fixed), listing };
+}
+
+/**
+ * Writes the listing, only when it changed, so an unchanged plugin's folder stays untouched.
+ * A listing file that is a link out of the folder is left alone, and is the finding returned.
+ */
+async function writeListing(root: string, file: string, text: string): Promise<LintFinding | undefined> {
+  try {
+    const before = await readInPlugin(root, file).catch((error: unknown) => {
+      if (isEscape(error)) throw error;
+      return undefined;
+    });
+    if (before !== text) await writeInPlugin(root, file, text);
+    return undefined;
+  } catch (error) {
+    if (!isEscape(error)) throw error;
+    const why = `${error.message.replace(/; put the file itself inside the folder$/, "")}; lint writes the listing there, so remove the link`;
+    return finding("OZ-S001", { file, line: 1, column: 1 }, why);
+  }
 }

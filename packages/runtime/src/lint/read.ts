@@ -2,7 +2,7 @@
 // SDK's parsers find turned into a finding instead of stopping at the first; then what the
 // rules need from disk (the status of every path named, the JSON Schemas agents name, what
 // the code entry registers and the listing of its functions), so the rules need no I/O.
-import { readdir, readFile, realpath, stat } from "node:fs/promises";
+import { realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import {
@@ -23,9 +23,10 @@ import {
   parseSafeYaml,
   type Registration,
   type SafeYamlDocument,
+  YAML_LIMITS,
 } from "@oz0/sdk/internal";
 import { parseTestScript } from "../models/index.js";
-import { pluginRoot } from "../plugin-dir/index.js";
+import { isEscape, listInPlugin, pluginRoot, readInPlugin } from "../plugin-dir/index.js";
 import { classifyIssue, escapesLexically, type FileKind } from "./classify.js";
 import { pathReferences } from "./collect.js";
 import { finding, type LintFinding, type Place } from "./finding.js";
@@ -68,15 +69,16 @@ export async function readPluginFiles(dir: string): Promise<ReadResult> {
   const root = await pluginRoot(dir);
   const findings: LintFinding[] = [];
   const collect = <T>(read: { findings: readonly LintFinding[] } & T): T => {
-    findings.push(...read.findings);
+    append(findings, read.findings);
     return read;
   };
   const { source: manifest } = collect(
     await readYamlFile(root, MANIFEST_FILE, "manifest", (text, file) => parsePluginManifest(text, { file })),
   );
-  const agents = [...inlineAgents(manifest), ...collect(await readAgentFiles(root)).agents];
-  collect(await readSkills(root));
-  const { toolManifests, functions } = collect(await readToolManifests(root));
+  const folders = collect(await listFolders(root));
+  const agents = [...inlineAgents(manifest), ...collect(await readAgentFiles(root, folders.agents)).agents];
+  collect(await readSkills(root, folders.skills));
+  const { toolManifests, functions } = collect(await readToolManifests(root, folders.tools));
 
   const references = pathReferences({ manifest, agents, toolManifests });
   const paths = new Map<string, PathStatus>();
@@ -119,26 +121,50 @@ function inlineAgents(manifest: YamlSource | undefined): AgentSource[] {
   });
 }
 
-async function readAgentFiles(root: string): Promise<{ agents: AgentSource[]; findings: LintFinding[] }> {
+/** The folders lint lists, by name: `agents`, `skills`, `tools`. */
+type Folders = Record<(typeof FOLDERS)[number], readonly string[]>;
+
+const FOLDERS = ["agents", "skills", "tools"] as const;
+
+/** What each folder holds; a folder that is a link out of the plugin is a finding, and empty. */
+async function listFolders(root: string): Promise<{ findings: LintFinding[] } & Folders> {
+  const findings: LintFinding[] = [];
+  const listed: Partial<Folders> = {};
+  for (const folder of FOLDERS) {
+    try {
+      listed[folder] = await listInPlugin(root, folder);
+    } catch (error) {
+      if (!isEscape(error)) throw error;
+      findings.push(finding("OZ-S001", { file: folder, line: 1, column: 1 }, error.message));
+      listed[folder] = [];
+    }
+  }
+  return { findings, ...(listed as Folders) };
+}
+
+async function readAgentFiles(
+  root: string,
+  names: readonly string[],
+): Promise<{ agents: AgentSource[]; findings: LintFinding[] }> {
   const agents: AgentSource[] = [];
   const findings: LintFinding[] = [];
-  for (const name of await listFolder(root, "agents")) {
+  for (const name of names) {
     const markdown = /\.md$/i.test(name);
     if (!markdown && !/\.ya?ml$/i.test(name)) continue;
     const file = `agents/${name}`;
     const read = await readYamlFile(root, file, markdown ? "markdown-agent" : "yaml-agent", (text) =>
       parseAgentFile(text, { file }),
     );
-    findings.push(...read.findings);
+    append(findings, read.findings);
     if (read.source === undefined) continue;
     agents.push({ ...read.source, format: markdown ? "markdown" : "yaml", base: [], agent: read.source.raw });
   }
   return { agents, findings };
 }
 
-async function readSkills(root: string): Promise<{ findings: LintFinding[] }> {
+async function readSkills(root: string, names: readonly string[]): Promise<{ findings: LintFinding[] }> {
   const findings: LintFinding[] = [];
-  for (const name of await listFolder(root, "skills")) {
+  for (const name of names) {
     const file = `skills/${name}/SKILL.md`;
     if (!(await isFile(join(root, file)))) continue;
     findings.push(
@@ -150,15 +176,16 @@ async function readSkills(root: string): Promise<{ findings: LintFinding[] }> {
 
 async function readToolManifests(
   root: string,
+  names: readonly string[],
 ): Promise<{ toolManifests: YamlSource[]; functions: ManifestFunction[]; findings: LintFinding[] }> {
   const toolManifests: YamlSource[] = [];
   const functions: ManifestFunction[] = [];
   const findings: LintFinding[] = [];
-  for (const name of await listFolder(root, "tools")) {
+  for (const name of names) {
     if (!/\.tool\.ya?ml$/i.test(name)) continue;
     const file = `tools/${name}`;
     const read = await readYamlFile(root, file, "tool-manifest", (text) => parseToolManifest(text, { file }));
-    findings.push(...read.findings);
+    append(findings, read.findings);
     if (read.source !== undefined) toolManifests.push(read.source);
     if (read.parsed !== undefined) functions.push(manifestFunction(read.parsed));
   }
@@ -173,7 +200,7 @@ async function readSchemas(
   const findings: LintFinding[] = [];
   for (const file of new Set(files)) {
     const read = await readJsonFile(root, file);
-    findings.push(...read.findings);
+    append(findings, read.findings);
     if (read.source !== undefined) schemas.set(file, read.source);
   }
   return { schemas, findings };
@@ -190,9 +217,9 @@ async function readScripts(
     const start: Place = { file, line: 1, column: 1 };
     let text: string;
     try {
-      text = await readFile(join(root, file), "utf8");
+      text = await readInPlugin(root, file, { maxBytes: YAML_LIMITS.maxBytes });
     } catch (error) {
-      findings.push(finding("OZ-E002", start, `cannot read the file: ${messageOf(error)}`));
+      findings.push(unreadableFile(error, start));
       continue;
     }
     let doc: SafeYamlDocument;
@@ -314,11 +341,6 @@ async function isFile(path: string): Promise<boolean> {
   return (await stat(path).catch(() => undefined))?.isFile() === true;
 }
 
-async function listFolder(root: string, folder: string): Promise<string[]> {
-  const entries = await readdir(join(root, folder)).catch(() => []);
-  return entries.sort();
-}
-
 /**
  * Reads one YAML file, or a Markdown file's front matter: the document with positions, then
  * the SDK's parser for its schema. Both kinds of problem become findings.
@@ -332,13 +354,9 @@ async function readYamlFile<T>(
   const start: Place = { file, line: 1, column: 1 };
   let text: string;
   try {
-    text = await readFile(join(root, file), "utf8");
+    text = await readInPlugin(root, file, { maxBytes: YAML_LIMITS.maxBytes });
   } catch (error) {
-    return {
-      source: undefined,
-      parsed: undefined,
-      findings: [finding("OZ-E002", start, `cannot read the file: ${messageOf(error)}`)],
-    };
+    return { source: undefined, parsed: undefined, findings: [unreadableFile(error, start)] };
   }
   let yaml = text;
   let lineOffset = 0;
@@ -387,6 +405,20 @@ function issueMessage(issue: ManifestIssue): string {
 
 const MISSING = "required, but missing";
 
+/**
+ * Adds `items` to `list` one by one: a file of many keys has as many findings, more than a
+ * spread into push() can pass as arguments.
+ */
+function append<T>(list: T[], items: readonly T[]): void {
+  for (const item of items) list.push(item);
+}
+
+/** A file that cannot be opened: a link out of the folder (OZ-S001), or unreadable. */
+function unreadableFile(error: unknown, start: Place): LintFinding {
+  if (isEscape(error)) return finding("OZ-S001", start, error.message);
+  return finding("OZ-E002", start, `cannot read the file: ${messageOf(error)}`);
+}
+
 /** The problems of an INVALID_MANIFEST error, each with its place. */
 function issuesOf(error: unknown): readonly ManifestIssue[] | undefined {
   if (!(error instanceof Oz0Error) || error.code !== "INVALID_MANIFEST") return undefined;
@@ -420,9 +452,9 @@ async function readJsonFile(
   const start: Place = { file, line: 1, column: 1 };
   let text: string;
   try {
-    text = await readFile(join(root, file), "utf8");
+    text = await readInPlugin(root, file);
   } catch (error) {
-    return { findings: [finding("OZ-E002", start, `cannot read the file: ${messageOf(error)}`)] };
+    return { findings: [unreadableFile(error, start)] };
   }
   let value: unknown;
   try {

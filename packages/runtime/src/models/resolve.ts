@@ -6,7 +6,6 @@
 // offline test provider when the tenant set nothing, so the embedded runtime runs every agent
 // without a key or a network, and the job says so once. The alias's and the agent's request
 // options are merged and checked against the provider here (options.ts).
-import { readFile } from "node:fs/promises";
 import type { LanguageModelV4, SharedV4ProviderOptions } from "@ai-sdk/provider";
 import {
   type AliasOptions,
@@ -15,7 +14,8 @@ import {
   Oz0Error,
   type ProviderSpec,
 } from "@oz0/sdk";
-import { resolveInPlugin } from "../plugin-dir/index.js";
+import { YAML_LIMITS } from "@oz0/sdk/internal";
+import { readInPlugin } from "../plugin-dir/index.js";
 import { aiSdkModel } from "./ai-sdk.js";
 import { metered } from "./metered.js";
 import { callSettings, type MergedOptions, mergeOptions, type ProviderKind } from "./options.js";
@@ -448,11 +448,11 @@ async function priceOf(context: ModelContext, provider: string, model: string): 
 
 async function testProvider(choice: ModelChoice, context: ModelContext): Promise<LanguageModel> {
   if (choice.script === undefined) return testModel();
-  const path = await resolveInPlugin(context.pluginDir, choice.script, {
-    file: choice.script,
-    field: "model.script",
+  const text = await readInPlugin(context.pluginDir, choice.script, {
+    where: { file: choice.script, field: "model.script" },
+    maxBytes: YAML_LIMITS.maxBytes,
   });
-  return testModel({ script: parseTestScript(await readFile(path, "utf8"), choice.script) });
+  return testModel({ script: parseTestScript(text, choice.script) });
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -1,6 +1,6 @@
 // Reading plugin folders: the manifest, agents, skills, code entry and kind: Tool manifests, with
 // paths confined to the folder.
-export { resolveInPlugin } from "./confine.js";
+export { isEscape, listInPlugin, readInPlugin, resolveInPlugin, writeInPlugin } from "./confine.js";
 export { type LoadedAgent, type LoadedPlugin, type LoadedSkill, loadPluginDir, pluginRoot } from "./load.js";
 export {
   type LoadedToolManifest,

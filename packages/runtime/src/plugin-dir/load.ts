@@ -1,7 +1,7 @@
 // Reads a plugin folder into memory: plugin.yaml, its agents (inline, YAML or Markdown files),
 // skills, and its code entry run against a recording host. Every path the plugin names is
 // confined to its folder, and the code's registrations must match the manifest's claims.
-import { readdir, readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import {
@@ -18,8 +18,9 @@ import {
   capabilityMismatch,
   createRecordingHost,
   type RecordingHost,
+  YAML_LIMITS,
 } from "@oz0/sdk/internal";
-import { resolveInPlugin } from "./confine.js";
+import { listInPlugin, readInPlugin, resolveInPlugin } from "./confine.js";
 import { checkOwnToolRefs, type LoadedToolManifest, loadToolManifests } from "./tool-manifests.js";
 
 export interface LoadedAgent {
@@ -88,20 +89,17 @@ export async function pluginRoot(dir: string): Promise<string> {
   return resolveInPlugin(dir, ".", { file: dir, field: "folder" });
 }
 
+/** A manifest file of the plugin, read inside its folder and no further than the size limit. */
 async function readText(root: string, path: string, what: string): Promise<string> {
   try {
-    return await readFile(join(root, path), "utf8");
+    return await readInPlugin(root, path, { maxBytes: YAML_LIMITS.maxBytes });
   } catch (cause) {
+    if (cause instanceof Oz0Error) throw cause;
     throw new Oz0Error("INVALID_PLUGIN", `cannot read ${what} ${path}: ${(cause as Error).message}`, {
       cause,
       data: { detail: `unreadable ${path}` },
     });
   }
-}
-
-async function listFiles(root: string, folder: string): Promise<string[]> {
-  const entries = await readdir(join(root, folder), { withFileTypes: true }).catch(() => []);
-  return entries.map((entry) => entry.name).sort();
 }
 
 async function loadAgents(root: string, manifest: PluginManifest): Promise<LoadedAgent[]> {
@@ -113,7 +111,7 @@ async function loadAgents(root: string, manifest: PluginManifest): Promise<Loade
       prompt: await instructions(root, definition, MANIFEST_FILE),
     });
   }
-  for (const name of await listFiles(root, "agents")) {
+  for (const name of await listInPlugin(root, "agents")) {
     if (!/\.(ya?ml|md)$/i.test(name)) continue;
     const file = `agents/${name}`;
     const parsed = parseAgentFile(await readText(root, file, "the agent file"), { file });
@@ -144,8 +142,7 @@ async function loadAgents(root: string, manifest: PluginManifest): Promise<Loade
 
 async function instructions(root: string, definition: AgentDefinition, file: string): Promise<string> {
   if (definition.instructions === undefined) return "";
-  const path = await resolveInPlugin(root, definition.instructions, { file, field: "instructions" });
-  return readFile(path, "utf8");
+  return readInPlugin(root, definition.instructions, { where: { file, field: "instructions" } });
 }
 
 /** The other files an agent names must exist inside the plugin, so a job never finds them missing. */
@@ -163,11 +160,10 @@ async function checkAgentFiles(root: string, agent: LoadedAgent): Promise<void> 
 
 async function loadSkills(root: string): Promise<LoadedSkill[]> {
   const skills: LoadedSkill[] = [];
-  for (const name of await listFiles(root, "skills")) {
+  for (const name of await listInPlugin(root, "skills")) {
     const file = `skills/${name}/SKILL.md`;
     const found = await stat(join(root, file)).catch(() => undefined);
     if (!found?.isFile()) continue;
-    await resolveInPlugin(root, file, { file, field: "skill" });
     skills.push({ ...parseSkillFile(await readText(root, file, "the skill"), { file }), file });
   }
   return skills;

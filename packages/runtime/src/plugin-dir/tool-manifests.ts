@@ -2,8 +2,7 @@
 // names the ES module export that runs it. The loader reads them beside the code entry and
 // turns each into a tool spec, so every caller builds and calls them as it does the tools the
 // code registers; an agent names one by address or by `<plugin>:tools/<file>.tool.yaml`.
-import { readdir, readFile, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { stat } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
 import {
   type FunctionCall,
@@ -14,8 +13,8 @@ import {
   type ToolManifest,
   type ToolSpec,
 } from "@oz0/sdk";
-import { parseToolRef, TOOL_MANIFEST_DIR } from "@oz0/sdk/internal";
-import { resolveInPlugin } from "./confine.js";
+import { parseToolRef, TOOL_MANIFEST_DIR, YAML_LIMITS } from "@oz0/sdk/internal";
+import { listInPlugin, readInPlugin, resolveInPlugin } from "./confine.js";
 import type { LoadedAgent, LoadedPlugin } from "./load.js";
 
 /** A tool spec with its plugin known, as the host records it. */
@@ -44,13 +43,12 @@ const MANIFEST_NAME = /\.tool\.ya?ml$/i;
 
 /** Reads every `tools/*.tool.yaml` of the plugin at `root` and loads the handler each names. */
 export async function loadToolManifests(root: string, plugin: string): Promise<LoadedToolManifest[]> {
-  const entries = await readdir(join(root, TOOL_MANIFEST_DIR), { withFileTypes: true }).catch(() => []);
-  const names = entries.filter((entry) => MANIFEST_NAME.test(entry.name)).map((entry) => entry.name);
+  const names = (await listInPlugin(root, TOOL_MANIFEST_DIR)).filter((name) => MANIFEST_NAME.test(name));
   const loaded: LoadedToolManifest[] = [];
-  for (const name of names.sort()) {
+  for (const name of names) {
     const file = `${TOOL_MANIFEST_DIR}/${name}`;
-    const path = await resolveInPlugin(root, file, { file, field: "file" });
-    const manifest = parseToolManifest(await readFile(path, "utf8"), { file });
+    const text = await readInPlugin(root, file, { maxBytes: YAML_LIMITS.maxBytes });
+    const manifest = parseToolManifest(text, { file });
     const earlier = loaded.find((other) => other.manifest.name === manifest.name);
     if (earlier !== undefined) {
       throw new Oz0Error(

@@ -4,12 +4,11 @@
 // title, body, draft) beside the agent's fixed ones. Nothing reaches the repository unless a
 // person approves: review is always required.
 import { createHash } from "node:crypto";
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { type AgentDefinition, ERROR_CODES, type ErrorCode, type FunctionCall, Oz0Error } from "@oz0/sdk";
 import { stringify } from "yaml";
 import { unifiedPatch } from "../cards/index.js";
 import { grantRefusal } from "../catalog/index.js";
+import { readInPlugin } from "../plugin-dir/index.js";
 import type { ProposalStatus, SkillProposalRow, Store } from "../store/index.js";
 import { type CallInterceptor, dispatchCall, FunctionResolver, type PartSource } from "../tools/index.js";
 
@@ -240,7 +239,7 @@ export class SkillProposals {
     const into = await this.#options.source.loadInstalled(tenant, row.into_plugin);
     const existing = into.skills.find((skill) => skill.name === row.skill);
     const inPlugin = existing?.file ?? `skills/${row.skill}/SKILL.md`;
-    const before = existing === undefined ? undefined : await readFile(join(into.dir, inPlugin), "utf8");
+    const before = existing === undefined ? undefined : await readInPlugin(into.dir, inPlugin);
     const folder =
       settings.path === undefined || settings.path === "." ? "" : `${settings.path.replace(/\/+$/, "")}/`;
     const path = `${folder}${inPlugin}`;

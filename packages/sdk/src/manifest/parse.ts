@@ -72,7 +72,11 @@ export function parseAgentFile(text: string, options: ManifestParseOptions): Age
   }
   if (body.trim() === "") issues.push(emptyBody(file, bodyLine, "a Markdown agent's body is its prompt"));
   const checked = checkSchema(agentDefinitionSchema, doc);
-  if (!checked.ok) issues.push(...checked.issues.filter((issue) => issue.path[0] !== "instructions"));
+  if (!checked.ok)
+    append(
+      issues,
+      checked.issues.filter((issue) => issue.path[0] !== "instructions"),
+    );
   if (issues.length > 0 || !checked.ok) throw invalidManifest(issues);
   return { format: "markdown", definition: checked.value, prompt: body };
 }
@@ -83,7 +87,7 @@ export function parseSkillFile(text: string, options: ManifestParseOptions): Ski
   const { doc, body, bodyLine } = readMarkdown(text, file);
   const issues: ManifestIssue[] = [];
   const checked = checkSchema(skillFrontMatterSchema, doc);
-  if (!checked.ok) issues.push(...checked.issues);
+  if (!checked.ok) append(issues, checked.issues);
   // The folder names the skill (skills/<name>/SKILL.md), so the two must agree.
   const folder = /(?:^|\/)skills\/([^/]+)\/SKILL\.md$/.exec(file)?.[1];
   if (checked.ok && folder !== undefined && checked.value.name !== folder) {
@@ -119,6 +123,11 @@ function emptyBody(file: string, line: number, why: string): ManifestIssue {
     path: [],
     message: `${why}, and it is empty; write it below the front matter`,
   };
+}
+
+/** Adds `items` one by one: a map of many unknown keys has more issues than push(...) can take. */
+function append<T>(list: T[], items: readonly T[]): void {
+  for (const item of items) list.push(item);
 }
 
 function isMap(value: unknown): value is Record<string, unknown> {

@@ -7,17 +7,20 @@
 // (the yaml package's `maxAliasCount` applies only inside `toJS()`), and gives one place
 // that refuses tags and prototype keys.
 import {
+  Composer,
   type Document,
   isAlias,
   isMap,
   isScalar,
   isSeq,
+  Lexer,
   LineCounter,
   type Node,
   type ParsedNode,
-  parseDocument,
+  Parser,
   visit,
   type YAMLMap,
+  YAMLParseError,
 } from "yaml";
 import { invalidManifest, type ManifestIssue, type ManifestPath, unsafeYaml } from "./issues.js";
 
@@ -105,42 +108,19 @@ export function parseSafeYaml(text: string, options: SafeYamlOptions): SafeYamlD
     const { line, col } = lineCounter.linePos(offset);
     return { line: Math.max(line, 1) + lineOffset, column: Math.max(col, 1) };
   };
-  const tooDeep = (offset: number) =>
-    unsafeYaml(
-      { file, ...place(offset) },
-      `maps and lists nest too deeply to read; a manifest may nest at most ${YAML_LIMITS.maxDepth} levels`,
-      YAML_LIMITS.maxDepth,
-    );
-  let doc: Document.Parsed;
-  try {
-    // The core schema, whatever a %YAML directive says: YAML 1.1 would turn `yes` into true and
-    // dates into Date objects, and enable merge keys we handle ourselves.
-    doc = parseDocument(text, {
-      lineCounter,
-      schema: "core",
-      merge: false,
-      uniqueKeys: true,
-      prettyErrors: false,
-      strict: true,
-    });
-  } catch (error) {
-    if (error instanceof RangeError) throw tooDeep(0);
-    throw error;
-  }
-  // The yaml package composes recursively and reports a stack overflow as a syntax error.
-  const overflow = doc.errors.find((error) => /call stack/i.test(error.message));
-  if (overflow !== undefined) throw tooDeep(overflow.pos[0]);
-
+  const doc = composeDocument(text, lineCounter, (offset) =>
+    unsafeYaml({ file, ...place(offset) }, tooDeepMessage, YAML_LIMITS.maxDepth),
+  );
   if (doc.errors.length > 0) {
     throw invalidManifest(
-      doc.errors.map((error): ManifestIssue => {
-        const [start, end] = error.pos;
-        const message =
-          error.code === "DUPLICATE_KEY"
-            ? `duplicate key '${duplicateKeyText(text, start, end)}': a key may appear once in a map`
-            : `YAML syntax: ${error.message}`;
-        return { file, ...place(start), path: [], message };
-      }),
+      doc.errors.map(
+        (error): ManifestIssue => ({
+          file,
+          ...place(error.pos[0]),
+          path: [],
+          message: `YAML syntax: ${error.message}`,
+        }),
+      ),
     );
   }
 
@@ -161,6 +141,56 @@ export function parseSafeYaml(text: string, options: SafeYamlOptions): SafeYamlD
       return { line: 1 + lineOffset, column: 1, found: false };
     },
   };
+}
+
+const tooDeepMessage = `maps and lists nest deeper than ${YAML_LIMITS.maxDepth} levels here; flatten the structure`;
+
+const COLLECTIONS = new Set(["block-map", "block-seq", "flow-collection"]);
+
+/**
+ * The first YAML document in `text`, composed by the yaml package's own steps so that nesting
+ * is refused while the text is tokenized: the composer recurses once per level, so a deep
+ * document is refused before it is built. The composer's own duplicate-key check is off, since
+ * it compares each key with every earlier one of its map; the converter checks keys instead.
+ */
+function composeDocument(
+  text: string,
+  lineCounter: LineCounter,
+  tooDeep: (offset: number) => Error,
+): Document.Parsed {
+  const parser = new Parser(lineCounter.addNewLine);
+  function* tokens() {
+    lineCounter.addNewLine(0);
+    for (const lexeme of new Lexer().lex(text)) {
+      yield* parser.next(lexeme);
+      // The stack holds the document, one entry per open map or list, and at most one scalar.
+      if (parser.stack.length > YAML_LIMITS.maxDepth + 1) {
+        const open = parser.stack.filter((token) => COLLECTIONS.has(token.type));
+        const over = open[YAML_LIMITS.maxDepth];
+        if (over !== undefined) throw tooDeep(over.offset);
+      }
+    }
+    yield* parser.end();
+  }
+  // The core schema, whatever a %YAML directive says: YAML 1.1 would turn `yes` into true and
+  // dates into Date objects, and enable merge keys we handle ourselves.
+  const composer = new Composer({ schema: "core", merge: false, uniqueKeys: false, strict: true });
+  let first: Document.Parsed | undefined;
+  for (const doc of composer.compose(tokens(), true, text.length)) {
+    if (first === undefined) first = doc;
+    else {
+      first.errors.push(
+        new YAMLParseError(
+          [doc.range[0], doc.range[1]],
+          "MULTIPLE_DOCS",
+          "the file holds more than one document (a second '---'); a manifest is one document, so remove the rest",
+        ),
+      );
+      break;
+    }
+  }
+  // compose(…, true, …) always ends with a document, empty when the text is.
+  return first as Document.Parsed;
 }
 
 function pathKey(path: ManifestPath): string {
@@ -204,11 +234,7 @@ class Converter {
     }
     if (isScalar(parsed)) return parsed.value;
     if (depth >= YAML_LIMITS.maxDepth) {
-      throw this.unsafe(
-        offset,
-        `maps and lists nest deeper than ${YAML_LIMITS.maxDepth} levels here; flatten the structure`,
-        YAML_LIMITS.maxDepth,
-      );
+      throw this.unsafe(offset, tooDeepMessage, YAML_LIMITS.maxDepth);
     }
     if (isSeq(parsed)) {
       return parsed.items.map((item, index) => this.convert(item, [...path, index], depth + 1, viaAlias));
@@ -325,10 +351,4 @@ function aliasTargets(doc: Document.Parsed): Map<Node, Node | undefined> {
     },
   });
   return targets;
-}
-
-/** The key a DUPLICATE_KEY error points at: the parser's range may cover only part of it. */
-function duplicateKeyText(text: string, start: number, end: number): string {
-  const rest = /^[^:\n]*/.exec(text.slice(start))?.[0] ?? "";
-  return (rest.length > end - start ? rest : text.slice(start, end)).trim();
 }

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { FORBIDDEN_KEYS, parsePluginManifest, parseSafeYaml, YAML_LIMITS } from "../../src/manifest/index.js";
+import {
+  FORBIDDEN_KEYS,
+  parseAgentFile,
+  parsePluginManifest,
+  parseSafeYaml,
+  YAML_LIMITS,
+} from "../../src/manifest/index.js";
 import { errorOf, fixture, issuesOf, onlyIssue } from "./helpers.js";
 
 const file = "plugin.yaml";
@@ -177,6 +183,63 @@ describe("size and depth limits", () => {
   });
 });
 
+// Reading is linear in the file's size: each input below is near the 1 MiB limit and reads in
+// about a second, while the quadratic reading it replaced took minutes on it (well past the
+// test timeout), so these fail by timing out if reading becomes quadratic again.
+describe("large manifests within the limits", () => {
+  /** A map of `count` keys, `kxxxx: 1` one a line (base-36 numbers, so each key differs). */
+  const keys = (count: number) =>
+    `${Array.from({ length: count }, (_, i) => `k${i.toString(36)}: 1`).join("\n")}\n`;
+
+  it("reads a map of 100,000 keys, each checked against the others once", () => {
+    const text = keys(100_000);
+    expect(text.length).toBeLessThan(YAML_LIMITS.maxBytes);
+    const value = read(text) as Record<string, number>;
+    expect(Object.keys(value)).toHaveLength(100_000);
+    expect(value.k255r).toBe(1);
+  });
+
+  it("still refuses a duplicate key among 100,000, at the second one", () => {
+    const text = `${keys(100_000)}k1abc: 2\n`;
+    expect(onlyIssue(() => read(text))).toMatchObject({
+      line: 100_001,
+      column: 1,
+      message: "duplicate key 'k1abc': a key may appear once in a map",
+    });
+  });
+
+  it("places each problem of a plugin.yaml of 100,000 unknown keys at its line", () => {
+    const issues = issuesOf(() =>
+      parsePluginManifest(`name: big\nversion: 1.0.0\n${keys(100_000)}`, { file }),
+    );
+    expect(issues).toHaveLength(100_000);
+    expect(issues.at(-1)).toMatchObject({ line: 100_002, column: 1, path: ["k255r"] });
+  });
+
+  it("reports each of 150,000 unknown keys in a Markdown agent's front matter", () => {
+    // More problems than a spread into push() can pass as arguments.
+    const bare = Array.from({ length: 150_000 }, (_, i) => `k${i.toString(36)}:`).join("\n");
+    const text = `---\nname: a\ninput: text\noutput: text\n${bare}\n---\nYou help.\n`;
+    expect(text.length).toBeLessThan(YAML_LIMITS.maxBytes);
+    const issues = issuesOf(() => parseAgentFile(text, { file: "agents/a.md" }));
+    expect(issues).toHaveLength(150_000);
+    expect(issues[0]).toMatchObject({ line: 5, column: 1, path: ["k0"] });
+  });
+
+  it("refuses 1 MiB of '[' at the 65th level, before building anything", () => {
+    const error = unsafe("[".repeat(YAML_LIMITS.maxBytes));
+    expect(error.data).toMatchObject({ line: 1, column: 65, limit: YAML_LIMITS.maxDepth });
+    expect(error.message).toBe(
+      "plugin.yaml:1:65: maps and lists nest deeper than 64 levels here; flatten the structure",
+    );
+  });
+
+  it("refuses block maps nested 65 deep at the 65th, as flow lists", () => {
+    const text = `${Array.from({ length: 65 }, (_, i) => `${" ".repeat(i)}k${i}:`).join("\n")} 1\n`;
+    expect(unsafe(text).data).toMatchObject({ line: 65, column: 65, limit: YAML_LIMITS.maxDepth });
+  });
+});
+
 describe("syntax problems", () => {
   it("refuses a duplicate key at the second key's line and column", () => {
     expect(onlyIssue(() => read("a: 1\nb:\n  c: 1\n  c: 2\n"))).toMatchObject({
@@ -204,7 +267,12 @@ describe("syntax problems", () => {
   });
 
   it("refuses a file of two documents", () => {
-    expect(onlyIssue(() => read("a: 1\n---\nb: 2\n"))).toMatchObject({ line: 2, column: 1 });
+    expect(onlyIssue(() => read("a: 1\n---\nb: 2\n"))).toMatchObject({
+      line: 2,
+      column: 1,
+      message:
+        "YAML syntax: the file holds more than one document (a second '---'); a manifest is one document, so remove the rest",
+    });
   });
 });
 
