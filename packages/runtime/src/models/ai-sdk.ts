@@ -35,6 +35,7 @@ export interface AiSdkModelOptions {
   readonly providerOptions?: SharedV4ProviderOptions | undefined;
   /** What to do about a refused key, for the message of a 401 or 403. */
   readonly keyHelp: string;
+  readonly provider?: LanguageModel["provider"];
 }
 
 /** A model the loop can call, over an AI SDK provider's language model. */
@@ -43,6 +44,7 @@ export function aiSdkModel(options: AiSdkModelOptions): LanguageModel {
   return {
     id: options.id,
     nameLimit: options.nameLimit,
+    ...(options.provider === undefined ? {} : { provider: options.provider }),
     generate: async (request) => {
       const call: LanguageModelV4CallOptions = {
         prompt: toPrompt(request.messages),
@@ -150,10 +152,11 @@ function toTool(fn: ModelFunction): LanguageModelV4FunctionTool {
 
 interface Streamed {
   readonly text: string;
-  readonly calls: { readonly name: string; readonly args: unknown }[];
+  readonly calls: { readonly name: string; readonly args: unknown; readonly wireId: string }[];
   readonly usage: LanguageModelV4Usage | undefined;
   readonly finish: string | undefined;
   readonly warnings: string[];
+  readonly response: { id?: string; model?: string };
 }
 
 /**
@@ -190,8 +193,9 @@ async function readStream(
   relay: TextRelay,
   touch: () => void,
 ): Promise<Streamed> {
-  const calls: { name: string; args: unknown }[] = [];
+  const calls: { name: string; args: unknown; wireId: string }[] = [];
   const warnings: string[] = [];
+  const response: { id?: string; model?: string } = {};
   let usage: LanguageModelV4Usage | undefined;
   let finish: string | undefined;
   for await (const part of stream as unknown as AsyncIterable<LanguageModelV4StreamPart>) {
@@ -204,7 +208,13 @@ async function readStream(
         relay.add(part.delta);
         break;
       case "tool-call":
-        if (part.providerExecuted !== true) calls.push({ name: part.toolName, args: parseArgs(part.input) });
+        if (part.providerExecuted !== true) {
+          calls.push({ name: part.toolName, args: parseArgs(part.input), wireId: part.toolCallId });
+        }
+        break;
+      case "response-metadata":
+        if (part.id !== undefined) response.id = part.id;
+        if (part.modelId !== undefined) response.model = part.modelId;
         break;
       case "finish":
         usage = part.usage;
@@ -219,7 +229,7 @@ async function readStream(
   if (finish === undefined || finish === "interrupted") {
     throw new AttemptFailure("the connection dropped before the answer was complete", { retryable: true });
   }
-  return { text: relay.text, calls, usage, finish, warnings };
+  return { text: relay.text, calls, usage, finish, warnings, response };
 }
 
 /** Arguments arrive as JSON text; text that is not JSON goes to the loop as it is, to be refused there. */
@@ -264,6 +274,7 @@ function toReply(request: ModelRequest, streamed: Streamed, warnings: string[]):
       ...(cached === undefined || cached === 0 ? {} : { cachedInputTokens: cached }),
     },
     ...(warnings.length === 0 ? {} : { warnings }),
+    ...(Object.keys(streamed.response).length === 0 ? {} : { response: streamed.response }),
   };
 }
 

@@ -185,6 +185,13 @@ async function buildModel(
   );
 }
 
+/** The provider types OpenTelemetry's `gen_ai.provider.name` registry has a name for. */
+const REGISTRY_NAMES: Partial<Record<ProviderType, string>> = {
+  openai: "openai",
+  "openai-chat": "openai",
+  anthropic: "anthropic",
+};
+
 async function builtinModel(
   type: ProviderType,
   target: Target,
@@ -227,6 +234,7 @@ async function builtinModel(
     secrets: apiKey === undefined ? [] : [apiKey],
     providerOptions: kind.providerOptions,
     keyHelp: keyHelp(configName, config, standard?.apiKey),
+    provider: { name: REGISTRY_NAMES[type] ?? name, url: baseUrl },
   });
 }
 
@@ -268,6 +276,7 @@ async function pluginModel(
     policy: policyOf(config, sources),
     secrets,
     keyHelp: keyHelp(name, config, undefined),
+    provider: { name },
   });
 }
 

@@ -61,7 +61,8 @@ export interface ModelUsage {
 
 export interface ModelReply {
   readonly text?: string | undefined;
-  readonly calls: readonly { readonly name: string; readonly args: unknown }[];
+  /** `wireId` is the id the model gave the call, when it gave one (the loop gives each its own). */
+  readonly calls: readonly { readonly name: string; readonly args: unknown; readonly wireId?: string }[];
   /** A structured answer, for an agent with an output schema. */
   readonly output?: unknown;
   readonly usage: ModelUsage;
@@ -69,6 +70,8 @@ export interface ModelReply {
   readonly costUsd?: number | undefined;
   /** Things the model wants a person to know about this reply, recorded as `model_warning` events. */
   readonly warnings?: readonly string[] | undefined;
+  /** The provider's ID of the response and the model that actually answered, when it says. */
+  readonly response?: { readonly id?: string | undefined; readonly model?: string | undefined } | undefined;
 }
 
 /** A model the loop can call; `id` is `provider:model` as traces show it. */
@@ -80,6 +83,11 @@ export interface LanguageModel {
    * the strictest, 64.
    */
   readonly nameLimit?: number | undefined;
+  /**
+   * Who serves the model, as OpenTelemetry's `gen_ai.provider.name` registry names it
+   * (`openai`, `anthropic`), else the provider's own name; and the base URL calls go to.
+   */
+  readonly provider?: { readonly name: string; readonly url?: string | undefined } | undefined;
   generate(request: ModelRequest): Promise<ModelReply>;
   /**
    * Called once the job has ended after `steps` model calls: anything a person should know

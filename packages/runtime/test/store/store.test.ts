@@ -19,7 +19,8 @@ import { runTogether } from "./children.js";
 import { disposeFixtures, engineFixtures } from "./engines.js";
 
 const fixtures = engineFixtures();
-afterAll(() => disposeFixtures(fixtures));
+// Dropping each PostgreSQL database takes seconds on a loaded machine.
+afterAll(() => disposeFixtures(fixtures), 60_000);
 
 const ALL_VERSIONS = MIGRATIONS.map((migration) => migration.version);
 

@@ -144,6 +144,12 @@ export const ERROR_CODES = {
     summary: "An agent's model names an alias the tenant has not set, or a provider this oz0 does not have.",
     data: "{ alias: string, provider?: string }",
   },
+  INVALID_TELEMETRY: {
+    side: "user",
+    summary:
+      "An OpenTelemetry variable (OTEL_TRACES_SAMPLER, OTEL_EXPORTER_OTLP_HEADERS, ...) has a value oz0 cannot use.",
+    data: "{ variable: string }",
+  },
   JOB_STATE_CONFLICT: {
     side: "user",
     summary:
