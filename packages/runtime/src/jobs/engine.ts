@@ -10,7 +10,7 @@ import { type HookSource, storeHookSource } from "../hooks/index.js";
 import { type ModelResolver, modelResolver } from "../models/index.js";
 import { assertAgentRuns } from "../policy/kill-switches.js";
 import type { Database, JobMode, JobRow, JobStatus, Store } from "../store/index.js";
-import { parseTraceparent, type Telemetry } from "../telemetry/index.js";
+import { checkedTraceparent, type Telemetry } from "../telemetry/index.js";
 import type { CallInterceptor, PartSource } from "../tools/index.js";
 import { event, type JobEvent, type JobFailure, type WaitingFor } from "./events.js";
 import { newJobId, newLeaseToken, newNodeId } from "./ids.js";
@@ -63,7 +63,7 @@ export interface StartRequest {
   readonly fromPlugin?: string;
   /**
    * The W3C traceparent of the span that starts the job (an MCP call, `oz0 tool call`): the
-   * job's spans join that trace. A value that is not a traceparent is left out.
+   * job's spans join that trace. A value that is not a traceparent is refused (INVALID_TELEMETRY).
    */
   readonly traceparent?: string | undefined;
 }
@@ -140,9 +140,9 @@ export class JobEngine {
         status: "queued",
         input: JSON.stringify(request.input ?? ""),
         mode,
-        ...(request.traceparent !== undefined && parseTraceparent(request.traceparent) !== undefined
-          ? { traceparent: request.traceparent.trim() }
-          : {}),
+        ...(request.traceparent === undefined
+          ? {}
+          : { traceparent: checkedTraceparent(request.traceparent) }),
         tags: JSON.stringify(
           part.kind === "agent" ? await agentTags(this.#deps.source, request.tenant, part) : [],
         ),

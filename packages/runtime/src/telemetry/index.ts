@@ -4,6 +4,7 @@ export { type CallInfo, tracedCall } from "./calls.js";
 export { optionsFromEnv, type TelemetryOptions, tracesUrl } from "./config.js";
 export { Telemetry, TRACER_NAME } from "./exporter.js";
 export {
+  checkedTraceparent,
   formatTraceparent,
   GEN_AI,
   parseTraceparent,

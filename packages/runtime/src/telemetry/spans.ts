@@ -5,6 +5,7 @@
 // so runs in other processes, resumes after a crash and child jobs make one trace. Governance
 // events become events of the run's span. Message content is exported only on opt-in.
 import type { Attributes, Context, Span, SpanContext } from "@opentelemetry/api";
+import { Oz0Error } from "@oz0/sdk";
 import type { NewEvent } from "../jobs/events.js";
 import type {
   LanguageModel,
@@ -90,6 +91,17 @@ export function parseTraceparent(text: string): SpanContext | undefined {
     traceFlags: Number.parseInt(match[3]!, 16),
     isRemote: true,
   };
+}
+
+/** `text` as a traceparent to store, or INVALID_TELEMETRY saying what one looks like. */
+export function checkedTraceparent(text: string): string {
+  if (parseTraceparent(text) !== undefined) return text.trim();
+  throw new Oz0Error(
+    "INVALID_TELEMETRY",
+    `traceparent '${text}' is not a W3C traceparent: it is 00-<32 hex trace ID>-<16 hex span ID>-<2 hex flags>, ` +
+      "the IDs not all zeros (00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01).",
+    { data: { variable: "traceparent" } },
+  );
 }
 
 /** Starts the run's span, loading OpenTelemetry at the first run. */
@@ -240,7 +252,13 @@ export async function startRunSpans(telemetry: Telemetry, info: RunInfo): Promis
       return formatTraceparent((tools.get(callId) ?? run).spanContext());
     },
     models(resolver) {
-      return async (choice, context) => chat(await resolver(choice, context));
+      return async (choice, context) => {
+        const model = await resolver(choice, context);
+        // The agent's span names who serves its model, as the conventions require of it.
+        const { [GEN_AI.provider]: provider, [GEN_AI.requestModel]: requested } = modelAttributes(model);
+        run.setAttributes({ [GEN_AI.provider]: provider, [GEN_AI.requestModel]: requested });
+        return chat(model);
+      };
     },
     end() {
       if (ended) return;

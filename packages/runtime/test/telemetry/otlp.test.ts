@@ -48,6 +48,8 @@ describe("the OTLP export", () => {
     expect(run!.parentSpanId ?? "").toBe("");
     expect(attr(run, "gen_ai.operation.name")).toBe("invoke_agent");
     expect(attr(run, "gen_ai.agent.name")).toBe("helpdesk/triage");
+    expect(attr(run, "gen_ai.provider.name")).toBe("test");
+    expect(attr(run, "gen_ai.request.model")).toBe("scripts/triage.yaml");
     expect(attr(run, "oz0.job.id")).toBe(job.id);
 
     const chats = c.spans().filter((span) => attr(span, "gen_ai.operation.name") === "chat");
@@ -245,6 +247,23 @@ describe("one trace per job tree", () => {
     const [run] = named("invoke_agent");
     expect(run!.traceId).toBe("0af7651916cd43dd8448eb211c80319c");
     expect(run!.parentSpanId).toBe("b7ad6b7169203331");
+  });
+});
+
+test("a job started with a traceparent that is not one is refused, saying what one looks like", async () => {
+  const engine = h.engine();
+  await expect(
+    engine.start({
+      tenant: "default",
+      agent: "helpdesk/triage",
+      input: "ticket 7",
+      traceparent: "00-abc-def-01",
+    }),
+  ).rejects.toMatchObject({
+    code: "INVALID_TELEMETRY",
+    message: expect.stringContaining(
+      "traceparent '00-abc-def-01' is not a W3C traceparent: it is 00-<32 hex trace ID>",
+    ),
   });
 });
 

@@ -147,7 +147,7 @@ export const ERROR_CODES = {
   INVALID_TELEMETRY: {
     side: "user",
     summary:
-      "An OpenTelemetry variable (OTEL_TRACES_SAMPLER, OTEL_EXPORTER_OTLP_HEADERS, ...) has a value oz0 cannot use.",
+      "A trace setting (an OTEL_* variable such as OTEL_TRACES_SAMPLER, or a traceparent) has a value oz0 cannot use.",
     data: "{ variable: string }",
   },
   JOB_STATE_CONFLICT: {
