@@ -71,7 +71,7 @@ export class ToolCaller {
       attempt: 1,
       signal: new AbortController().signal,
     };
-    const outcome = await this.#traced(fn, args, call, () =>
+    const outcome = await this.#traced(fn, args, call, undefined, () =>
       dispatchCall(fn, args, call, { interceptors: this.#options.interceptors ?? [] }),
     );
     const base = { address: fn.address, modelName: fn.modelName, ms: outcome.ms, idempotencyKey };
@@ -91,8 +91,9 @@ export class ToolCaller {
     args: unknown,
     call: FunctionCall,
     recorder?: CallRecorder,
+    traceparent?: string,
   ): Promise<CallOutcome> {
-    return this.#traced(fn, args, call, () =>
+    return this.#traced(fn, args, call, traceparent, () =>
       dispatchCall(fn, args, call, {
         interceptors: this.#options.interceptors ?? [],
         ...(recorder === undefined ? {} : { recorder }),
@@ -100,10 +101,16 @@ export class ToolCaller {
     );
   }
 
+  /** Where this caller's spans go; undefined when no telemetry is configured. */
+  get telemetry(): Telemetry | undefined {
+    return this.#options.telemetry;
+  }
+
   #traced(
     fn: CallableFunction,
     args: unknown,
     call: FunctionCall,
+    parent: string | undefined,
     run: () => Promise<CallOutcome>,
   ): Promise<CallOutcome> {
     const info = {
@@ -113,6 +120,7 @@ export class ToolCaller {
       callId: call.callId,
       jobId: call.jobId,
       args,
+      parent,
       redact: async <T>(value: T): Promise<T> => {
         const redactor = await this.#options.redactor?.(call.tenant);
         return redactor === undefined ? value : redactor.json(value);

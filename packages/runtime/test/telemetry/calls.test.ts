@@ -52,7 +52,7 @@ describe("calls outside a job's run", () => {
     expect(attr(spans[1], "error.type")).toBe(refused.error?.code);
   });
 
-  test("a call of an oz0 mcp serve client is exported as an execute_tool span naming the call's job", async () => {
+  test("a call of an oz0 mcp serve client is a tools/call server span under the client's traceparent, with the call's execute_tool span in it", async () => {
     await openTraced();
     const served = await OzMcpServer.open(
       {
@@ -69,14 +69,36 @@ describe("calls outside a job's run", () => {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await served.session().connect(serverSide);
     await client.connect(clientSide);
+    const traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
     try {
-      const result = await client.callTool({ name: "tickets__lookup", arguments: { id: 7 } });
+      const result = await client.callTool({
+        name: "tickets__lookup",
+        arguments: { id: 7 },
+        _meta: { traceparent },
+      });
+      const refused = await client.callTool({ name: "tickets__lookup", arguments: { id: "seven" } });
+      expect(refused.isError).toBe(true);
       const job = (result._meta as Record<string, unknown>)[JOB_META_KEY];
       await runtime.close();
-      const [span] = c.spans().filter((entry) => entry.name.startsWith("execute_tool"));
-      expect(attr(span, "gen_ai.operation.name")).toBe("execute_tool");
-      expect(attr(span, "oz0.function.address")).toBe("helpdesk/tickets.lookup");
-      expect(attr(span, "oz0.job.id")).toBe(job);
+      const [request, second] = c.spans().filter((entry) => entry.name === "tools/call tickets__lookup");
+      expect(request!.kind).toBe(KIND.server);
+      expect(request!.traceId).toBe("4bf92f3577b34da6a3ce929d0e0e4736");
+      expect(request!.parentSpanId).toBe("00f067aa0ba902b7");
+      expect(attr(request, "mcp.method.name")).toBe("tools/call");
+      expect(attr(request, "gen_ai.operation.name")).toBe("execute_tool");
+      expect(attr(request, "gen_ai.tool.name")).toBe("tickets__lookup");
+      expect(attr(request, "jsonrpc.request.id")).toEqual(expect.any(String));
+      expect(request!.status?.code ?? 0).not.toBe(2);
+      // Without a traceparent from the client, the request starts a trace of its own.
+      expect(second!.traceId).not.toBe(request!.traceId);
+      expect(second!.status?.code).toBe(2);
+      expect(attr(second, "error.type")).toBe("tool_error");
+      const [call] = c.spans().filter((entry) => entry.name === "execute_tool tickets__lookup");
+      expect(call!.kind).toBe(KIND.internal);
+      expect(call!.parentSpanId).toBe(request!.spanId);
+      expect(call!.traceId).toBe(request!.traceId);
+      expect(attr(call, "oz0.function.address")).toBe("helpdesk/tickets.lookup");
+      expect(attr(call, "oz0.job.id")).toBe(job);
     } finally {
       await client.close();
       await served.close();

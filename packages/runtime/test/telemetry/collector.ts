@@ -88,4 +88,4 @@ export function attr(span: OtlpSpan | undefined, key: string): unknown {
   return span === undefined ? undefined : value(span.attributes, key);
 }
 
-export const KIND = { internal: 1, client: 3 } as const;
+export const KIND = { internal: 1, server: 2, client: 3 } as const;

@@ -17,6 +17,7 @@ import type { Catalog } from "../../catalog/index.js";
 import type { JobStore } from "../../jobs/index.js";
 import { assertAgentRuns } from "../../policy/index.js";
 import type { Store } from "../../store/index.js";
+import { tracedMcpCall } from "../../telemetry/index.js";
 import type { CallableFunction, CallOutcome, ToolCaller } from "../../tools/index.js";
 import { MCP_CLIENT_INFO } from "../connection.js";
 import type { McpManager } from "../manager.js";
@@ -156,11 +157,18 @@ export class OzMcpServer {
                 params: { progressToken: token, progress: step, message },
               });
             };
-      return this.call(request.params.name, request.params.arguments ?? {}, {
-        signal: extra.signal,
-        by: `mcp:${client}`,
-        progress,
-      });
+      const traced = { tool: request.params.name, requestId: extra.requestId, sessionId: extra.sessionId };
+      return tracedMcpCall(
+        this.#deps.tools.telemetry,
+        { ...traced, meta: request.params._meta },
+        (traceparent) =>
+          this.call(request.params.name, request.params.arguments ?? {}, {
+            signal: extra.signal,
+            by: `mcp:${client}`,
+            progress,
+            traceparent,
+          }),
+      );
     });
     this.#sessions.add(server);
     server.onclose = () => this.#sessions.delete(server);
@@ -179,9 +187,11 @@ export class OzMcpServer {
       /** Who calls, as the job records it: `mcp:<client name>`. */
       readonly by: string;
       readonly progress?: ((message: string) => Promise<void>) | undefined;
+      /** The request's span, which the call's own span goes under. */
+      readonly traceparent?: string | undefined;
     },
   ): Promise<CallToolResult> {
-    const { signal, by } = request;
+    const { signal, by, traceparent } = request;
     const fn = await this.find(name);
     if (this.agent !== undefined) {
       try {
@@ -193,7 +203,7 @@ export class OzMcpServer {
     }
     const scope: CallJobScope = { tenant: this.tenant, agent: this.#scope, by };
     const job = await startCallJob(this.#deps.jobs, scope, fn, args, signal);
-    let outcome = await this.#deps.tools.dispatch(fn, args, job.call);
+    let outcome = await this.#deps.tools.dispatch(fn, args, job.call, undefined, traceparent);
     if (!outcome.ok && outcome.error.code === "APPROVAL_REQUIRED") {
       const refused = await holdForApproval({
         store: this.#deps.store,
@@ -206,7 +216,7 @@ export class OzMcpServer {
       });
       outcome =
         refused === undefined
-          ? await this.#deps.tools.dispatch(fn, args, job.call)
+          ? await this.#deps.tools.dispatch(fn, args, job.call, undefined, traceparent)
           : { ok: false, error: refused, ms: outcome.ms };
     }
     outcome = await job.finish(outcome);
