@@ -62,8 +62,8 @@ export interface StartRequest {
   readonly by?: string;
   readonly fromPlugin?: string;
   /**
-   * The W3C traceparent of the span that starts the job (an MCP call, `oz0 tool call`): the
-   * job's spans join that trace. A value that is not a traceparent is refused (INVALID_TELEMETRY).
+   * The W3C traceparent of the caller's span that starts the job: the job's spans join that
+   * trace. A value that is not a traceparent is refused (INVALID_TELEMETRY).
    */
   readonly traceparent?: string | undefined;
 }

@@ -16,7 +16,7 @@ import type {
 } from "../models/index.js";
 import type { Telemetry } from "./exporter.js";
 
-/** The GenAI semantic conventions' attribute names oz0 sets (OpenTelemetry semconv 1.40). */
+/** The GenAI semantic conventions' attribute names oz0 sets, as @opentelemetry/semantic-conventions 1.45 names them. */
 export const GEN_AI = {
   operation: "gen_ai.operation.name",
   provider: "gen_ai.provider.name",

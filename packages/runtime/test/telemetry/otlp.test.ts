@@ -2,9 +2,11 @@
 // tool calls reach a collector as spans named and attributed as the GenAI semantic conventions
 // say; a delegated child job and a resumed run continue the parent's trace from what the job
 // stores; message content goes out only when the operator opts in.
+
+import * as semconv from "@opentelemetry/semantic-conventions/incubating";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { redactorOf } from "../../src/models/index.js";
-import { Telemetry, type TelemetryOptions, tracesUrl } from "../../src/telemetry/index.js";
+import { GEN_AI, Telemetry, type TelemetryOptions, tracesUrl } from "../../src/telemetry/index.js";
 import { type Harness, harness, scripted } from "../jobs/helpers.js";
 import { FakeModelServer } from "../models/fake-servers/server.js";
 import { context, FORMATS, KEY, pointedAt, resolverFor } from "../models/helpers.js";
@@ -311,6 +313,60 @@ describe("the standard OTEL_* variables", () => {
         },
       ),
     ).toThrow("OTEL_TRACES_SAMPLER_ARG: '2' is not a ratio from 0 to 1");
+  });
+});
+
+describe("the attribute names", () => {
+  test("are the ones the installed @opentelemetry/semantic-conventions exports", () => {
+    expect(GEN_AI).toEqual({
+      operation: semconv.ATTR_GEN_AI_OPERATION_NAME,
+      provider: semconv.ATTR_GEN_AI_PROVIDER_NAME,
+      requestModel: semconv.ATTR_GEN_AI_REQUEST_MODEL,
+      responseModel: semconv.ATTR_GEN_AI_RESPONSE_MODEL,
+      responseId: semconv.ATTR_GEN_AI_RESPONSE_ID,
+      inputTokens: semconv.ATTR_GEN_AI_USAGE_INPUT_TOKENS,
+      outputTokens: semconv.ATTR_GEN_AI_USAGE_OUTPUT_TOKENS,
+      cacheReadTokens: semconv.ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS,
+      finishReasons: semconv.ATTR_GEN_AI_RESPONSE_FINISH_REASONS,
+      agentName: semconv.ATTR_GEN_AI_AGENT_NAME,
+      agentId: semconv.ATTR_GEN_AI_AGENT_ID,
+      workflowName: semconv.ATTR_GEN_AI_WORKFLOW_NAME,
+      conversationId: semconv.ATTR_GEN_AI_CONVERSATION_ID,
+      toolName: semconv.ATTR_GEN_AI_TOOL_NAME,
+      toolCallId: semconv.ATTR_GEN_AI_TOOL_CALL_ID,
+      toolType: semconv.ATTR_GEN_AI_TOOL_TYPE,
+      toolArguments: semconv.ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
+      toolResult: semconv.ATTR_GEN_AI_TOOL_CALL_RESULT,
+      systemInstructions: semconv.ATTR_GEN_AI_SYSTEM_INSTRUCTIONS,
+      inputMessages: semconv.ATTR_GEN_AI_INPUT_MESSAGES,
+      outputMessages: semconv.ATTR_GEN_AI_OUTPUT_MESSAGES,
+      serverAddress: semconv.ATTR_SERVER_ADDRESS,
+      serverPort: semconv.ATTR_SERVER_PORT,
+      errorType: semconv.ATTR_ERROR_TYPE,
+    });
+    expect([
+      semconv.GEN_AI_OPERATION_NAME_VALUE_CHAT,
+      semconv.GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
+      semconv.GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT,
+      semconv.GEN_AI_OPERATION_NAME_VALUE_INVOKE_WORKFLOW,
+      semconv.GEN_AI_PROVIDER_NAME_VALUE_OPENAI,
+      semconv.GEN_AI_PROVIDER_NAME_VALUE_ANTHROPIC,
+      semconv.ATTR_MCP_METHOD_NAME,
+      semconv.MCP_METHOD_NAME_VALUE_TOOLS_CALL,
+      semconv.ATTR_JSONRPC_REQUEST_ID,
+      semconv.ATTR_MCP_SESSION_ID,
+    ]).toEqual([
+      "chat",
+      "execute_tool",
+      "invoke_agent",
+      "invoke_workflow",
+      "openai",
+      "anthropic",
+      "mcp.method.name",
+      "tools/call",
+      "jsonrpc.request.id",
+      "mcp.session.id",
+    ]);
   });
 });
 
