@@ -19,8 +19,7 @@ import { runTogether } from "./children.js";
 import { disposeFixtures, engineFixtures } from "./engines.js";
 
 const fixtures = engineFixtures();
-// Dropping each PostgreSQL database takes seconds on a loaded machine.
-afterAll(() => disposeFixtures(fixtures), 60_000);
+afterAll(() => disposeFixtures(fixtures));
 
 const ALL_VERSIONS = MIGRATIONS.map((migration) => migration.version);
 
