@@ -259,6 +259,7 @@ function toReply(request: ModelRequest, streamed: Streamed, warnings: string[]):
   const inputTokens = usage?.inputTokens.total ?? sumDefined(usage?.inputTokens);
   const outputTokens = usage?.outputTokens.total;
   const cached = usage?.inputTokens.cacheRead;
+  const written = usage?.inputTokens.cacheWrite;
   const said = text === "" && calls.length > 0 ? undefined : text;
   const output = request.outputSchema !== undefined && calls.length === 0 ? parseJson(text) : undefined;
   if (streamed.finish === "length") {
@@ -272,6 +273,7 @@ function toReply(request: ModelRequest, streamed: Streamed, warnings: string[]):
       inputTokens: inputTokens ?? request.estimatedInputTokens,
       outputTokens: outputTokens ?? estimateValueTokens(text) + estimateValueTokens(calls),
       ...(cached === undefined || cached === 0 ? {} : { cachedInputTokens: cached }),
+      ...(written === undefined || written === 0 ? {} : { cacheWriteInputTokens: written }),
     },
     ...(warnings.length === 0 ? {} : { warnings }),
     ...(Object.keys(streamed.response).length === 0 ? {} : { response: streamed.response }),

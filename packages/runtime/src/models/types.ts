@@ -57,6 +57,8 @@ export interface ModelUsage {
   readonly outputTokens: number;
   /** Prompt tokens the provider read from its cache (billed at the cached price). */
   readonly cachedInputTokens?: number | undefined;
+  /** Prompt tokens the provider wrote to its cache for later calls (Anthropic's cache creation). */
+  readonly cacheWriteInputTokens?: number | undefined;
 }
 
 export interface ModelReply {

@@ -26,6 +26,7 @@ export const GEN_AI = {
   inputTokens: "gen_ai.usage.input_tokens",
   outputTokens: "gen_ai.usage.output_tokens",
   cacheReadTokens: "gen_ai.usage.cache_read.input_tokens",
+  cacheWriteTokens: "gen_ai.usage.cache_creation.input_tokens",
   finishReasons: "gen_ai.response.finish_reasons",
   agentName: "gen_ai.agent.name",
   agentId: "gen_ai.agent.id",
@@ -169,6 +170,9 @@ export async function startRunSpans(telemetry: Telemetry, info: RunInfo): Promis
         ...(reply.usage.cachedInputTokens === undefined
           ? {}
           : { [GEN_AI.cacheReadTokens]: reply.usage.cachedInputTokens }),
+        ...(reply.usage.cacheWriteInputTokens === undefined
+          ? {}
+          : { [GEN_AI.cacheWriteTokens]: reply.usage.cacheWriteInputTokens }),
         [GEN_AI.finishReasons]: [finish],
         ...(capture ? outputContent(info.redact(reply), request, finish) : {}),
       });

@@ -164,7 +164,8 @@ describe.each(FORMATS)("a model call to $provider ($format)", ({ format, provide
     server.reply(
       {
         calls: [{ name: "tickets__lookup", args: { id: 7 } }],
-        usage: { input: 120, output: 7, cached: 100 },
+        // Only Anthropic's format reports tokens written to the cache.
+        usage: { input: 120, output: 7, cached: 100, ...(format === "anthropic" ? { written: 15 } : {}) },
       },
       { text: "billing", usage: { input: 140, output: 2 } },
     );
@@ -196,6 +197,9 @@ describe.each(FORMATS)("a model call to $provider ($format)", ({ format, provide
     }
     expect(attr(first, "gen_ai.usage.input_tokens")).toBe(120);
     expect(attr(first, "gen_ai.usage.cache_read.input_tokens")).toBe(100);
+    expect(attr(first, "gen_ai.usage.cache_creation.input_tokens")).toBe(
+      format === "anthropic" ? 15 : undefined,
+    );
     expect(attr(first, "gen_ai.response.finish_reasons")).toEqual(["tool_calls"]);
     expect(attr(second, "gen_ai.response.finish_reasons")).toEqual(["stop"]);
     // The tool span carries the id the model gave the call, not oz0's own.
@@ -327,6 +331,7 @@ describe("the attribute names", () => {
       inputTokens: semconv.ATTR_GEN_AI_USAGE_INPUT_TOKENS,
       outputTokens: semconv.ATTR_GEN_AI_USAGE_OUTPUT_TOKENS,
       cacheReadTokens: semconv.ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS,
+      cacheWriteTokens: semconv.ATTR_GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS,
       finishReasons: semconv.ATTR_GEN_AI_RESPONSE_FINISH_REASONS,
       agentName: semconv.ATTR_GEN_AI_AGENT_NAME,
       agentId: semconv.ATTR_GEN_AI_AGENT_ID,
