@@ -15,6 +15,8 @@ export interface ModelCall {
   readonly id: string;
   readonly name: string;
   readonly args: unknown;
+  /** The id the model gave the call, when it gave one; traces name the call by it. */
+  readonly wireId?: string | undefined;
 }
 
 /** One message of the conversation the model sees. */

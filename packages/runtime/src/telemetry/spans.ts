@@ -315,7 +315,15 @@ function errorType(error: unknown): string {
 /** The request's messages as the conventions' `gen_ai.system_instructions` and `gen_ai.input.messages`. */
 function inputContent(messages: readonly ModelMessage[]): Attributes {
   const system = messages.filter((message) => message.role === "system");
-  const rest = messages.filter((message) => message.role !== "system").map(toConventionMessage);
+  // A call goes by the model's own id for it, as its execute_tool span does.
+  const wireIds = new Map<string, string>();
+  for (const message of messages) {
+    if (message.role !== "assistant") continue;
+    for (const call of message.calls) if (call.wireId !== undefined) wireIds.set(call.id, call.wireId);
+  }
+  const rest = messages
+    .filter((message) => message.role !== "system")
+    .map((message) => toConventionMessage(message, (id) => wireIds.get(id) ?? id));
   return {
     ...(system.length === 0
       ? {}
@@ -343,7 +351,10 @@ function outputContent(reply: ModelReply, request: ModelRequest, finish: string)
   return { [GEN_AI.outputMessages]: json([{ role: "assistant", parts, finish_reason: finish }]) };
 }
 
-function toConventionMessage(message: Exclude<ModelMessage, { role: "system" }>): unknown {
+function toConventionMessage(
+  message: Exclude<ModelMessage, { role: "system" }>,
+  idOf: (callId: string) => string,
+): unknown {
   switch (message.role) {
     case "user":
       return { role: "user", parts: [{ type: "text", content: message.content }] };
@@ -357,7 +368,7 @@ function toConventionMessage(message: Exclude<ModelMessage, { role: "system" }>)
           ...(message.output === undefined ? [] : [{ type: "text", content: json(message.output) }]),
           ...message.calls.map((call) => ({
             type: "tool_call",
-            id: call.id,
+            id: idOf(call.id),
             name: call.name,
             arguments: call.args,
           })),
@@ -366,7 +377,7 @@ function toConventionMessage(message: Exclude<ModelMessage, { role: "system" }>)
     case "tool":
       return {
         role: "tool",
-        parts: [{ type: "tool_call_response", id: message.callId, response: message.content }],
+        parts: [{ type: "tool_call_response", id: idOf(message.callId), response: message.content }],
       };
   }
 }

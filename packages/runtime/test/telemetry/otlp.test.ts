@@ -160,7 +160,7 @@ describe.each(FORMATS)("a model call to $provider ($format)", ({ format, provide
   });
   afterAll(() => server.close());
 
-  test("names the provider as OpenTelemetry's registry does, the server, the response's model and id, and cached tokens", async () => {
+  test("names the provider as OpenTelemetry's registry does, the server, the response's model and id, cached tokens, and each call by the model's own id", async () => {
     server.reply(
       {
         calls: [{ name: "tickets__lookup", args: { id: 7 } }],
@@ -170,7 +170,7 @@ describe.each(FORMATS)("a model call to $provider ($format)", ({ format, provide
       { text: "billing", usage: { input: 140, output: 2 } },
     );
     const resolve = resolverFor();
-    const telemetry = await traced();
+    const telemetry = await traced({ OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: "true" });
     const { job } = await h.run("helpdesk/triage", "ticket 7", {
       telemetry,
       models: () => resolve({ use: `${provider}:${model}` }, context(pointedAt(server, provider))),
@@ -206,6 +206,20 @@ describe.each(FORMATS)("a model call to $provider ($format)", ({ format, provide
     const [tool] = named("execute_tool");
     expect(attr(tool, "gen_ai.tool.call.id")).toMatch(/^(call_|toolu_)\S+$/);
     expect(attr(tool, "oz0.tool_call.id")).toBe("1.1");
+    // The exported conversation names the call by the same id, asked and answered.
+    const wireId = attr(tool, "gen_ai.tool.call.id");
+    const [asked] = JSON.parse(String(attr(first, "gen_ai.output.messages"))) as {
+      parts: { id?: string }[];
+    }[];
+    expect(asked!.parts.find((part) => part.id !== undefined)?.id).toBe(wireId);
+    const conversation = JSON.parse(String(attr(second, "gen_ai.input.messages"))) as {
+      role: string;
+      parts: { type: string; id?: string }[];
+    }[];
+    expect(conversation.flatMap((message) => message.parts.filter((part) => part.id !== undefined))).toEqual([
+      expect.objectContaining({ type: "tool_call", id: wireId }),
+      expect.objectContaining({ type: "tool_call_response", id: wireId }),
+    ]);
   });
 });
 
