@@ -15,6 +15,10 @@ export const SAMPLERS = [
 ] as const;
 export type SamplerName = (typeof SAMPLERS)[number];
 
+/** The OTLP encodings OTEL_EXPORTER_OTLP_PROTOCOL names that oz0 sends over HTTP. */
+export const PROTOCOLS = ["http/json", "http/protobuf"] as const;
+export type Protocol = (typeof PROTOCOLS)[number];
+
 export interface TelemetryOptions {
   /**
    * The OTLP/HTTP endpoint, as OTEL_EXPORTER_OTLP_ENDPOINT takes it (`http://127.0.0.1:4318`):
@@ -27,6 +31,8 @@ export interface TelemetryOptions {
   readonly serviceName?: string | undefined;
   /** More resource attributes, as OTEL_RESOURCE_ATTRIBUTES gives them. */
   readonly resource?: Readonly<Record<string, string>> | undefined;
+  /** How spans are encoded, as OTEL_EXPORTER_OTLP_PROTOCOL says; `http/json` when left out. */
+  readonly protocol?: Protocol | undefined;
   /** Headers every export sends, as OTEL_EXPORTER_OTLP_HEADERS gives them (an API key). */
   readonly headers?: Readonly<Record<string, string>> | undefined;
   /** Which spans are kept, as OTEL_TRACES_SAMPLER and its argument say; parent-based always-on when left out. */
@@ -84,6 +90,7 @@ export function optionsFromEnv(
   };
   const resource = keyValues(env.OTEL_RESOURCE_ATTRIBUTES, "OTEL_RESOURCE_ATTRIBUTES");
   const sampler = samplerOf(env.OTEL_TRACES_SAMPLER, env.OTEL_TRACES_SAMPLER_ARG);
+  const protocol = protocolOf(env);
   const capture = env.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT?.trim().toLowerCase();
   return {
     ...(Number.isFinite(timeout) && timeout > 0 ? { exportTimeoutMs: timeout } : {}),
@@ -91,6 +98,7 @@ export function optionsFromEnv(
     ...(Object.keys(headers).length === 0 ? {} : { headers }),
     ...(Object.keys(resource).length === 0 ? {} : { resource }),
     ...(sampler === undefined ? {} : { sampler }),
+    ...(protocol === undefined ? {} : { protocol }),
     ...(capture === undefined ? {} : { captureContent: capture === "true" }),
     ...definedOf(options),
   };
@@ -134,6 +142,21 @@ function samplerOf(
     throw invalid("OTEL_TRACES_SAMPLER_ARG", `'${arg}' is not a ratio from 0 to 1`);
   }
   return { name: chosen as SamplerName, ratio };
+}
+
+function protocolOf(env: NodeJS.ProcessEnv): Protocol | undefined {
+  const variable = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL?.trim()
+    ? "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"
+    : "OTEL_EXPORTER_OTLP_PROTOCOL";
+  const chosen = env[variable]?.trim().toLowerCase();
+  if (chosen === undefined || chosen === "") return undefined;
+  if ((PROTOCOLS as readonly string[]).includes(chosen)) return chosen as Protocol;
+  throw invalid(
+    variable,
+    chosen === "grpc"
+      ? "oz0 exports OTLP over HTTP only, not gRPC; set http/protobuf or http/json and point the endpoint at the collector's HTTP port (4318)"
+      : `'${env[variable]}' is not a protocol oz0 has (it has: ${PROTOCOLS.join(", ")})`,
+  );
 }
 
 function invalid(variable: string, problem: string): Oz0Error {

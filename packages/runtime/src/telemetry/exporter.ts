@@ -1,5 +1,6 @@
-// The OpenTelemetry side of oz0's traces: a tracer provider exporting over OTLP/HTTP, loaded on
-// first use only, so a runtime without an endpoint never imports the OpenTelemetry packages.
+// The OpenTelemetry side of oz0's traces: a tracer provider exporting over OTLP/HTTP (JSON, or
+// protobuf when asked), loaded on first use only, so a runtime without an endpoint never
+// imports the OpenTelemetry packages.
 import type { Tracer } from "@opentelemetry/api";
 import { optionsFromEnv, type TelemetryOptions, tracesUrl } from "./config.js";
 
@@ -60,7 +61,9 @@ export class Telemetry {
     const [api, sdk, otlp, resources] = await Promise.all([
       import("@opentelemetry/api"),
       import("@opentelemetry/sdk-trace"),
-      import("@opentelemetry/exporter-trace-otlp-http"),
+      this.#options.protocol === "http/protobuf"
+        ? import("@opentelemetry/exporter-trace-otlp-proto")
+        : import("@opentelemetry/exporter-trace-otlp-http"),
       import("@opentelemetry/resources"),
     ]);
     const timeout = this.#options.exportTimeoutMs ?? 3000;

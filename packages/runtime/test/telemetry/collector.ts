@@ -1,7 +1,7 @@
 // A collector for the telemetry tests: a node:http server on 127.0.0.1 that takes OTLP/HTTP
-// JSON exports (the encoding @opentelemetry/exporter-trace-otlp-http sends; the pinned
-// @opentelemetry/otlp-transformer has no request decoder, so the OTLP/JSON mapping is read as
-// the protocol defines it: hex IDs, integers as strings or numbers).
+// exports. JSON ones (what @opentelemetry/exporter-trace-otlp-http sends) are read as the OTLP
+// JSON mapping defines them: hex IDs, integers as strings or numbers; the pinned
+// @opentelemetry/otlp-transformer has no request decoder. Protobuf ones are kept as bytes.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -33,6 +33,8 @@ export interface Batch {
   readonly headers: Record<string, string | string[] | undefined>;
   readonly resource: OtlpAttribute[];
   readonly spans: OtlpSpan[];
+  /** The request body, for a protobuf export (decoded only when JSON). */
+  readonly body?: Buffer;
 }
 
 export interface Collector {
@@ -49,13 +51,28 @@ export async function collector(): Promise<Collector> {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+      const raw = Buffer.concat(chunks);
+      const contentType = String(request.headers["content-type"]);
+      if (contentType.includes("protobuf")) {
+        batches.push({
+          path: request.url ?? "",
+          contentType,
+          headers: request.headers,
+          resource: [],
+          spans: [],
+          body: raw,
+        });
+        response.writeHead(200, { "content-type": "application/x-protobuf" });
+        response.end();
+        return;
+      }
+      const body = JSON.parse(raw.toString("utf8")) as {
         resourceSpans: { resource: { attributes: OtlpAttribute[] }; scopeSpans: { spans: OtlpSpan[] }[] }[];
       };
       for (const resource of body.resourceSpans) {
         batches.push({
           path: request.url ?? "",
-          contentType: String(request.headers["content-type"]),
+          contentType,
           headers: request.headers,
           resource: resource.resource.attributes,
           spans: resource.scopeSpans.flatMap((scope) => scope.spans),

@@ -304,6 +304,29 @@ describe("the standard OTEL_* variables", () => {
     expect(batch!.headers["x-tenant"]).toBe("acme");
   });
 
+  test("OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf sends protobuf, and grpc is refused with what to set", async () => {
+    const telemetry = await traced({ OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf" });
+    await h.run("helpdesk/triage", "ticket 7", { telemetry });
+    await telemetry.shutdown();
+    expect(c.batches.length).toBeGreaterThan(0);
+    const [batch] = c.batches;
+    expect(batch!.path).toBe("/v1/traces");
+    expect(batch!.contentType).toBe("application/x-protobuf");
+    // Protobuf carries strings as their UTF-8 bytes: the spans' names are in the body as they are.
+    const body = Buffer.concat(c.batches.map((entry) => entry.body ?? Buffer.alloc(0)));
+    expect(body.includes("invoke_agent helpdesk/triage")).toBe(true);
+    expect(body.includes("gen_ai.operation.name")).toBe(true);
+    expect(() => JSON.parse(body.toString("utf8"))).toThrow();
+    expect(() =>
+      Telemetry.configured(
+        {},
+        { OTEL_EXPORTER_OTLP_ENDPOINT: "http://a", OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "grpc" },
+      ),
+    ).toThrow(
+      "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: oz0 exports OTLP over HTTP only, not gRPC; set http/protobuf or http/json",
+    );
+  });
+
   test("OTEL_TRACES_SAMPLER=always_off keeps every span back", async () => {
     const telemetry = await traced({ OTEL_TRACES_SAMPLER: "always_off" });
     const { job } = await h.run("helpdesk/triage", "ticket 7", { telemetry });
