@@ -119,13 +119,19 @@ describe("the OTLP export", () => {
     const { job } = await h.run("helpdesk/triage", `ticket 7, key ${secret}`, {
       telemetry,
       redactor: async () => redactorOf([secret]),
-      models: scripted([{ text: `the key is ${secret}` }]),
+      models: scripted([
+        { call: { function: "tickets__assign", args: { id: 7, queue: secret } } },
+        { text: `the key is ${secret}` },
+      ]),
     });
     await telemetry.shutdown();
     expect(job.status).toBe("succeeded");
-    const [chat] = named("chat");
+    const [chat, last] = named("chat");
     expect(String(attr(chat, "gen_ai.input.messages"))).toContain("ticket 7, key");
-    expect(String(attr(chat, "gen_ai.output.messages"))).toContain("the key is");
+    expect(String(attr(last, "gen_ai.output.messages"))).toContain("the key is");
+    expect(String(attr(chat, "gen_ai.output.messages"))).toContain("tickets__assign");
+    const [assign] = named("execute_tool tickets__assign");
+    expect(String(attr(assign, "gen_ai.tool.call.arguments"))).toContain('"id":7');
     expect(JSON.stringify(c.spans())).not.toContain(secret);
   });
 
