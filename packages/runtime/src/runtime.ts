@@ -112,7 +112,7 @@ export class Runtime {
       telemetry,
       redactor,
     });
-    this.tools = new ToolCaller({ source: this.catalog, home, interceptors, redactor });
+    this.tools = new ToolCaller({ source: this.catalog, home, interceptors, redactor, telemetry });
     this.policy = new ToolPolicy(store, this.catalog);
     this.approvals = new Approvals(store, this.jobs.jobs);
     this.killSwitches = new KillSwitches(store, this.catalog);

@@ -44,6 +44,8 @@ export async function waitForChild(run: JobRun, start: ChildStart): Promise<true
           input: JSON.stringify(input),
           parent_id: row.id,
           depth: row.depth + 1,
+          // The child's runs are spans under the parent's run, in its trace.
+          traceparent: run.spans?.childTraceparent(callId) ?? row.traceparent,
           mode: "run",
           tags: JSON.stringify(tags),
         },

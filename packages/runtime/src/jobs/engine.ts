@@ -10,7 +10,7 @@ import { type HookSource, storeHookSource } from "../hooks/index.js";
 import { type ModelResolver, modelResolver } from "../models/index.js";
 import { assertAgentRuns } from "../policy/kill-switches.js";
 import type { Database, JobMode, JobRow, JobStatus, Store } from "../store/index.js";
-import type { Telemetry } from "../telemetry/index.js";
+import { checkedTraceparent, type Telemetry } from "../telemetry/index.js";
 import type { CallInterceptor, PartSource } from "../tools/index.js";
 import { event, type JobEvent, type JobFailure, type WaitingFor } from "./events.js";
 import { newJobId, newLeaseToken, newNodeId } from "./ids.js";
@@ -62,6 +62,11 @@ export interface StartRequest {
   /** Who starts the job, as the trace shows it. */
   readonly by?: string;
   readonly fromPlugin?: string;
+  /**
+   * The W3C traceparent of the caller's span that starts the job: the job's spans join that
+   * trace. A value that is not a traceparent is refused (INVALID_TELEMETRY).
+   */
+  readonly traceparent?: string | undefined;
 }
 
 export interface RunOptions extends RunListeners {
@@ -143,6 +148,9 @@ export class JobEngine {
         status: "queued",
         input: JSON.stringify(request.input ?? ""),
         mode,
+        ...(request.traceparent === undefined
+          ? {}
+          : { traceparent: checkedTraceparent(request.traceparent) }),
         tags: JSON.stringify(
           part.kind === "agent" ? await agentTags(this.#deps.source, request.tenant, part) : [],
         ),

@@ -39,6 +39,8 @@ export interface ModelCallRecord {
   /** The model-visible name the model called. */
   readonly name: string;
   readonly args: unknown;
+  /** The id the model gave the call on the wire, when it gave one (OpenTelemetry's `gen_ai.tool.call.id`). */
+  readonly wireId?: string;
 }
 
 /** The data of each event kind; the hook bus adds governance_checked, governance_denied and hook_error. */

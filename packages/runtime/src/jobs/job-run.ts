@@ -9,7 +9,7 @@ import type { Card } from "../cards/index.js";
 import type { HookSource, RunHooks } from "../hooks/index.js";
 import type { LanguageModel, ModelResolver } from "../models/index.js";
 import type { Database, Heartbeat, JobRow, JobUpdate } from "../store/index.js";
-import type { Telemetry } from "../telemetry/index.js";
+import type { RunSpans, Telemetry } from "../telemetry/index.js";
 import type { CallInterceptor, PartSource } from "../tools/index.js";
 import { callsIn, JobUsage } from "../usage/index.js";
 import { event, type JobFailure, type NewEvent, type WaitingFor } from "./events.js";
@@ -64,6 +64,8 @@ export class JobRun {
   model: LanguageModel | undefined;
   /** The job's hooks, once set up: every write passes them (checkpoints, governance events). */
   hooks: RunHooks | undefined;
+  /** The run's spans, when telemetry is configured: child jobs continue their trace. */
+  spans: RunSpans | undefined;
   /** The job's model-call totals, replayed and kept as it writes: what budgets read. */
   readonly usage = new JobUsage();
   #done = false;

@@ -34,12 +34,19 @@ export async function runJob(
       jobId: row.id,
       tenant: row.tenant,
       agent: `${row.plugin}/${row.name}`,
+      kind: row.kind,
       attempt: row.attempts,
       parentJobId: row.parent_id,
+      traceparent: row.traceparent,
+      redact: (value) => claimed.lease.redactor.json(value),
     },
     listeners,
+    (traceparent) => deps.jobs.keepTraceparent(row.id, traceparent),
   );
-  const run = new JobRun(deps, row, claimed.lease, replay(events), claimed.now, traced.listeners);
+  const spans = traced.spans;
+  const runDeps = spans === undefined ? deps : { ...deps, models: spans.models(deps.models) };
+  const run = new JobRun(runDeps, row, claimed.lease, replay(events), claimed.now, traced.listeners);
+  run.spans = spans;
   run.usage.add(callsIn(events) ?? []);
   run.start();
   // The engine let go of the lease (an interrupted run): stopped as a worker that lost it is.
@@ -55,7 +62,7 @@ export async function runJob(
   } finally {
     stop?.removeEventListener("abort", onStop);
     run.finish();
-    traced.spans?.end();
+    spans?.end();
   }
 }
 

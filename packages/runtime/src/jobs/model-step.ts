@@ -68,6 +68,7 @@ export async function modelStep(run: JobRun, setup: AgentSetup): Promise<boolean
     id: `${step}.${index + 1}`,
     name: call.name,
     args: call.args,
+    ...(call.wireId === undefined ? {} : { wireId: call.wireId }),
   }));
   const events: NewEvent[] = [
     event("model_call", {

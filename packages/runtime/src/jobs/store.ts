@@ -123,6 +123,16 @@ export class JobStore {
     return row;
   }
 
+  /** Keeps `traceparent` as the trace context of a job that has none yet (its first traced run's). */
+  async keepTraceparent(id: string, traceparent: string): Promise<void> {
+    await this.store.db
+      .updateTable("jobs")
+      .set({ traceparent })
+      .where("id", "=", id)
+      .where("traceparent", "is", null)
+      .execute();
+  }
+
   /**
    * Claims a runnable job: queued, or running under a lease that ran out (its worker died).
    * Counts an attempt and gives the caller a fresh lease token; `undefined` when none is there.

@@ -51,6 +51,7 @@ export interface AiSdkModelOptions {
   readonly mediaParts?: ((mediaType: string) => boolean) | undefined;
   /** The provider wraps a failed call's result in `{ error }` itself (OpenAI's formats do). */
   readonly wrapsErrors?: boolean | undefined;
+  readonly provider?: LanguageModel["provider"];
 }
 
 /** A model the loop can call, over an AI SDK provider's language model. */
@@ -60,6 +61,7 @@ export function aiSdkModel(options: AiSdkModelOptions): LanguageModel {
   return {
     id: options.id,
     nameLimit: options.nameLimit,
+    ...(options.provider === undefined ? {} : { provider: options.provider }),
     generate: async (request) => {
       const inPrompt = options.structuredOutput === "prompt" && request.outputSchema !== undefined;
       const call: LanguageModelV4CallOptions = {
@@ -326,10 +328,11 @@ function toTool(fn: ModelFunction): LanguageModelV4FunctionTool {
 
 interface Streamed {
   readonly text: string;
-  readonly calls: { readonly name: string; readonly args: unknown }[];
+  readonly calls: { readonly name: string; readonly args: unknown; readonly wireId: string }[];
   readonly usage: LanguageModelV4Usage | undefined;
   readonly finish: string | undefined;
   readonly warnings: string[];
+  readonly response: { id?: string; model?: string };
 }
 
 /**
@@ -367,8 +370,9 @@ async function readStream(
   touch: () => void,
   dropped: (warnings: readonly SharedV4Warning[]) => void,
 ): Promise<Streamed> {
-  const calls: { name: string; args: unknown }[] = [];
+  const calls: { name: string; args: unknown; wireId: string }[] = [];
   const warnings: string[] = [];
+  const response: { id?: string; model?: string } = {};
   let usage: LanguageModelV4Usage | undefined;
   let finish: string | undefined;
   for await (const part of stream as unknown as AsyncIterable<LanguageModelV4StreamPart>) {
@@ -382,7 +386,13 @@ async function readStream(
         relay.add(part.delta);
         break;
       case "tool-call":
-        if (part.providerExecuted !== true) calls.push({ name: part.toolName, args: parseArgs(part.input) });
+        if (part.providerExecuted !== true) {
+          calls.push({ name: part.toolName, args: parseArgs(part.input), wireId: part.toolCallId });
+        }
+        break;
+      case "response-metadata":
+        if (part.id !== undefined) response.id = part.id;
+        if (part.modelId !== undefined) response.model = part.modelId;
         break;
       case "finish":
         usage = part.usage;
@@ -397,7 +407,7 @@ async function readStream(
   if (finish === undefined || finish === "interrupted") {
     throw new AttemptFailure("the connection dropped before the answer was complete", { retryable: true });
   }
-  return { text: relay.text, calls, usage, finish, warnings };
+  return { text: relay.text, calls, usage, finish, warnings, response };
 }
 
 /** The answer of a call that did not stream, read as a streamed one would be. */
@@ -407,19 +417,23 @@ function readResult(
   dropped: (warnings: readonly SharedV4Warning[]) => void,
 ): Streamed {
   dropped(result.warnings);
-  const calls: { name: string; args: unknown }[] = [];
+  const calls: { name: string; args: unknown; wireId: string }[] = [];
   for (const part of result.content as readonly LanguageModelV4Content[]) {
     if (part.type === "text") relay.add(part.text);
     else if (part.type === "tool-call" && part.providerExecuted !== true) {
-      calls.push({ name: part.toolName, args: parseArgs(part.input) });
+      calls.push({ name: part.toolName, args: parseArgs(part.input), wireId: part.toolCallId });
     }
   }
+  const response: { id?: string; model?: string } = {};
+  if (result.response?.id !== undefined) response.id = result.response.id;
+  if (result.response?.modelId !== undefined) response.model = result.response.modelId;
   return {
     text: relay.text,
     calls,
     usage: result.usage,
     finish: result.finishReason.unified,
     warnings: result.warnings.map(warningText),
+    response,
   };
 }
 
@@ -450,6 +464,7 @@ function toReply(request: ModelRequest, streamed: Streamed, warnings: string[]):
   const inputTokens = usage?.inputTokens.total ?? sumDefined(usage?.inputTokens);
   const outputTokens = usage?.outputTokens.total;
   const cached = usage?.inputTokens.cacheRead;
+  const written = usage?.inputTokens.cacheWrite;
   const said = text === "" && calls.length > 0 ? undefined : text;
   const output = request.outputSchema !== undefined && calls.length === 0 ? parseJson(text) : undefined;
   if (streamed.finish === "length") {
@@ -463,8 +478,10 @@ function toReply(request: ModelRequest, streamed: Streamed, warnings: string[]):
       inputTokens: inputTokens ?? request.estimatedInputTokens,
       outputTokens: outputTokens ?? estimateValueTokens(text) + estimateValueTokens(calls),
       ...(cached === undefined || cached === 0 ? {} : { cachedInputTokens: cached }),
+      ...(written === undefined || written === 0 ? {} : { cacheWriteInputTokens: written }),
     },
     ...(warnings.length === 0 ? {} : { warnings }),
+    ...(Object.keys(streamed.response).length === 0 ? {} : { response: streamed.response }),
   };
 }
 

@@ -231,6 +231,13 @@ async function buildModel(
   );
 }
 
+/** The provider types OpenTelemetry's `gen_ai.provider.name` registry has a name for. */
+const REGISTRY_NAMES: Partial<Record<ProviderType, string>> = {
+  openai: "openai",
+  "openai-chat": "openai",
+  anthropic: "anthropic",
+};
+
 async function builtinModel(
   type: ProviderType,
   target: Target,
@@ -288,6 +295,7 @@ async function builtinModel(
     structuredOutput: options.structuredOutput,
     mediaParts: kind.mediaParts,
     wrapsErrors: kind.wrapsErrors,
+    provider: { name: REGISTRY_NAMES[type] ?? name, url: baseUrl },
   });
 }
 
@@ -334,6 +342,7 @@ async function pluginModel(
     settings: callSettings("plugin", options.request),
     optionsFrom: options.from,
     stream: options.stream,
+    provider: { name },
   });
 }
 

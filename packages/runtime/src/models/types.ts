@@ -15,6 +15,8 @@ export interface ModelCall {
   readonly id: string;
   readonly name: string;
   readonly args: unknown;
+  /** The id the model gave the call, when it gave one; traces name the call by it. */
+  readonly wireId?: string | undefined;
 }
 
 /** One message of the conversation the model sees. */
@@ -62,11 +64,14 @@ export interface ModelUsage {
   readonly outputTokens: number;
   /** Prompt tokens the provider read from its cache (billed at the cached price). */
   readonly cachedInputTokens?: number | undefined;
+  /** Prompt tokens the provider wrote to its cache for later calls (Anthropic's cache creation). */
+  readonly cacheWriteInputTokens?: number | undefined;
 }
 
 export interface ModelReply {
   readonly text?: string | undefined;
-  readonly calls: readonly { readonly name: string; readonly args: unknown }[];
+  /** `wireId` is the id the model gave the call, when it gave one (the loop gives each its own). */
+  readonly calls: readonly { readonly name: string; readonly args: unknown; readonly wireId?: string }[];
   /** A structured answer, for an agent with an output schema. */
   readonly output?: unknown;
   readonly usage: ModelUsage;
@@ -74,6 +79,8 @@ export interface ModelReply {
   readonly costUsd?: number | undefined;
   /** Things the model wants a person to know about this reply, recorded as `model_warning` events. */
   readonly warnings?: readonly string[] | undefined;
+  /** The provider's ID of the response and the model that actually answered, when it says. */
+  readonly response?: { readonly id?: string | undefined; readonly model?: string | undefined } | undefined;
 }
 
 /** A model the loop can call; `id` is `provider:model` as traces show it. */
@@ -85,6 +92,11 @@ export interface LanguageModel {
    * leaves out the longer ones too. Left out, 64.
    */
   readonly nameLimit?: number | undefined;
+  /**
+   * Who serves the model, as OpenTelemetry's `gen_ai.provider.name` registry names it
+   * (`openai`, `anthropic`), else the provider's own name; and the base URL calls go to.
+   */
+  readonly provider?: { readonly name: string; readonly url?: string | undefined } | undefined;
   generate(request: ModelRequest): Promise<ModelReply>;
   /**
    * Called once the job has ended after `steps` model calls: anything a person should know

@@ -108,6 +108,11 @@ export interface JobsTable {
   waiting_for: Json | null;
   /** Who asked to cancel the job; the worker holding it stops at its next step. */
   cancel_requested_by: string | null;
+  /**
+   * The W3C traceparent of the span the job's runs are children of: its parent job's, or its
+   * first run's. Null until a run with telemetry starts, or when started without any.
+   */
+  traceparent: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** The job's append-only history: `(job_id, seq)` is unique, so a step is recorded once. */

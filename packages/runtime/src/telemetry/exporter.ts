@@ -1,7 +1,8 @@
-// The OpenTelemetry side of oz0's traces: a tracer provider exporting over OTLP/HTTP, loaded on
-// first use only, so a runtime without an endpoint never imports the OpenTelemetry packages.
+// The OpenTelemetry side of oz0's traces: a tracer provider exporting over OTLP/HTTP (JSON, or
+// protobuf when asked), loaded on first use only, so a runtime without an endpoint never
+// imports the OpenTelemetry packages.
 import type { Tracer } from "@opentelemetry/api";
-import { type TelemetryOptions, tracesUrl } from "./config.js";
+import { optionsFromEnv, type TelemetryOptions, tracesUrl } from "./config.js";
 
 /** The tracer oz0 names its spans with. */
 export const TRACER_NAME = "oz0";
@@ -16,17 +17,20 @@ interface Loaded {
 /** One OTLP export target for the process's job runs. */
 export class Telemetry {
   readonly url: string;
+  /** Whether spans carry message content: the operator opted in. */
+  readonly captureContent: boolean;
   readonly #options: TelemetryOptions;
   #loaded: Promise<Loaded> | undefined;
 
   constructor(url: string, options: TelemetryOptions = {}) {
     this.url = url;
+    this.captureContent = options.captureContent === true;
     this.#options = options;
   }
 
   /**
-   * Telemetry to the endpoint the options or the environment configure (OTEL_EXPORTER_OTLP_*
-   * variables: the endpoint and the timeout); undefined when none is.
+   * Telemetry to the endpoint the options or the environment configure (the OTEL_* variables
+   * config.ts reads); undefined when none is.
    */
   static configured(
     options: TelemetryOptions = {},
@@ -34,9 +38,7 @@ export class Telemetry {
   ): Telemetry | undefined {
     const url = tracesUrl(options, env);
     if (url === undefined) return undefined;
-    const timeout = Number(env.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT ?? env.OTEL_EXPORTER_OTLP_TIMEOUT);
-    const fromEnv = Number.isFinite(timeout) && timeout > 0 ? { exportTimeoutMs: timeout } : {};
-    return new Telemetry(url, { ...fromEnv, ...options });
+    return new Telemetry(url, optionsFromEnv(options, env));
   }
 
   /** The OpenTelemetry API and tracer, loaded at the first call. */
@@ -59,18 +61,28 @@ export class Telemetry {
     const [api, sdk, otlp, resources] = await Promise.all([
       import("@opentelemetry/api"),
       import("@opentelemetry/sdk-trace"),
-      import("@opentelemetry/exporter-trace-otlp-http"),
+      this.#options.protocol === "http/protobuf"
+        ? import("@opentelemetry/exporter-trace-otlp-proto")
+        : import("@opentelemetry/exporter-trace-otlp-http"),
       import("@opentelemetry/resources"),
     ]);
     const timeout = this.#options.exportTimeoutMs ?? 3000;
-    const exporter = new otlp.OTLPTraceExporter({ url: this.url, timeoutMillis: timeout });
+    const exporter = new otlp.OTLPTraceExporter({
+      url: this.url,
+      timeoutMillis: timeout,
+      ...(this.#options.headers === undefined ? {} : { headers: { ...this.#options.headers } }),
+    });
     const processor = new sdk.BatchSpanProcessor({
       exporter,
       scheduledDelayMillis: this.#options.batchDelayMs ?? 1000,
       exportTimeoutMillis: timeout,
     });
     const provider = new sdk.TracerProvider({
-      resource: resources.resourceFromAttributes({ "service.name": this.#options.serviceName ?? "oz0" }),
+      resource: resources.resourceFromAttributes({
+        ...this.#options.resource,
+        "service.name": this.#options.serviceName ?? this.#options.resource?.["service.name"] ?? "oz0",
+      }),
+      sampler: samplerOf(sdk, this.#options.sampler),
       spanProcessors: [processor],
     });
     return {
@@ -80,4 +92,18 @@ export class Telemetry {
       shutdown: () => provider.shutdown(),
     };
   }
+}
+
+/** The sampler the options name; parent-based always-on, OpenTelemetry's default, when none. */
+function samplerOf(
+  sdk: typeof import("@opentelemetry/sdk-trace"),
+  chosen: TelemetryOptions["sampler"],
+): import("@opentelemetry/sdk-trace").Sampler {
+  const name = chosen?.name ?? "parentbased_always_on";
+  const root = name.endsWith("always_off")
+    ? new sdk.AlwaysOffSampler()
+    : name.endsWith("traceidratio")
+      ? new sdk.TraceIdRatioBasedSampler(chosen?.ratio ?? 1)
+      : new sdk.AlwaysOnSampler();
+  return name.startsWith("parentbased_") ? new sdk.ParentBasedSampler({ root }) : root;
 }

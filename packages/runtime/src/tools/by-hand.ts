@@ -3,6 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { type FunctionCall, Oz0Error } from "@oz0/sdk";
 import type { Redactor } from "../models/index.js";
+import { type Telemetry, tracedCall } from "../telemetry/index.js";
 import {
   type CallError,
   type CallInterceptor,
@@ -31,6 +32,8 @@ export interface ToolCallerOptions {
   readonly interceptors?: readonly CallInterceptor[];
   /** A tenant's secrets, kept out of what a call by hand reports; nothing is redacted when left out. */
   readonly redactor?: (tenant: string) => Promise<Redactor>;
+  /** Exports each call as an `execute_tool` span; nothing is exported when left out. */
+  readonly telemetry?: Telemetry | undefined;
 }
 
 export class ToolCaller {
@@ -59,19 +62,17 @@ export class ToolCaller {
     const { fn } = resolved;
     const callId = randomUUID();
     const idempotencyKey = `manual:${callId}`;
-    const outcome = await dispatchCall(
-      fn,
-      args,
-      {
-        tenant,
-        jobId: "",
-        callId,
-        idempotencyKey,
-        address: fn.address,
-        attempt: 1,
-        signal: new AbortController().signal,
-      },
-      { interceptors: this.#options.interceptors ?? [] },
+    const call: FunctionCall = {
+      tenant,
+      jobId: "",
+      callId,
+      idempotencyKey,
+      address: fn.address,
+      attempt: 1,
+      signal: new AbortController().signal,
+    };
+    const outcome = await this.#traced(fn, args, call, undefined, () =>
+      dispatchCall(fn, args, call, { interceptors: this.#options.interceptors ?? [] }),
     );
     const base = { address: fn.address, modelName: fn.modelName, ms: outcome.ms, idempotencyKey };
     const report: ToolCallReport = outcome.ok
@@ -90,10 +91,41 @@ export class ToolCaller {
     args: unknown,
     call: FunctionCall,
     recorder?: CallRecorder,
+    traceparent?: string,
   ): Promise<CallOutcome> {
-    return dispatchCall(fn, args, call, {
-      interceptors: this.#options.interceptors ?? [],
-      ...(recorder === undefined ? {} : { recorder }),
-    });
+    return this.#traced(fn, args, call, traceparent, () =>
+      dispatchCall(fn, args, call, {
+        interceptors: this.#options.interceptors ?? [],
+        ...(recorder === undefined ? {} : { recorder }),
+      }),
+    );
+  }
+
+  /** Where this caller's spans go; undefined when no telemetry is configured. */
+  get telemetry(): Telemetry | undefined {
+    return this.#options.telemetry;
+  }
+
+  #traced(
+    fn: CallableFunction,
+    args: unknown,
+    call: FunctionCall,
+    parent: string | undefined,
+    run: () => Promise<CallOutcome>,
+  ): Promise<CallOutcome> {
+    const info = {
+      tenant: call.tenant,
+      name: fn.modelName,
+      address: fn.address,
+      callId: call.callId,
+      jobId: call.jobId,
+      args,
+      parent,
+      redact: async <T>(value: T): Promise<T> => {
+        const redactor = await this.#options.redactor?.(call.tenant);
+        return redactor === undefined ? value : redactor.json(value);
+      },
+    };
+    return tracedCall(this.#options.telemetry, info, run);
   }
 }

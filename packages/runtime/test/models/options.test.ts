@@ -179,7 +179,7 @@ describe("streaming", () => {
     const pieces: string[] = [];
     const reply = await model.generate(request({ onText: (delta) => pieces.push(delta) }));
     expect(chat.requests.at(-1)!.body.stream).not.toBe(true);
-    expect(reply.calls).toEqual([{ name: "tickets__lookup", args: { id: 7 } }]);
+    expect(reply.calls).toEqual([{ name: "tickets__lookup", args: { id: 7 }, wireId: "call_2_0" }]);
     expect(reply.text).toBe("looking");
     expect(pieces).toEqual(["looking"]);
     expect(reply.usage).toMatchObject({ inputTokens: 40, outputTokens: 9 });

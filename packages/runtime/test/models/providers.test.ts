@@ -30,7 +30,10 @@ describe.each(FORMATS)(
       server.reply({ calls: [{ name: "tickets__lookup", args: { id: 7 } }] });
       const model = await resolve({ use: `${provider}:${modelId}` }, context(settings()));
       const reply = await model.generate(request());
-      expect(reply.calls).toEqual([{ name: "tickets__lookup", args: { id: 7 } }]);
+      // wireId is the model's own id for the call, which traces report as gen_ai.tool.call.id.
+      expect(reply.calls).toEqual([
+        { name: "tickets__lookup", args: { id: 7 }, wireId: expect.stringMatching(/^(call|toolu)_\S+$/) },
+      ]);
       const sent = JSON.stringify(server.requests.at(-1)?.body);
       expect(sent).toContain("tickets__lookup");
       expect(sent).toContain("Look a ticket up by id.");

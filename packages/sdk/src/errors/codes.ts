@@ -157,6 +157,12 @@ export const ERROR_CODES = {
     summary: "An agent's model names an alias the tenant has not set, or a provider this oz0 does not have.",
     data: "{ alias: string, provider?: string }",
   },
+  INVALID_TELEMETRY: {
+    side: "user",
+    summary:
+      "A trace setting (an OTEL_* variable such as OTEL_TRACES_SAMPLER, or a traceparent) has a value oz0 cannot use.",
+    data: "{ variable: string }",
+  },
   JOB_STATE_CONFLICT: {
     side: "user",
     summary:

@@ -26,6 +26,7 @@ import type { Catalog } from "../../catalog/index.js";
 import type { JobStore } from "../../jobs/index.js";
 import { assertAgentRuns } from "../../policy/index.js";
 import type { Store } from "../../store/index.js";
+import { tracedMcpCall } from "../../telemetry/index.js";
 import type { CallableFunction, ToolCaller } from "../../tools/index.js";
 import { MCP_CLIENT_INFO } from "../connection.js";
 import type { McpManager } from "../manager.js";
@@ -181,13 +182,22 @@ export class OzMcpServer {
                 params: { progressToken: token, progress: step, message },
               });
             };
-      return this.call(request.params.name, request.params.arguments ?? {}, {
-        signal: extra.signal,
-        by: `mcp:${client}`,
-        progress,
-        log: (level, data) =>
-          server.sendLoggingMessage({ level, logger: "oz0", data }, extra.sessionId).catch(() => undefined),
-      });
+      const traced = { tool: request.params.name, requestId: extra.requestId, sessionId: extra.sessionId };
+      return tracedMcpCall(
+        this.#deps.tools.telemetry,
+        { ...traced, meta: request.params._meta },
+        (traceparent) =>
+          this.call(request.params.name, request.params.arguments ?? {}, {
+            signal: extra.signal,
+            by: `mcp:${client}`,
+            progress,
+            log: (level, data) =>
+              server
+                .sendLoggingMessage({ level, logger: "oz0", data }, extra.sessionId)
+                .catch(() => undefined),
+            traceparent,
+          }),
+      );
     });
     const scope: ContextScope = { tenant: this.tenant, agent: this.#scope };
     const { catalog, jobs } = this.#deps;
@@ -228,9 +238,11 @@ export class OzMcpServer {
       readonly progress?: ((message: string) => Promise<void>) | undefined;
       /** Tells the client about the call (a log message), at the level it set. */
       readonly log?: ((level: LoggingLevel, data: unknown) => Promise<void>) | undefined;
+      /** The request's span, which the call's own span goes under. */
+      readonly traceparent?: string | undefined;
     },
   ): Promise<CallToolResult> {
-    const { signal, by } = request;
+    const { signal, by, traceparent } = request;
     const fn = await this.find(name);
     if (this.agent !== undefined) {
       try {
@@ -244,7 +256,7 @@ export class OzMcpServer {
     const job = await startCallJob(this.#deps.jobs, scope, fn, args, signal);
     const log = request.log ?? (async () => {});
     await log("info", { job: job.id, function: fn.address, event: "started" });
-    let outcome = await this.#deps.tools.dispatch(fn, args, job.call);
+    let outcome = await this.#deps.tools.dispatch(fn, args, job.call, undefined, traceparent);
     if (!outcome.ok && outcome.error.code === "APPROVAL_REQUIRED") {
       await log("notice", { job: job.id, function: fn.address, event: "waiting for approval" });
       const held = await holdForApproval({
@@ -269,7 +281,7 @@ export class OzMcpServer {
       }
       outcome =
         held === undefined
-          ? await this.#deps.tools.dispatch(fn, args, job.call)
+          ? await this.#deps.tools.dispatch(fn, args, job.call, undefined, traceparent)
           : { ok: false, error: held, ms: outcome.ms };
     }
     outcome = await job.finish(outcome);

@@ -22,9 +22,9 @@ export const writeAnthropic: FormatWriter = (res, reply, request, options) => {
       stop_reason: null,
       stop_sequence: null,
       usage: {
-        input_tokens: usage.input - (usage.cached ?? 0),
+        input_tokens: usage.input - (usage.cached ?? 0) - (usage.written ?? 0),
         cache_read_input_tokens: usage.cached ?? 0,
-        cache_creation_input_tokens: 0,
+        cache_creation_input_tokens: usage.written ?? 0,
         output_tokens: 1,
       },
     },

@@ -14,7 +14,13 @@ export type WireFormat = "openai-responses" | "openai-chat" | "anthropic";
 export interface FakeAnswer {
   readonly text?: string;
   readonly calls?: readonly { readonly name: string; readonly args: unknown }[];
-  readonly usage?: { readonly input: number; readonly output: number; readonly cached?: number };
+  /** `cached` prompt tokens were read from the provider's cache, `written` put into it (Anthropic only). */
+  readonly usage?: {
+    readonly input: number;
+    readonly output: number;
+    readonly cached?: number;
+    readonly written?: number;
+  };
 }
 
 /** One scripted reply to one request. */
