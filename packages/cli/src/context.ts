@@ -9,8 +9,9 @@ export async function withRuntime<T>(out: Output, work: (runtime: Runtime) => Pr
   if (out.options.server !== undefined) {
     const { Oz0Error } = await import("@oz0/sdk");
     throw new Oz0Error(
-      "INTERNAL",
+      "NOT_SUPPORTED",
       `--server ${out.options.server}: this oz0 has no HTTP client yet; run the command without --server to use the embedded runtime`,
+      { data: { feature: "--server" } },
     );
   }
   const { defaultHome, Runtime } = await import("@oz0/runtime");

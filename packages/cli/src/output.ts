@@ -1,7 +1,8 @@
 // Where the CLI's output goes: text for people, JSON for scripts (`--json`), and errors on
-// stderr in the same shape either way, with the code callers branch on. Text passes the draw
+// stderr in the SDK's one error shape, with the code callers branch on. Text passes the draw
 // layer's `forTerminal` on its way out, so nothing a plugin wrote can steer the terminal;
 // JSON goes out as JSON.stringify wrote it, whose escaping already keeps control characters out.
+import type { ErrorShape } from "@oz0/sdk/errors";
 import { forTerminal } from "./draw/index.js";
 
 export interface GlobalOptions {
@@ -9,12 +10,6 @@ export interface GlobalOptions {
   tenant: string;
   json?: boolean;
   server?: string;
-}
-
-export interface ErrorShape {
-  code: string;
-  message: string;
-  data?: unknown;
 }
 
 export class Output {
@@ -60,9 +55,13 @@ export class Output {
     else this.stdout(ensureNewline(human(data)));
   }
 
+  /** Prints the SDK's one error shape: as it is with --json, else its message (and stack, in development). */
   error(shape: ErrorShape): void {
-    if (this.json) this.writeJson({ error: shape }, { stderr: true });
-    else this.stderr(`oz0: ${shape.message}\n`);
+    if (this.json) this.writeJson(shape, { stderr: true });
+    else
+      this.stderr(
+        `oz0: ${shape.error.message}\n${shape.error.stack === undefined ? "" : `${shape.error.stack}\n`}`,
+      );
   }
 }
 

@@ -19,7 +19,7 @@ import { registerProvider } from "./commands/provider.js";
 import { registerRun } from "./commands/run.js";
 import { registerSkill } from "./commands/skill.js";
 import { registerTool } from "./commands/tool.js";
-import { type ErrorShape, type GlobalOptions, Output } from "./output.js";
+import { type GlobalOptions, Output } from "./output.js";
 
 /** The CLI's version, from its package.json (next to both src/ and dist/). */
 const VERSION = (
@@ -70,25 +70,25 @@ export async function runCli(argv: readonly string[], out: Output = new Output()
     await program.parseAsync([...argv], { from: "user" });
     return 0;
   } catch (thrown) {
+    // --help and --version end here too, and stay as light as they are.
+    if (
+      thrown instanceof CommanderError &&
+      (!thrown.code.startsWith("commander.") || !PARSE_ERRORS.has(thrown.code))
+    )
+      return thrown.exitCode;
+    // The SDK builds the one error shape every surface prints. Its errors alone, loaded only on
+    // an error, keep a refused command line as cheap as --help.
+    const { errorShape, Oz0Error } = await import("@oz0/sdk/errors");
     if (thrown instanceof CommanderError) {
-      if (!thrown.code.startsWith("commander.") || !PARSE_ERRORS.has(thrown.code)) return thrown.exitCode;
       // The parse failed before any action ran, so --json is read from the command line itself.
       if (wantsJson(argv)) out.json = true;
-      out.error(parseErrorShape(program, argv, thrown));
+      const refusal = parseRefusal(program, argv, thrown);
+      out.error(errorShape(new Oz0Error("INVALID_INPUT", refusal.message, { data: refusal.data })));
       return thrown.exitCode;
     }
-    out.error(await errorShape(thrown));
+    out.error(errorShape(thrown));
     return 1;
   }
-}
-
-/** The one CLI/HTTP error shape; stacks stay out of it. */
-export async function errorShape(thrown: unknown): Promise<ErrorShape> {
-  const { toOz0Error } = await import("@oz0/sdk");
-  const error = toOz0Error(thrown);
-  return error.data === undefined
-    ? { code: error.code, message: error.message }
-    : { code: error.code, message: error.message, data: error.data };
 }
 
 /** Commander's refusals of a command line, as against help, the version and our exit codes. */
@@ -109,17 +109,20 @@ function wantsJson(argv: readonly string[]): boolean {
 }
 
 /**
- * A command line commander refused, as INVALID_INPUT: its message, where the command's usage
+ * A command line commander refused, for INVALID_INPUT: its message, where the command's usage
  * is, and the option or argument it names as the issue's path.
  */
-function parseErrorShape(program: Command, argv: readonly string[], error: CommanderError): ErrorShape {
+function parseRefusal(
+  program: Command,
+  argv: readonly string[],
+  error: CommanderError,
+): { message: string; data: { issues: { path: string; message: string }[] } } {
   const said = error.message.replace(/^error: /, "").replace(/\.$/, "");
   // "option '--limit <n>' argument 'abc' is invalid. it takes …" reads "--limit abc: it takes …".
   const invalid = /^option '(\S+)[^']*' argument '([^']*)' is invalid\. (.*)$/s.exec(said);
   const text = invalid === null ? said : `${invalid[1]} ${invalid[2]}: ${invalid[3]}`;
   const named = invalid?.[1] ?? /'([^']*)'/.exec(said)?.[1]?.split(" ")[0] ?? "";
   return {
-    code: "INVALID_INPUT",
     message: `${text}; ${commandPath(program, argv)} --help shows its usage`,
     data: { issues: [{ path: named, message: text }] },
   };

@@ -108,6 +108,9 @@ describe("oz0 catalog", () => {
         code: "OWNER_MISMATCH",
         message: "github/tickets.lookup is not a function of github: tickets.lookup is support-triage's",
         data: { address: "github/tickets.lookup", owner: "support-triage" },
+        side: "user",
+        status: 400,
+        retryable: false,
       },
     });
   });

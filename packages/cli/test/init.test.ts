@@ -70,6 +70,9 @@ describe("oz0 init", () => {
         message:
           "oz0 init /proc/oz0-plugin: oz0 cannot make the folder /proc/oz0-plugin (ENOENT: no such file or directory, mkdir '/proc/oz0-plugin'); give a folder oz0 may create and write to",
         data: { issues: [{ path: "dir", message: "not a folder oz0 can create" }] },
+        side: "user",
+        status: 400,
+        retryable: false,
       },
     });
   });

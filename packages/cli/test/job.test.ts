@@ -146,6 +146,9 @@ describe("oz0 job search", () => {
               },
             ],
           },
+          side: "user",
+          status: 400,
+          retryable: false,
         },
       });
     }
@@ -163,6 +166,9 @@ describe("the command line's own errors", () => {
         code: "INVALID_INPUT",
         message: "unknown option '--bogus'; oz0 job search --help shows its usage",
         data: { issues: [{ path: "--bogus", message: "unknown option '--bogus'" }] },
+        side: "user",
+        status: 400,
+        retryable: false,
       },
     });
     const missing = await run(["--json", "job", "get"]);

@@ -55,6 +55,9 @@ describe("oz0 policy", () => {
         code: "OWNER_MISMATCH",
         message: "keeper/vault is not a tool of keeper: vault is vault's",
         data: { address: "keeper/vault", owner: "vault" },
+        side: "user",
+        status: 400,
+        retryable: false,
       },
     });
   });

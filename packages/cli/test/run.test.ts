@@ -125,6 +125,9 @@ describe("oz0 run", () => {
         message:
           "--input-file /no/such/file: there is no such file; give a file to read the input from, or - for stdin",
         data: { issues: [{ path: "input-file", message: "cannot be read" }] },
+        side: "user",
+        status: 400,
+        retryable: false,
       },
     });
     const twice = await run(["run", "support-triage/triage", "ticket 7", "--input-file", "/no/such/file"]);

@@ -84,9 +84,12 @@ export {
 } from "./contracts/index.js";
 export {
   ERROR_CODES,
+  type ErrorBody,
   type ErrorCode,
   type ErrorCodeInfo,
+  type ErrorShape,
   type ErrorSide,
+  errorShape,
   isOz0Error,
   Oz0Error,
   toOz0Error,

@@ -3,7 +3,7 @@
 // kill switches hook in), call the function with its FunctionCall, and hand each stage to the
 // recorder. A refused or failed call becomes an outcome the caller passes on (to a model, as an
 // error it can correct), never a throw.
-import { ERROR_CODES, type ErrorCode, type FunctionCall, Oz0Error, toOz0Error } from "@oz0/sdk";
+import { type FunctionCall, isOz0Error, Oz0Error, toOz0Error } from "@oz0/sdk";
 import type { CallableFunction } from "./functions.js";
 import { type ArgumentIssue, argumentIssues, formatIssues } from "./validate.js";
 
@@ -199,17 +199,11 @@ function invalidArguments(fn: CallableFunction, issues: readonly ArgumentIssue[]
 
 /**
  * What a function's own throw means: an Oz0Error keeps its code (also one from a plugin's own
- * copy of the SDK, told by its name and code); anything else is the tool's failure, not a fault
- * of the platform, with the tool's own message.
+ * copy of the SDK, which isOz0Error tells by its brand); anything else is the tool's failure,
+ * not a fault of the platform, with the tool's own message.
  */
 function toolFailure(fn: CallableFunction, thrown: unknown): unknown {
-  if (thrown instanceof Oz0Error) return thrown;
-  if (thrown instanceof Error && thrown.name === "Oz0Error") {
-    const { code } = thrown as { code?: unknown };
-    if (typeof code === "string" && Object.hasOwn(ERROR_CODES, code)) {
-      return new Oz0Error(code as ErrorCode, thrown.message, { cause: thrown });
-    }
-  }
+  if (isOz0Error(thrown)) return toOz0Error(thrown);
   const message = thrown instanceof Error ? thrown.message : String(thrown);
   const name = thrown instanceof Error ? thrown.name : typeof thrown;
   return new Oz0Error("TOOL_FAILED", message, { data: { address: fn.address, name }, cause: thrown });

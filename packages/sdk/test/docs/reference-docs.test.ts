@@ -15,10 +15,12 @@ describe("docs/errors.md", () => {
     expect(documented).toEqual(Object.keys(ERROR_CODES));
   });
 
-  it("gives each code the side, summary and data the table gives", () => {
+  it("gives each code the side, HTTP status, retryable flag, summary and data the table gives", () => {
     for (const [code, info] of Object.entries(ERROR_CODES)) {
       const section = text.split(`## ${code}\n`)[1]?.split("\n## ")[0] ?? "";
       expect(section, code).toContain(`- side: ${info.side}`);
+      expect(section, code).toContain(`- status: ${info.status}\n`);
+      expect(section, code).toContain(`- retryable: ${info.retryable ? "yes" : "no"}\n`);
       expect(section, code).toContain(`- when: ${info.summary}`);
       expect(section, code).toContain(`- data: ${info.data}`);
     }
