@@ -261,6 +261,8 @@ export const ERROR_CODES = {
   },
   INVALID_TELEMETRY: {
     side: "user",
+    status: 400,
+    retryable: false,
     summary:
       "A trace setting (an OTEL_* variable such as OTEL_TRACES_SAMPLER, or a traceparent) has a value oz0 cannot use.",
     data: "{ variable: string }",
