@@ -236,9 +236,10 @@ function median(values: readonly number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
-/** `--profile`: only 1,000-step jobs on a file, for `node --cpu-prof` (docs/performance.md). */
+/** `--profile [--governed]`: only 1,000-step jobs on a file, for `node --cpu-prof` (docs/performance.md). */
 async function profile(): Promise<void> {
-  const flavour = await oz0Flavour("SQLite file", { memory: false, governed: false });
+  const governed = process.argv.includes("--governed");
+  const flavour = await oz0Flavour(governed ? "governed (file)" : "SQLite file", { memory: false, governed });
   try {
     for (let round = 0; round < 5; round++) await flavour.run(LONG_JOB);
   } finally {

@@ -311,9 +311,14 @@ export class RunHooks {
     return this.take(events);
   }
 
-  /** on_post_checkpoint after such a write; what it records goes with the next write. */
-  async afterWrite(events: readonly NewEvent[], final: boolean): Promise<void> {
-    if (!final && this.bus.has("on_post_checkpoint")) await this.bus.fire("on_post_checkpoint", { events });
+  /**
+   * on_post_checkpoint after such a write; what it records goes with the next write. True when
+   * handlers ran.
+   */
+  async afterWrite(events: readonly NewEvent[], final: boolean): Promise<boolean> {
+    if (final || !this.bus.has("on_post_checkpoint")) return false;
+    await this.bus.fire("on_post_checkpoint", { events });
+    return true;
   }
 
   // ── The end ──────────────────────────────────────────────────────────────────────────
