@@ -2,7 +2,13 @@
 // catalogue's HookMessage and FunctionDescription, its reply a ModelResponse; what a handler
 // returns is read back leniently, keeping what it did not change.
 import type { HookPayload } from "@oz0/sdk";
-import type { ModelCall, ModelFunction, ModelMessage, ModelReply } from "../models/index.js";
+import {
+  keptPrefix,
+  type ModelCall,
+  type ModelFunction,
+  type ModelMessage,
+  type ModelReply,
+} from "../models/index.js";
 
 type HookMessage = HookPayload<"pre_llm_call">["messages"][number];
 type FunctionDescription = HookPayload<"pre_llm_call">["tools"][number];
@@ -25,12 +31,12 @@ function hookMessage(message: ModelMessage): HookMessage {
 export class HookMessages {
   #messages: ModelMessage[] = [];
   #views: HookMessage[] = [];
+  #source: readonly ModelMessage[] | undefined;
 
   of(messages: readonly ModelMessage[]): HookMessage[] {
     const known = this.#messages;
-    let kept = 0;
-    const limit = Math.min(known.length, messages.length);
-    while (kept < limit && known[kept] === messages[kept]) kept += 1;
+    const kept = keptPrefix(known, messages, this.#source);
+    this.#source = messages;
     known.length = kept;
     this.#views.length = kept;
     for (let index = kept; index < messages.length; index++) {

@@ -179,6 +179,8 @@ export class PromptBuilder {
   #messages: ModelMessage[] = [];
   #marks: Mark[] = [];
   #prompt: LanguageModelV4Message[] = [];
+  /** The list last built from: the job's conversation, which only grows. */
+  #source: readonly ModelMessage[] | undefined;
 
   constructor(shape: Omit<PromptShape, "schema"> = {}) {
     this.#shape = shape;
@@ -188,10 +190,8 @@ export class PromptBuilder {
   build(messages: readonly ModelMessage[], schema?: string): LanguageModelV4Prompt {
     const known = this.#messages;
     let kept = 0;
-    if (schema === this.#schema) {
-      const limit = Math.min(known.length, messages.length);
-      while (kept < limit && known[kept] === messages[kept]) kept += 1;
-    }
+    if (schema === this.#schema) kept = keptPrefix(known, messages, this.#source);
+    this.#source = messages;
     if (kept < known.length) this.#rollBack(kept);
     this.#schema = schema;
     const shape: PromptShape = { ...this.#shape, schema };
@@ -216,6 +216,29 @@ export class PromptBuilder {
     this.#prompt.length = mark.length;
     if (mark.last !== undefined) this.#prompt[mark.length - 1] = mark.last;
   }
+}
+
+/**
+ * How many of the messages `known` holds start `messages` too. The conversation's own list only
+ * grows, so when it is the list seen last, its last known message in place says it all; another
+ * list (one a pre_llm_call handler made) is compared message by message.
+ */
+export function keptPrefix(
+  known: readonly ModelMessage[],
+  messages: readonly ModelMessage[],
+  source: readonly ModelMessage[] | undefined,
+): number {
+  const limit = Math.min(known.length, messages.length);
+  if (
+    messages === source &&
+    limit === known.length &&
+    (limit === 0 || messages[limit - 1] === known[limit - 1])
+  ) {
+    return limit;
+  }
+  let kept = 0;
+  while (kept < limit && known[kept] === messages[kept]) kept += 1;
+  return kept;
 }
 
 /** Adds one message of the conversation to the prompt. */
