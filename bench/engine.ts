@@ -16,7 +16,7 @@ const STEP_COUNTS = [5, 20, 100];
 const ROUNDS = 25;
 const WARM_UP_JOBS = 40;
 const LONG_JOB = 1000;
-const LONG_ROUNDS = 3;
+const LONG_ROUNDS = 5;
 /** Steps 901–1,000 may cost this much more than steps 1–100 and still be called flat. */
 const FLAT_WITHIN = 0.15;
 const TENANT = "default";

@@ -5,7 +5,8 @@ import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const hook = fileURLToPath(new URL("../packages/runtime/test/store/fixtures/resolve-ts.ts", import.meta.url));
-// The job engine's cost per step, the governed dispatch path's cost per call, then oz0's start.
+// A job step's cost as an embedder pays it (and whether it stays flat in a 1,000-step job), the
+// governed dispatch path's cost per call, then oz0's start.
 for (const script of ["./engine.ts", "./governance.ts", "./startup.ts"]) {
   const result = spawnSync(
     process.execPath,
