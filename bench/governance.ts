@@ -241,9 +241,6 @@ async function main(): Promise<void> {
         [String(size).padStart(11), a.toFixed(1).padStart(6), b.toFixed(1).padStart(15)].join("  "),
       );
     }
-    console.log(
-      "\nThe hook table and the compiled policy are built once per job claim; a call walks ready lists, so the cost per call does not grow with the job.",
-    );
   } finally {
     controller.abort();
     await store.close();

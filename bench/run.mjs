@@ -5,8 +5,8 @@ import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const hook = fileURLToPath(new URL("../packages/runtime/test/store/fixtures/resolve-ts.ts", import.meta.url));
-// The job engine's cost per step, the governed dispatch path's cost per call, oz0's start, and
-// the time to read a large manifest.
+// A job step's cost as an embedder pays it (and whether it stays flat in a 1,000-step job), the
+// governed dispatch path's cost per call, oz0's start, and the time to read a large manifest.
 for (const script of ["./engine.ts", "./governance.ts", "./startup.ts", "./manifest.ts"]) {
   const result = spawnSync(
     process.execPath,

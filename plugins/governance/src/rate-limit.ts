@@ -1,7 +1,8 @@
 // The rate limit: calls per minute in a tenant, on a sliding window of the last 60 seconds,
 // checked before each model call (pre_llm_call, the spec's example) and, when configured,
 // each function call (pre_tool_call). The window lives in the process that runs the jobs: on
-// several nodes each counts its own calls.
+// several nodes each counts its own calls. A call costs the same however many the window
+// holds: the window is a queue, oldest first, that drops from its front what is 60 s old.
 import { GovernanceContract, type HookPayload, PolicyViolation, plugin } from "@oz0/sdk";
 
 const WINDOW_MS = 60_000;
@@ -24,8 +25,8 @@ export class RateLimitGovernance extends GovernanceContract {
   readonly #max: number;
   readonly #maxTools: number | undefined;
   readonly #now: () => number;
-  readonly #calls = new Map<string, number[]>();
-  readonly #toolCalls = new Map<string, number[]>();
+  readonly #calls = new Map<string, Window>();
+  readonly #toolCalls = new Map<string, Window>();
 
   constructor(options: RateLimitOptions = {}) {
     super();
@@ -43,17 +44,48 @@ export class RateLimitGovernance extends GovernanceContract {
       this.#take(this.#toolCalls, payload.tenant, this.#maxTools, "function calls");
   }
 
-  #take(windows: Map<string, number[]>, tenant: string, max: number, what: string): void {
+  #take(windows: Map<string, Window>, tenant: string, max: number, what: string): void {
     const now = this.#now();
-    const recent = (windows.get(tenant) ?? []).filter((at) => now - at < WINDOW_MS);
-    windows.set(tenant, recent);
-    if (recent.length >= max) {
+    let window = windows.get(tenant);
+    if (window === undefined) {
+      window = new Window();
+      windows.set(tenant, window);
+    }
+    const count = window.countSince(now - WINDOW_MS);
+    if (count >= max) {
       throw new PolicyViolation("rate_limit", `Rate limit exceeded: ${max}/min`, {
-        current_count: recent.length,
+        current_count: count,
         calls: what,
       });
     }
-    recent.push(now);
+    window.add(now);
+  }
+}
+
+/**
+ * The times of a tenant's calls, oldest first. Calls come in the clock's order, so the old ones
+ * are at the front: each is dropped once, and a call costs O(1) amortised. (A clock set back
+ * keeps a later call behind an earlier one until that one is dropped: counted longer, never
+ * shorter.)
+ */
+class Window {
+  #times: number[] = [];
+  #head = 0;
+
+  /** How many calls came after `since`, once the older ones are dropped. */
+  countSince(since: number): number {
+    const times = this.#times;
+    while (this.#head < times.length && times[this.#head]! <= since) this.#head += 1;
+    // The dropped front is let go once it is most of the array, so memory follows the window.
+    if (this.#head > 1024 && this.#head * 2 > times.length) {
+      this.#times = times.slice(this.#head);
+      this.#head = 0;
+    }
+    return this.#times.length - this.#head;
+  }
+
+  add(at: number): void {
+    this.#times.push(at);
   }
 }
 plugin(RateLimitGovernance);

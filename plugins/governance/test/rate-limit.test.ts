@@ -76,3 +76,32 @@ describe("RateLimitGovernance", () => {
     expect(() => limit.on_pre_tool_call(toolCall)).toThrow("Rate limit exceeded: 1/min");
   });
 });
+
+describe("the rate limit's window", () => {
+  test("counts the last 60 seconds exactly across many calls, as old ones drop out", () => {
+    let now = 0;
+    const limit = new RateLimitGovernance({ maxCallsPerMinute: 3000, now: () => now });
+    // 100 calls a second for 30 seconds.
+    for (let call = 0; call < 3000; call += 1) {
+      now = call * 10;
+      limit.on_pre_llm_call(llmCall());
+    }
+    // At 30 s the window holds the 3,000 calls of 0..29,990 ms: the next is refused.
+    now = 30_000;
+    expect(refusal(() => limit.on_pre_llm_call(llmCall()))).toMatchObject({
+      details: { current_count: 3000 },
+    });
+    // At 60,000 ms the call at 0 is 60 s old and drops out: one call fits.
+    now = 60_000;
+    expect(() => limit.on_pre_llm_call(llmCall())).not.toThrow();
+    expect(refusal(() => limit.on_pre_llm_call(llmCall()))).toMatchObject({
+      details: { current_count: 3000 },
+    });
+    // Long after, the window is empty again (and what dropped out is let go).
+    now = 200_000;
+    for (let call = 0; call < 3000; call += 1) limit.on_pre_llm_call(llmCall());
+    expect(refusal(() => limit.on_pre_llm_call(llmCall()))).toMatchObject({
+      details: { current_count: 3000 },
+    });
+  });
+});

@@ -2,20 +2,53 @@
 // catalogue's HookMessage and FunctionDescription, its reply a ModelResponse; what a handler
 // returns is read back leniently, keeping what it did not change.
 import type { HookPayload } from "@oz0/sdk";
-import type { ModelCall, ModelFunction, ModelMessage, ModelReply } from "../models/index.js";
+import {
+  keptPrefix,
+  type ModelCall,
+  type ModelFunction,
+  type ModelMessage,
+  type ModelReply,
+} from "../models/index.js";
 
 type HookMessage = HookPayload<"pre_llm_call">["messages"][number];
 type FunctionDescription = HookPayload<"pre_llm_call">["tools"][number];
 type ModelResponse = HookPayload<"post_llm_call">["response"];
 
 /**
- * Each message with a `content`: text for system and user messages, the answer's text (or
+ * A message with a `content`: text for system and user messages, the answer's text (or
  * null) for an assistant, the result for a tool; the other fields of the loop's message stay.
  */
-export function hookMessages(messages: readonly ModelMessage[]): HookMessage[] {
-  return messages.map((message) =>
-    message.role === "assistant" ? { ...message, content: message.text ?? null } : message,
-  );
+function hookMessage(message: ModelMessage): HookMessage {
+  return message.role === "assistant" ? { ...message, content: message.text ?? null } : message;
+}
+
+/**
+ * One job run's messages as hooks see them, kept between steps: the history only grows, so a
+ * step turns only the messages added since into hook messages, and a step costs the same at
+ * every length of the job. Each call hands out a new list, so a handler that changes its list
+ * changes nothing kept here. A message not the one seen at its place is turned again.
+ */
+export class HookMessages {
+  #messages: ModelMessage[] = [];
+  #views: HookMessage[] = [];
+  #source: readonly ModelMessage[] | undefined;
+
+  of(messages: readonly ModelMessage[]): HookMessage[] {
+    const known = this.#messages;
+    const kept = keptPrefix(known, messages, this.#source);
+    this.#source = messages;
+    known.length = kept;
+    this.#views.length = kept;
+    for (let index = kept; index < messages.length; index++) {
+      const message = messages[index]!;
+      known.push(message);
+      // Frozen, as the payload is: a view is handed out again at every later step.
+      this.#views.push(
+        message.role === "assistant" ? Object.freeze(hookMessage(message)) : hookMessage(message),
+      );
+    }
+    return this.#views.slice();
+  }
 }
 
 /** Messages a handler returned, as the loop's: what cannot be read as one is an error. */

@@ -13,7 +13,7 @@ import { HookBus, type HookScope } from "./bus.js";
 import type { GovernanceEvent } from "./events.js";
 import {
   functionDescriptions,
-  hookMessages,
+  HookMessages,
   keptFunctions,
   modelMessages,
   modelResponse,
@@ -61,6 +61,7 @@ export class RunHooks {
   readonly bus: HookBus;
   readonly #pending: GovernanceEvent[] = [];
   readonly #usage: UsageView;
+  readonly #messages = new HookMessages();
 
   constructor(options: RunHooksOptions) {
     this.bus = new HookBus(options.table, options.scope, (entry) => this.#pending.push(entry));
@@ -223,7 +224,7 @@ export class RunHooks {
     const outcome = await this.bus.fire("pre_llm_call", {
       step: request.step,
       model,
-      messages: hookMessages(request.messages),
+      messages: this.#messages.of(request.messages),
       tools: functionDescriptions(request.functions, addressOf),
       settings: {},
       estimatedInputTokens: request.estimatedInputTokens,
@@ -310,9 +311,14 @@ export class RunHooks {
     return this.take(events);
   }
 
-  /** on_post_checkpoint after such a write; what it records goes with the next write. */
-  async afterWrite(events: readonly NewEvent[], final: boolean): Promise<void> {
-    if (!final && this.bus.has("on_post_checkpoint")) await this.bus.fire("on_post_checkpoint", { events });
+  /**
+   * on_post_checkpoint after such a write; what it records goes with the next write. True when
+   * handlers ran.
+   */
+  async afterWrite(events: readonly NewEvent[], final: boolean): Promise<boolean> {
+    if (final || !this.bus.has("on_post_checkpoint")) return false;
+    await this.bus.fire("on_post_checkpoint", { events });
+    return true;
   }
 
   // ── The end ──────────────────────────────────────────────────────────────────────────

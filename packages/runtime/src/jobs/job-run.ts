@@ -66,6 +66,12 @@ export class JobRun {
   hooks: RunHooks | undefined;
   /** The run's spans, when telemetry is configured: child jobs continue their trace. */
   spans: RunSpans | undefined;
+  /**
+   * The tenant's governance version as the last write read it, for the next step to go by;
+   * undefined when code that may change governance ran since (an on_post_checkpoint handler).
+   * Taken once: a step after that reads the version itself.
+   */
+  governanceVersion: number | undefined;
   /** The job's model-call totals, replayed and kept as it writes: what budgets read. */
   readonly usage = new JobUsage();
   #done = false;
@@ -116,6 +122,7 @@ export class JobRun {
       this.#heartbeat = undefined;
     }
     this.now = result.now;
+    this.governanceVersion = result.governanceVersion;
     if (result.cancelRequestedBy !== null) this.cancelBy = result.cancelRequestedBy;
     // The tenant's totals are kept by the store (migration 7); the job's own, here.
     const calls = callsIn(batch);
@@ -124,7 +131,10 @@ export class JobRun {
       applyEvent(this.history, entry);
       this.listeners.onEvent?.(entry);
     }
-    if (hooks !== undefined && batch.length > 0) await hooks.afterWrite(batch, final);
+    if (hooks !== undefined && batch.length > 0 && (await hooks.afterWrite(batch, final))) {
+      // A handler ran after the write and may have changed the tenant's governance.
+      this.governanceVersion = undefined;
+    }
   }
 
   /** Has the lease kept, until the job's wall time (once known) and one more lease have passed. */

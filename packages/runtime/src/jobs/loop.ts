@@ -118,6 +118,8 @@ async function loop(run: JobRun): Promise<void> {
     await (stopped(run) ?? run.fail(failureOf(error)));
     return;
   }
+  // Setting up ran the plugins' code after the last write: the first step reads the version itself.
+  run.governanceVersion = undefined;
   for (;;) {
     if (run.stopReason === "lost") throw run.controller.signal.reason;
     // A call whose tool_call went out with its model reply finishes its step first.

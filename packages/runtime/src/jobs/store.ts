@@ -33,6 +33,11 @@ export interface Lease {
  */
 export interface WriteResult extends Renewal {
   readonly events: readonly NewEvent[];
+  /**
+   * The tenant's governance version, read by the write's own statement: what the next step
+   * goes by, without a statement of its own.
+   */
+  readonly governanceVersion: number;
 }
 
 /** What a worker learns from each renewal of its lease: the database's time and a cancel request. */
@@ -213,7 +218,7 @@ export class JobStore {
     const set = redactor.empty ? givenSet : redactedUpdate(givenSet, redactor);
     const plain = also === undefined && Object.keys(set).length === 0;
     if (plain && events.length === 0)
-      return this.single(lease, this.#queries.renew, renewParameters(lease), events);
+      return this.single(lease, this.#queries.renew, [...renewParameters(lease), lease.job], events);
     // On SQLite one statement takes the write lock before it reads, so an insert that checks
     // the lease in its own select is atomic: one statement instead of a transaction of four.
     // The heartbeat renews the lease meanwhile.
@@ -227,7 +232,12 @@ export class JobStore {
       const now = Number(row.now);
       await also?.(trx, now);
       lease.nextSeq += events.length;
-      return { now, cancelRequestedBy: row.cancel_requested_by, events };
+      return {
+        now,
+        cancelRequestedBy: row.cancel_requested_by,
+        events,
+        governanceVersion: Number(row.governance_version ?? 0),
+      };
     });
   }
 
@@ -268,13 +278,18 @@ export class JobStore {
     const row = rows[0];
     if (row === undefined) throw leaseLost(lease);
     lease.nextSeq += events.length;
-    return { now: Number(row.now), cancelRequestedBy: row.cancel_requested_by, events };
+    return {
+      now: Number(row.now),
+      cancelRequestedBy: row.cancel_requested_by,
+      events,
+      governanceVersion: Number(row.governance_version ?? 0),
+    };
   }
 
   /** Renews the lease under the owner check, by a query compiled once. */
   private async renew(trx: Trx, lease: Lease): Promise<RenewedRow | undefined> {
     const { rows } = await trx.executeQuery<RenewedRow>(
-      CompiledQuery.raw(this.#queries.renew, renewParameters(lease)),
+      CompiledQuery.raw(this.#queries.renew, [...renewParameters(lease), lease.job]),
     );
     return rows[0];
   }
@@ -286,7 +301,11 @@ export class JobStore {
       .where("id", "=", lease.job)
       .where("lease_owner", "=", lease.token)
       .where("status", "=", "running")
-      .returning(["cancel_requested_by", sql<number>`${this.clock}`.as("now")])
+      .returning((eb) => [
+        "cancel_requested_by",
+        sql<number>`${this.clock}`.as("now"),
+        governanceVersionOf(eb, lease.job),
+      ])
       .executeTakeFirst();
   }
 
@@ -447,6 +466,20 @@ export class JobStore {
 interface RenewedRow {
   readonly cancel_requested_by: string | null;
   readonly now: number;
+  readonly governance_version: number | null;
+}
+
+/** The governance version of the job's tenant, as a column of a step's statement. */
+function governanceVersionOf(eb: ExpressionBuilder<Database, "jobs">, job: string) {
+  return eb
+    .selectFrom("tenants")
+    .select("tenants.governance_version")
+    .where(
+      "tenants.name",
+      "=",
+      eb.selectFrom("jobs as owner").select("owner.tenant").where("owner.id", "=", job),
+    )
+    .as("governance_version");
 }
 
 /**
@@ -471,9 +504,13 @@ class StepQueries {
       .where("id", "=", RENEW_ORDER[1])
       .where("lease_owner", "=", RENEW_ORDER[2])
       .where("status", "=", RENEW_ORDER[3])
-      .returning(["cancel_requested_by", sql<number>`${clock}`.as("now")])
+      .returning((eb) => [
+        "cancel_requested_by",
+        sql<number>`${clock}`.as("now"),
+        governanceVersionOf(eb, RENEW_ORDER[1]),
+      ])
       .compile();
-    expectOrder(renew.parameters, RENEW_ORDER);
+    expectOrder(renew.parameters, [...RENEW_ORDER, RENEW_ORDER[1]]);
     this.renew = renew.sql;
     const keep = db
       .updateTable("jobs")
@@ -519,12 +556,13 @@ class StepQueries {
         .returning((eb) => [
           eb.selectFrom("jobs").select("cancel_requested_by").where("id", "=", job).as("cancel_requested_by"),
           sql<number>`${clock}`.as("now"),
+          governanceVersionOf(eb as unknown as ExpressionBuilder<Database, "jobs">, job),
         ])
         .compile();
       const expected: unknown[] = [];
       for (let index = 0; index < count; index++)
         expected.push(job, seq + index, kind, data, job, token, running);
-      expected.push(job);
+      expected.push(job, job);
       expectOrder(compiled.parameters, expected);
       text = compiled.sql;
       this.#appends.set(count, text);
@@ -609,7 +647,7 @@ function appendParameters(lease: Lease, events: readonly NewEvent[]): unknown[] 
       "running",
     );
   });
-  parameters.push(lease.job);
+  parameters.push(lease.job, lease.job);
   return parameters;
 }
 

@@ -58,19 +58,22 @@ export interface AiSdkModelOptions {
 export function aiSdkModel(options: AiSdkModelOptions): LanguageModel {
   const said = new Set<string>();
   const dropped = droppedOption(options);
+  // One prompt per job run (its signal is the run's): each step converts only what was added.
+  const prompts = new WeakMap<AbortSignal, PromptBuilder>();
   return {
     id: options.id,
     nameLimit: options.nameLimit,
     ...(options.provider === undefined ? {} : { provider: options.provider }),
     generate: async (request) => {
       const inPrompt = options.structuredOutput === "prompt" && request.outputSchema !== undefined;
+      let prompt = prompts.get(request.signal);
+      if (prompt === undefined) {
+        prompt = new PromptBuilder({ media: options.mediaParts, wrapsErrors: options.wrapsErrors });
+        prompts.set(request.signal, prompt);
+      }
       const call: LanguageModelV4CallOptions = {
         ...options.settings,
-        prompt: toPrompt(request.messages, {
-          media: options.mediaParts,
-          wrapsErrors: options.wrapsErrors,
-          schema: inPrompt ? schemaText(request.outputSchema) : undefined,
-        }),
+        prompt: prompt.build(request.messages, inPrompt ? schemaText(request.outputSchema) : undefined),
         ...(request.functions.length === 0
           ? {}
           : { tools: request.functions.map(toTool), toolChoice: { type: "auto" } }),
@@ -155,63 +158,147 @@ export interface PromptShape {
  * (Anthropic's allow only letters, digits, `_` and `-`), the same for a call and its result.
  */
 export function toPrompt(messages: readonly ModelMessage[], shape: PromptShape = {}): LanguageModelV4Prompt {
-  const prompt: LanguageModelV4Message[] = [];
+  const { schema, ...rest } = shape;
+  return new PromptBuilder(rest).build(messages, schema);
+}
+
+/** What the prompt stood at after one message: its length and its last entry. */
+interface Mark {
+  readonly length: number;
+  readonly last: LanguageModelV4Message | undefined;
+}
+
+/**
+ * One conversation's prompt, converted a message at a time and kept: a job's history only
+ * grows, so a step converts only the messages added since the last, and a step costs the same
+ * at every length of the job. A message that is not the one converted at its place (a
+ * pre_llm_call handler rewrote it) is converted again, with every message after it. Entries
+ * are never changed once handed out: a tool result joining its reply's group makes a new group.
+ */
+export class PromptBuilder {
+  readonly #shape: Omit<PromptShape, "schema">;
+  #schema: string | undefined;
+  #messages: ModelMessage[] = [];
+  #marks: Mark[] = [];
+  #prompt: LanguageModelV4Message[] = [];
+  /** The list last built from: the job's conversation, which only grows. */
+  #source: readonly ModelMessage[] | undefined;
+
+  constructor(shape: Omit<PromptShape, "schema"> = {}) {
+    this.#shape = shape;
+  }
+
+  /** The prompt of `messages`, with the output schema told in it when `schema` is given. */
+  build(messages: readonly ModelMessage[], schema?: string): LanguageModelV4Prompt {
+    const known = this.#messages;
+    let kept = 0;
+    if (schema === this.#schema) kept = keptPrefix(known, messages, this.#source);
+    this.#source = messages;
+    if (kept < known.length) this.#rollBack(kept);
+    this.#schema = schema;
+    const shape: PromptShape = { ...this.#shape, schema };
+    for (let index = kept; index < messages.length; index++) {
+      const message = messages[index]!;
+      appendMessage(this.#prompt, message, shape);
+      known.push(message);
+      this.#marks.push({ length: this.#prompt.length, last: this.#prompt.at(-1) });
+    }
+    // A copy: the provider may keep the prompt it was given, and this one grows.
+    return this.#prompt.slice();
+  }
+
+  #rollBack(kept: number): void {
+    this.#messages.length = kept;
+    this.#marks.length = kept;
+    const mark = this.#marks[kept - 1];
+    if (mark === undefined) {
+      this.#prompt = [];
+      return;
+    }
+    this.#prompt.length = mark.length;
+    if (mark.last !== undefined) this.#prompt[mark.length - 1] = mark.last;
+  }
+}
+
+/**
+ * How many of the messages `known` holds start `messages` too. The conversation's own list only
+ * grows, so when it is the list seen last, its last known message in place says it all; another
+ * list (one a pre_llm_call handler made) is compared message by message.
+ */
+export function keptPrefix(
+  known: readonly ModelMessage[],
+  messages: readonly ModelMessage[],
+  source: readonly ModelMessage[] | undefined,
+): number {
+  const limit = Math.min(known.length, messages.length);
+  if (
+    messages === source &&
+    limit === known.length &&
+    (limit === 0 || messages[limit - 1] === known[limit - 1])
+  ) {
+    return limit;
+  }
+  let kept = 0;
+  while (kept < limit && known[kept] === messages[kept]) kept += 1;
+  return kept;
+}
+
+/** Adds one message of the conversation to the prompt. */
+function appendMessage(prompt: LanguageModelV4Message[], message: ModelMessage, shape: PromptShape): void {
   const schema = shape.schema;
-  for (const message of messages) {
-    switch (message.role) {
-      case "system":
-        prompt.push({ role: "system", content: message.content });
-        // The schema follows the instructions, once, where a server without response formats reads it.
-        if (schema !== undefined && prompt.length === 1) {
-          prompt.push({ role: "system", content: schemaInstruction(schema) });
-        }
-        break;
-      case "user":
-        prompt.push({
-          role: "user",
-          content: [
-            {
-              type: "text",
-              text:
-                schema !== undefined && message.rejected === true
-                  ? `${message.content} ${schemaInstruction(schema)}`
-                  : message.content,
-            },
-          ],
+  switch (message.role) {
+    case "system":
+      prompt.push({ role: "system", content: message.content });
+      // The schema follows the instructions, once, where a server without response formats reads it.
+      if (schema !== undefined && prompt.length === 1) {
+        prompt.push({ role: "system", content: schemaInstruction(schema) });
+      }
+      return;
+    case "user":
+      prompt.push({
+        role: "user",
+        content: [
+          {
+            type: "text",
+            text:
+              schema !== undefined && message.rejected === true
+                ? `${message.content} ${schemaInstruction(schema)}`
+                : message.content,
+          },
+        ],
+      });
+      return;
+    case "assistant": {
+      const text = message.output !== undefined ? JSON.stringify(message.output) : message.text;
+      const content: Extract<LanguageModelV4Message, { role: "assistant" }>["content"] = [];
+      if (text !== undefined && text !== "") content.push({ type: "text", text });
+      for (const call of message.calls) {
+        content.push({
+          type: "tool-call",
+          toolCallId: wireCallId(call.id),
+          toolName: call.name,
+          input: call.args,
         });
-        break;
-      case "assistant": {
-        const text = message.output !== undefined ? JSON.stringify(message.output) : message.text;
-        const content: Extract<LanguageModelV4Message, { role: "assistant" }>["content"] = [];
-        if (text !== undefined && text !== "") content.push({ type: "text", text });
-        for (const call of message.calls) {
-          content.push({
-            type: "tool-call",
-            toolCallId: wireCallId(call.id),
-            toolName: call.name,
-            input: call.args,
-          });
-        }
-        // A reply with nothing in it (an empty answer) is left out: formats refuse empty turns.
-        if (content.length > 0) prompt.push({ role: "assistant", content });
-        break;
       }
-      case "tool": {
-        const part = {
-          type: "tool-result" as const,
-          toolCallId: wireCallId(message.callId),
-          toolName: message.name,
-          output: toolOutput(message.content, message.isError, shape),
-        };
-        // The results of one reply's calls go back together, as one tool message.
-        const last = prompt.at(-1);
-        if (last?.role === "tool") last.content.push(part);
-        else prompt.push({ role: "tool", content: [part] });
-        break;
-      }
+      // A reply with nothing in it (an empty answer) is left out: formats refuse empty turns.
+      if (content.length > 0) prompt.push({ role: "assistant", content });
+      return;
+    }
+    case "tool": {
+      const part = {
+        type: "tool-result" as const,
+        toolCallId: wireCallId(message.callId),
+        toolName: message.name,
+        output: toolOutput(message.content, message.isError, shape),
+      };
+      // The results of one reply's calls go back together, as one tool message.
+      const last = prompt.at(-1);
+      if (last?.role === "tool")
+        prompt[prompt.length - 1] = { role: "tool", content: [...last.content, part] };
+      else prompt.push({ role: "tool", content: [part] });
+      return;
     }
   }
-  return prompt;
 }
 
 function schemaInstruction(schema: string): string {

@@ -2,7 +2,7 @@
 // (the offline `test` provider, OpenAI, Anthropic, OpenAI-compatible servers, plugins'
 // providers), the adapter over the AI SDK's provider layer with retries and timeouts, prices
 // and costs, and the tenant's aliases, providers and encrypted keys.
-export { aiSdkModel, toPrompt, wireCallId } from "./ai-sdk.js";
+export { aiSdkModel, keptPrefix, toPrompt, wireCallId } from "./ai-sdk.js";
 export { costOf, MAX_FUNCTIONS_PER_REQUEST, metered } from "./metered.js";
 export { BUILTIN_PROVIDERS, type BuiltinProvider, PROVIDER_TYPES, type ProviderType } from "./providers.js";
 export { keyHint, MIN_SECRET_LENGTH, NO_SECRETS, REDACTED, type Redactor, redactorOf } from "./redact.js";

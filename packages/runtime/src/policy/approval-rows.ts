@@ -2,7 +2,7 @@
 // approves. What the approver reads (`request`) and what the worker checks (`binding`) are
 // written together, once, when the job asks.
 import { randomBytes } from "node:crypto";
-import type { Kysely } from "kysely";
+import { CompiledQuery, type Kysely } from "kysely";
 import type { ApprovalRow, ApprovalStatus, Database } from "../store/index.js";
 
 /** What an approval asks about, as `oz0 approval list` shows it. */
@@ -87,17 +87,26 @@ export function approvalView(row: ApprovalRow, jobEnded = false): ApprovalView {
 }
 
 /** The approval of one call of a job, if the call asked for one. */
-export function approvalOfCall(
+export async function approvalOfCall(
   db: Kysely<Database>,
   tenant: string,
   job: string,
   callId: string,
 ): Promise<ApprovalRow | undefined> {
-  return db
-    .selectFrom("approvals")
-    .selectAll()
-    .where("tenant", "=", tenant)
-    .where("job_id", "=", job)
-    .where("call_id", "=", callId)
-    .executeTakeFirst();
+  let text = approvalQueries.get(db);
+  if (text === undefined) {
+    text = db
+      .selectFrom("approvals")
+      .selectAll()
+      .where("tenant", "=", "")
+      .where("job_id", "=", "")
+      .where("call_id", "=", "")
+      .compile().sql;
+    approvalQueries.set(db, text);
+  }
+  const { rows } = await db.executeQuery<ApprovalRow>(CompiledQuery.raw(text, [tenant, job, callId]));
+  return rows[0];
 }
+
+/** The query above, compiled once per database: a governed call runs it at every step. */
+const approvalQueries = new WeakMap<Kysely<Database>, string>();

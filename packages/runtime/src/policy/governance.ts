@@ -1,7 +1,8 @@
 // A tenant's governance as the dispatch path reads it: its compiled tool policy and its kill
 // switches. Every change to either moves the tenant's governance version on (in the same
 // transaction), so a reader asks for one number per step and reloads only when it moved: a
-// change is seen at the very next step of every running job, in every process.
+// change is seen at the very next step of every running job, in every process. A job's step
+// writes read the number in their own statement, so a step asks for it without one of its own.
 import { CompiledQuery } from "kysely";
 import type { Store, SwitchKind } from "../store/index.js";
 import { CompiledPolicy } from "./rules.js";
@@ -47,7 +48,11 @@ export class GovernanceReader {
     const { rows } = await this.#store.db.executeQuery<{ governance_version: number }>(
       CompiledQuery.raw(this.#versionSql, [tenant]),
     );
-    const version = Number(rows[0]?.governance_version ?? 0);
+    return this.at(tenant, Number(rows[0]?.governance_version ?? 0));
+  }
+
+  /** The tenant's governance at `version`, read a moment ago: a reload only when it moved. */
+  async at(tenant: string, version: number): Promise<TenantGovernance> {
     const known = this.#tenants.get(tenant);
     if (known !== undefined && known.version === version) return known;
     const loaded = await this.load(tenant, version);

@@ -52,7 +52,13 @@ export function takeDecided(key: string): boolean {
 }
 
 async function refresh(run: JobRun): Promise<TenantGovernance> {
-  const governance = await governanceOf(run.deps.jobs.store).current(run.row.tenant);
+  // The last write read the version in its own statement, with nothing run since that could
+  // change it: the step goes by that, and reads the version itself only otherwise.
+  const version = run.governanceVersion;
+  run.governanceVersion = undefined;
+  const reader = governanceOf(run.deps.jobs.store);
+  const governance =
+    version === undefined ? await reader.current(run.row.tenant) : await reader.at(run.row.tenant, version);
   stepGovernance.set(run, governance);
   return governance;
 }

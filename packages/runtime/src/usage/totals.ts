@@ -2,7 +2,7 @@
 // model_call event is inserted (migration 7), read back over any period; and a job's own
 // totals, from its history. Budgets read both through the pre_llm_call payload's `usage`.
 import type { HookPayload } from "@oz0/sdk";
-import { sql } from "kysely";
+import { CompiledQuery, sql } from "kysely";
 import type { Store } from "../store/index.js";
 
 type UsageView = NonNullable<HookPayload<"pre_llm_call">["usage"]>;
@@ -50,19 +50,12 @@ export function callsIn(
 
 /** The tenant's totals since `query.since` (rounded down to its hour), of one agent when given. */
 export async function tenantUsage(store: Store, tenant: string, query: UsageQuery): Promise<UsageTotals> {
-  let select = store.db
-    .selectFrom("usage_totals")
-    .select([
-      "model",
-      sql<number>`cast(sum(input_tokens) as bigint)`.as("input"),
-      sql<number>`cast(sum(output_tokens) as bigint)`.as("output"),
-      sql<number>`cast(sum(model_calls) as bigint)`.as("calls"),
-      sql<number>`sum(cost_usd)`.as("cost"),
-    ])
-    .where("tenant", "=", tenant)
-    .where("hour", ">=", hourOf(query.since));
-  if (query.agent !== undefined) select = select.where("agent", "=", query.agent);
-  const rows = await select.groupBy("model").orderBy("model").execute();
+  const queries = usageQueriesOf(store);
+  const { rows } = await store.db.executeQuery<UsageRow>(
+    query.agent === undefined
+      ? CompiledQuery.raw(queries.tenant, [tenant, hourOf(query.since)])
+      : CompiledQuery.raw(queries.agent, [tenant, hourOf(query.since), query.agent]),
+  );
   return totalsOf(
     rows.map((row) => ({
       model: row.model,
@@ -72,6 +65,41 @@ export async function tenantUsage(store: Store, tenant: string, query: UsageQuer
       costUsd: Number(row.cost),
     })),
   );
+}
+
+interface UsageRow {
+  readonly model: string;
+  readonly input: number;
+  readonly output: number;
+  readonly calls: number;
+  readonly cost: number;
+}
+
+/** The totals' queries, compiled once per store: a budget reads them before every model call. */
+const usageQueries = new WeakMap<Store, { readonly tenant: string; readonly agent: string }>();
+
+function usageQueriesOf(store: Store): { readonly tenant: string; readonly agent: string } {
+  let queries = usageQueries.get(store);
+  if (queries === undefined) {
+    const select = (agent: boolean) => {
+      let query = store.db
+        .selectFrom("usage_totals")
+        .select([
+          "model",
+          sql<number>`cast(sum(input_tokens) as bigint)`.as("input"),
+          sql<number>`cast(sum(output_tokens) as bigint)`.as("output"),
+          sql<number>`cast(sum(model_calls) as bigint)`.as("calls"),
+          sql<number>`sum(cost_usd)`.as("cost"),
+        ])
+        .where("tenant", "=", "")
+        .where("hour", ">=", 0);
+      if (agent) query = query.where("agent", "=", "");
+      return query.groupBy("model").orderBy("model").compile().sql;
+    };
+    queries = { tenant: select(false), agent: select(true) };
+    usageQueries.set(store, queries);
+  }
+  return queries;
 }
 
 /** Keeps a job's totals by model as its model_call events are replayed and written. */

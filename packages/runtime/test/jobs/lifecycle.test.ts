@@ -98,11 +98,28 @@ describe.each(fixtures)("jobs on $label", (fixture) => {
     await expect(jobs.write(first!.lease, [], { status: "failed" })).rejects.toMatchObject({
       code: "LEASE_LOST",
     });
-    await jobs.write(second!.lease, [event("model_warning", { message: "b writes" })]);
+    // A step's events go in one statement under the owner check: none of them is written.
+    await expect(
+      jobs.write(first!.lease, [
+        event("model_warning", { message: "a, one" }),
+        event("model_warning", { message: "a, two" }),
+      ]),
+    ).rejects.toMatchObject({ code: "LEASE_LOST" });
+    const written = await jobs.write(second!.lease, [
+      event("model_warning", { message: "b writes" }),
+      event("model_warning", { message: "b writes again" }),
+    ]);
+    // The write read the tenant's governance version too, for the next step to go by.
+    const tenant = await store.db
+      .selectFrom("tenants")
+      .select("governance_version")
+      .where("name", "=", TENANT)
+      .executeTakeFirstOrThrow();
+    expect(written.governanceVersion).toBe(Number(tenant.governance_version));
     const messages = ofKind(await jobs.events(started.id), "model_warning").map(
       (entry) => entry.data.message,
     );
-    expect(messages).toEqual(["a writes while it holds the lease", "b writes"]);
+    expect(messages).toEqual(["a writes while it holds the lease", "b writes", "b writes again"]);
   });
 
   it("does not let a job under a live lease be claimed twice", async () => {

@@ -1,6 +1,11 @@
 // Tool policy in running jobs: a deny rule refuses a call and the model is told; where no rule
 // matches, the agent's grant decides; built-ins are decided like functions.
+import type { HookPayload } from "@oz0/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pluginHookSource } from "../../src/hooks/index.js";
+import { JobEngine } from "../../src/jobs/index.js";
+import { governanceInterceptor } from "../../src/policy/index.js";
+import { hookPlugin } from "../hooks/helpers.js";
 import { ALICE, executionsOf, type Lab, lab, ofKind, planned, results } from "./helpers.js";
 
 let l: Lab;
@@ -55,6 +60,78 @@ describe("a deny rule", () => {
       "1.1": { ok: true },
       "2.1": { ok: false, code: "POLICY_VIOLATION" },
     });
+  });
+});
+
+describe("the governance a step goes by", () => {
+  it("is read by the previous step's own write, not by a statement of its own at every step", async () => {
+    const tenant = await l.tenant();
+    const steps = 6;
+    const jobs = l.engine({
+      id: "test:many-steps",
+      async generate(request) {
+        return request.step <= steps
+          ? {
+              calls: [{ name: "vault__write", args: { key: `k${request.step}`, value: "v" } }],
+              usage: { inputTokens: 1, outputTokens: 1 },
+            }
+          : { calls: [], text: "done", usage: { inputTokens: 1, outputTokens: 1 } };
+      },
+    });
+    const { db } = l.runtime.store;
+    const execute = db.executeQuery.bind(db);
+    let reads = 0;
+    db.executeQuery = ((query: Parameters<typeof execute>[0]) => {
+      const text = "compile" in query ? query.compile().sql : query.sql;
+      if (text.startsWith('select "governance_version"')) reads += 1;
+      return execute(query);
+    }) as typeof db.executeQuery;
+    try {
+      const job = await l.run(tenant, "vault/keeper", "go", jobs);
+      expect(job.status).toBe("succeeded");
+      expect(Object.keys(results(await l.events(job.id)))).toHaveLength(steps);
+    } finally {
+      db.executeQuery = execute;
+    }
+    // One as the job starts (a killed agent starts none), one for the claim's first step; every
+    // later step goes by what the last write read.
+    expect(reads).toBe(2);
+  });
+
+  it("is read again when an on_post_checkpoint handler ran after that write, so its change counts at the next step", async () => {
+    const tenant = await l.tenant();
+    const watcher = hookPlugin("watcher", (host) => {
+      host.addHook({
+        name: "kill-after-first",
+        build: () => ({
+          on_post_checkpoint: async (payload: HookPayload<"on_post_checkpoint">) => {
+            if (payload.events.some((entry) => entry.kind === "tool_result")) {
+              await l.runtime.killSwitches.kill(tenant, "agent", "vault/keeper", ALICE);
+            }
+          },
+        }),
+      });
+    });
+    const jobs = new JobEngine({
+      store: l.runtime.store,
+      source: l.runtime.catalog,
+      home: l.home,
+      models: async () => ({
+        id: "test:watched",
+        async generate(request) {
+          return {
+            calls: [{ name: "vault__write", args: { key: `k${request.step}`, value: "v" } }],
+            usage: { inputTokens: 1, outputTokens: 1 },
+          };
+        },
+      }),
+      interceptors: [governanceInterceptor(l.runtime.store)],
+      hooks: pluginHookSource([watcher]),
+    });
+    const job = await l.run(tenant, "vault/keeper", "go", jobs);
+    expect(job.failure).toMatchObject({ kind: "killed" });
+    // The kill came after step 1's result: step 2's model call never happened.
+    expect(ofKind(await l.events(job.id), "model_call")).toHaveLength(1);
   });
 });
 

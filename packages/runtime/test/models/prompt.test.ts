@@ -1,0 +1,172 @@
+// The adapter's prompt across a job's steps: each message is converted once, when it is added,
+// so a step's cost does not grow with the job; a message rewritten since is converted again.
+import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4Prompt } from "@ai-sdk/provider";
+import { describe, expect, test } from "vitest";
+import {
+  aiSdkModel,
+  CALL_POLICY_DEFAULTS,
+  type ModelMessage,
+  type ModelRequest,
+} from "../../src/models/index.js";
+
+/** A model that answers "ok" at once and keeps every prompt it was given. */
+function recording(): { model: LanguageModelV4; prompts: LanguageModelV4Prompt[] } {
+  const prompts: LanguageModelV4Prompt[] = [];
+  const model = {
+    specificationVersion: "v4",
+    provider: "rec",
+    modelId: "rec",
+    supportedUrls: {},
+    doGenerate: async () => {
+      throw new Error("streams only");
+    },
+    doStream: async (options: LanguageModelV4CallOptions) => {
+      prompts.push(options.prompt);
+      const parts = [
+        { type: "stream-start", warnings: [] },
+        { type: "text-delta", id: "t", delta: "ok" },
+        {
+          type: "finish",
+          finishReason: { unified: "stop", raw: "stop" },
+          usage: { inputTokens: { total: 1 }, outputTokens: { total: 1 } },
+        },
+      ];
+      return {
+        stream: new ReadableStream({
+          start(controller) {
+            for (const part of parts) controller.enqueue(part);
+            controller.close();
+          },
+        }),
+      };
+    },
+  } as unknown as LanguageModelV4;
+  return { model, prompts };
+}
+
+function modelOver(model: LanguageModelV4) {
+  return aiSdkModel({
+    id: "rec:rec",
+    model,
+    nameLimit: 64,
+    policy: CALL_POLICY_DEFAULTS,
+    secrets: [],
+    keyHelp: "",
+  });
+}
+
+const request = (step: number, messages: readonly ModelMessage[], signal: AbortSignal): ModelRequest => ({
+  step,
+  messages,
+  functions: [],
+  estimatedInputTokens: 0,
+  signal,
+});
+
+/** A conversation of `steps` steps, one call and its result each. */
+function conversation(steps: number): ModelMessage[] {
+  const messages: ModelMessage[] = [
+    { role: "system", content: "Be brief." },
+    { role: "user", content: "go" },
+  ];
+  for (let step = 1; step <= steps; step++) {
+    messages.push({ role: "assistant", calls: [{ id: `${step}.1`, name: "math__add", args: { a: step } }] });
+    messages.push({
+      role: "tool",
+      callId: `${step}.1`,
+      name: "math__add",
+      content: step + 1,
+      isError: false,
+    });
+  }
+  return messages;
+}
+
+describe("the prompt of a job's steps", () => {
+  test("a message is converted once, at the step that added it, not again at every later step", async () => {
+    const { model, prompts } = recording();
+    const adapter = modelOver(model);
+    const signal = new AbortController().signal;
+    const messages = conversation(3);
+    await adapter.generate(request(4, messages.slice(0, 6), signal));
+    await adapter.generate(request(5, messages, signal));
+    const [first, second] = prompts;
+    expect(first).toHaveLength(6);
+    expect(second).toHaveLength(8);
+    // The same entries, not equal copies: the earlier messages were not converted again.
+    for (let index = 0; index < 6; index++) expect(second![index]).toBe(first![index]);
+    expect(second![7]).toEqual({
+      role: "tool",
+      content: [
+        {
+          type: "tool-result",
+          toolCallId: "call_3_1",
+          toolName: "math__add",
+          output: { type: "json", value: 4 },
+        },
+      ],
+    });
+  });
+
+  test("a message a pre_llm_call handler rewrote is converted again, with the ones after it", async () => {
+    const { model, prompts } = recording();
+    const adapter = modelOver(model);
+    const signal = new AbortController().signal;
+    const messages = conversation(2);
+    await adapter.generate(request(3, messages, signal));
+    const rewritten = [...messages];
+    rewritten[3] = { role: "tool", callId: "1.1", name: "math__add", content: "[redacted]", isError: false };
+    await adapter.generate(request(3, rewritten, signal));
+    const [first, second] = prompts;
+    expect(second).toHaveLength(6);
+    for (let index = 0; index < 3; index++) expect(second![index]).toBe(first![index]);
+    expect(second![3]).toMatchObject({
+      role: "tool",
+      content: [{ output: { type: "text", value: "[redacted]" } }],
+    });
+    expect(second![4]).toEqual(first![4]);
+    // The prompt the model was given first is as it was.
+    expect(first![3]).toMatchObject({ content: [{ output: { type: "json", value: 2 } }] });
+  });
+
+  test("the results of one reply's calls go back as one tool message, and an earlier prompt keeps its own", async () => {
+    const { model, prompts } = recording();
+    const adapter = modelOver(model);
+    const signal = new AbortController().signal;
+    const messages: ModelMessage[] = [
+      { role: "system", content: "s" },
+      { role: "user", content: "u" },
+      {
+        role: "assistant",
+        calls: [
+          { id: "1.1", name: "f", args: {} },
+          { id: "1.2", name: "f", args: {} },
+        ],
+      },
+      { role: "tool", callId: "1.1", name: "f", content: 1, isError: false },
+    ];
+    await adapter.generate(request(2, messages, signal));
+    await adapter.generate(
+      request(
+        2,
+        [...messages, { role: "tool", callId: "1.2", name: "f", content: 2, isError: false }],
+        signal,
+      ),
+    );
+    const [first, second] = prompts;
+    expect(first![3]).toMatchObject({ role: "tool", content: [{ toolCallId: "call_1_1" }] });
+    expect(first![3]!.content).toHaveLength(1);
+    expect(second).toHaveLength(4);
+    expect(second![3]!.content).toHaveLength(2);
+  });
+
+  test("another job run's prompt is its own", async () => {
+    const { model, prompts } = recording();
+    const adapter = modelOver(model);
+    const messages = conversation(1);
+    await adapter.generate(request(2, messages, new AbortController().signal));
+    await adapter.generate(request(2, messages, new AbortController().signal));
+    expect(prompts[1]).toEqual(prompts[0]);
+    expect(prompts[1]![2]).not.toBe(prompts[0]![2]);
+  });
+});
