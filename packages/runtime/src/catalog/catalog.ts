@@ -425,17 +425,7 @@ export class Catalog {
       if (isOz0Error(error)) return [];
       throw error;
     }
-    const parts = await partsOf(loaded, { tenant, home: this.home });
-    const { manifest } = loaded;
-    const plugin: StoredPlugin = {
-      name: manifest.name,
-      version: manifest.version,
-      dir: loaded.dir,
-      manifest,
-      installedAt: 0,
-      forcedReason: null,
-      parts,
-    };
+    const plugin = toBeStored(loaded, await partsOf(loaded, { tenant, home: this.home }), null);
     return tenantProblems(await this.view(tenant), plugin);
   }
 
@@ -483,15 +473,7 @@ export class Catalog {
         current === undefined
           ? `cannot install ${name} ${version} in tenant ${tenant}`
           : `cannot update ${name} from ${current.version} to ${version} in tenant ${tenant}`;
-      const plugin: StoredPlugin = {
-        name,
-        version,
-        dir: loaded.dir,
-        manifest: loaded.manifest,
-        installedAt: 0,
-        forcedReason: reason,
-        parts,
-      };
+      const plugin = toBeStored(loaded, parts, reason);
       const after = before.with(plugin);
       refuseTakenNames(before, plugin, attempt);
       refuseUnmetUses(after, plugin, attempt);
@@ -571,18 +553,8 @@ export class Catalog {
         });
         continue;
       }
-      const parts = await partsOf(loaded, { tenant, home: this.home });
-      const { manifest } = loaded;
       pending.push({
-        plugin: {
-          name: manifest.name,
-          version: manifest.version,
-          dir: loaded.dir,
-          manifest,
-          installedAt: 0,
-          forcedReason: null,
-          parts,
-        },
+        plugin: toBeStored(loaded, await partsOf(loaded, { tenant, home: this.home }), null),
       });
     }
     return pending;
@@ -742,4 +714,22 @@ function requirePlugin(view: TenantView, plugin: string): StoredPlugin {
 
 function addresses(parts: readonly StoredPart[]): string[] {
   return [...parts].sort(comparePartRefs).map((part) => refOf(part).address);
+}
+
+/** A loaded plugin folder as the catalog stores it; the store sets `installedAt` as it writes. */
+function toBeStored(
+  loaded: LoadedPlugin,
+  parts: readonly StoredPart[],
+  forcedReason: string | null,
+): StoredPlugin {
+  const { manifest } = loaded;
+  return {
+    name: manifest.name,
+    version: manifest.version,
+    dir: loaded.dir,
+    manifest,
+    installedAt: 0,
+    forcedReason,
+    parts,
+  };
 }
