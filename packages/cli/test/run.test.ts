@@ -1,5 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { type JobView, Runtime } from "@oz0/runtime";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { interrupts } from "../src/commands/job.js";
 import { stdinInput } from "../src/commands/run.js";
@@ -79,6 +80,33 @@ describe("oz0 run", () => {
     const refused = await run(["run", "helpdesk/typed", "--input-file", bad, "--json"], true);
     expect(refused.code).toBe(1);
     expect(refused.json<RunShape>().failure).toMatchObject({ kind: "invalid_input" });
+  });
+
+  it("with --no-wait and no live worker, leaves the job queued and says what runs it", async () => {
+    const started = await run(["run", "support-triage/triage", "ticket 7", "--no-wait"]);
+    expect(started.code).toBe(0);
+    expect(started.stdout).toMatch(
+      /^job triage-[0-9a-z]+ is queued; no worker is running: oz0 worker, or oz0 job resume triage-[0-9a-z]+, runs it\n$/,
+    );
+  });
+
+  it("with --no-wait and a live worker, leaves the job to the worker, which runs it", async () => {
+    const runtime = await Runtime.open({ home });
+    let took: (job: JobView) => void = () => {};
+    const stopped = new Promise<JobView>((resolve) => {
+      took = resolve;
+    });
+    // Another connection to the file, as another process's: the worker finds the job by its poll.
+    const worker = runtime.worker({ pollMs: 100, onStopped: (job) => took(job) });
+    await worker.start();
+    try {
+      const started = await run(["run", "support-triage/triage", "ticket 7", "--no-wait"]);
+      expect(started.stdout).toMatch(/^job triage-[0-9a-z]+ is queued; a running worker takes it/);
+      expect(await stopped).toMatchObject({ status: "succeeded", output: "billing" });
+    } finally {
+      await worker.drain();
+      await runtime.close();
+    }
   });
 
   it("starts the job and returns at once with --no-wait; oz0 job resume runs it", async () => {

@@ -6,6 +6,7 @@ import { governance } from "./004-governance.js";
 import { memory } from "./005-memory.js";
 import { skillProposals } from "./006-skill-proposals.js";
 import { usage } from "./007-usage.js";
+import { workers } from "./008-workers.js";
 import type { Migration } from "./types.js";
 
 export type { Migration, MigrationContext, MigrationDb } from "./types.js";
@@ -19,4 +20,5 @@ export const MIGRATIONS: readonly Migration[] = [
   memory,
   skillProposals,
   usage,
+  workers,
 ];
