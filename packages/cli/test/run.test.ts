@@ -1,6 +1,5 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { type JobView, Runtime } from "@oz0/runtime";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { interrupts } from "../src/commands/job.js";
 import { stdinInput } from "../src/commands/run.js";
@@ -88,25 +87,6 @@ describe("oz0 run", () => {
     expect(started.stdout).toMatch(
       /^job triage-[0-9a-z]+ is queued; no worker is running: oz0 worker, or oz0 job resume triage-[0-9a-z]+, runs it\n$/,
     );
-  });
-
-  it("with --no-wait and a live worker, leaves the job to the worker, which runs it", async () => {
-    const runtime = await Runtime.open({ home });
-    let took: (job: JobView) => void = () => {};
-    const stopped = new Promise<JobView>((resolve) => {
-      took = resolve;
-    });
-    // Another connection to the file, as another process's: the worker finds the job by its poll.
-    const worker = runtime.worker({ pollMs: 100, onStopped: (job) => took(job) });
-    await worker.start();
-    try {
-      const started = await run(["run", "support-triage/triage", "ticket 7", "--no-wait"]);
-      expect(started.stdout).toMatch(/^job triage-[0-9a-z]+ is queued; a running worker takes it/);
-      expect(await stopped).toMatchObject({ status: "succeeded", output: "billing" });
-    } finally {
-      await worker.drain();
-      await runtime.close();
-    }
   });
 
   it("starts the job and returns at once with --no-wait; oz0 job resume runs it", async () => {
