@@ -166,11 +166,11 @@ export class JobWorker {
       }
       const { job } = taken;
       const stop = new AbortController();
-      this.#options.onClaimed?.(job);
+      this.#tell(() => this.#options.onClaimed?.(job));
       const done = taken
         .run({ signal: stop.signal })
         .then(
-          (view) => this.#options.onStopped?.(view),
+          (view) => this.#tell(() => this.#options.onStopped?.(view)),
           (error) => this.#fault(error),
         )
         .finally(() => {
@@ -184,7 +184,7 @@ export class JobWorker {
   /** Waits for a kick (a queued job, a free slot, a drain) or the slow poll. A kick while busy is kept. */
   async #idle(): Promise<void> {
     if (!this.#kicked) {
-      this.#options.onIdle?.();
+      this.#tell(() => this.#options.onIdle?.());
       let timer: NodeJS.Timeout | undefined;
       await new Promise<void>((resolve) => {
         this.#wake = resolve;
@@ -202,8 +202,12 @@ export class JobWorker {
   }
 
   #fault(error: unknown): void {
+    this.#tell(() => this.#options.onError?.(error));
+  }
+
+  #tell(listener: () => void): void {
     try {
-      this.#options.onError?.(error);
+      listener();
     } catch {
       // A listener's fault is its own; the worker goes on.
     }
