@@ -19,6 +19,7 @@ import { registerProvider } from "./commands/provider.js";
 import { registerRun } from "./commands/run.js";
 import { registerSkill } from "./commands/skill.js";
 import { registerTool } from "./commands/tool.js";
+import { registerWorker } from "./commands/worker.js";
 import { type GlobalOptions, Output } from "./output.js";
 
 /** The CLI's version, from its package.json (next to both src/ and dist/). */
@@ -49,6 +50,7 @@ function buildProgram(out: Output): Command {
   registerPlugin(program, out);
   registerCatalog(program, out);
   registerRun(program, out);
+  registerWorker(program, out);
   registerChat(program, out);
   registerJob(program, out);
   registerTool(program, out);

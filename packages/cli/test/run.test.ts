@@ -81,6 +81,14 @@ describe("oz0 run", () => {
     expect(refused.json<RunShape>().failure).toMatchObject({ kind: "invalid_input" });
   });
 
+  it("with --no-wait and no live worker, leaves the job queued and says what runs it", async () => {
+    const started = await run(["run", "support-triage/triage", "ticket 7", "--no-wait"]);
+    expect(started.code).toBe(0);
+    expect(started.stdout).toMatch(
+      /^job triage-[0-9a-z]+ is queued; no worker is running: oz0 worker, or oz0 job resume triage-[0-9a-z]+, runs it\n$/,
+    );
+  });
+
   it("starts the job and returns at once with --no-wait; oz0 job resume runs it", async () => {
     const started = await run(["run", "support-triage/triage", "ticket 7", "--no-wait", "--json"]);
     expect(started.code).toBe(0);

@@ -52,11 +52,14 @@ export {
   type JobEventKind,
   type JobFailure,
   type JobView,
+  JobWorker,
   type RunListeners,
   type RunOptions,
   type SearchFilter,
   type StartRequest,
   type WaitingFor,
+  WORKER_DEFAULTS,
+  type WorkerOptions,
 } from "./jobs/index.js";
 export {
   formatFinding,

@@ -3,7 +3,7 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { Catalog, type DefaultPluginOutcome, defaultPluginDirs, requireTenant } from "./catalog/index.js";
-import { JobEngine } from "./jobs/index.js";
+import { JobEngine, JobWorker, liveWorkers, type WorkerOptions } from "./jobs/index.js";
 import { McpManager } from "./mcp/index.js";
 import { Models } from "./models/index.js";
 import {
@@ -132,6 +132,16 @@ export class Runtime {
       throw error;
     }
     return runtime;
+  }
+
+  /** A worker loop over this runtime's jobs (`oz0 worker`); `start()` sets it going. */
+  worker(options: WorkerOptions = {}): JobWorker {
+    return new JobWorker(this.jobs, options);
+  }
+
+  /** How many workers are live on this store: a job queued now is taken by one of them. */
+  liveWorkers(): Promise<number> {
+    return liveWorkers(this.jobs);
   }
 
   async close(): Promise<void> {

@@ -2,12 +2,12 @@
 // agent or a flow and, unless --no-wait, runs it here until it ends (its child jobs too),
 // drawing its steps and the model's text as it streams on stderr, and its answer, as its card,
 // on stdout. The exit code is 0 only when the job succeeded. Ctrl-C lets the job go, queued
-// to go on, and says how to take it up again or cancel it.
-import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+// to go on, and says how to take it up again or cancel it. When a worker (`oz0 worker`) is live
+// on the store, the job is left to it: --no-wait returns at once, and without it this process
+// follows the worker's run, or runs the job itself should no worker take it soon. With no live
+// worker, --no-wait leaves the job queued for the next worker or `oz0 job resume`.
 import { readFile } from "node:fs/promises";
-import { fileURLToPath } from "node:url";
-import type { JobView } from "@oz0/runtime";
+import type { Runtime } from "@oz0/runtime";
 import type { Command } from "commander";
 import { withRuntime } from "../context.js";
 import { invalidInput } from "../errors.js";
@@ -38,32 +38,33 @@ export function registerRun(program: Command, out: Output): Command {
       "--input-file <file>",
       "read the input from a file (- for stdin): text, or JSON for an agent with an input_schema",
     )
-    .option("--no-wait", "start the job and return; it runs in the background")
+    .option("--no-wait", "start the job and return: a running worker (oz0 worker) takes it")
     .action(async (address: string, input: string | undefined, options: RunOptions) => {
       const text = await readInput(input, options.inputFile);
       const tenant = out.options.tenant;
-      const { view, card } = await withRuntime(out, async (runtime) => {
+      const { view, card, workers } = await withRuntime(out, async (runtime) => {
         const started = await runtime.jobs.start({ tenant, agent: address, input: text, by: actor() });
-        if (!options.wait) return { view: started, card: undefined };
+        const workers = await runtime.liveWorkers();
+        if (!options.wait) return { view: started, card: undefined, workers };
         if (!out.json) out.stderr(`job ${started.id} · ${started.agent}\n`);
+        if (workers > 0) await takenByWorker(runtime, started.id, tenant);
         return withCard(
           runtime,
           await withProgress(out, (listeners) =>
             runtime.jobs.run(started.id, { tenant, follow: true, ...listeners }),
           ),
-        );
+        ).then((shown) => ({ ...shown, workers }));
       });
       if (options.wait) {
         await finishRun(out, view, { card });
         return;
       }
-      const background = startInBackground(view, out);
       out.result(
         { id: view.id, agent: view.agent, status: view.status, output: view.output, failure: view.failure },
         (job) =>
-          background
-            ? `job ${job.id} started; it runs in the background (oz0 job get ${job.id})`
-            : `job ${job.id} is queued; oz0 job resume ${job.id} runs it`,
+          workers > 0
+            ? `job ${job.id} is queued; a running worker takes it (oz0 job get ${job.id})`
+            : `job ${job.id} is queued; no worker is running: oz0 worker, or oz0 job resume ${job.id}, runs it`,
       );
     });
 }
@@ -99,17 +100,18 @@ async function readInput(input: string | undefined, file: string | undefined): P
   }
 }
 
+/** How long `oz0 run` gives a live worker to take its job before running the job itself. */
+const WORKER_TAKE_MS = 5_000;
+const WORKER_LOOK_MS = 100;
+
 /**
- * Runs the job in a detached `oz0 job resume` process when this is the installed command; from
- * the TypeScript sources (tests) the job stays queued for whichever process runs it.
+ * Waits a while for a live worker to take the job; `run` then follows that worker's run, or,
+ * should the job still be queued (the worker busy or gone), takes the job itself.
  */
-function startInBackground(view: JobView, out: Output): boolean {
-  const main = new URL("../main.js", import.meta.url);
-  if (!import.meta.url.endsWith(".js") || !existsSync(main)) return false;
-  const args = [fileURLToPath(main), "job", "resume", view.id, "--tenant", view.tenant];
-  if (out.options.home !== undefined) args.push("--home", out.options.home);
-  const child = spawn(process.execPath, args, { detached: true, stdio: "ignore", env: process.env });
-  child.on("error", () => {});
-  child.unref();
-  return true;
+async function takenByWorker(runtime: Runtime, id: string, tenant: string): Promise<void> {
+  const until = Date.now() + WORKER_TAKE_MS;
+  while (Date.now() < until) {
+    if ((await runtime.jobs.get(id, tenant)).status !== "queued") return;
+    await new Promise((resolve) => setTimeout(resolve, WORKER_LOOK_MS));
+  }
 }

@@ -86,6 +86,22 @@ export interface RunOptions extends RunListeners {
   readonly signal?: AbortSignal | undefined;
 }
 
+export interface WorkOptions extends RunListeners {
+  /** Only jobs of this tenant; every tenant's when left out. */
+  readonly tenant?: string;
+  /** Task queues to take work from (`pool.<plugin>`); all when left out. */
+  readonly queues?: readonly string[];
+  /** Lets go of the job's lease and stops its run when it aborts: the job is queued for another worker. */
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** A job claimed for this process, held under its lease until `run` runs it. */
+export interface TakenJob {
+  /** The job as claimed: running, under this process's lease. */
+  readonly job: JobView;
+  run(options?: RunListeners & { readonly signal?: AbortSignal | undefined }): Promise<JobView>;
+}
+
 export interface SearchFilter {
   readonly tenant: string;
   readonly plugin?: string;
@@ -285,9 +301,16 @@ export class JobEngine {
   }
 
   /** Claims the oldest runnable job (queued, or under a dead worker's lease) and runs it; undefined when none. */
-  async work(
-    options: RunListeners & { readonly tenant?: string; readonly queues?: readonly string[] } = {},
-  ): Promise<JobView | undefined> {
+  async work(options: WorkOptions = {}): Promise<JobView | undefined> {
+    const taken = await this.take(options);
+    return taken?.run(options);
+  }
+
+  /**
+   * Claims the oldest runnable job and hands it over to be run (`oz0 worker` counts it as
+   * taken before it runs); undefined when none is runnable.
+   */
+  async take(options: WorkOptions = {}): Promise<TakenJob | undefined> {
     const claimed = await this.jobs.claim({
       node: this.node,
       token: newLeaseToken(this.node),
@@ -296,8 +319,13 @@ export class JobEngine {
       ...(options.queues === undefined ? {} : { queues: options.queues }),
     });
     if (claimed === undefined) return undefined;
-    await runJob(this.#deps, claimed, options);
-    return this.get(claimed.row.id);
+    return {
+      job: jobView(claimed.row),
+      run: async (runOptions = {}) => {
+        await this.runClaimed(claimed, runOptions);
+        return this.get(claimed.row.id);
+      },
+    };
   }
 
   async get(id: string, tenant?: string): Promise<JobView> {

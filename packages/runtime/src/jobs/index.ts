@@ -9,6 +9,8 @@ export {
   type RunOptions,
   type SearchFilter,
   type StartRequest,
+  type TakenJob,
+  type WorkOptions,
 } from "./engine.js";
 export {
   JOB_EVENT_KINDS,
@@ -25,3 +27,4 @@ export { OUTPUT_RETRIES } from "./model-step.js";
 export { isTerminal, JobStore, type Lease, TERMINAL_STATUSES, type TenantRedactor } from "./store.js";
 export { DELEGATION_DEFAULTS } from "./tool-step.js";
 export { type JobView, jobView } from "./view.js";
+export { JobWorker, liveWorkers, WORKER_DEFAULTS, type WorkerOptions } from "./worker.js";

@@ -181,7 +181,9 @@ export class JobStore {
           attempts: eb("attempts", "+", 1),
           updated_at: this.clock,
         }))
-        .where((eb) => (options.job === undefined ? eb("id", "in", pick) : eb("id", "=", options.job)))
+        // `=`, not `in`: PostgreSQL runs a scalar subquery once, where `in (… limit 1)` may be
+        // run again for each row and hand one claim every queued job.
+        .where((eb) => (options.job === undefined ? eb("id", "=", pick) : eb("id", "=", options.job)))
         .$if(options.tenant !== undefined && options.job !== undefined, (qb) =>
           qb.where("tenant", "=", options.tenant!),
         )

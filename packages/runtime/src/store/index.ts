@@ -71,6 +71,8 @@ export {
   type TenantRow,
   type TenantsTable,
   type UsageTotalsTable,
+  type WorkerRow,
+  type WorkersTable,
 } from "./schema.js";
 export {
   NodeSqliteDialect,
@@ -81,4 +83,11 @@ export {
   SQLITE_MEMORY,
   SQLITE_PRAGMAS,
 } from "./sqlite.js";
-export { openStore, type Store, type StoreEngine, type StoreOptions, storeOptionsFromEnv } from "./store.js";
+export {
+  type Listening,
+  openStore,
+  type Store,
+  type StoreEngine,
+  type StoreOptions,
+  storeOptionsFromEnv,
+} from "./store.js";

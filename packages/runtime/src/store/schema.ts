@@ -269,6 +269,18 @@ export interface UsageTotalsTable {
   cost_usd: number;
 }
 
+/** A running worker, kept alive by its heartbeat; a row whose time ran out is a worker that died. */
+export interface WorkersTable {
+  id: string;
+  host: string;
+  pid: number;
+  /** How many jobs it runs at once. */
+  concurrency: number;
+  started_at: EpochMs;
+  /** By the database's clock: past it, the worker counts as gone. */
+  expires_at: EpochMs;
+}
+
 export interface Database {
   tenants: TenantsTable;
   plugins: PluginsTable;
@@ -284,6 +296,7 @@ export interface Database {
   memory_items: MemoryItemsTable;
   skill_proposals: SkillProposalsTable;
   usage_totals: UsageTotalsTable;
+  workers: WorkersTable;
   oz0_migrations: MigrationsTable;
 }
 
@@ -293,6 +306,7 @@ export type NewPlugin = Insertable<PluginsTable>;
 export type PartRow = Selectable<PartsTable>;
 export type NewPart = Insertable<PartsTable>;
 export type JobRow = Selectable<JobsTable>;
+export type WorkerRow = Selectable<WorkersTable>;
 export type NewJob = Insertable<JobsTable>;
 export type JobUpdate = Updateable<JobsTable>;
 export type JobEventRow = Selectable<JobEventsTable>;

@@ -2,6 +2,7 @@
 // Repositories (catalog, jobs, policy …) take a Store and write portable Kysely queries.
 import { homedir } from "node:os";
 import { join } from "node:path";
+import type { DatabaseSync } from "node:sqlite";
 import { Oz0Error } from "@oz0/sdk";
 import { Kysely, type RawBuilder, sql, type Transaction } from "kysely";
 import {
@@ -57,9 +58,25 @@ export interface Store {
    * connection of its own, so a busy main thread does not hold it up (a job's lease renewal).
    */
   heartbeat(statement: HeartbeatStatement, listener: HeartbeatListener): Heartbeat;
+  /**
+   * Hears that a job became queued (started, woken, released), so an idle worker wakes without
+   * polling: on PostgreSQL a NOTIFY from any process, heard on a connection of its own; on
+   * SQLite this process's own writes (other processes sharing the file are found by a slow
+   * poll). A wake-up may be spurious (a rolled-back write); none is missed while listening.
+   * Resolves once listening.
+   */
+  listenForJobs(listener: () => void): Promise<Listening>;
   /** Closes the database or the pool, and stops the heartbeats. */
   close(): Promise<void>;
 }
+
+/** A listener for queued jobs; `close` stops it and lets its connection go. */
+export interface Listening {
+  close(): Promise<void>;
+}
+
+/** Opens a listener for queued jobs, once the schema is up to date. */
+type JobListen = (listener: () => void) => Promise<Listening>;
 
 export interface StoreOptions {
   /** The oz0 home folder; the SQLite file is `<home>/oz0.db`. */
@@ -82,12 +99,15 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   if (databaseUrl !== undefined && databaseUrl !== "") {
     const pool = await openPostgresPool(databaseUrl);
     const db = new Kysely<Database>({ dialect: postgresDialect(pool) });
-    return createStore(db, "postgres", redactUrl(databaseUrl), POSTGRES_CLOCK_SQL, [], {
-      engine: "postgres",
-      target: databaseUrl,
-      pragmas: [],
-      busyTimeoutMs: 0,
-    });
+    return createStore(
+      db,
+      "postgres",
+      redactUrl(databaseUrl),
+      POSTGRES_CLOCK_SQL,
+      [],
+      { engine: "postgres", target: databaseUrl, pragmas: [], busyTimeoutMs: 0 },
+      async () => (listener) => listenPostgres(databaseUrl, listener),
+    );
   }
   let path: string;
   if (options.memory === true) path = SQLITE_MEMORY;
@@ -101,7 +121,8 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     );
   }
   const warnings: string[] = [];
-  const db = new Kysely<Database>({ dialect: new NodeSqliteDialect(openSqliteDatabase(path, warnings)) });
+  const database = openSqliteDatabase(path, warnings);
+  const db = new Kysely<Database>({ dialect: new NodeSqliteDialect(database) });
   // The file is in WAL mode already: the thread's connection takes the other pragmas.
   const thread: HeartbeatThreadData | undefined =
     path === SQLITE_MEMORY
@@ -112,7 +133,9 @@ export async function openStore(options: StoreOptions): Promise<Store> {
           pragmas: SQLITE_PRAGMAS.filter((pragma) => !pragma.startsWith("journal_mode")),
           busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS,
         };
-  return createStore(db, "sqlite", path, SQLITE_CLOCK_SQL, warnings, thread);
+  return createStore(db, "sqlite", path, SQLITE_CLOCK_SQL, warnings, thread, () =>
+    listenSqlite(database, db),
+  );
 }
 
 /** The options the environment asks for: `OZ0_DATABASE_URL`, else `OZ0_HOME` (default `~/.oz0`). */
@@ -128,6 +151,7 @@ async function createStore(
   clock: string,
   warnings: readonly string[],
   thread: HeartbeatThreadData | undefined,
+  listening: () => Promise<JobListen>,
 ): Promise<Store> {
   const clockSql = sql<number>`${sql.raw(clock)}`;
   let migrations: MigrationReport;
@@ -141,6 +165,13 @@ async function createStore(
       `Cannot bring the ${engine} database at ${location} up to date: ${error instanceof Error ? error.message : String(error)}`,
       { data: { cause: String(error) }, cause: error },
     );
+  }
+  let listen: JobListen;
+  try {
+    listen = await listening();
+  } catch (error) {
+    await db.destroy().catch(() => {});
+    throw error;
   }
   const loop = new LoopHeartbeats(db);
   const heartbeats: Heartbeats = thread === undefined ? loop : new ThreadHeartbeats(thread, loop);
@@ -157,9 +188,91 @@ async function createStore(
       return rows[0]!.now;
     },
     heartbeat: (statement, listener) => heartbeats.start(statement, listener),
+    listenForJobs: (listener) => listen(listener),
     async close() {
       await heartbeats.close();
       await db.destroy();
     },
+  };
+}
+
+/** The channel migration 9's trigger notifies when a job becomes queued. */
+const JOBS_CHANNEL = "oz0_jobs";
+
+/** How long a lost LISTEN connection waits before it connects again. */
+const RELISTEN_MS = 1_000;
+
+/**
+ * LISTENs on a connection of its own, outside the pool (a pooled one would be handed to
+ * queries). A lost connection is opened again, and the listener told once, for what it missed.
+ */
+async function listenPostgres(url: string, listener: () => void): Promise<Listening> {
+  const { default: pg } = await import("pg");
+  let closed = false;
+  let client: InstanceType<typeof pg.Client> | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString: url });
+    next.on("notification", (message) => {
+      if (message.channel === JOBS_CHANNEL) listener();
+    });
+    const lost = () => {
+      if (closed || client !== next) return;
+      client = undefined;
+      void next.end().catch(() => {});
+      retry = setTimeout(() => {
+        void connect()
+          .then(() => listener())
+          .catch(() => lost());
+      }, RELISTEN_MS);
+      retry.unref();
+    };
+    next.on("error", lost);
+    next.on("end", lost);
+    client = next;
+    await next.connect();
+    await next.query(`listen ${JOBS_CHANNEL}`);
+  };
+  await connect();
+  return {
+    async close() {
+      closed = true;
+      clearTimeout(retry);
+      await client?.end().catch(() => {});
+    },
+  };
+}
+
+/**
+ * A TEMP trigger lives on this connection alone: it calls a function only this process
+ * defines, so other processes sharing the file (and older oz0s) never see it. It fires inside
+ * the writing statement, before the commit: the listener is told once the write is done.
+ */
+async function listenSqlite(database: DatabaseSync, db: Kysely<Database>): Promise<JobListen> {
+  const listeners = new Set<() => void>();
+  database.function("oz0_job_queued", () => {
+    if (listeners.size > 0) {
+      setImmediate(() => {
+        for (const listener of listeners) listener();
+      });
+    }
+    return null;
+  });
+  for (const on of ["insert", "update of status"]) {
+    await sql
+      .raw(
+        `create temp trigger if not exists oz0_job_queued_on_${on.split(" ")[0]} after ${on} on main.jobs ` +
+          "when new.status = 'queued' begin select oz0_job_queued(); end",
+      )
+      .execute(db);
+  }
+  return async (listener) => {
+    const once = () => listener();
+    listeners.add(once);
+    return {
+      async close() {
+        listeners.delete(once);
+      },
+    };
   };
 }

@@ -7,6 +7,7 @@ import { memory } from "./005-memory.js";
 import { skillProposals } from "./006-skill-proposals.js";
 import { usage } from "./007-usage.js";
 import { traceContext } from "./008-trace-context.js";
+import { workers } from "./009-workers.js";
 import type { Migration } from "./types.js";
 
 export type { Migration, MigrationContext, MigrationDb } from "./types.js";
@@ -21,4 +22,5 @@ export const MIGRATIONS: readonly Migration[] = [
   skillProposals,
   usage,
   traceContext,
+  workers,
 ];

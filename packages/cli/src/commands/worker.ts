@@ -1,0 +1,70 @@
+// `oz0 worker [--concurrency N]`: runs a worker in the foreground. It takes the store's
+// runnable jobs, up to N at once, printing a line as it takes each and as each stops (JSON
+// lines with --json). SIGTERM or SIGINT drains it: it takes nothing more, lets the jobs in flight
+// finish within the grace period, lets go of the rest (queued, for another worker) and exits 0.
+import { once } from "node:events";
+import type { JobView } from "@oz0/runtime";
+import type { Command } from "commander";
+import { withRuntime } from "../context.js";
+import { numberOption } from "../options.js";
+import type { Output } from "../output.js";
+
+interface WorkerOptions {
+  concurrency?: number;
+  grace?: number;
+}
+
+export function registerWorker(program: Command, out: Output): Command {
+  return program
+    .command("worker")
+    .description("run a worker in the foreground: it takes queued jobs and runs them until SIGTERM")
+    .option(
+      "--concurrency <n>",
+      "how many jobs it runs at once (default 4)",
+      numberOption({ whole: true, min: 1, what: "how many jobs to run at once", example: "4" }),
+    )
+    .option(
+      "--grace <seconds>",
+      "on SIGTERM, how long the jobs in flight run on before they are let go (default 30)",
+      numberOption({ min: 0, what: "seconds to let the jobs in flight finish", example: "30" }),
+    )
+    .action(async (options: WorkerOptions) => {
+      await withRuntime(out, async (runtime) => {
+        const say = (what: "claimed" | "stopped", job: JobView) => {
+          if (out.json)
+            out.writeJson({ event: what, job: { id: job.id, agent: job.agent, status: job.status } });
+          else
+            out.stdout(
+              `${what === "claimed" ? "took" : "stopped"} job ${job.id} · ${job.agent} · ${job.status}\n`,
+            );
+        };
+        const worker = runtime.worker({
+          ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+          ...(options.grace === undefined ? {} : { graceMs: options.grace * 1000 }),
+          onClaimed: (job) => say("claimed", job),
+          onStopped: (job) => say("stopped", job),
+          onError: (error) =>
+            out.stderr(`oz0: worker: ${error instanceof Error ? error.message : String(error)}\n`),
+        });
+        const stop = new AbortController();
+        const onSignal = () => stop.abort();
+        process.once("SIGTERM", onSignal);
+        process.once("SIGINT", onSignal);
+        try {
+          await worker.start();
+          if (out.json)
+            out.writeJson({ event: "started", worker: worker.id, concurrency: worker.concurrency });
+          else out.stderr(`worker ${worker.id} · ${worker.concurrency} at once · SIGTERM drains it\n`);
+          if (!stop.signal.aborted) await once(stop.signal, "abort");
+          if (!out.json)
+            out.stderr(`worker ${worker.id} draining: ${worker.inFlight.length} job(s) in flight\n`);
+          await worker.drain();
+          if (out.json) out.writeJson({ event: "drained", worker: worker.id });
+          else out.stderr(`worker ${worker.id} stopped\n`);
+        } finally {
+          process.off("SIGTERM", onSignal);
+          process.off("SIGINT", onSignal);
+        }
+      });
+    });
+}

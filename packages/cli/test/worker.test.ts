@@ -1,0 +1,146 @@
+// `oz0 worker` as a real process: SIGTERM drains it while a job is in flight in a tool that
+// does not return, and the job is let go (queued, never lost) for another worker to finish;
+// and `oz0 run --no-wait` with and without a live worker. On SQLite and on PostgreSQL.
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { type JobView, Runtime } from "@oz0/runtime";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { disposeFixtures, engineFixtures } from "../../runtime/test/store/engines.js";
+import { homeWithPlugins, LAB, type RunShape } from "./jobs-helpers.js";
+import { oz0 } from "./run-cli.js";
+
+// The CLI from its sources, so the test needs no build (`npm test` on a fresh clone).
+const MAIN = join(import.meta.dirname, "../src/main.ts");
+const RESOLVE_TS = join(import.meta.dirname, "../../runtime/test/store/fixtures/resolve-ts.ts");
+/** A slow poll no test could wait out. */
+const HOUR_MS = 3_600_000;
+
+const fixtures = engineFixtures().filter((fixture) => fixture.label !== "memory");
+afterAll(() => disposeFixtures(fixtures));
+
+/** Resolves with the first JSON line of `child`'s stdout that `wanted` accepts. */
+function line(
+  child: ChildProcess,
+  wanted: (value: Record<string, unknown>) => boolean,
+): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.on("line", (text) => {
+      const value = JSON.parse(text) as Record<string, unknown>;
+      if (wanted(value)) {
+        lines.close();
+        resolve(value);
+      }
+    });
+    child.once("exit", (code) => reject(new Error(`the worker exited (${code}) first`)));
+  });
+}
+
+/** Waits until `file` holds `text`: the fixture tool wrote its line and now hangs. */
+async function written(file: string, text: string): Promise<void> {
+  while (!(existsSync(file) && readFileSync(file, "utf8").includes(text))) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe.each(fixtures)("oz0 worker on $label", (fixture) => {
+  let home: string;
+  let cleanup: (() => Promise<void>) | undefined;
+  let databaseUrl: string | undefined;
+  beforeAll(async () => {
+    databaseUrl = (await fixture.fresh()).databaseUrl;
+    if (databaseUrl !== undefined) process.env.OZ0_DATABASE_URL = databaseUrl;
+    ({ home, cleanup } = await homeWithPlugins());
+  });
+  afterAll(async () => {
+    delete process.env.OZ0_DATABASE_URL;
+    await cleanup?.();
+  });
+
+  it("with --no-wait and a live worker, queues the job, which the worker takes at once", async () => {
+    const runtime = await Runtime.open({ home, databaseUrl });
+    let finished: (view: JobView) => void = () => {};
+    const stopped = new Promise<JobView>((resolve) => {
+      finished = resolve;
+    });
+    // On PostgreSQL the NOTIFY wakes it; on SQLite another connection's write is found by the poll.
+    const worker = runtime.worker({
+      pollMs: fixture.engine === "postgres" ? HOUR_MS : 100,
+      onStopped: (view) => finished(view),
+    });
+    await worker.start();
+    try {
+      const started = await oz0(["run", "support-triage/triage", "ticket 7", "--no-wait", "--home", home]);
+      expect(started.stdout).toMatch(/^job triage-[0-9a-z]+ is queued; a running worker takes it/);
+      expect(await stopped).toMatchObject({ status: "succeeded", output: "billing" });
+    } finally {
+      await worker.drain();
+      await runtime.close();
+    }
+  });
+
+  it("drains on SIGTERM: the job in flight is let go, queued, and another worker finishes it", async () => {
+    const started = await oz0([
+      "run",
+      "helpdesk/counter",
+      "x",
+      "--no-wait",
+      "--json",
+      "--home",
+      home,
+      "--tenant",
+      LAB,
+    ]);
+    const job = started.json<RunShape>();
+    const ledger = join(home, "ledger.txt");
+    const worker = spawn(
+      process.execPath,
+      [
+        "--conditions=@oz0/source",
+        "--import",
+        RESOLVE_TS,
+        MAIN,
+        "worker",
+        "--json",
+        "--grace",
+        "0",
+        "--home",
+        home,
+      ],
+      {
+        env: { ...process.env, OZ0_TEST_LEDGER: ledger, OZ0_TEST_HANG_ON: "two" },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    try {
+      const claimed = await line(worker, (value) => value.event === "claimed");
+      expect(claimed).toMatchObject({ job: { id: job.id, status: "running" } });
+      await written(ledger, " two\n");
+      const drained = line(worker, (value) => value.event === "drained");
+      const exited = once(worker, "exit");
+      worker.kill("SIGTERM");
+      await drained;
+      expect(await exited).toEqual([0, null]);
+    } finally {
+      if (worker.exitCode === null) worker.kill("SIGKILL");
+    }
+    const runtime = await Runtime.open({ home, databaseUrl });
+    try {
+      expect(await runtime.jobs.get(job.id, LAB)).toMatchObject({ status: "queued" });
+      expect(await runtime.liveWorkers()).toBe(0);
+      let finished: (view: JobView) => void = () => {};
+      const stopped = new Promise<JobView>((resolve) => {
+        finished = resolve;
+      });
+      const second = runtime.worker({ onStopped: (view) => finished(view) });
+      await second.start();
+      expect(await stopped).toMatchObject({ id: job.id, status: "succeeded", output: "counted" });
+      await second.drain();
+    } finally {
+      await runtime.close();
+    }
+  });
+});
