@@ -6,12 +6,14 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import {
   type AgentDefinition,
+  isOz0Error,
   Oz0Error,
   type PluginManifest,
   parseAgentFile,
   parsePluginManifest,
   parseSkillFile,
   type SkillFile,
+  toOz0Error,
 } from "@oz0/sdk";
 import {
   assertPluginObject,
@@ -190,7 +192,8 @@ async function runCodeEntry(root: string, manifest: PluginManifest, main: string
   try {
     await module.default.setup(host);
   } catch (cause) {
-    if (cause instanceof Oz0Error) throw cause;
+    // The plugin's own copy of the SDK makes Oz0Errors of another class: its code still holds.
+    if (isOz0Error(cause)) throw toOz0Error(cause);
     throw new Oz0Error(
       "INVALID_PLUGIN",
       `plugin '${manifest.name}': setup(host) in ${main} threw: ${(cause as Error).message}`,
