@@ -6,14 +6,6 @@ import { makeFolder } from "./folders.js";
 import type { Output } from "./output.js";
 
 export async function withRuntime<T>(out: Output, work: (runtime: Runtime) => Promise<T>): Promise<T> {
-  if (out.options.server !== undefined) {
-    const { Oz0Error } = await import("@oz0/sdk");
-    throw new Oz0Error(
-      "NOT_SUPPORTED",
-      `--server ${out.options.server}: this oz0 has no HTTP client yet; run the command without --server to use the embedded runtime`,
-      { data: { feature: "--server" } },
-    );
-  }
   const { defaultHome, Runtime } = await import("@oz0/runtime");
   const home = out.options.home ?? defaultHome();
   const databaseUrl = process.env.OZ0_DATABASE_URL;

@@ -43,8 +43,19 @@ function buildProgram(out: Output): Command {
       // A parse error is printed once, in the one error shape, by runCli.
       outputError: () => {},
     })
-    .hook("preAction", (_command, action) => {
-      out.configure(action.optsWithGlobals<GlobalOptions>());
+    .hook("preAction", async (_command, action) => {
+      const options = action.optsWithGlobals<GlobalOptions>();
+      out.configure(options);
+      // No command acts through a server yet, those that never open the runtime (init, lint)
+      // included: each refuses --server rather than go on without it.
+      if (options.server !== undefined) {
+        const { Oz0Error } = await import("@oz0/sdk");
+        throw new Oz0Error(
+          "NOT_SUPPORTED",
+          `--server ${options.server}: this oz0 has no HTTP client yet; run the command without --server to use the embedded runtime`,
+          { data: { feature: "--server" } },
+        );
+      }
     });
   registerInit(program, out);
   registerPlugin(program, out);

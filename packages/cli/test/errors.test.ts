@@ -1,5 +1,6 @@
 // The CLI prints every error in the SDK's one error shape; --server is the user's mistake
 // until oz0 has an HTTP client.
+import { stat } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { oz0, tempHome } from "./run-cli.js";
 
@@ -26,6 +27,22 @@ describe("--server", () => {
         retryable: false,
       },
     });
+  });
+
+  it("is refused by commands that never open the runtime too, before they do anything", async () => {
+    const target = `${home}/never-made`;
+    for (const args of [
+      ["init", target],
+      ["plugin", "lint", "examples/support-triage"],
+    ]) {
+      const result = await oz0([...args, "--server", "https://oz0.example", "--json"]);
+      expect(result.code).toBe(1);
+      expect(JSON.parse(result.stderr).error).toMatchObject({
+        code: "NOT_SUPPORTED",
+        data: { feature: "--server" },
+      });
+    }
+    await expect(stat(target)).rejects.toMatchObject({ code: "ENOENT" });
   });
 });
 
