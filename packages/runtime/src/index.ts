@@ -2,6 +2,17 @@
 // the server and the CLI use.
 
 export {
+  ALL_AGENTS,
+  type Caller,
+  hasRole,
+  isRole,
+  localActor,
+  localAdmin,
+  ROLES,
+  type Role,
+  requireRole,
+} from "./callers/index.js";
+export {
   buildCard,
   type Card,
   type CardColumn,
