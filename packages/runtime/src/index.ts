@@ -2,6 +2,17 @@
 // the server and the CLI use.
 
 export {
+  BUNDLE_LIMITS,
+  type BundleFile,
+  type BundleLimits,
+  bundleFolder,
+  type PackedFolder,
+  type PluginBundle,
+  packBundle,
+  packFolder,
+  unpackBundle,
+} from "./bundles/index.js";
+export {
   ALL_AGENTS,
   type Caller,
   hasRole,
@@ -33,6 +44,7 @@ export {
   type PartRef,
   type PluginChange,
   type PluginDetail,
+  type PluginSource,
   type PluginSummary,
   type ReferenceProblem,
   type ResolvedPart,

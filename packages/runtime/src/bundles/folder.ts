@@ -5,6 +5,7 @@ import { constants } from "node:fs";
 import { lstat, open, readdir, realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, sep } from "node:path";
 import { pluginRoot } from "../plugin-dir/index.js";
+import { packBundle } from "./archive.js";
 import {
   BUNDLE_LIMITS,
   type BundleFile,
@@ -135,4 +136,25 @@ async function readChecked(real: string, ino: number, path: string, where: strin
   } finally {
     await handle.close();
   }
+}
+
+/** What `oz0 plugin pack` makes of a folder: its bundle's digest and size, and the archive. */
+export interface PackedFolder {
+  readonly digest: string;
+  readonly files: number;
+  /** The files' bytes, before compression. */
+  readonly bytes: number;
+  /** The gzipped tar, `archive.byteLength` bytes. */
+  readonly archive: Buffer;
+}
+
+/** The plugin folder `dir` bundled and packed into one archive, for `oz0 plugin install <file>` or an upload. */
+export async function packFolder(dir: string, limits: BundleLimits = BUNDLE_LIMITS): Promise<PackedFolder> {
+  const bundle = await bundleFolder(dir, limits);
+  return {
+    digest: bundle.digest,
+    files: bundle.files.length,
+    bytes: bundle.files.reduce((sum, file) => sum + file.bytes.byteLength, 0),
+    archive: await packBundle(bundle),
+  };
 }

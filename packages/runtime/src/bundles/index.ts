@@ -12,5 +12,5 @@ export {
   makeBundle,
   type PluginBundle,
 } from "./digest.js";
-export { bundleFolder, EXCLUDED } from "./folder.js";
+export { bundleFolder, EXCLUDED, type PackedFolder, packFolder } from "./folder.js";
 export { type PackedBundle, packed, readBundle, saveBundle } from "./stored.js";

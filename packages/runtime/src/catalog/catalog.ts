@@ -2,17 +2,20 @@
 // updates and removes are all or nothing, each in one store transaction under the tenant's
 // lock; every later use of a part's name goes through the owner check in resolve.ts.
 
+import { readFile, realpath, stat } from "node:fs/promises";
 import type { MemoryProvider, PluginConfig } from "@oz0/sdk";
 import { isOz0Error, Oz0Error } from "@oz0/sdk";
 import type { BuiltTool } from "@oz0/sdk/internal";
 import type { Kysely } from "kysely";
 import {
+  BUNDLE_LIMITS,
   BundleCache,
   bundleFolder,
   type PackedBundle,
   type PluginBundle,
   packed,
   saveBundle,
+  unpackBundle,
 } from "../bundles/index.js";
 import {
   checkPlugin,
@@ -76,7 +79,10 @@ export interface ChangeOptions {
   readonly source?: string | undefined;
 }
 
-/** What an install or update takes: a plugin folder's path, or a bundle (`unpackBundle` of an archive). */
+/**
+ * What an install or update takes: the path of a plugin folder or of an archive of one (a
+ * `.tgz` from `oz0 plugin pack`), or a bundle (`unpackBundle` of an archive received).
+ */
 export type PluginSource = string | PluginBundle;
 
 /** What an install, update or remove did. */
@@ -729,14 +735,13 @@ export class Catalog {
     from: PluginSource,
     source: string | undefined,
   ): Promise<{ bundle: PackedBundle; dir: string; loaded: LoadedPlugin }> {
-    const dir = typeof from === "string" ? from : (source ?? `bundle ${from.digest}`);
-    const bundle = await packed(typeof from === "string" ? await bundleFolder(from) : from);
+    const given = await bundleOf(from, source);
+    const bundle = await packed(given.bundle);
     const cached = await this.bundles.put(bundle.bundle);
     try {
-      const loaded = await loadPluginDir(cached);
-      return { bundle, dir: typeof from === "string" ? await pluginRoot(from) : dir, loaded };
+      return { bundle, dir: given.dir, loaded: await loadPluginDir(cached) };
     } catch (error) {
-      throw located(error, cached, dir);
+      throw located(error, cached, given.dir);
     }
   }
 
@@ -760,6 +765,28 @@ export class Catalog {
 }
 
 const PART_ROWS_PER_INSERT = 200;
+
+/**
+ * The bundle `from` names, with where it came from: a folder's (real path) files; an archive
+ * file's (`oz0 plugin pack`) contents; a bundle as it is.
+ */
+async function bundleOf(
+  from: PluginSource,
+  source: string | undefined,
+): Promise<{ bundle: PluginBundle; dir: string }> {
+  if (typeof from !== "string") return { bundle: from, dir: source ?? `bundle ${from.digest}` };
+  const info = await stat(from).catch(() => undefined);
+  if (info?.isFile() !== true) return { bundle: await bundleFolder(from), dir: await pluginRoot(from) };
+  const file = await realpath(from);
+  if (info.size > BUNDLE_LIMITS.maxTotalBytes) {
+    throw new Oz0Error(
+      "INVALID_BUNDLE",
+      `${from} is ${info.size} bytes, more than a bundle may hold in all (${BUNDLE_LIMITS.maxTotalBytes} bytes, maxTotalBytes).`,
+      { data: { detail: "bundle too large", limit: "maxTotalBytes", max: BUNDLE_LIMITS.maxTotalBytes } },
+    );
+  }
+  return { bundle: await unpackBundle(await readFile(file), { name: from }), dir: source ?? file };
+}
 
 /** A load's problem in `cached`, told of `dir`: prefixed with it, and with its paths in place of the home's. */
 function located(error: unknown, cached: string, dir: string): unknown {
