@@ -791,7 +791,12 @@ async function bundleOf(
 /** A load's problem in `cached`, told of `dir`: prefixed with it, and with its paths in place of the home's. */
 function located(error: unknown, cached: string, dir: string): unknown {
   if (!(error instanceof Oz0Error)) return error;
-  const message = error.message.replaceAll(cached, dir);
+  let message = error.message.replaceAll(cached, dir);
+  if ((error.cause as { code?: unknown } | undefined)?.code === "ERR_MODULE_NOT_FOUND") {
+    message +=
+      ". The plugin runs from its bundle, which holds only the files inside its folder (and gets @oz0/sdk from oz0): " +
+      "put what the code imports inside the folder (a package in its own node_modules), or bundle it into the code; see docs/bundles.md";
+  }
   return new Oz0Error(error.code, message.startsWith(dir) ? message : `${dir}: ${message}`, {
     cause: error,
     ...(error.data === undefined ? {} : { data: { ...error.data } }),

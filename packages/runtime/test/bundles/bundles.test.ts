@@ -296,6 +296,24 @@ describe("installed bundles", () => {
     await store.close();
   });
 
+  it("refuses code that imports what its folder does not hold, saying a bundle holds only the folder", async () => {
+    const store = await openStore({ memory: true });
+    const catalog = new Catalog(store, await temp("home"));
+    const dir = await probeFolder();
+    await writeFile(join(dir, "index.js"), `import "oz0-no-such-package";\n${PROBE_CODE}`);
+    const error = await catalog.install("missing", dir).then(
+      () => undefined,
+      (thrown: unknown) => thrown as Oz0Error,
+    );
+    expect(error?.code).toBe("INVALID_PLUGIN");
+    expect(error?.message).toContain("Cannot find package 'oz0-no-such-package'");
+    expect(error?.message).toContain(`imported from ${dir}/index.js`);
+    expect(error?.message).toContain(
+      "The plugin runs from its bundle, which holds only the files inside its folder",
+    );
+    await store.close();
+  });
+
   it("identical bundles are stored once, whichever tenants install them", async () => {
     const store = await openStore({ memory: true });
     const catalog = new Catalog(store, await temp("home"));
