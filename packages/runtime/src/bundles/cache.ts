@@ -1,10 +1,10 @@
-// Bundles on disk, where a process loads them from: `<home>/bundles/<digest>/`, one folder per
-// digest, written once (into a temporary folder renamed into place, so no process ever sees a
+// Bundles on disk, where a process loads them from: `<home>/bundles/<runtime>/<digest>/`, one
+// folder per digest, written once (into a temporary folder renamed into place, so no process ever sees a
 // half-written one) and checked against its digest the first time each process uses it; a
 // folder whose files no longer make its digest is written afresh. Modules in a bundle import
-// `@oz0/sdk` (and what else the runtime has) through `<home>/bundles/node_modules`, a link to
-// the node_modules folder the runtime finds `@oz0/sdk` in.
-import { randomBytes } from "node:crypto";
+// `@oz0/sdk` (and what else the runtime has) through `<home>/bundles/<runtime>/node_modules`, a
+// link to the node_modules folder the runtime finds `@oz0/sdk` in.
+import { createHash, randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import {
   chmod,
@@ -23,9 +23,17 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { type BundleFile, bundleError, DIGEST_PATTERN, makeBundle, type PluginBundle } from "./digest.js";
 
-/** Where bundles are kept under a home. */
+/**
+ * Where this oz0 keeps bundles under a home: `<home>/bundles/<runtime>/`, where `<runtime>`
+ * names the node_modules folder this oz0 resolves `@oz0/sdk` from. Two oz0 installations that
+ * share a home (two checkouts, two versions) each keep their own copies and their own link,
+ * so neither ever loads a plugin against the other's SDK.
+ */
 export function bundlesRoot(home: string): string {
-  return join(home, "bundles");
+  const modules = runtimeModules();
+  const runtime =
+    modules === undefined ? "no-sdk" : createHash("sha256").update(modules).digest("hex").slice(0, 12);
+  return join(home, "bundles", runtime);
 }
 
 /**

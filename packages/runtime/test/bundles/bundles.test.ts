@@ -12,6 +12,7 @@ import {
   BUNDLE_LIMITS,
   type BundleLimits,
   bundleFolder,
+  bundlesRoot,
   packBundle,
   unpackBundle,
 } from "../../src/bundles/index.js";
@@ -333,7 +334,7 @@ describe("installed bundles", () => {
     await catalog.install("sdk", await probeFolder());
     await catalog.loadInstalled("sdk", "probe");
     const probe = (globalThis as { __oz0BundleProbe?: { url: string; Oz0Error: unknown } }).__oz0BundleProbe;
-    expect(probe?.url.startsWith(`file://${join(home, "bundles")}/`)).toBe(true);
+    expect(probe?.url.startsWith(`file://${bundlesRoot(home)}/`)).toBe(true);
     expect(probe?.Oz0Error).toBe(Oz0Error);
     await store.close();
   });
@@ -350,13 +351,13 @@ describe("installed bundles", () => {
     try {
       const call = await later.tools.call("default", "probe/probe.where", {});
       expect(call.ok).toBe(true);
-      expect(JSON.stringify(call.result)).toContain(join(home, "bundles", String(digest)));
+      expect(JSON.stringify(call.result)).toContain(join(bundlesRoot(home), String(digest)));
       const started = await later.jobs.start({ tenant: "default", agent: "probe/asker", input: "go" });
       const job = await later.jobs.run(started.id, { tenant: "default" });
       expect(job.status).toBe("succeeded");
       const events = await later.jobs.events(job.id, { tenant: "default" });
       expect(events.some((event) => event.kind === "tool_result" || event.kind === "tool_call")).toBe(true);
-      expect(await readFile(join(home, "bundles", String(digest), "plugin.yaml"), "utf8")).toBe(
+      expect(await readFile(join(bundlesRoot(home), String(digest), "plugin.yaml"), "utf8")).toBe(
         PROBE_MANIFEST,
       );
     } finally {
