@@ -4,6 +4,7 @@
 import { Oz0Error } from "@oz0/sdk";
 import type { Kysely, Transaction } from "kysely";
 import { type Caller, requireRole } from "../callers/index.js";
+import { requireTenant } from "../catalog/index.js";
 import type { Database, Store } from "../store/index.js";
 
 /** What one audited change says: who (the caller), what (action and target), and its details. */
@@ -111,6 +112,7 @@ export class Audit {
   /** The caller's tenant's entries, newest first; reading the log is an admin's. */
   async list(caller: Caller, filter: AuditFilter = {}): Promise<AuditEntry[]> {
     requireRole(caller, "admin", "read the audit log");
+    await requireTenant(this.#store.db, caller.tenant);
     const limit = filter.limit ?? DEFAULT_LIMIT;
     if (!Number.isSafeInteger(limit) || limit < 1) {
       throw new Oz0Error("INVALID_INPUT", `limit ${limit}: it takes a whole number of 1 or more.`, {

@@ -58,9 +58,16 @@ describe.each(fixtures)("the audit log on $label", (fixture) => {
 
   it("shows a tenant's admins their tenant's entries alone", async () => {
     const audit = new Audit(store);
+    await store.db.insertInto("tenants").values({ name: "other", created_at: 1 }).execute();
     await audit.record({ caller: localAdmin("default", "cli:a"), action: "x.one", target: "t" });
     await audit.record({ caller: localAdmin("other", "cli:b"), action: "x.two", target: "t" });
     expect((await audit.list(localAdmin("default"))).map((entry) => entry.action)).toEqual(["x.one"]);
     expect((await audit.list(localAdmin("other"))).map((entry) => entry.action)).toEqual(["x.two"]);
+  });
+
+  it("refuses to list the log of a tenant that does not exist", async () => {
+    await expect(new Audit(store).list(localAdmin("nowhere"))).rejects.toThrow(
+      "tenant nowhere does not exist.",
+    );
   });
 });
