@@ -75,9 +75,15 @@ export class Throttle {
     }
   }
 
-  /** Counts a failure in each bucket, starting a new window where the last one ended. */
+  /**
+   * Counts a failure in each bucket, starting a new window where the last one ended. Every
+   * name tried gets a bucket, known or not (a limit only known users reach would tell which
+   * exist), so buckets whose window has ended are dropped here, keeping the table to what the
+   * last window saw.
+   */
   async fail(buckets: readonly Bucket[], now: number): Promise<void> {
     const ended = now - this.windowMs;
+    await this.#store.db.deleteFrom("auth_throttle").where("window_start", "<=", ended).execute();
     for (const bucket of buckets) {
       await this.#store.db
         .insertInto("auth_throttle")

@@ -339,3 +339,28 @@ describe.each(fixtures.filter((fixture) => fixture.persistent))("sign-in limits 
     }
   });
 });
+
+describe("sign-in limits", () => {
+  it("drops the counts of windows that ended, and limits an unknown user as it does a known one", async () => {
+    const runtime = await Runtime.open({
+      memory: true,
+      defaultPlugins: [],
+      throttle: { perUser: 2, windowMs: 60_000 },
+    });
+    try {
+      for (let attempt = 0; attempt < 2; attempt += 1) {
+        await refusal(runtime.identity.authenticatePassword("nobody", PASSWORD, "default"));
+      }
+      // Two failures reach the limit whether or not the user exists, so the limit tells nobody which do.
+      expect((await refusal(runtime.identity.authenticatePassword("nobody", PASSWORD, "default"))).code).toBe(
+        "TOO_MANY_REQUESTS",
+      );
+      await runtime.store.db.updateTable("auth_throttle").set({ window_start: 1 }).execute();
+      await refusal(runtime.identity.authenticatePassword("someone-else", PASSWORD, "default"));
+      const buckets = await runtime.store.db.selectFrom("auth_throttle").select("bucket").execute();
+      expect(buckets).toEqual([{ bucket: "user:someone-else" }]);
+    } finally {
+      await runtime.close();
+    }
+  });
+});

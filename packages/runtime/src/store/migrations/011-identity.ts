@@ -73,5 +73,10 @@ export const identity: Migration = {
       .addColumn("window_start", "bigint", (column) => column.notNull())
       .addColumn("failures", "integer", (column) => column.notNull())
       .execute();
+    await db.schema
+      .createIndex("auth_throttle_by_window")
+      .on("auth_throttle")
+      .column("window_start")
+      .execute();
   },
 };
