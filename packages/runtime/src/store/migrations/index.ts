@@ -9,6 +9,7 @@ import { usage } from "./007-usage.js";
 import { traceContext } from "./008-trace-context.js";
 import { workers } from "./009-workers.js";
 import { bundles } from "./010-bundles.js";
+import { identity } from "./011-identity.js";
 import type { Migration } from "./types.js";
 
 export type { Migration, MigrationContext, MigrationDb } from "./types.js";
@@ -25,4 +26,5 @@ export const MIGRATIONS: readonly Migration[] = [
   traceContext,
   workers,
   bundles,
+  identity,
 ];
