@@ -9,6 +9,17 @@ export {
   type AuditRecord,
 } from "./audit/index.js";
 export {
+  BUNDLE_LIMITS,
+  type BundleFile,
+  type BundleLimits,
+  bundleFolder,
+  type PackedFolder,
+  type PluginBundle,
+  packBundle,
+  packFolder,
+  unpackBundle,
+} from "./bundles/index.js";
+export {
   ALL_AGENTS,
   type Caller,
   hasRole,
@@ -40,6 +51,7 @@ export {
   type PartRef,
   type PluginChange,
   type PluginDetail,
+  type PluginSource,
   type PluginSummary,
   type ReferenceProblem,
   type ResolvedPart,

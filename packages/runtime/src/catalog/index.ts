@@ -1,6 +1,12 @@
 // The catalog: installing plugins into tenants, listing their parts by address, and the owner
 // check every entry point runs before it acts on a part's name.
-export { Catalog, type CatalogOptions, type ChangeOptions, type ChangeReport } from "./catalog.js";
+export {
+  Catalog,
+  type CatalogOptions,
+  type ChangeOptions,
+  type ChangeReport,
+  type PluginSource,
+} from "./catalog.js";
 export type { ReferenceProblem } from "./checks.js";
 export {
   type AgentContract,

@@ -56,8 +56,13 @@ export interface PluginsTable {
   tenant: string;
   name: string;
   version: string;
-  /** The folder the plugin was installed from. */
+  /**
+   * Where the plugin was installed from (its folder, or what an archive install names), kept
+   * only to say so and for `oz0 plugin update` messages: the plugin runs from `bundle`.
+   */
   dir: string;
+  /** The digest of the bundle it runs from (migration 10); null for a row older than bundles. */
+  bundle: ColumnType<string | null, string | null | undefined, string | null>;
   manifest: Json;
   installed_at: EpochMs;
   /** Set when an install or update went through with `--force --reason TEXT`. */
@@ -281,6 +286,15 @@ export interface WorkersTable {
   expires_at: EpochMs;
 }
 
+/** A plugin bundle (migration 10): its files as one gzipped tar, keyed by their digest. */
+export interface BundlesTable {
+  digest: string;
+  archive: Uint8Array;
+  files: number;
+  bytes: number;
+  created_at: EpochMs;
+}
+
 /** A person who signs in with a password (migration 11); the password is kept only as its argon2id hash. */
 export interface UsersTable {
   id: string;
@@ -357,6 +371,7 @@ export interface Database {
   skill_proposals: SkillProposalsTable;
   usage_totals: UsageTotalsTable;
   workers: WorkersTable;
+  bundles: BundlesTable;
   users: UsersTable;
   memberships: MembershipsTable;
   api_keys: ApiKeysTable;

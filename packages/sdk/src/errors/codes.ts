@@ -68,6 +68,14 @@ export const ERROR_CODES = {
       "A plugin object or contract class does not have the shape the host expects, or an install finds lint errors in the folder.",
     data: "{ plugin?: string, detail: string, findings?: { file, line, column, code, message }[] }",
   },
+  INVALID_BUNDLE: {
+    side: "user",
+    status: 400,
+    retryable: false,
+    summary:
+      "A plugin bundle breaks a bundle rule: a path that leads out or is not allowed, a link out of the folder, a file, total or file count over its limit, or contents that do not match the digest they came with.",
+    data: "{ detail: string, path?: string, limit?: string, max?: number, digest?: string }: what was wrong, the file in the bundle, and the limit it went past.",
+  },
   DUPLICATE_REGISTRATION: {
     side: "user",
     status: 400,
