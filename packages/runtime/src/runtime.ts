@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { Catalog, type DefaultPluginOutcome, defaultPluginDirs, requireTenant } from "./catalog/index.js";
 import { JobEngine, JobWorker, liveWorkers, type WorkerOptions } from "./jobs/index.js";
 import { McpManager } from "./mcp/index.js";
-import { Models } from "./models/index.js";
+import { Models, SecretStore, TenantSettings } from "./models/index.js";
 import {
   Approvals,
   approvalBindingInterceptor,
@@ -14,6 +14,7 @@ import {
   KillSwitches,
   ToolPolicy,
 } from "./policy/index.js";
+import { Routines } from "./routines/index.js";
 import { SkillProposals } from "./skills/index.js";
 import { DEFAULT_TENANT, openStore, type Store } from "./store/index.js";
 import { Telemetry } from "./telemetry/index.js";
@@ -72,6 +73,8 @@ export class Runtime {
   readonly inventory: Inventory;
   /** This process's connections to the MCP servers behind tenants' MCP-backed tools. */
   readonly mcp: McpManager;
+  /** The tenants' routines: schedules and events that start jobs, and the scheduler every worker runs. */
+  readonly routines: Routines;
   /** Where spans go, when an OTLP endpoint is configured. */
   readonly telemetry: Telemetry | undefined;
 
@@ -118,6 +121,12 @@ export class Runtime {
     this.killSwitches = new KillSwitches(store, this.catalog);
     this.inventory = new Inventory(store, this.catalog);
     this.proposals = new SkillProposals({ store, source: this.catalog, home, interceptors });
+    this.routines = new Routines({
+      store,
+      jobs: this.jobs,
+      source: this.catalog,
+      secrets: new SecretStore({ settings: new TenantSettings(store.db, store.clockSql), home }),
+    });
   }
 
   static async open(options: RuntimeOptions = {}): Promise<Runtime> {

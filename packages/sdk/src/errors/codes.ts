@@ -141,7 +141,7 @@ export const ERROR_CODES = {
     retryable: false,
     summary:
       "A request to a server carries no credentials, or credentials the server does not accept (unknown, expired or revoked).",
-    data: "{ scheme?: string }: the authentication scheme the server expects (Bearer).",
+    data: "{ scheme?: string, reason?: string }: the authentication scheme the server expects (Bearer; hmac-sha256 for a routine's webhook, with the reason: signature, timestamp, stale or replay).",
   },
   FORBIDDEN: {
     side: "user",
@@ -181,6 +181,22 @@ export const ERROR_CODES = {
     retryable: false,
     summary: "An install names a plugin the tenant already has; an update replaces it.",
     data: "{ tenant: string, plugin: string, version: string }: the version installed now.",
+  },
+  ROUTINE_PAUSED: {
+    side: "user",
+    status: 409,
+    retryable: false,
+    summary:
+      "A routine was fired (by hand or by its webhook) while it is paused; resume it first (oz0 routine resume).",
+    data: "{ tenant: string, routine: string }: the tenant and the routine's name.",
+  },
+  ROUTINE_EXISTS: {
+    side: "user",
+    status: 409,
+    retryable: false,
+    summary:
+      "oz0 routine add names a routine the tenant has already; remove it first or choose another name.",
+    data: "{ tenant: string, routine: string }: the tenant and the name taken.",
   },
   NAME_TAKEN: {
     side: "user",

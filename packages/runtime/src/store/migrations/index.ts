@@ -8,6 +8,7 @@ import { skillProposals } from "./006-skill-proposals.js";
 import { usage } from "./007-usage.js";
 import { traceContext } from "./008-trace-context.js";
 import { workers } from "./009-workers.js";
+import { routines } from "./014-routines.js";
 import type { Migration } from "./types.js";
 
 export type { Migration, MigrationContext, MigrationDb } from "./types.js";
@@ -23,4 +24,15 @@ export const MIGRATIONS: readonly Migration[] = [
   usage,
   traceContext,
   workers,
+  // Versions 10 to 13 belong to changes on other branches; these stand in for them until those
+  // merge, and each merge replaces its own.
+  reserved(10),
+  reserved(11),
+  reserved(12),
+  reserved(13),
+  routines,
 ];
+
+function reserved(version: number): Migration {
+  return { version, name: `reserved-${version}`, async up() {} };
+}
