@@ -16,6 +16,7 @@ import { registerModel } from "./commands/model.js";
 import { registerPlugin } from "./commands/plugin.js";
 import { registerPolicy } from "./commands/policy.js";
 import { registerProvider } from "./commands/provider.js";
+import { registerRoutine } from "./commands/routine.js";
 import { registerRun } from "./commands/run.js";
 import { registerSkill } from "./commands/skill.js";
 import { registerTool } from "./commands/tool.js";
@@ -73,6 +74,7 @@ function buildProgram(out: Output): Command {
   registerModel(program, out);
   registerProvider(program, out);
   registerSkill(program, out);
+  registerRoutine(program, out);
   return program;
 }
 

@@ -5,7 +5,7 @@
 // The job runs as the routine's identity, with the routine's tools and limits.
 import { randomUUID } from "node:crypto";
 import { isOz0Error, Oz0Error } from "@oz0/sdk";
-import { qualifyEntry, toolEntryCovered } from "@oz0/sdk/internal";
+import { identityCovers, qualifyEntry, toolEntryCovered } from "@oz0/sdk/internal";
 import type { Transaction } from "kysely";
 import { type Caller, requireRole } from "../callers/index.js";
 import { type JobEngine, type JobView, type RoutineGrant, TERMINAL_STATUSES } from "../jobs/index.js";
@@ -49,12 +49,7 @@ export function routineCaller(tenant: string, def: RoutineDef): Caller {
 
 /** Whether `address` (`<plugin>/<name>`) is in the scope `agents`, whose bare names are `plugin`'s. */
 export function inScope(agents: readonly string[], address: string, plugin: string | undefined): boolean {
-  return agents.some((entry) => {
-    if (entry === "*") return true;
-    const full = entry.includes("/") || plugin === undefined ? entry : `${plugin}/${entry}`;
-    if (full.endsWith("/*")) return address.startsWith(full.slice(0, -1));
-    return full === address;
-  });
+  return identityCovers(agents, address, plugin);
 }
 
 /** The routine's target checked against its identity, and what its job may do. */

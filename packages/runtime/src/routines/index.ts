@@ -4,7 +4,7 @@
 // the job's transaction); missed ticks and overlapping runs follow the routine's policies.
 export { type RoutineDef, routineActor, tenantRoutines } from "./definitions.js";
 export { type FireResult, inScope, routineCaller } from "./fire.js";
-export { nextTick, scheduleProblem, ticksBetween } from "./schedule.js";
+export { nextTick, ticksBetween } from "./schedule.js";
 export { RoutineScheduler, SCHEDULER_DEFAULTS, type SchedulerOptions } from "./scheduler.js";
 export { type FireView, Routines, type RoutinesOptions, type RoutineView } from "./service.js";
 export {

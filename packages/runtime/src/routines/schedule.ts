@@ -10,19 +10,6 @@ export function cronOf(routine: Routine): Cron {
   return new Cron(routine.schedule, { paused: true, timezone: routine.timezone ?? "UTC" });
 }
 
-/** Why croner cannot read `schedule` in `timezone`, or undefined when it can. */
-export function scheduleProblem(schedule: string, timezone: string | undefined): string | undefined {
-  try {
-    const cron = new Cron(schedule, { paused: true, timezone: timezone ?? "UTC" });
-    const next = cron.nextRun(new Date());
-    cron.stop();
-    if (next === null) return `the schedule '${schedule}' never fires`;
-    return undefined;
-  } catch (error) {
-    return `the schedule '${schedule}' cannot be read: ${error instanceof Error ? error.message : String(error)}`;
-  }
-}
-
 /**
  * The latest ticks of `routine` after `after` and at or before `until` (epoch ms), at most
  * `max`, oldest first: a scheduler that was away long needs only the last ones.

@@ -253,6 +253,32 @@ describe.each(fixtures)("routines on $label", (fixture) => {
     expect(await runtime.routines.list(localAdmin(tenant))).toHaveLength(2);
   });
 
+  it("lowers the agent's limits to the routine's: the job stops at the routine's max_turns", async () => {
+    const tenant = `t-${fixture.label}-${++tenants}`;
+    await runtime.catalog.install(tenant, CLOCKWORK);
+    await runtime.routines.add(localAdmin(tenant), {
+      name: "brief",
+      event: "webhook",
+      run: "clockwork/reporter",
+      limits: { max_turns: 1 },
+    });
+    const fired = await runtime.routines.fire(localAdmin(tenant), "brief");
+    const job = await runtime.jobs.run(fired.job ?? "");
+    expect(job.status).toBe("failed");
+    expect(job.failure).toMatchObject({ kind: "max_turns" });
+    expect(job.failure?.message).toContain("limits.max_turns (1)");
+  });
+
+  it("install refuses a plugin whose routine lists a tool its agent may not call, in lint's words", async () => {
+    const tenant = `t-${fixture.label}-${++tenants}`;
+    const refused = await rejection(
+      runtime.catalog.install(tenant, join(import.meta.dirname, "../fixtures/lint/oz-s028/triggers")),
+    );
+    expect((refused as Error).message).toContain(
+      "OZ-S028 routine nightly lists oz.ask_user, which agent helper may not call",
+    );
+  });
+
   function signed(tenant: string, routine: string, secret: string, body: string, at = Date.now()) {
     const timestamp = String(Math.floor(at / 1000));
     return { tenant, routine, timestamp, body, signature: `sha256=${signWebhook(secret, timestamp, body)}` };

@@ -28,6 +28,7 @@ export {
   formatManifestIssue,
   formatManifestPath,
   formatToolRef,
+  identityCovers,
   isToolRef,
   parseAgentRuntime,
   parseFlowReference,

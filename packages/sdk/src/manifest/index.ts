@@ -60,6 +60,7 @@ export {
   CAPABILITY_KINDS,
   type CapabilityKind,
   cronProblem,
+  identityCovers,
   JOB_ENDED_EVENT,
   type McpServer,
   mcpServerSchema,

@@ -293,6 +293,23 @@ export function toolEntryCovered(
   });
 }
 
+/**
+ * Whether the agent or flow `address` (`<plugin>/<name>`) is in a routine identity's `agents`:
+ * `*`, `<plugin>/*`, or the address itself; bare entries are `plugin`'s.
+ */
+export function identityCovers(
+  agents: readonly string[],
+  address: string,
+  plugin: string | undefined,
+): boolean {
+  return agents.some((entry) => {
+    if (entry === "*") return true;
+    const full = entry.includes("/") || plugin === undefined ? entry : `${plugin}/${entry}`;
+    if (full.endsWith("/*")) return address.startsWith(full.slice(0, -1));
+    return full === address;
+  });
+}
+
 /** A tools entry as `<plugin>/<tool>.<function>` (built-ins and tool refs as they are). */
 export function qualifyEntry(entry: string, plugin: string): string {
   if (entry.startsWith("oz.") || entry.includes("/") || entry.includes(":")) return entry;
