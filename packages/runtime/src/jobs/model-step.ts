@@ -34,7 +34,7 @@ export async function modelStep(run: JobRun, setup: AgentSetup): Promise<boolean
   }
   if (limits.max_cost_usd !== undefined && history.costUsd >= limits.max_cost_usd) {
     return run.fail({
-      kind: "cost_limit",
+      kind: "budget_exceeded",
       message: `the job's model calls cost $${history.costUsd.toFixed(4)}, at or over its routine's limits.max_cost_usd ($${limits.max_cost_usd})`,
     });
   }

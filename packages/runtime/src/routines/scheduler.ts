@@ -51,6 +51,8 @@ export class RoutineScheduler {
   #wake: (() => void) | undefined;
   #loop: Promise<void> | undefined;
   #nextTick: number | undefined;
+  /** The last fault told of each routine, so one that keeps failing is told of once, not every pass. */
+  readonly #faults = new Map<string, string>();
 
   constructor(options: SchedulerOptions) {
     this.#deps = { store: options.store, jobs: options.jobs, source: options.source };
@@ -84,6 +86,7 @@ export class RoutineScheduler {
     let soonest: number | undefined;
     for (const tenant of tenants) {
       for (const def of await tenantRoutines(this.#deps.store, tenant)) {
+        const key = `${tenant}\0${def.address}`;
         try {
           for (const result of await this.#passRoutine(tenant, def, now)) {
             const fired = { tenant, routine: def.address, result };
@@ -95,8 +98,11 @@ export class RoutineScheduler {
             const next = nextTick(def.routine, now);
             if (next !== undefined && (soonest === undefined || next < soonest)) soonest = next;
           }
+          this.#faults.delete(key);
         } catch (error) {
-          this.#tell(() => this.#options.onError?.(error));
+          const message = error instanceof Error ? error.message : String(error);
+          if (this.#faults.get(key) !== message) this.#tell(() => this.#options.onError?.(error));
+          this.#faults.set(key, message);
         }
       }
     }

@@ -269,6 +269,22 @@ describe.each(fixtures)("routines on $label", (fixture) => {
     expect(job.failure?.message).toContain("limits.max_turns (1)");
   });
 
+  it("ends the routine's job with budget_exceeded once its model calls cost the routine's max_cost_usd", async () => {
+    const tenant = `t-${fixture.label}-${++tenants}`;
+    await runtime.catalog.install(tenant, CLOCKWORK);
+    await runtime.models.setPrice(tenant, "test:*", { input: 1_000_000, output: 1_000_000 });
+    await runtime.routines.add(localAdmin(tenant), {
+      name: "thrifty",
+      event: "webhook",
+      run: "clockwork/reporter",
+      limits: { max_cost_usd: 0.5 },
+    });
+    const fired = await runtime.routines.fire(localAdmin(tenant), "thrifty");
+    const job = await runtime.jobs.run(fired.job ?? "");
+    expect(job.failure).toMatchObject({ kind: "budget_exceeded" });
+    expect(job.failure?.message).toContain("limits.max_cost_usd ($0.5)");
+  });
+
   it("install refuses a plugin whose routine lists a tool its agent may not call, in lint's words", async () => {
     const tenant = `t-${fixture.label}-${++tenants}`;
     const refused = await rejection(
