@@ -42,6 +42,9 @@ describe("oz0 routine", () => {
     const text = await run("routine", "list");
     expect(text.stdout).toMatch(/^NAME +TRIGGER +RUN +AS +OVERLAP +STATE +NEXT +LAST\n/);
     expect(text.stdout).toContain("no secret");
+    expect(text.stderr).toBe(
+      "oz0: no worker is running on this store; routines fire only while oz0 worker runs\n",
+    );
   });
 
   it("adds a tenant routine, fires it by hand, pauses and resumes it, shows its history, and removes it", async () => {

@@ -37,8 +37,15 @@ export function registerRoutine(program: Command, out: Output): void {
     .command("list")
     .description("list the tenant's routines: trigger, target, policies, next tick, last fire")
     .action(async () => {
-      const list = await withRuntime(out, async (runtime) => runtime.routines.list(await caller()));
+      const { list, workers } = await withRuntime(out, async (runtime) => ({
+        list: await runtime.routines.list(await caller()),
+        workers: await runtime.liveWorkers(),
+      }));
       out.result(list, (routines) => drawList(out.options.tenant, routines));
+      // A routine fires only while a worker runs: say so rather than let it look armed.
+      if (workers === 0 && list.length > 0 && !out.json) {
+        out.stderr("oz0: no worker is running on this store; routines fire only while oz0 worker runs\n");
+      }
     });
 
   routine

@@ -4,6 +4,7 @@
 // follows the routine's `missed:` policy. `job.ended:` routines fire for each job of their agent
 // that ended since the last pass; queued fires start once the previous job has ended. Time is
 // the database's clock, so every node agrees on which ticks are due.
+import { sql } from "kysely";
 import { TERMINAL_STATUSES } from "../jobs/index.js";
 import { eventOf, type RoutineDef, tenantRoutines } from "./definitions.js";
 import {
@@ -26,6 +27,10 @@ export const SCHEDULER_DEFAULTS = {
   maxTicks: 100,
   /** How far back a pass looks past its cursor for ended jobs, for a job whose end committed late. */
   endedSlackMs: 5_000,
+  /** How long fires stay in a routine's history (a queued one, or one whose job runs, stays). */
+  keepFiresMs: 30 * 86_400_000,
+  /** How often a scheduler prunes fires older than that. */
+  pruneEveryMs: 3_600_000,
 } as const;
 
 export interface SchedulerOptions extends FireDeps {
@@ -51,6 +56,7 @@ export class RoutineScheduler {
   #wake: (() => void) | undefined;
   #loop: Promise<void> | undefined;
   #nextTick: number | undefined;
+  #prunedAt = Number.NEGATIVE_INFINITY;
   /** The last fault told of each routine, so one that keeps failing is told of once, not every pass. */
   readonly #faults = new Map<string, string>();
 
@@ -107,7 +113,40 @@ export class RoutineScheduler {
       }
     }
     this.#nextTick = soonest;
+    if (now - this.#prunedAt >= SCHEDULER_DEFAULTS.pruneEveryMs) {
+      this.#prunedAt = now;
+      await this.#prune().catch((error) => this.#tell(() => this.#options.onError?.(error)));
+    }
     return results;
+  }
+
+  /**
+   * Drops fires past their keeping time, so an every-second routine's history does not grow
+   * without end. A queued fire, and a started one whose job has not ended (overlap reads it),
+   * stay; a webhook's replay record is needed only within its timestamp window, far shorter.
+   */
+  async #prune(): Promise<void> {
+    const { store } = this.#deps;
+    let query = store.db
+      .deleteFrom("routine_fires")
+      .where("created_at", "<", sql<number>`${store.clockSql} - ${SCHEDULER_DEFAULTS.keepFiresMs}`)
+      .where("outcome", "!=", "queued")
+      .where((eb) =>
+        eb.or([
+          eb("job_id", "is", null),
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom("jobs")
+                .select("jobs.id")
+                .whereRef("jobs.id", "=", "routine_fires.job_id")
+                .where("jobs.status", "not in", [...TERMINAL_STATUSES]),
+            ),
+          ),
+        ]),
+      );
+    if (this.#options.tenant !== undefined) query = query.where("tenant", "=", this.#options.tenant);
+    await query.execute();
   }
 
   async #passRoutine(tenant: string, def: RoutineDef, now: number): Promise<FireResult[]> {

@@ -182,6 +182,26 @@ describe.each(fixtures)("routines on $label", (fixture) => {
     expect((await outcomes(tenant)).map((fire) => fire.outcome)).toEqual(["started", "started", "started"]);
   });
 
+  it("drops fires older than 30 days from the history, but keeps one whose job has not ended", async () => {
+    const { tenant, clock, scheduler } = await tenantWith({ overlap: "skip" });
+    for (const second of [1, 2]) {
+      clock.set(T0 + second * SECOND);
+      await scheduler.pass();
+    }
+    expect((await outcomes(tenant)).map((fire) => fire.outcome)).toEqual(["started", "skipped"]);
+    await runtime.store.db
+      .updateTable("routine_fires")
+      .set({ created_at: 0 })
+      .where("tenant", "=", tenant)
+      .execute();
+    await runtime.routines.scheduler({ clock: clock.now, tenant }).pass();
+    const [kept] = await outcomes(tenant);
+    expect((await outcomes(tenant)).map((fire) => fire.outcome)).toEqual(["started"]);
+    await runtime.jobs.run(kept?.job ?? "");
+    await runtime.routines.scheduler({ clock: clock.now, tenant }).pass();
+    expect(await outcomes(tenant)).toEqual([]);
+  });
+
   it("a paused routine fires nothing, by schedule or by hand, and resumed it fires from then on", async () => {
     const { tenant, caller, clock, scheduler } = await tenantWith({ overlap: "allow" });
     const paused = await runtime.routines.pause(caller, "r");
@@ -307,6 +327,14 @@ describe.each(fixtures)("routines on $label", (fixture) => {
     const unset = await rejection(runtime.routines.webhook(signed(tenant, routine, "guess", "x")));
     expect(isOz0Error(unset, "UNAUTHENTICATED")).toBe(true);
     const { secret } = await runtime.routines.secret(localAdmin(tenant), routine);
+    // Stored encrypted: no row of the tenant's settings holds the secret's text.
+    const settings = await runtime.store.db
+      .selectFrom("settings")
+      .selectAll()
+      .where("tenant", "=", tenant)
+      .execute();
+    expect(settings.length).toBeGreaterThan(0);
+    expect(JSON.stringify(settings)).not.toContain(secret.slice("whsec_".length, "whsec_".length + 16));
     const reason = async (request: ReturnType<typeof signed>) => {
       const error = await rejection(runtime.routines.webhook(request));
       expect(isOz0Error(error, "UNAUTHENTICATED")).toBe(true);
