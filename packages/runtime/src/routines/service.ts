@@ -3,7 +3,7 @@
 // webhook entry the server calls. Every operation takes a Caller and checks its role first.
 import { randomUUID } from "node:crypto";
 import { Oz0Error, type Routine, type RoutineInput } from "@oz0/sdk";
-import { routineSchema } from "@oz0/sdk/internal";
+import { routineSchema, withArticle } from "@oz0/sdk/internal";
 import { type Caller, hasRole, ROLES, requireRole } from "../callers/index.js";
 import { requireTenant } from "../catalog/index.js";
 import type { SecretStore } from "../models/index.js";
@@ -94,6 +94,9 @@ export class Routines {
   async fire(caller: Caller, name: string, options: { readonly input?: unknown } = {}): Promise<FireView> {
     requireRole(caller, "runner", `fire routine ${name}`);
     const def = await this.#find(caller, name);
+    // A fire by hand runs a job as the routine: a caller may not fire one that outranks it.
+    const runsAs = routineCaller(caller.tenant, def).role;
+    requireRole(caller, runsAs, `fire routine ${name}, which runs as ${withArticle(runsAs)}`);
     const result = await fireRoutine(this.#deps, caller.tenant, def, {
       key: `manual:${randomUUID()}`,
       cause: "manual",
@@ -156,7 +159,7 @@ export class Routines {
     if (!hasRole(caller, role)) {
       throw new Oz0Error(
         "FORBIDDEN",
-        `${caller.actor} is a ${caller.role} and may not add a routine that runs as a ${role}; choose identity.role ${ROLES.slice(1, ROLES.indexOf(caller.role) + 1).join(" or ")}.`,
+        `${caller.actor} is ${withArticle(caller.role)} and may not add a routine that runs as ${withArticle(role)}; choose identity.role ${ROLES.slice(1, ROLES.indexOf(caller.role) + 1).join(" or ")}.`,
         { data: { tenant: caller.tenant, action: "add a routine", role: caller.role } },
       );
     }

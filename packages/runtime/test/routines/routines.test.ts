@@ -270,7 +270,12 @@ describe.each(fixtures)("routines on $label", (fixture) => {
     expect(isOz0Error(outranks, "FORBIDDEN")).toBe(true);
     const runner = { ...localAdmin(tenant), role: "runner" as const };
     expect(isOz0Error(await rejection(runtime.routines.add(runner, base)), "FORBIDDEN")).toBe(true);
-    expect(await runtime.routines.list(localAdmin(tenant))).toHaveLength(2);
+    await runtime.routines.add(localAdmin(tenant), { ...base, name: "high", identity: { role: "operator" } });
+    const outranked = await rejection(runtime.routines.fire(runner, "high"));
+    expect(isOz0Error(outranked, "FORBIDDEN")).toBe(true);
+    expect((outranked as Error).message).toContain("which runs as an operator");
+    expect(await runtime.routines.history(localAdmin(tenant), "high")).toEqual([]);
+    expect(await runtime.routines.list(localAdmin(tenant))).toHaveLength(3);
   });
 
   it("lowers the agent's limits to the routine's: the job stops at the routine's max_turns", async () => {
