@@ -192,6 +192,17 @@ export {
   type PolicyRuleView,
   ToolPolicy,
 } from "./policy/index.js";
+export {
+  type FireView,
+  RoutineScheduler,
+  Routines,
+  type RoutineView,
+  SCHEDULER_DEFAULTS,
+  type SchedulerOptions,
+  signWebhook,
+  WEBHOOK_WINDOW_MS,
+  type WebhookRequest,
+} from "./routines/index.js";
 export { defaultHome, Runtime, type RuntimeOptions } from "./runtime.js";
 export { type ScaffoldResult, scaffoldPlugin } from "./scaffold/index.js";
 export { DEFAULT_PROPOSAL_BASE, type ProposalView, SkillProposals } from "./skills/index.js";

@@ -7,7 +7,7 @@ import { Catalog, type DefaultPluginOutcome, defaultPluginDirs, requireTenant } 
 import { Identity, type ThrottleOptions } from "./identity/index.js";
 import { JobEngine, JobWorker, liveWorkers, type WorkerOptions } from "./jobs/index.js";
 import { McpManager } from "./mcp/index.js";
-import { Models } from "./models/index.js";
+import { Models, SecretStore, TenantSettings } from "./models/index.js";
 import {
   Approvals,
   approvalBindingInterceptor,
@@ -16,6 +16,7 @@ import {
   KillSwitches,
   ToolPolicy,
 } from "./policy/index.js";
+import { Routines } from "./routines/index.js";
 import { SkillProposals } from "./skills/index.js";
 import { DEFAULT_TENANT, openStore, type Store } from "./store/index.js";
 import { Telemetry } from "./telemetry/index.js";
@@ -76,6 +77,8 @@ export class Runtime {
   readonly inventory: Inventory;
   /** This process's connections to the MCP servers behind tenants' MCP-backed tools. */
   readonly mcp: McpManager;
+  /** The tenants' routines: schedules and events that start jobs, and the scheduler every worker runs. */
+  readonly routines: Routines;
   /** Where spans go, when an OTLP endpoint is configured. */
   readonly telemetry: Telemetry | undefined;
   /** Who changed what, and when. */
@@ -131,6 +134,12 @@ export class Runtime {
     this.identity = new Identity(store, this.audit, {
       throttle,
       onTenantCreated: (tenant) => this.catalog.installDefaults(tenant),
+    });
+    this.routines = new Routines({
+      store,
+      jobs: this.jobs,
+      source: this.catalog,
+      secrets: new SecretStore({ settings: new TenantSettings(store.db, store.clockSql), home }),
     });
   }
 

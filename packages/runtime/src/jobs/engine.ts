@@ -12,7 +12,7 @@ import { assertAgentRuns } from "../policy/kill-switches.js";
 import type { Database, JobMode, JobRow, JobStatus, Store } from "../store/index.js";
 import { checkedTraceparent, type Telemetry } from "../telemetry/index.js";
 import type { CallInterceptor, PartSource } from "../tools/index.js";
-import { event, type JobEvent, type JobFailure, type WaitingFor } from "./events.js";
+import { event, type JobEvent, type JobFailure, type RoutineGrant, type WaitingFor } from "./events.js";
 import { newJobId, newLeaseToken, newNodeId } from "./ids.js";
 import type { RunDeps, RunListeners } from "./job-run.js";
 import { runJob } from "./loop.js";
@@ -67,6 +67,14 @@ export interface StartRequest {
    * trace. A value that is not a traceparent is refused (INVALID_TELEMETRY).
    */
   readonly traceparent?: string | undefined;
+  /** A routine's job: the routine, and the tools and limits it narrows the agent's to. */
+  readonly routine?: RoutineGrant | undefined;
+  /**
+   * Runs in the transaction that inserts the job, before it: a row that must commit with the
+   * job or not at all (a routine's one fire per tick), told the new job's id. Throwing starts
+   * no job.
+   */
+  readonly inTransaction?: ((trx: Transaction<Database>, job: string) => Promise<void>) | undefined;
 }
 
 export interface RunOptions extends RunListeners {
@@ -177,8 +185,12 @@ export class JobEngine {
           mode,
           input: request.input ?? "",
           ...(request.by === undefined ? {} : { by: request.by }),
+          ...(request.routine === undefined ? {} : { routine: request.routine }),
         }),
       ],
+      request.inTransaction === undefined
+        ? undefined
+        : (trx) => request.inTransaction?.(trx, id) ?? Promise.resolve(),
     );
     return jobView(row);
   }

@@ -19,6 +19,7 @@ export {
   type JobEventKind,
   type JobFailure,
   type NewEvent,
+  type RoutineGrant,
   type WaitingFor,
 } from "./events.js";
 export { childJobId, newJobId } from "./ids.js";

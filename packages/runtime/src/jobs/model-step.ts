@@ -32,6 +32,12 @@ export async function modelStep(run: JobRun, setup: AgentSetup): Promise<boolean
       message: `the job's model calls used ${history.tokensUsed} tokens, at or over limits.max_tokens (${limits.max_tokens})`,
     });
   }
+  if (limits.max_cost_usd !== undefined && history.costUsd >= limits.max_cost_usd) {
+    return run.fail({
+      kind: "budget_exceeded",
+      message: `the job's model calls cost $${history.costUsd.toFixed(4)}, at or over its routine's limits.max_cost_usd ($${limits.max_cost_usd})`,
+    });
+  }
   const step = history.steps + 1;
   let request: ModelRequest = {
     step,

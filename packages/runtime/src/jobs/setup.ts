@@ -2,7 +2,7 @@
 // installed plugin (checked for a name clash), its tools, skills and model, its schemas, and,
 // at the job's first claim only, its checked input and its recorded start-up context.
 import { type AgentDefinition, type JsonSchemaObject, Oz0Error } from "@oz0/sdk";
-import { AGENT_LIMIT_DEFAULTS } from "@oz0/sdk/internal";
+import { AGENT_LIMIT_DEFAULTS, toolEntryCovered } from "@oz0/sdk/internal";
 import { hookInterceptor } from "../hooks/index.js";
 import { runtimeProblem } from "../lint/index.js";
 import { DEFAULT_MODEL_ALIAS, type LanguageModel } from "../models/index.js";
@@ -17,7 +17,7 @@ import {
 } from "../tools/index.js";
 import type { BuiltinContext, DelegateEntry } from "./builtins.js";
 import { agentSkills, assembleContext } from "./context.js";
-import { event } from "./events.js";
+import { event, type RoutineGrant } from "./events.js";
 import { SetupFailure } from "./failures.js";
 import type { JobRun } from "./job-run.js";
 import { checkOwnPart } from "./own-part.js";
@@ -31,7 +31,8 @@ export interface AgentSetup {
   readonly toolset: Toolset;
   readonly model: LanguageModel;
   readonly outputSchema: JsonSchemaObject | undefined;
-  readonly limits: AgentDefinition["limits"];
+  /** The agent's limits, lowered by a routine's; `max_cost_usd` only a routine sets. */
+  readonly limits: AgentDefinition["limits"] & { readonly max_cost_usd?: number };
   readonly builtins: BuiltinContext;
   /** The dispatch path's interceptors for this run: the engine's, then the job's hooks. */
   readonly interceptors: readonly CallInterceptor[];
@@ -86,7 +87,8 @@ export async function setUpAgent(run: JobRun): Promise<AgentSetup> {
   // An agent installed before its runtime was refused at install still never runs on this loop.
   const unsupported = runtimeProblem(definition.name, definition.runtime);
   if (unsupported !== undefined) throw runtimeRefusal(run.address, unsupported);
-  const limits = definition.limits ?? { ...AGENT_LIMIT_DEFAULTS };
+  const grant = run.history.started.routine;
+  const limits = routineLimits(definition.limits ?? { ...AGENT_LIMIT_DEFAULTS }, grant);
   run.setDeadline(row.created_at + limits.wall_seconds * 1000);
   const first = run.history.system === undefined;
   // pre_execution and user_input may rewrite a new job's input; on_pre_restore sees a resumed one.
@@ -130,7 +132,7 @@ export async function setUpAgent(run: JobRun): Promise<AgentSetup> {
   const toolset = await resolveToolset({
     plugin: plugin.manifest.name,
     manifest: plugin.manifest,
-    tools: definition.tools ?? [],
+    tools: routineTools(definition.tools ?? [], row.plugin, grant),
     resolver,
     builtins,
     describeTool: async (owner, tool) => {
@@ -202,6 +204,33 @@ export async function setUpAgent(run: JobRun): Promise<AgentSetup> {
     builtins,
     interceptors,
   };
+}
+
+/** A routine's limits lower the agent's, never raise them. */
+function routineLimits(
+  agent: AgentDefinition["limits"],
+  grant: RoutineGrant | undefined,
+): AgentSetup["limits"] {
+  const own = grant?.limits;
+  if (own === undefined) return agent;
+  const lower = (mine: number | undefined, theirs: number) =>
+    mine === undefined ? theirs : Math.min(mine, theirs);
+  return {
+    ...agent,
+    max_turns: lower(own.max_turns, agent.max_turns),
+    max_tokens: lower(own.max_tokens, agent.max_tokens),
+    wall_seconds: lower(own.wall_seconds, agent.wall_seconds),
+    ...(own.max_cost_usd === undefined ? {} : { max_cost_usd: own.max_cost_usd }),
+  };
+}
+
+/**
+ * A routine's tools: those of its entries the agent has now (an update may have dropped one
+ * since the routine was checked), so a routine's job never calls what its agent may not.
+ */
+function routineTools(agent: readonly string[], plugin: string, grant: RoutineGrant | undefined): string[] {
+  if (grant?.tools === undefined) return [...agent];
+  return grant.tools.filter((entry) => toolEntryCovered(entry, plugin, agent, plugin));
 }
 
 /** The agents `delegation.allow` names, with their descriptions: what the model reads in oz.delegate. */

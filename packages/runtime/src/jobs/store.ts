@@ -110,11 +110,21 @@ export class JobStore {
     return this.store.clockSql;
   }
 
-  /** Inserts a new job and its first events, `seq` from 1, the tenant's secrets redacted. */
-  async create(job: NewJobRow, events: readonly NewEvent[]): Promise<JobRow> {
+  /**
+   * Inserts a new job and its first events, `seq` from 1, the tenant's secrets redacted.
+   * `before` runs first in the same transaction: what it writes commits with the job or not at all.
+   */
+  async create(
+    job: NewJobRow,
+    events: readonly NewEvent[],
+    before?: (trx: Trx) => Promise<void>,
+  ): Promise<JobRow> {
     const redactor = await this.redactorFor(job.tenant);
     const clean = redactor.empty ? job : { ...job, input: redactor.text(job.input) };
-    return this.store.transaction((trx) => this.createIn(trx, clean, redactor.json(events)));
+    return this.store.transaction(async (trx) => {
+      await before?.(trx);
+      return this.createIn(trx, clean, redactor.json(events));
+    });
   }
 
   /** Inserts a job within a transaction already open, such as a parent's that starts a child. */

@@ -30,6 +30,7 @@ export {
   type ProviderView,
 } from "./service.js";
 export type { Price, ProviderConfig } from "./settings.js";
+export { TenantSettings } from "./settings.js";
 export {
   parseTestScript,
   TEST_PROVIDER,

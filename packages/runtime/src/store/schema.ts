@@ -355,6 +355,53 @@ export interface AuthThrottleTable {
   failures: number;
 }
 
+/** A tenant's own routine (`oz0 routine add`); a plugin's come from its manifest. */
+export interface RoutinesTable {
+  tenant: string;
+  name: string;
+  /** The routine as the manifest's `routines:` entry would hold it (JSON). */
+  definition: Json;
+  created_by: string;
+  created_at: EpochMs;
+}
+
+/** Per routine: paused or not, and how far its scheduler has looked. */
+export interface RoutineStateTable {
+  tenant: string;
+  /** `<plugin>/<name>`, or a tenant-level routine's bare name. */
+  routine: string;
+  paused: Generated<number>;
+  paused_by: string | null;
+  /** The last tick time looked at, or for a job.ended routine the end time of the last job seen. */
+  cursor: EpochMs | null;
+  updated_at: EpochMs;
+}
+
+export const FIRE_CAUSES = ["schedule", "catch_up", "job_ended", "webhook", "manual"] as const;
+export type FireCause = (typeof FIRE_CAUSES)[number];
+export const FIRE_OUTCOMES = ["started", "queued", "skipped", "missed", "failed"] as const;
+export type FireOutcome = (typeof FIRE_OUTCOMES)[number];
+
+/** One firing of a routine; unique per (tenant, routine, key), so each tick fires once. */
+export interface RoutineFiresTable {
+  id: string;
+  tenant: string;
+  routine: string;
+  /** What fired it, unique per routine: `tick:<ms>`, `job:<id>`, `webhook:<signature>`, `manual:<id>`. */
+  key: string;
+  cause: FireCause;
+  outcome: FireOutcome;
+  /** The schedule tick it was for, epoch ms. */
+  tick_at: EpochMs | null;
+  job_id: string | null;
+  /** A queued fire's input (JSON), until its job starts. */
+  input: Json | null;
+  /** Why it was skipped, missed or failed. */
+  detail: string | null;
+  created_at: EpochMs;
+  updated_at: EpochMs;
+}
+
 export interface Database {
   tenants: TenantsTable;
   plugins: PluginsTable;
@@ -377,6 +424,9 @@ export interface Database {
   api_keys: ApiKeysTable;
   audit_log: AuditLogTable;
   auth_throttle: AuthThrottleTable;
+  routines: RoutinesTable;
+  routine_state: RoutineStateTable;
+  routine_fires: RoutineFiresTable;
   oz0_migrations: MigrationsTable;
 }
 
@@ -387,6 +437,7 @@ export type PartRow = Selectable<PartsTable>;
 export type NewPart = Insertable<PartsTable>;
 export type JobRow = Selectable<JobsTable>;
 export type WorkerRow = Selectable<WorkersTable>;
+export type RoutineFireRow = Selectable<RoutineFiresTable>;
 export type NewJob = Insertable<JobsTable>;
 export type JobUpdate = Updateable<JobsTable>;
 export type JobEventRow = Selectable<JobEventsTable>;

@@ -149,7 +149,7 @@ export const ERROR_CODES = {
     retryable: false,
     summary:
       "A request to a server carries no credentials, or credentials the server does not accept (unknown, expired or revoked).",
-    data: "{ scheme?: string }: the authentication scheme the server expects (Bearer).",
+    data: "{ scheme?: string, reason?: string }: the authentication scheme the server expects (Bearer; hmac-sha256 for a routine's webhook, with the reason: signature, timestamp, stale or replay).",
   },
   FORBIDDEN: {
     side: "user",
@@ -195,8 +195,16 @@ export const ERROR_CODES = {
     status: 409,
     retryable: false,
     summary:
-      "A tenant, user or live API key of that name exists already; pick another name, or remove (revoke) the one there first.",
+      "A tenant, user, live API key or tenant routine of that name exists already; pick another name, or remove (revoke) the one there first.",
     data: "{ kind: string, name: string, tenant?: string }: what kind of thing, the name given, and the tenant it is in.",
+  },
+  ROUTINE_PAUSED: {
+    side: "user",
+    status: 409,
+    retryable: false,
+    summary:
+      "A routine was fired (by hand or by its webhook) while it is paused; resume it first (oz0 routine resume).",
+    data: "{ tenant: string, routine: string }: the tenant and the routine's name.",
   },
   NAME_TAKEN: {
     side: "user",

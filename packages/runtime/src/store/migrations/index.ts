@@ -10,6 +10,7 @@ import { traceContext } from "./008-trace-context.js";
 import { workers } from "./009-workers.js";
 import { bundles } from "./010-bundles.js";
 import { identity } from "./011-identity.js";
+import { routines } from "./014-routines.js";
 import type { Migration } from "./types.js";
 
 export type { Migration, MigrationContext, MigrationDb } from "./types.js";
@@ -27,4 +28,5 @@ export const MIGRATIONS: readonly Migration[] = [
   workers,
   bundles,
   identity,
+  routines,
 ];
