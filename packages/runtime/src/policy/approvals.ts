@@ -4,6 +4,7 @@
 // `approval_decided` in its history; a job running meanwhile records it when it reaches the call.
 import { Oz0Error } from "@oz0/sdk";
 import { event, type WaitingFor } from "../jobs/events.js";
+import { moveJob } from "../jobs/status.js";
 import { isTerminal, JobStore } from "../jobs/store.js";
 import type { ApprovalRow, ApprovalStatus, Store } from "../store/index.js";
 import { type ApprovalView, approvalView } from "./approval-rows.js";
@@ -142,11 +143,10 @@ export class Approvals {
       const waiting = job.waiting_for === null ? null : (JSON.parse(job.waiting_for) as WaitingFor);
       if (waiting?.kind !== "approval" || waiting.callId !== row.call_id)
         return { changed: true, queued: false };
-      await trx
-        .updateTable("jobs")
-        .set({ status: "queued", waiting_for: null, updated_at: this.#store.clockSql })
-        .where("id", "=", job.id)
-        .execute();
+      await moveJob(trx, job.id, "queued", {
+        from: ["waiting"],
+        set: { waiting_for: null, updated_at: this.#store.clockSql },
+      });
       return { changed: true, queued: true };
     });
     return { approval: await this.get(tenant, id), ...outcome };

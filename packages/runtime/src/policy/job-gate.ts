@@ -10,6 +10,7 @@ import { JOB_CONTROL_BUILTINS } from "../jobs/builtins.js";
 import { type CallDecider, event, type NewEvent } from "../jobs/events.js";
 import type { PendingCall } from "../jobs/history.js";
 import type { JobRun } from "../jobs/job-run.js";
+import { moveJob } from "../jobs/status.js";
 import type { ApprovalRow, Database } from "../store/index.js";
 import { argumentIssues, type CallableFunction } from "../tools/index.js";
 import { type ApprovalRequest, approvalOfCall, newApprovalId, parseRequest } from "./approval-rows.js";
@@ -402,11 +403,10 @@ async function waitFor(
       .where("id", "=", approval)
       .executeTakeFirst();
     if (found === undefined || found.status === "pending") return;
-    await trx
-      .updateTable("jobs")
-      .set({ status: "queued", waiting_for: null, updated_at: run.deps.jobs.store.clockSql })
-      .where("id", "=", run.row.id)
-      .execute();
+    await moveJob(trx, run.row.id, "queued", {
+      from: ["waiting"],
+      set: { waiting_for: null, updated_at: run.deps.jobs.store.clockSql },
+    });
   });
 }
 
