@@ -13,11 +13,19 @@ import type { JobRun } from "../jobs/job-run.js";
 import { moveJob } from "../jobs/status.js";
 import type { ApprovalRow, Database } from "../store/index.js";
 import { argumentIssues, type CallableFunction } from "../tools/index.js";
-import { type ApprovalRequest, approvalOfCall, newApprovalId, parseRequest } from "./approval-rows.js";
+import {
+  type ApprovalRequest,
+  approvalOfCall,
+  insertApprovals,
+  newApprovalId,
+  noteApproval,
+  parseRequest,
+} from "./approval-rows.js";
 import { type ApprovalSubject, approvalBinding, canonicalJson, definitionHash } from "./canonical.js";
 import {
   approvalDeniedError,
   approvalMismatchError,
+  approvalRequiredError,
   killedAgentError,
   killedDelegateError,
   killedToolError,
@@ -148,6 +156,11 @@ export async function governCall(
     return requestApprovals(run, governance, functions, { pending, fn, args, rule: decision.rule });
   }
   if (approval.status === "pending") return waitFor(run, approval.id, pending.call.id, []);
+  // Nobody decided it and nobody will: the call does not run on it.
+  if (approval.status === "withdrawn") {
+    const error = approvalRequiredError(fn.address, parseRequest(approval).rule);
+    return refuse(run, { pending, fn, args }, error, { also: noteDecision(approval) });
+  }
   const decided = { by: "approval", approval: approval.id } as const;
   const mismatch = approvalMismatch(approval, {
     tenant: run.row.tenant,
@@ -362,25 +375,13 @@ async function requestApprovals(
       rule: entry.request.rule,
     }),
   );
-  return waitFor(run, mine.id, callId, events, async (trx) => {
-    await trx
-      .insertInto("approvals")
-      .values(
-        rows.map((entry) => ({
-          id: entry.id,
-          tenant: row.tenant,
-          job_id: row.id,
-          address: entry.request.address,
-          request: JSON.stringify(entry.request),
-          status: "pending" as const,
-          requested_at: run.deps.jobs.store.clockSql,
-          call_id: entry.request.callId,
-          agent: run.address,
-          binding: entry.binding,
-        })),
-      )
-      .execute();
-  });
+  return waitFor(run, mine.id, callId, events, (trx) =>
+    insertApprovals(
+      trx,
+      run.deps.jobs.store.clockSql,
+      rows.map((entry) => ({ ...entry, tenant: row.tenant, job: row.id, agent: run.address })),
+    ),
+  );
 }
 
 /**
@@ -412,7 +413,8 @@ async function waitFor(
 
 /** `approval_decided`, unless the decision is in the job's history already. */
 function decidedEvents(approval: ApprovalRow): NewEvent[] {
-  if (approval.recorded !== 0 || approval.status === "pending") return [];
+  // A job's own approvals are decided by a person; only an MCP call's is ever withdrawn.
+  if (approval.recorded !== 0 || (approval.status !== "approved" && approval.status !== "denied")) return [];
   return [
     event("approval_decided", {
       approval: approval.id,
@@ -429,13 +431,7 @@ function noteDecision(
   approval: ApprovalRow,
   used = false,
 ): (trx: Transaction<Database>, now: number) => Promise<void> {
-  return async (trx, now) => {
-    await trx
-      .updateTable("approvals")
-      .set(used && approval.used_at === null ? { recorded: 1, used_at: now } : { recorded: 1 })
-      .where("id", "=", approval.id)
-      .execute();
-  };
+  return (trx, now) => noteApproval(trx, approval, used ? now : undefined);
 }
 
 /** Why an approved approval does not let the call `subject` through, or undefined when it does. */

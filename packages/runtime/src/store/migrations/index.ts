@@ -8,6 +8,7 @@ import { skillProposals } from "./006-skill-proposals.js";
 import { usage } from "./007-usage.js";
 import { traceContext } from "./008-trace-context.js";
 import { workers } from "./009-workers.js";
+import { approvalWithdrawn } from "./010-approval-withdrawn.js";
 import type { Migration } from "./types.js";
 
 export type { Migration, MigrationContext, MigrationDb } from "./types.js";
@@ -23,4 +24,5 @@ export const MIGRATIONS: readonly Migration[] = [
   usage,
   traceContext,
   workers,
+  approvalWithdrawn,
 ];
