@@ -253,6 +253,8 @@ class JobSteps implements FlowSteps {
         signal: run.controller.signal,
       },
       {
+        // No loop decided a flow's call: the dispatch path's policy check decides it.
+        context: { origin: { kind: "job", job: row.id }, hooks: run.hooks },
         interceptors: this.#interceptors,
         recorder: {
           started: (_fn, ran, _call, changedBy) => {

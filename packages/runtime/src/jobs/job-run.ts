@@ -7,7 +7,7 @@ import { Oz0Error } from "@oz0/sdk";
 import type { Transaction } from "kysely";
 import type { Card } from "../cards/index.js";
 import type { HookSource, RunHooks } from "../hooks/index.js";
-import type { LanguageModel, ModelResolver } from "../models/index.js";
+import { Conversation, type LanguageModel, type ModelResolver } from "../models/index.js";
 import type { Database, Heartbeat, JobRow, JobUpdate } from "../store/index.js";
 import type { RunSpans, Telemetry } from "../telemetry/index.js";
 import type { CallInterceptor, PartSource } from "../tools/index.js";
@@ -74,6 +74,8 @@ export class JobRun {
   governanceVersion: number | undefined;
   /** The job's model-call totals, replayed and kept as it writes: what budgets read. */
   readonly usage = new JobUsage();
+  /** What the model keeps between this run's steps (its converted prompt): its requests carry it. */
+  readonly conversation = new Conversation();
   #done = false;
   #heartbeat: Heartbeat | undefined;
   #deadlineTimer: NodeJS.Timeout | undefined;

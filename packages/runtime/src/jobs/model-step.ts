@@ -40,6 +40,7 @@ export async function modelStep(run: JobRun, setup: AgentSetup): Promise<boolean
     outputSchema: setup.outputSchema,
     estimatedInputTokens: history.conversation.tokens,
     signal: run.controller.signal,
+    conversation: run.conversation,
   };
   // Streamed text is redacted as it comes, as the recorded reply is when it is written.
   const streamed =

@@ -6,7 +6,7 @@
 import type { FunctionCall } from "@oz0/sdk";
 import { grantRefusal } from "../catalog/index.js";
 import { governCall } from "../policy/job-gate.js";
-import { type CallableFunction, dispatchCall, prepareCall } from "../tools/index.js";
+import { type CallableFunction, type CallContext, dispatchCall, prepareCall } from "../tools/index.js";
 import { JOB_CONTROL_BUILTINS } from "./builtins.js";
 import { childIdOf, waitForChild } from "./children.js";
 import { type CallDecider, event, type NewEvent } from "./events.js";
@@ -88,10 +88,16 @@ export async function toolStep(run: JobRun, setup: AgentSetup, pending: PendingC
     attempt,
     signal: run.controller.signal,
   };
+  // The loop's decision goes with the call, for the dispatch path's policy check to read.
+  const context: CallContext = {
+    origin: { kind: "step", job: run.row.id, decision: governed.decision },
+    hooks: run.hooks,
+  };
   if (fn.plugin === undefined && JOB_CONTROL_BUILTINS.has(fn.function)) {
-    return controlStep(run, setup, pending, fn, functionCall, decided);
+    return controlStep(run, setup, pending, fn, functionCall, context, decided);
   }
   await dispatchCall(fn, args, functionCall, {
+    context,
     interceptors: setup.interceptors,
     recorder: {
       started: async (_fn, ran, _call, changedBy) => {
@@ -132,11 +138,12 @@ async function controlStep(
   pending: PendingCall,
   fn: CallableFunction,
   functionCall: FunctionCall,
+  context: CallContext,
   decided: { readonly decided?: CallDecider },
 ): Promise<boolean> {
   const { call } = pending;
   if (pending.started !== undefined) return waitAgain(run, pending);
-  const prepared = await prepareCall(fn, call.args, functionCall, setup.interceptors);
+  const prepared = await prepareCall(fn, call.args, functionCall, context, setup.interceptors);
   const changedBy = prepared.ok ? prepared.changedBy : [];
   const toolCall = event("tool_call", {
     callId: call.id,

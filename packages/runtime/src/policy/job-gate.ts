@@ -12,7 +12,7 @@ import type { PendingCall } from "../jobs/history.js";
 import type { JobRun } from "../jobs/job-run.js";
 import { moveJob } from "../jobs/status.js";
 import type { ApprovalRow, Database } from "../store/index.js";
-import { argumentIssues, type CallableFunction } from "../tools/index.js";
+import { argumentIssues, type CallableFunction, type StepDecision } from "../tools/index.js";
 import {
   type ApprovalRequest,
   approvalOfCall,
@@ -38,26 +38,13 @@ import { callAddress } from "./rules.js";
 const stepGovernance = new WeakMap<JobRun, TenantGovernance>();
 
 /**
- * Calls the loop let through at their step, by idempotency key: the dispatch path's
- * interceptor passes them without deciding again, and decides every other call (a flow's).
+ * The call goes on, decided: the decision goes with the call's own request (its origin), so the
+ * dispatch path's interceptor passes it without deciding again, and decides every other call.
  */
-const decidedCalls = new Set<string>();
-const MAX_DECIDED = 1024;
-
-function letThrough(run: JobRun, pending: PendingCall, decided?: CallDecider): Proceed {
-  decidedCalls.add(`${run.row.id}:${pending.call.id}`);
-  // Each mark is taken at once by the call's interceptor; a call its schema check refused
-  // leaves one behind, so the oldest go.
-  if (decidedCalls.size > MAX_DECIDED) {
-    const oldest = decidedCalls.values().next().value;
-    if (oldest !== undefined) decidedCalls.delete(oldest);
-  }
-  return decided === undefined ? {} : { decided };
-}
-
-/** Whether the loop let the call with `key` through at its step (and forgets it). */
-export function takeDecided(key: string): boolean {
-  return decidedCalls.delete(key);
+function letThrough(decided?: CallDecider): Proceed {
+  const decision: StepDecision =
+    decided?.approval === undefined ? { allowed: true } : { allowed: true, approval: decided.approval };
+  return decided === undefined ? { decision } : { decision, decided };
 }
 
 async function refresh(run: JobRun): Promise<TenantGovernance> {
@@ -99,6 +86,9 @@ export function waitsForApproval(run: JobRun, fn: CallableFunction): boolean {
 
 /** A call the gate lets through, and the approval that let it, if a person was asked. */
 export interface Proceed {
+  /** What the call's dispatch carries: it was decided at this step. */
+  readonly decision: StepDecision;
+  /** Who decided, for the call's `tool_call` (an approval). */
   readonly decided?: CallDecider;
 }
 
@@ -120,7 +110,7 @@ export async function governCall(
 ): Promise<boolean | Proceed> {
   // A job-control call already under way (a child job started, a question asked) was decided
   // when it started; only its outcome is left to take.
-  if (pending.started !== undefined && isJobControl(fn)) return {};
+  if (pending.started !== undefined && isJobControl(fn)) return letThrough();
   const governance = stepGovernance.get(run) ?? (await refresh(run));
   const { db } = run.deps.jobs.store;
   const approval =
@@ -150,9 +140,9 @@ export async function governCall(
   }
   if (approval === undefined) {
     const decision = governance.policy.decide(callAddress(fn));
-    if (decision?.action !== "ask") return letThrough(run, pending);
+    if (decision?.action !== "ask") return letThrough();
     // A call that cannot run as asked is refused by its schema check; no one is asked about it.
-    if (argumentIssues(fn.inputSchema, args).length > 0) return letThrough(run, pending);
+    if (argumentIssues(fn.inputSchema, args).length > 0) return letThrough();
     return requestApprovals(run, governance, functions, { pending, fn, args, rule: decision.rule });
   }
   if (approval.status === "pending") return waitFor(run, approval.id, pending.call.id, []);
@@ -182,7 +172,7 @@ export async function governCall(
   if (approval.recorded === 0 || approval.used_at === null) {
     await run.write(decidedEvents(approval), undefined, noteDecision(approval, true));
   }
-  return letThrough(run, pending, decided);
+  return letThrough(decided);
 }
 
 /** A refusal by the tenant's governance: the error the model reads, and what refused. */
