@@ -75,8 +75,7 @@ export async function toolStep(run: JobRun, setup: AgentSetup, pending: PendingC
   const governed = await governCall(run, setup.toolset.functions, pending, fn, args);
   if (typeof governed === "boolean") return governed;
   const decided = governed.decided === undefined ? {} : { decided: governed.decided };
-  const recorded = run.recordedCall === call.id;
-  run.recordedCall = undefined;
+  const recorded = run.settleRecorded(call.id);
   const attempt = pending.started === undefined || recorded ? 1 : pending.started.attempt + 1;
   const functionCall: FunctionCall = {
     tenant: run.row.tenant,
@@ -86,7 +85,7 @@ export async function toolStep(run: JobRun, setup: AgentSetup, pending: PendingC
     agent: run.address,
     address: fn.address,
     attempt,
-    signal: run.controller.signal,
+    signal: run.signal,
   };
   // The loop's decision goes with the call, for the dispatch path's policy check to read.
   const context: CallContext = {

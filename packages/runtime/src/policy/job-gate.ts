@@ -50,8 +50,7 @@ function letThrough(decided?: CallDecider): Proceed {
 async function refresh(run: JobRun): Promise<TenantGovernance> {
   // The last write read the version in its own statement, with nothing run since that could
   // change it: the step goes by that, and reads the version itself only otherwise.
-  const version = run.governanceVersion;
-  run.governanceVersion = undefined;
+  const version = run.takeGovernanceVersion();
   const reader = governanceOf(run.deps.jobs.store);
   const governance =
     version === undefined ? await reader.current(run.row.tenant) : await reader.at(run.row.tenant, version);
@@ -462,8 +461,7 @@ async function refuse(
 ): Promise<false> {
   const { before = [], also, decided } = options;
   const { call } = pending;
-  const recorded = run.recordedCall === call.id || pending.started !== undefined;
-  if (run.recordedCall === call.id) run.recordedCall = undefined;
+  const recorded = run.takeRecorded(call.id) || pending.started !== undefined;
   const key = `${run.row.id}:${call.id}`;
   await run.write(
     [
