@@ -16,4 +16,4 @@ export { type GrantTarget, grantRefusal } from "./grants.js";
 export type { CatalogEntry, PluginChange, PluginDetail, PluginSummary } from "./reports.js";
 export type { PartRef, ResolvedPart, ResolveKind, ResolveOptions } from "./resolve.js";
 export type { StrandedJob } from "./stranded-jobs.js";
-export { requireTenant } from "./tenants.js";
+export { checkTenantName, lockTenant, requireTenant } from "./tenants.js";

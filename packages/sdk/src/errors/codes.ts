@@ -182,6 +182,14 @@ export const ERROR_CODES = {
     summary: "An install names a plugin the tenant already has; an update replaces it.",
     data: "{ tenant: string, plugin: string, version: string }: the version installed now.",
   },
+  ALREADY_EXISTS: {
+    side: "user",
+    status: 409,
+    retryable: false,
+    summary:
+      "A tenant, user or live API key of that name exists already; pick another name, or remove (revoke) the one there first.",
+    data: "{ kind: string, name: string, tenant?: string }: what kind of thing, the name given, and the tenant it is in.",
+  },
   NAME_TAKEN: {
     side: "user",
     status: 409,

@@ -8,7 +8,8 @@ import { skillProposals } from "./006-skill-proposals.js";
 import { usage } from "./007-usage.js";
 import { traceContext } from "./008-trace-context.js";
 import { workers } from "./009-workers.js";
-import { approvalWithdrawn } from "./010-approval-withdrawn.js";
+import { identity } from "./011-identity.js";
+import { approvalWithdrawn } from "./012-approval-withdrawn.js";
 import type { Migration } from "./types.js";
 
 export type { Migration, MigrationContext, MigrationDb } from "./types.js";
@@ -24,5 +25,6 @@ export const MIGRATIONS: readonly Migration[] = [
   usage,
   traceContext,
   workers,
+  identity,
   approvalWithdrawn,
 ];

@@ -1,4 +1,4 @@
-// Migration 10: an approval can be withdrawn. A call held for a person's approval that nobody
+// Migration 12: an approval can be withdrawn. A call held for a person's approval that nobody
 // waits for any more (an `oz0 mcp serve` client stopped waiting) is stored as withdrawn,
 // instead of staying pending with only its job's end to tell it apart. PostgreSQL swaps the
 // status check; SQLite cannot alter a check, so the table is built again with the new one,
@@ -10,7 +10,7 @@ import type { Migration } from "./types.js";
 const APPROVAL_STATUSES = ["pending", "approved", "denied", "withdrawn"];
 
 export const approvalWithdrawn: Migration = {
-  version: 10,
+  version: 12,
   name: "approval-withdrawn",
   async up(db, { engine }) {
     const allowed = sql.join(APPROVAL_STATUSES.map((value) => sql.lit(value)));
