@@ -17,6 +17,7 @@ import { newJobId, newLeaseToken, newNodeId } from "./ids.js";
 import type { RunDeps, RunListeners } from "./job-run.js";
 import { runJob } from "./loop.js";
 import { assertRuntimeRuns, readSchema } from "./setup.js";
+import { moveJob } from "./status.js";
 import { type Claimed, isTerminal, JobStore, jobNotFound, type TenantRedactor } from "./store.js";
 import { agentTags } from "./tags.js";
 import { type JobView, jobView } from "./view.js";
@@ -418,19 +419,18 @@ export class JobEngine {
     }
     const failure: JobFailure = { kind: "cancelled", message: `cancelled by ${by}` };
     await this.jobs.appendOutside(trx, row.id, [event("job_cancelled", { by })]);
-    await trx
-      .updateTable("jobs")
-      .set({
-        status: "cancelled",
+    await moveJob(trx, row.id, "cancelled", {
+      from: [row.status],
+      set: {
         failure: JSON.stringify(failure),
         cancel_requested_by: by,
         lease_owner: null,
         lease_expires_at: null,
         waiting_for: null,
         updated_at: this.jobs.store.clockSql,
-      })
-      .where("id", "=", row.id)
-      .execute();
+      },
+      side: "user",
+    });
     await this.jobs.notifyParent(
       trx,
       { id: row.id, parent: row.parent_id },
@@ -474,16 +474,10 @@ export class JobEngine {
     await this.jobs.outside(id, async (row, { trx, append }) => {
       this.expectWaiting(row, "chat", options.tenant);
       await append([event("job_succeeded", { output })]);
-      await trx
-        .updateTable("jobs")
-        .set({
-          status: "succeeded",
-          output: JSON.stringify(output),
-          waiting_for: null,
-          updated_at: this.jobs.store.clockSql,
-        })
-        .where("id", "=", id)
-        .execute();
+      await moveJob(trx, id, "succeeded", {
+        from: ["waiting"],
+        set: { output: JSON.stringify(output), waiting_for: null, updated_at: this.jobs.store.clockSql },
+      });
       await this.jobs.notifyParent(trx, { id, parent: row.parent_id }, { status: "succeeded", output });
     });
     return this.get(id);
@@ -498,11 +492,10 @@ export class JobEngine {
     await this.jobs.outside(id, async (row, { trx, append }) => {
       const waiting = this.expectWaiting(row, kind, tenant);
       await append(events(waiting));
-      await trx
-        .updateTable("jobs")
-        .set({ status: "queued", waiting_for: null, updated_at: this.jobs.store.clockSql })
-        .where("id", "=", id)
-        .execute();
+      await moveJob(trx, id, "queued", {
+        from: ["waiting"],
+        set: { waiting_for: null, updated_at: this.jobs.store.clockSql },
+      });
     });
   }
 

@@ -45,7 +45,8 @@ export async function modelStep(run: JobRun, setup: AgentSetup): Promise<boolean
     functions: setup.toolset.offered,
     outputSchema: setup.outputSchema,
     estimatedInputTokens: history.conversation.tokens,
-    signal: run.controller.signal,
+    signal: run.signal,
+    conversation: run.conversation,
   };
   // Streamed text is redacted as it comes, as the recorded reply is when it is written.
   const streamed =
@@ -125,7 +126,7 @@ export async function modelStep(run: JobRun, setup: AgentSetup): Promise<boolean
           args,
         }),
       );
-      run.recordedCall = first.id;
+      run.recordedWithReply(first.id);
     }
     await run.write(events);
     return false;
@@ -175,7 +176,7 @@ export function timeoutFailure(run: JobRun): { kind: string; message: string } {
 }
 
 function leaseLost(run: JobRun): Error {
-  const error = run.controller.signal.reason;
+  const error = run.signal.reason;
   return isOz0Error(error) ? error : new Error(`job ${run.row.id}: this worker lost its lease`);
 }
 

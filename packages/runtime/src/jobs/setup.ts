@@ -128,7 +128,7 @@ export async function setUpAgent(run: JobRun): Promise<AgentSetup> {
       return found === undefined ? undefined : (JSON.parse(found.value) as unknown);
     },
   });
-  run.model = model;
+  run.useModel(model);
   const toolset = await resolveToolset({
     plugin: plugin.manifest.name,
     manifest: plugin.manifest,

@@ -58,19 +58,17 @@ export interface AiSdkModelOptions {
 export function aiSdkModel(options: AiSdkModelOptions): LanguageModel {
   const said = new Set<string>();
   const dropped = droppedOption(options);
-  // One prompt per job run (its signal is the run's): each step converts only what was added.
-  const prompts = new WeakMap<AbortSignal, PromptBuilder>();
+  // One prompt per conversation (a job run's, which its requests carry): each step converts
+  // only what was added. This key is this model's own place in the conversation.
+  const mine = {};
+  const builder = () => new PromptBuilder({ media: options.mediaParts, wrapsErrors: options.wrapsErrors });
   return {
     id: options.id,
     nameLimit: options.nameLimit,
     ...(options.provider === undefined ? {} : { provider: options.provider }),
     generate: async (request) => {
       const inPrompt = options.structuredOutput === "prompt" && request.outputSchema !== undefined;
-      let prompt = prompts.get(request.signal);
-      if (prompt === undefined) {
-        prompt = new PromptBuilder({ media: options.mediaParts, wrapsErrors: options.wrapsErrors });
-        prompts.set(request.signal, prompt);
-      }
+      const prompt = request.conversation?.keep(mine, builder) ?? builder();
       const call: LanguageModelV4CallOptions = {
         ...options.settings,
         prompt: prompt.build(request.messages, inPrompt ? schemaText(request.outputSchema) : undefined),

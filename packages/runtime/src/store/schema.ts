@@ -31,7 +31,8 @@ export type JobStatus = (typeof JOB_STATUSES)[number];
 export const JOB_MODES = ["run", "chat"] as const;
 export type JobMode = (typeof JOB_MODES)[number];
 
-export const APPROVAL_STATUSES = ["pending", "approved", "denied"] as const;
+/** `withdrawn`: nobody waits for the call any more (its MCP client stopped waiting), so nobody decides it. */
+export const APPROVAL_STATUSES = ["pending", "approved", "denied", "withdrawn"] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
 
 export const POLICY_ACTIONS = ["allow", "ask", "deny"] as const;

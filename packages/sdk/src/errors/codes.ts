@@ -297,7 +297,7 @@ export const ERROR_CODES = {
     retryable: false,
     summary:
       "A job's status does not allow what was asked: answering a job that waits for no answer, resuming one that has ended or runs in another process, cancelling one that has ended.",
-    data: "{ job: string, status: string }",
+    data: "{ job: string, status: string, to?: string } (`to`: the status a refused move asked for)",
   },
   LEASE_LOST: {
     side: "system",

@@ -10,6 +10,7 @@ import { traceContext } from "./008-trace-context.js";
 import { workers } from "./009-workers.js";
 import { bundles } from "./010-bundles.js";
 import { identity } from "./011-identity.js";
+import { approvalWithdrawn } from "./012-approval-withdrawn.js";
 import { routines } from "./014-routines.js";
 import type { Migration } from "./types.js";
 
@@ -28,5 +29,6 @@ export const MIGRATIONS: readonly Migration[] = [
   workers,
   bundles,
   identity,
+  approvalWithdrawn,
   routines,
 ];
