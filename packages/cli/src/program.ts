@@ -17,6 +17,7 @@ import { registerPlugin } from "./commands/plugin.js";
 import { registerPolicy } from "./commands/policy.js";
 import { registerProvider } from "./commands/provider.js";
 import { registerRun } from "./commands/run.js";
+import { registerServe } from "./commands/serve.js";
 import { registerSkill } from "./commands/skill.js";
 import { registerTool } from "./commands/tool.js";
 import { registerWorker } from "./commands/worker.js";
@@ -62,6 +63,7 @@ function buildProgram(out: Output): Command {
   registerCatalog(program, out);
   registerRun(program, out);
   registerWorker(program, out);
+  registerServe(program, out);
   registerChat(program, out);
   registerJob(program, out);
   registerTool(program, out);
