@@ -127,6 +127,18 @@ describe("agent scopes", () => {
     expect(a.message).not.toContain("did you mean");
   });
 
+  it("answers another plugin's address of an agent outside the key's scope as a missing agent, not with its owner", async () => {
+    const hidden = await test.request(`/v1/t/${LAB}/jobs`, {
+      method: "POST",
+      key: "scoped",
+      body: JSON.stringify({ agent: "clash/triage", input: "x" }),
+    });
+    expect(hidden.status).toBe(404);
+    const error = await errorOf(hidden);
+    expect(error.code).toBe("NOT_FOUND");
+    expect(error.message).not.toContain("helpdesk");
+  });
+
   it("answers a job of an agent outside the key's scope exactly as a job that does not exist", async () => {
     const job = (await (
       await test.request(`/v1/t/${LAB}/jobs`, {
