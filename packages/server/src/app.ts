@@ -51,9 +51,6 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
     if (tenant !== c.get("caller").tenant) throw tenantNotFound(tenant);
     await next();
   });
-  app.use("/v1/t/:tenant", async (c) => {
-    throw tenantNotFound(c.req.param("tenant"));
-  });
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
     type: "http",

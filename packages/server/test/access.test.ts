@@ -127,6 +127,17 @@ describe("agent scopes", () => {
     expect(a.message).not.toContain("did you mean");
   });
 
+  it("lets a key scoped to a tag start and see the agents with that tag, and no other key of another tag", async () => {
+    const body = JSON.stringify({ agent: "support-triage/triage", input: "ticket 7" });
+    const started = await test.request(`/v1/t/${OTHER}/jobs`, { method: "POST", key: "support", body });
+    expect(started.status).toBe(201);
+    const { id } = (await started.json()) as { id: string };
+    expect((await test.request(`/v1/t/${OTHER}/jobs/${id}`, { key: "support" })).status).toBe(200);
+    const refused = await test.request(`/v1/t/${OTHER}/jobs`, { method: "POST", key: "billing", body });
+    expect(refused.status).toBe(404);
+    expect((await test.request(`/v1/t/${OTHER}/jobs/${id}`, { key: "billing" })).status).toBe(404);
+  });
+
   it("answers another plugin's address of an agent outside the key's scope as a missing agent, not with its owner", async () => {
     const hidden = await test.request(`/v1/t/${LAB}/jobs`, {
       method: "POST",
@@ -219,6 +230,15 @@ describe("request guards", () => {
     expect(response.headers.get("x-content-type-options")).toBe("nosniff");
     expect(response.headers.get("x-frame-options")).toBe("SAMEORIGIN");
     expect(response.headers.get("content-security-policy")).toContain("default-src 'none'");
+  });
+
+  it("answers the bare tenant path as an unknown route for the caller's tenant and as a missing tenant for another", async () => {
+    const own = await test.request(`/v1/t/${LAB}`, { key: "viewer" });
+    expect(own.status).toBe(404);
+    expect((await errorOf(own)).data).toMatchObject({ kind: "route" });
+    const other = await test.request(`/v1/t/${OTHER}`, { key: "viewer" });
+    expect(other.status).toBe(404);
+    expect((await errorOf(other)).data).toMatchObject({ kind: "tenant" });
   });
 
   it("answers an unknown route with 404 in the one error shape", async () => {

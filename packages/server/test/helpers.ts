@@ -19,6 +19,8 @@ const callers = {
   viewer: { tenant: LAB, actor: "key:viewer", role: "viewer", agents: ["*"] },
   scoped: { tenant: LAB, actor: "key:scoped", role: "runner", agents: ["helpdesk/asker"] },
   outsider: { tenant: OTHER, actor: "key:outsider", role: "admin", agents: ["*"] },
+  support: { tenant: OTHER, actor: "key:support", role: "runner", agents: ["tag:support"] },
+  billing: { tenant: OTHER, actor: "key:billing", role: "runner", agents: ["tag:billing"] },
 } satisfies Record<string, Caller>;
 
 export type KeyName = keyof typeof callers;
@@ -30,6 +32,8 @@ export const KEYS: Record<KeyName, string> = {
   viewer: "test-viewer-key-000000000",
   scoped: "test-scoped-key-000000000",
   outsider: "test-outsider-key-0000000",
+  support: "test-support-key-00000000",
+  billing: "test-billing-key-00000000",
 };
 
 export interface TestServer {
