@@ -21,6 +21,7 @@ import { registerPolicy } from "./commands/policy.js";
 import { registerProvider } from "./commands/provider.js";
 import { registerRoutine } from "./commands/routine.js";
 import { registerRun } from "./commands/run.js";
+import { registerServe } from "./commands/serve.js";
 import { registerSkill } from "./commands/skill.js";
 import { registerTenant } from "./commands/tenant.js";
 import { registerTool } from "./commands/tool.js";
@@ -68,6 +69,7 @@ function buildProgram(out: Output): Command {
   registerCatalog(program, out);
   registerRun(program, out);
   registerWorker(program, out);
+  registerServe(program, out);
   registerChat(program, out);
   registerJob(program, out);
   registerTool(program, out);

@@ -13,10 +13,10 @@ import type { Database, JobMode, JobRow, JobStatus, Store } from "../store/index
 import { checkedTraceparent, type Telemetry } from "../telemetry/index.js";
 import type { CallInterceptor, PartSource } from "../tools/index.js";
 import { event, type JobEvent, type JobFailure, type RoutineGrant, type WaitingFor } from "./events.js";
-import { newJobId, newLeaseToken, newNodeId } from "./ids.js";
+import { keyedJobId, newJobId, newLeaseToken, newNodeId } from "./ids.js";
 import type { RunDeps, RunListeners } from "./job-run.js";
 import { runJob } from "./loop.js";
-import { assertRuntimeRuns, readSchema } from "./setup.js";
+import { assertRuntimeRuns, inputProblem, readSchema } from "./setup.js";
 import { moveJob } from "./status.js";
 import { type Claimed, isTerminal, JobStore, jobNotFound, type TenantRedactor } from "./store.js";
 import { agentTags } from "./tags.js";
@@ -76,6 +76,18 @@ export interface StartRequest {
    * no job.
    */
   readonly inTransaction?: ((trx: Transaction<Database>, job: string) => Promise<void>) | undefined;
+  /**
+   * Checks an agent's input against its input_schema before the job exists, refusing a
+   * mismatch with INVALID_INPUT (the HTTP API's StartJob); otherwise the job is created and
+   * fails with invalid_input at its first run, after the start hooks saw the input.
+   */
+  readonly checkInput?: boolean;
+  /**
+   * The caller's name for this start: a second start of the same agent in the tenant with the
+   * same key returns the first job instead of starting another (its ID is made from the key),
+   * and one with other input is refused with CONFLICT.
+   */
+  readonly idempotencyKey?: string | undefined;
 }
 
 export interface RunOptions extends RunListeners {
@@ -159,10 +171,18 @@ export class JobEngine {
     if (part.kind === "agent") {
       await assertAgentRuns(this.jobs.store, request.tenant, `${part.plugin}/${part.name}`);
       await assertRuntimeRuns(this.#deps.source, request.tenant, part);
+      if (request.checkInput === true) await this.assertInput(request, part);
     }
-    const id = newJobId(part.name);
+    const id =
+      request.idempotencyKey === undefined
+        ? newJobId(part.name)
+        : keyedJobId(part.name, request.tenant, request.idempotencyKey);
+    if (request.idempotencyKey !== undefined) {
+      const earlier = await this.startedUnder(id, request);
+      if (earlier !== undefined) return earlier;
+    }
     const mode = request.mode ?? "run";
-    const row = await this.jobs.create(
+    const create = this.jobs.create(
       {
         id,
         tenant: request.tenant,
@@ -193,7 +213,50 @@ export class JobEngine {
         ? undefined
         : (trx) => request.inTransaction?.(trx, id) ?? Promise.resolve(),
     );
+    if (request.idempotencyKey === undefined) return jobView(await create);
+    try {
+      return jobView(await create);
+    } catch (error) {
+      // Two starts with one key at once: the one that lost the insert answers with the winner's job.
+      const earlier = await this.startedUnder(id, request);
+      if (earlier !== undefined) return earlier;
+      throw error;
+    }
+  }
+
+  /** The job an earlier start with the same idempotency key made, refused when its input differs. */
+  private async startedUnder(id: string, request: StartRequest): Promise<JobView | undefined> {
+    const row = await this.jobs.get(id);
+    if (row === undefined) return undefined;
+    if (row.tenant !== request.tenant || row.input !== JSON.stringify(request.input ?? "")) {
+      throw new Oz0Error(
+        "CONFLICT",
+        `idempotency key ${request.idempotencyKey} already started job ${id} with other input; send the same input to get that job, or use another key.`,
+        {
+          data: {
+            kind: "idempotency key",
+            name: request.idempotencyKey,
+            expected: "the same input",
+            actual: "other input",
+          },
+        },
+      );
+    }
     return jobView(row);
+  }
+
+  private async assertInput(request: StartRequest, part: { plugin: string; name: string }): Promise<void> {
+    const plugin = await this.#deps.source.loadInstalled(request.tenant, part.plugin);
+    const definition = plugin.agents.find((agent) => agent.definition.name === part.name)?.definition;
+    if (definition === undefined) return;
+    const problem = await inputProblem(
+      plugin,
+      definition,
+      `${part.plugin}/${part.name}`,
+      request.input ?? "",
+    );
+    if (problem === undefined) return;
+    throw new Oz0Error("INVALID_INPUT", problem.message, { data: { issues: problem.issues } });
   }
 
   /** An agent by address, else a flow: agents and flows share one set of names. */

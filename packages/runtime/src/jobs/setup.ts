@@ -9,6 +9,7 @@ import { DEFAULT_MODEL_ALIAS, type LanguageModel } from "../models/index.js";
 import { type LoadedAgent, type LoadedPlugin, pluginToolSpec, readInPlugin } from "../plugin-dir/index.js";
 import { proposalRecorder } from "../skills/index.js";
 import {
+  type ArgumentIssue,
   argumentIssues,
   type CallInterceptor,
   FunctionResolver,
@@ -282,26 +283,35 @@ async function checkInput(
   definition: AgentDefinition,
   input: unknown,
 ): Promise<void> {
+  const problem = await inputProblem(plugin, definition, run.address, input);
+  if (problem !== undefined) throw new SetupFailure("invalid_input", problem.message, "INVALID_INPUT");
+}
+
+/**
+ * What is wrong with `input` for the agent at `address`, or undefined when nothing is: the one
+ * check a job's first run makes, and StartJob makes before the job exists.
+ */
+export async function inputProblem(
+  plugin: LoadedPlugin,
+  definition: AgentDefinition,
+  address: string,
+  input: unknown,
+): Promise<{ readonly message: string; readonly issues: readonly ArgumentIssue[] } | undefined> {
   if (definition.input_schema !== undefined) {
     const schema = await readSchema(plugin, definition.input_schema, "input_schema");
     // Text given to an agent with an input schema (`oz0 run a/b '{"id": 7}'`) is read as JSON.
     const issues = argumentIssues(schema, typeof input === "string" ? parseJsonText(input) : input);
-    if (issues.length > 0) {
-      throw new SetupFailure(
-        "invalid_input",
-        `the input does not match ${run.address}'s input_schema ${definition.input_schema}: ${formatIssues(issues)}`,
-        "INVALID_INPUT",
-      );
-    }
-    return;
+    if (issues.length === 0) return undefined;
+    return {
+      message: `the input does not match ${address}'s input_schema ${definition.input_schema}: ${formatIssues(issues)}`,
+      issues,
+    };
   }
-  if (typeof input !== "string") {
-    throw new SetupFailure(
-      "invalid_input",
-      `${run.address} takes text (it has no input_schema), and the input is ${Array.isArray(input) ? "a list" : typeof input}`,
-      "INVALID_INPUT",
-    );
-  }
+  if (typeof input === "string") return undefined;
+  return {
+    message: `${address} takes text (it has no input_schema), and the input is ${Array.isArray(input) ? "a list" : typeof input}`,
+    issues: [{ path: "", message: "must be text" }],
+  };
 }
 
 /** A JSON Schema file of the plugin (an agent's or flow's input_schema or output_schema). */

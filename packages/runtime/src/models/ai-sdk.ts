@@ -28,6 +28,11 @@ import { AttemptFailure, type CallPolicy, GaveUp, retryAfterMs, withRetries } fr
 import { estimateValueTokens } from "./tokens.js";
 import type { LanguageModel, ModelFunction, ModelMessage, ModelReply, ModelRequest } from "./types.js";
 
+type ResponseSchema = Extract<
+  NonNullable<LanguageModelV4CallOptions["responseFormat"]>,
+  { type: "json" }
+>["schema"];
+
 export interface AiSdkModelOptions {
   /** `provider:model`, as traces show it. */
   readonly id: string;
@@ -77,7 +82,14 @@ export function aiSdkModel(options: AiSdkModelOptions): LanguageModel {
           : { tools: request.functions.map(toTool), toolChoice: { type: "auto" } }),
         ...(request.outputSchema === undefined || inPrompt
           ? {}
-          : { responseFormat: { type: "json", schema: request.outputSchema, name: "output" } }),
+          : {
+              responseFormat: {
+                type: "json",
+                // The provider layer types the schema as mutable JSON Schema; it only reads it.
+                schema: request.outputSchema as ResponseSchema,
+                name: "output",
+              },
+            }),
         ...(options.providerOptions === undefined ? {} : { providerOptions: options.providerOptions }),
       };
       const stream = new TextRelay(request.onText);

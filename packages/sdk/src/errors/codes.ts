@@ -92,7 +92,7 @@ export const ERROR_CODES = {
   },
   INVALID_INPUT: {
     side: "user",
-    status: 400,
+    status: 422,
     retryable: false,
     summary: "Arguments or job input do not match the schema they are checked against.",
     data: "{ issues: { path: string, message: string }[] }",
@@ -174,6 +174,13 @@ export const ERROR_CODES = {
     summary:
       "A write lost a race: what it changes was changed by another caller since it was read (the version it names is no longer the current one); read it again and decide again.",
     data: "{ kind: string, name: string, expected: string, actual: string }: what was changed, and the version the write named and the current one.",
+  },
+  REQUEST_TOO_LARGE: {
+    side: "user",
+    status: 413,
+    retryable: false,
+    summary: "A request's body is larger than the server accepts; send less, or raise the server's limit.",
+    data: "{ limit: number, unit: string }: the largest body the server accepts, and its unit (bytes).",
   },
   TOO_MANY_REQUESTS: {
     side: "user",
