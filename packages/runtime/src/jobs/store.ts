@@ -237,6 +237,17 @@ export class JobStore {
     if (plain && this.store.engine === "sqlite") {
       return this.single(lease, this.#queries.append(events.length), appendParameters(lease, events), events);
     }
+    // On PostgreSQL one statement too: the lease's renewal (which locks the job's row) and the
+    // inserts of the rows it returned, in one round trip and one commit, where a transaction
+    // of its own would be four round trips.
+    if (plain) {
+      return this.single(
+        lease,
+        this.#queries.renewAndAppend(events.length),
+        renewAndAppendParameters(lease, events),
+        events,
+      );
+    }
     return this.store.transaction(async (trx) => {
       const row = plain ? await this.renew(trx, lease) : await this.renewAndSet(trx, lease, set);
       if (row === undefined) throw leaseLost(lease);
@@ -506,6 +517,7 @@ class StepQueries {
   readonly #clock: Expression<number>;
   readonly #inserts = new Map<number, string>();
   readonly #appends = new Map<number, string>();
+  readonly #renewAndAppends = new Map<number, string>();
 
   constructor(db: Kysely<Database>, clock: Expression<number>) {
     this.#db = db;
@@ -578,6 +590,71 @@ class StepQueries {
       expectOrder(compiled.parameters, expected);
       text = compiled.sql;
       this.#appends.set(count, text);
+    }
+    return text;
+  }
+
+  /**
+   * PostgreSQL's owner-checked write of `count` events: the renewal updates the job's row only
+   * while the lease is the writer's, and the events are inserted from the row it returned, so a
+   * writer that lost its lease renews nothing and inserts nothing (no row comes back).
+   */
+  renewAndAppend(count: number): string {
+    let text = this.#renewAndAppends.get(count);
+    if (text === undefined) {
+      const clock = this.#clock;
+      const [ttl, job, token, running] = RENEW_ORDER;
+      const [, seq, kind, data] = INSERT_ORDER;
+      const compiled = this.#db
+        .with("renewed", (db) =>
+          db
+            .updateTable("jobs")
+            .set({ updated_at: clock, lease_expires_at: sql<number>`${clock} + ${ttl}` })
+            .where("id", "=", job)
+            .where("lease_owner", "=", token)
+            .where("status", "=", running)
+            .returning(["id", "tenant", "cancel_requested_by"]),
+        )
+        .with("inserted", (db) => {
+          const row = (index: number) =>
+            db
+              .selectFrom("renewed")
+              .select((eb) => [
+                "renewed.id as job_id",
+                eb.cast<number>(eb.val(seq + index), "integer").as("seq"),
+                eb.cast<string>(eb.val(kind), "text").as("kind"),
+                eb.cast<string>(eb.val(data), "text").as("data"),
+                sql<number>`${clock}`.as("at"),
+              ]);
+          let rows = row(0);
+          for (let index = 1; index < count; index++) rows = rows.unionAll(row(index));
+          return db
+            .insertInto("job_events")
+            .columns(["job_id", "seq", "kind", "data", "at"])
+            .expression(rows)
+            .returning("seq");
+        })
+        .selectFrom("renewed")
+        .select((eb) => [
+          "renewed.cancel_requested_by",
+          sql<number>`${clock}`.as("now"),
+          eb
+            .selectFrom("tenants")
+            .select("tenants.governance_version")
+            .whereRef("tenants.name", "=", "renewed.tenant")
+            .as("governance_version"),
+          // Referenced, so that the insert's failure (a duplicate seq) is the statement's.
+          eb
+            .selectFrom("inserted")
+            .select((inner) => inner.fn.countAll<number>().as("n"))
+            .as("inserted"),
+        ])
+        .compile();
+      const expected: unknown[] = [ttl, job, token, running];
+      for (let index = 0; index < count; index++) expected.push(seq + index, kind, data);
+      expectOrder(compiled.parameters, expected);
+      text = compiled.sql;
+      this.#renewAndAppends.set(count, text);
     }
     return text;
   }
@@ -660,6 +737,14 @@ function appendParameters(lease: Lease, events: readonly NewEvent[]): unknown[] 
     );
   });
   parameters.push(lease.job, lease.job);
+  return parameters;
+}
+
+function renewAndAppendParameters(lease: Lease, events: readonly NewEvent[]): unknown[] {
+  const parameters: unknown[] = renewParameters(lease);
+  events.forEach((entry, index) => {
+    parameters.push(lease.nextSeq + index, entry.kind, JSON.stringify(entry.data));
+  });
   return parameters;
 }
 
