@@ -98,7 +98,7 @@ export class JobStore {
   /** `redactor` gives a tenant's secrets; without it nothing is redacted (for tests of the store alone). */
   constructor(store: Store, redactor?: TenantRedactor) {
     this.store = store;
-    this.#queries = new StepQueries(store.db, store.clockSql);
+    this.#queries = new StepQueries(store.db, store.clockSql, store.engine);
     this.#redactor = redactor;
   }
 
@@ -170,48 +170,27 @@ export class JobStore {
   private async claimRow(
     options: ClaimOptions,
   ): Promise<{ readonly row: JobRow; readonly nextSeq: number; readonly now: number } | undefined> {
-    return this.store.transaction(async (trx) => {
-      const runnable = (eb: ExpressionBuilder<Database, "jobs">) =>
-        eb.or([
-          eb("status", "=", "queued"),
-          eb.and([eb("status", "=", "running"), eb("lease_expires_at", "<", this.clock)]),
-        ]);
-      let pick = trx.selectFrom("jobs").select("id").where(runnable);
-      if (options.tenant !== undefined) pick = pick.where("tenant", "=", options.tenant);
-      if (options.queues !== undefined && options.queues.length > 0) {
-        pick = pick.where("queue", "in", options.queues);
-      }
-      pick = pick.orderBy("created_at").orderBy("id").limit(1);
-      // Workers on PostgreSQL pass over a job another worker is claiming instead of waiting for it.
-      if (this.store.engine === "postgres") pick = pick.forUpdate().skipLocked();
-      const claimed = await moveStatus(trx.updateTable("jobs"), "running", ["queued", "running"], options.job)
-        .set((eb) => ({
-          lease_owner: options.token,
-          lease_expires_at: sql<number>`${this.clock} + ${options.ttlMs}`,
-          attempts: eb("attempts", "+", 1),
-          updated_at: this.clock,
-        }))
-        // `=`, not `in`: PostgreSQL runs a scalar subquery once, where `in (… limit 1)` may be
-        // run again for each row and hand one claim every queued job.
-        .where((eb) => (options.job === undefined ? eb("id", "=", pick) : eb("id", "=", options.job)))
-        .$if(options.tenant !== undefined && options.job !== undefined, (qb) =>
-          qb.where("tenant", "=", options.tenant!),
-        )
-        .where(runnable)
-        .returningAll()
-        .returning((eb) => [
-          sql<number>`${this.clock}`.as("now"),
-          eb
-            .selectFrom("job_events")
-            .select((inner) => inner.fn.max("seq").as("seq"))
-            .whereRef("job_events.job_id", "=", "jobs.id")
-            .as("last_seq"),
-        ])
-        .executeTakeFirst();
-      if (claimed === undefined) return undefined;
-      const { now, last_seq, ...job } = claimed;
-      return { row: job, nextSeq: Number(last_seq ?? 0) + 1, now: Number(now) };
+    const claim = this.#queries.claim(options);
+    const values: Record<string, unknown> = {
+      token: options.token,
+      ttl: options.ttlMs,
+      tenant: options.tenant,
+      job: options.job,
+    };
+    (options.queues ?? []).forEach((queue, index) => {
+      values[`queue${index}`] = queue;
     });
+    const parameters = claim.recipe.map((slot) => ("name" in slot ? values[slot.name] : slot.value));
+    // One statement, atomic by itself on either engine (on SQLite it takes the write lock
+    // before it reads; on PostgreSQL its pick skips rows other claims hold locked), so it
+    // needs no transaction around it.
+    const { rows } = await this.store.db.executeQuery<JobRow & { now: number; last_seq: number | null }>(
+      CompiledQuery.raw(claim.sql, parameters),
+    );
+    const claimed = rows[0];
+    if (claimed === undefined) return undefined;
+    const { now, last_seq, ...job } = claimed;
+    return { row: job, nextSeq: Number(last_seq ?? 0) + 1, now: Number(now) };
   }
 
   /**
@@ -518,10 +497,13 @@ class StepQueries {
   readonly #inserts = new Map<number, string>();
   readonly #appends = new Map<number, string>();
   readonly #renewAndAppends = new Map<number, string>();
+  readonly #claims = new Map<string, CompiledClaim>();
+  readonly #engine: Store["engine"];
 
-  constructor(db: Kysely<Database>, clock: Expression<number>) {
+  constructor(db: Kysely<Database>, clock: Expression<number>, engine: Store["engine"]) {
     this.#db = db;
     this.#clock = clock;
+    this.#engine = engine;
     const renew = db
       .updateTable("jobs")
       .set({ updated_at: clock, lease_expires_at: sql<number>`${clock} + ${RENEW_ORDER[0]}` })
@@ -659,6 +641,78 @@ class StepQueries {
     return text;
   }
 
+  /**
+   * The claim of a runnable job (one by ID, or the oldest of a tenant or of some queues),
+   * compiled once per shape: building it costs more than running it.
+   */
+  claim(options: ClaimOptions): CompiledClaim {
+    const queues = options.queues?.length ?? 0;
+    const key = `${options.job === undefined ? "-" : "job"}:${options.tenant === undefined ? "-" : "tenant"}:${queues}`;
+    let found = this.#claims.get(key);
+    if (found !== undefined) return found;
+    const clock = this.#clock;
+    const markers = new Map<unknown, string>([
+      [CLAIM_MARKERS.token, "token"],
+      [CLAIM_MARKERS.ttl, "ttl"],
+      [CLAIM_MARKERS.tenant, "tenant"],
+      [CLAIM_MARKERS.job, "job"],
+    ]);
+    const queueMarkers = Array.from({ length: queues }, (_, index) => {
+      const marker = `\u0000queue${index}`;
+      markers.set(marker, `queue${index}`);
+      return marker;
+    });
+    const runnable = (eb: ExpressionBuilder<Database, "jobs">) =>
+      eb.or([
+        eb("status", "=", "queued"),
+        eb.and([eb("status", "=", "running"), eb("lease_expires_at", "<", clock)]),
+      ]);
+    let pick = this.#db.selectFrom("jobs").select("id").where(runnable);
+    if (options.tenant !== undefined) pick = pick.where("tenant", "=", CLAIM_MARKERS.tenant);
+    if (queues > 0) pick = pick.where("queue", "in", queueMarkers);
+    pick = pick.orderBy("created_at").orderBy("id").limit(1);
+    // Workers on PostgreSQL pass over a job another worker is claiming instead of waiting for it.
+    if (this.#engine === "postgres") pick = pick.forUpdate().skipLocked();
+    const compiled = moveStatus(
+      this.#db.updateTable("jobs"),
+      "running",
+      ["queued", "running"],
+      options.job ?? "?",
+    )
+      .set((eb) => ({
+        lease_owner: CLAIM_MARKERS.token,
+        lease_expires_at: sql<number>`${clock} + ${CLAIM_MARKERS.ttl}`,
+        attempts: eb("attempts", "+", 1),
+        updated_at: clock,
+      }))
+      // `=`, not `in`: PostgreSQL runs a scalar subquery once, where `in (… limit 1)` may be
+      // run again for each row and hand one claim every queued job.
+      .where((eb) => (options.job === undefined ? eb("id", "=", pick) : eb("id", "=", CLAIM_MARKERS.job)))
+      .$if(options.tenant !== undefined && options.job !== undefined, (qb) =>
+        qb.where("tenant", "=", CLAIM_MARKERS.tenant),
+      )
+      .where(runnable)
+      .returningAll()
+      .returning((eb) => [
+        sql<number>`${clock}`.as("now"),
+        eb
+          .selectFrom("job_events")
+          .select((inner) => inner.fn.max("seq").as("seq"))
+          .whereRef("job_events.job_id", "=", "jobs.id")
+          .as("last_seq"),
+      ])
+      .compile();
+    found = {
+      sql: compiled.sql,
+      recipe: compiled.parameters.map((value) => {
+        const name = markers.get(value);
+        return name === undefined ? { value } : { name };
+      }),
+    };
+    this.#claims.set(key, found);
+    return found;
+  }
+
   /** The insert of `count` events; its parameters are job, seq, kind and data for each in turn. */
   insert(count: number): string {
     let text = this.#inserts.get(count);
@@ -681,6 +735,14 @@ class StepQueries {
     return text;
   }
 }
+
+/** A compiled claim: each parameter is a constant of the query or the claim's value of that name. */
+interface CompiledClaim {
+  readonly sql: string;
+  readonly recipe: readonly ({ readonly value: unknown } | { readonly name: string })[];
+}
+
+const CLAIM_MARKERS = { token: "\u0000token", ttl: -3, tenant: "\u0000tenant", job: "\u0000job" } as const;
 
 // Markers the queries are compiled with, to check that the parameters come in the order the
 // step passes them.
