@@ -16,7 +16,7 @@ import {
 import { NO_SECRETS, type Redactor } from "../models/index.js";
 import type { Database, Heartbeat, JobRow, JobStatus, JobUpdate, NewJob, Store } from "../store/index.js";
 import { event, type JobEvent, type JobFailure, type NewEvent, type WaitingFor } from "./events.js";
-import { assertInitial, moveJob, moveStatus } from "./status.js";
+import { assertInitial, assertMove, moveJob, moveStatus } from "./status.js";
 
 /** A worker's hold on one job. `nextSeq` moves on with every write the worker makes. */
 export interface Lease {
@@ -180,7 +180,7 @@ export class JobStore {
     (options.queues ?? []).forEach((queue, index) => {
       values[`queue${index}`] = queue;
     });
-    const parameters = claim.recipe.map((slot) => ("name" in slot ? values[slot.name] : slot.value));
+    const parameters = bind(claim, values);
     // One statement, atomic by itself on either engine (on SQLite it takes the write lock
     // before it reads; on PostgreSQL its pick skips rows other claims hold locked), so it
     // needs no transaction around it.
@@ -216,19 +216,17 @@ export class JobStore {
     if (plain && this.store.engine === "sqlite") {
       return this.single(lease, this.#queries.append(events.length), appendParameters(lease, events), events);
     }
-    // On PostgreSQL one statement too: the lease's renewal (which locks the job's row) and the
-    // inserts of the rows it returned, in one round trip and one commit, where a transaction
-    // of its own would be four round trips.
-    if (plain) {
-      return this.single(
-        lease,
-        this.#queries.renewAndAppend(events.length),
-        renewAndAppendParameters(lease, events),
-        events,
-      );
+    // On PostgreSQL one statement too: the lease's renewal (which locks the job's row, and sets
+    // its columns when the write changes it) and the inserts of the rows it returned, in one
+    // round trip and one commit, where a transaction of its own would be four round trips.
+    const shape = also === undefined ? writeShape(set) : undefined;
+    if (shape !== undefined && this.store.engine === "postgres") {
+      if (shape.status !== undefined) assertMove(lease.job, "running", shape.status);
+      const write = this.#queries.renewAndWrite(events.length, shape);
+      return this.single(lease, write.sql, bind(write, writeValues(lease, events, set)), events);
     }
     return this.store.transaction(async (trx) => {
-      const row = plain ? await this.renew(trx, lease) : await this.renewAndSet(trx, lease, set);
+      const row = await this.renewAndSet(trx, lease, set);
       if (row === undefined) throw leaseLost(lease);
       await this.insertEvents(trx, lease.job, lease.nextSeq, events);
       const now = Number(row.now);
@@ -288,15 +286,17 @@ export class JobStore {
     };
   }
 
-  /** Renews the lease under the owner check, by a query compiled once. */
-  private async renew(trx: Trx, lease: Lease): Promise<RenewedRow | undefined> {
-    const { rows } = await trx.executeQuery<RenewedRow>(
-      CompiledQuery.raw(this.#queries.renew, [...renewParameters(lease), lease.job]),
-    );
-    return rows[0];
-  }
-
-  private renewAndSet(trx: Trx, lease: Lease, given: JobUpdate): Promise<RenewedRow | undefined> {
+  /** Renews the lease and applies `given` under the owner check, by a query compiled once per shape. */
+  private async renewAndSet(trx: Trx, lease: Lease, given: JobUpdate): Promise<RenewedRow | undefined> {
+    const shape = writeShape(given);
+    if (shape !== undefined) {
+      if (shape.status !== undefined) assertMove(lease.job, "running", shape.status);
+      const write = this.#queries.renewAndWrite(0, shape);
+      const { rows } = await trx.executeQuery<RenewedRow>(
+        CompiledQuery.raw(write.sql, bind(write, writeValues(lease, [], given))),
+      );
+      return rows[0];
+    }
     const { status, ...set } = given;
     const update = trx.updateTable("jobs");
     // A worker's write moves its job only out of running (an end, a wait), as jobs/status.ts allows.
@@ -496,8 +496,8 @@ class StepQueries {
   readonly #clock: Expression<number>;
   readonly #inserts = new Map<number, string>();
   readonly #appends = new Map<number, string>();
-  readonly #renewAndAppends = new Map<number, string>();
-  readonly #claims = new Map<string, CompiledClaim>();
+  readonly #writes = new Map<string, CompiledWrite>();
+  readonly #claims = new Map<string, CompiledWrite>();
   readonly #engine: Store["engine"];
 
   constructor(db: Kysely<Database>, clock: Expression<number>, engine: Store["engine"]) {
@@ -577,35 +577,63 @@ class StepQueries {
   }
 
   /**
-   * PostgreSQL's owner-checked write of `count` events: the renewal updates the job's row only
-   * while the lease is the writer's, and the events are inserted from the row it returned, so a
-   * writer that lost its lease renews nothing and inserts nothing (no row comes back).
+   * The owner-checked renewal that also sets the columns of `shape` (and moves the job out of
+   * running when it has a status), compiled once per shape. With `count` events (PostgreSQL
+   * only) it inserts them from the row the renewal returned, in the same statement: a writer
+   * that lost its lease changes nothing and inserts nothing (no row comes back). With none it
+   * is the update alone, for either engine.
    */
-  renewAndAppend(count: number): string {
-    let text = this.#renewAndAppends.get(count);
-    if (text === undefined) {
-      const clock = this.#clock;
-      const [ttl, job, token, running] = RENEW_ORDER;
-      const [, seq, kind, data] = INSERT_ORDER;
-      const compiled = this.#db
-        .with("renewed", (db) =>
-          db
-            .updateTable("jobs")
-            .set({ updated_at: clock, lease_expires_at: sql<number>`${clock} + ${ttl}` })
-            .where("id", "=", job)
-            .where("lease_owner", "=", token)
-            .where("status", "=", running)
-            .returning(["id", "tenant", "cancel_requested_by"]),
-        )
+  renewAndWrite(count: number, shape: WriteShape): CompiledWrite {
+    const key = `${count}:${shape.status ?? ""}:${shape.columns.join(",")}`;
+    let found = this.#writes.get(key);
+    if (found !== undefined) return found;
+    const clock = this.#clock;
+    const markers = new Map<unknown, string>([
+      [WRITE_MARKERS.ttl, "ttl"],
+      [WRITE_MARKERS.job, "job"],
+      [WRITE_MARKERS.token, "token"],
+    ]);
+    const marker = (name: string) => {
+      const value = `\u0000${name}`;
+      markers.set(value, name);
+      return value;
+    };
+    const set: Record<string, unknown> = {};
+    for (const column of shape.columns) set[column] = marker(`set:${column}`);
+    const update = this.#db.updateTable("jobs");
+    // A worker's write moves its job only out of running (an end, a wait), as jobs/status.ts allows.
+    const moved =
+      shape.status === undefined ? update : moveStatus(update, shape.status, ["running"], "(any job)");
+    const renewal = moved
+      .set({
+        updated_at: clock,
+        lease_expires_at: sql<number>`${clock} + ${WRITE_MARKERS.ttl}`,
+        ...(set as JobUpdate),
+      })
+      .where("id", "=", WRITE_MARKERS.job)
+      .where("lease_owner", "=", WRITE_MARKERS.token)
+      .where("status", "=", "running");
+    let compiled: CompiledQuery<unknown>;
+    if (count === 0) {
+      compiled = renewal
+        .returning((eb) => [
+          "cancel_requested_by",
+          sql<number>`${clock}`.as("now"),
+          governanceVersionOf(eb, WRITE_MARKERS.job),
+        ])
+        .compile();
+    } else {
+      compiled = this.#db
+        .with("renewed", () => renewal.returning(["id", "tenant", "cancel_requested_by"]))
         .with("inserted", (db) => {
           const row = (index: number) =>
             db
               .selectFrom("renewed")
               .select((eb) => [
                 "renewed.id as job_id",
-                eb.cast<number>(eb.val(seq + index), "integer").as("seq"),
-                eb.cast<string>(eb.val(kind), "text").as("kind"),
-                eb.cast<string>(eb.val(data), "text").as("data"),
+                eb.cast<number>(eb.val(marker(`seq${index}`)), "integer").as("seq"),
+                eb.cast<string>(eb.val(marker(`kind${index}`)), "text").as("kind"),
+                eb.cast<string>(eb.val(marker(`data${index}`)), "text").as("data"),
                 sql<number>`${clock}`.as("at"),
               ]);
           let rows = row(0);
@@ -632,20 +660,23 @@ class StepQueries {
             .as("inserted"),
         ])
         .compile();
-      const expected: unknown[] = [ttl, job, token, running];
-      for (let index = 0; index < count; index++) expected.push(seq + index, kind, data);
-      expectOrder(compiled.parameters, expected);
-      text = compiled.sql;
-      this.#renewAndAppends.set(count, text);
     }
-    return text;
+    found = {
+      sql: compiled.sql,
+      recipe: compiled.parameters.map((value) => {
+        const name = markers.get(value);
+        return name === undefined ? { value } : { name };
+      }),
+    };
+    this.#writes.set(key, found);
+    return found;
   }
 
   /**
    * The claim of a runnable job (one by ID, or the oldest of a tenant or of some queues),
    * compiled once per shape: building it costs more than running it.
    */
-  claim(options: ClaimOptions): CompiledClaim {
+  claim(options: ClaimOptions): CompiledWrite {
     const queues = options.queues?.length ?? 0;
     const key = `${options.job === undefined ? "-" : "job"}:${options.tenant === undefined ? "-" : "tenant"}:${queues}`;
     let found = this.#claims.get(key);
@@ -736,11 +767,51 @@ class StepQueries {
   }
 }
 
-/** A compiled claim: each parameter is a constant of the query or the claim's value of that name. */
-interface CompiledClaim {
+/** A query compiled once: each parameter is a constant of the query or the value of that name. */
+interface CompiledWrite {
   readonly sql: string;
   readonly recipe: readonly ({ readonly value: unknown } | { readonly name: string })[];
 }
+
+/** What a write changes on the job's row, when a query compiled once can do it. */
+interface WriteShape {
+  readonly status?: JobStatus;
+  /** The other columns it sets, in order. */
+  readonly columns: readonly string[];
+}
+
+/**
+ * The shape of `set`, or undefined when a value is not a plain one (an SQL expression), which
+ * the builder compiles each time.
+ */
+function writeShape(set: JobUpdate): WriteShape | undefined {
+  const columns: string[] = [];
+  for (const [column, value] of Object.entries(set)) {
+    if (column === "status") continue;
+    if (value !== null && typeof value !== "string" && typeof value !== "number") return undefined;
+    columns.push(column);
+  }
+  columns.sort();
+  return set.status === undefined ? { columns } : { status: set.status as JobStatus, columns };
+}
+
+/** The values a compiled write's parameters take their names from. */
+function writeValues(lease: Lease, events: readonly NewEvent[], set: JobUpdate): Record<string, unknown> {
+  const values: Record<string, unknown> = { ttl: lease.ttlMs, job: lease.job, token: lease.token };
+  for (const [column, value] of Object.entries(set)) values[`set:${column}`] = value;
+  events.forEach((entry, index) => {
+    values[`seq${index}`] = lease.nextSeq + index;
+    values[`kind${index}`] = entry.kind;
+    values[`data${index}`] = JSON.stringify(entry.data);
+  });
+  return values;
+}
+
+function bind(write: CompiledWrite, values: Record<string, unknown>): unknown[] {
+  return write.recipe.map((slot) => ("name" in slot ? values[slot.name] : slot.value));
+}
+
+const WRITE_MARKERS = { ttl: -3, job: "\u0000job", token: "\u0000token" } as const;
 
 const CLAIM_MARKERS = { token: "\u0000token", ttl: -3, tenant: "\u0000tenant", job: "\u0000job" } as const;
 
@@ -799,14 +870,6 @@ function appendParameters(lease: Lease, events: readonly NewEvent[]): unknown[] 
     );
   });
   parameters.push(lease.job, lease.job);
-  return parameters;
-}
-
-function renewAndAppendParameters(lease: Lease, events: readonly NewEvent[]): unknown[] {
-  const parameters: unknown[] = renewParameters(lease);
-  events.forEach((entry, index) => {
-    parameters.push(lease.nextSeq + index, entry.kind, JSON.stringify(entry.data));
-  });
   return parameters;
 }
 
