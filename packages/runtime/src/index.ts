@@ -88,9 +88,11 @@ export {
 } from "./lint/index.js";
 export {
   checkSecretKind,
+  importMcpServers,
   JOB_META_KEY,
   MCP_HTTP_PATH,
   type McpConnectionStatus,
+  type McpImport,
   McpManager,
   type McpSecretKind,
   type McpSecretNames,
@@ -100,6 +102,7 @@ export {
   OzMcpServer,
   serveHttp,
   serveStdio,
+  writeMcpImport,
 } from "./mcp/index.js";
 export { MEMORY_LIMITS, MemoryProviders, StoreMemoryDatabase } from "./memory/index.js";
 export {

@@ -8,6 +8,7 @@ import type { FunctionCall } from "@oz0/sdk";
 import type { BuiltFunction, BuiltTool } from "@oz0/sdk/internal";
 import type { LoadedPlugin } from "../plugin-dir/index.js";
 import type { Store } from "../store/index.js";
+import { mcpHostOf } from "./call-host.js";
 import {
   MCP_DEFAULTS,
   McpConnection,
@@ -106,7 +107,12 @@ export class McpManager {
               inputSchema: fn.inputSchema,
               input: fn.inputSchema,
               run: async (args: unknown, call: FunctionCall) => {
-                const answer = await connection.call(fn.name, args as Record<string, unknown>, call.signal);
+                const answer = await connection.call(
+                  fn.name,
+                  args as Record<string, unknown>,
+                  call.signal,
+                  mcpHostOf(call),
+                );
                 return functionResult(`${endpoint.address}.${fn.name}`, answer, endpoint.redactor);
               },
             }),
