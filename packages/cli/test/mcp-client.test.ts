@@ -1,5 +1,7 @@
-// `oz0 mcp import` as a user runs it: a Claude Desktop config becomes a plugin folder that
-// installs, its secrets kept in the tenant (listed by name) and absent from every file written.
+// `oz0 mcp import` and `oz0 mcp login` as a user runs them: a Claude Desktop config becomes a
+// plugin folder that installs, its secrets kept in the tenant (listed by name) and absent from
+// every file written; a login is refused for a server oz0 starts itself. (The OAuth flow runs
+// against the conformance suite's authorization servers: mcp-conformance.test.ts.)
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -63,5 +65,11 @@ describe("oz0 mcp import", () => {
     const wrong = await oz0(["--home", home, "mcp", "import", vscode]);
     expect(wrong.code).not.toBe(0);
     expect(wrong.stderr).toMatch(/VS Code's format/);
+  });
+
+  it("refuses to log in to a local server, which oz0 starts itself and OAuth does not concern", async () => {
+    const login = await oz0(["--home", home, "mcp", "login", "desktop/github", "--no-browser"]);
+    expect(login.code).not.toBe(0);
+    expect(login.stderr).toMatch(/desktop\/github is a local server \(command:\)/);
   });
 });

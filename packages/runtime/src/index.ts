@@ -90,6 +90,7 @@ export {
   checkSecretKind,
   importMcpServers,
   JOB_META_KEY,
+  loopback,
   MCP_HTTP_PATH,
   type McpConnectionStatus,
   type McpImport,

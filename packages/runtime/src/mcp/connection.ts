@@ -20,11 +20,12 @@ import {
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { JsonSchemaObject } from "@oz0/sdk";
-import { nameProblem, Oz0Error } from "@oz0/sdk";
+import { isOz0Error, nameProblem, Oz0Error } from "@oz0/sdk";
 import { argumentIssues } from "../tools/index.js";
 import type { McpCallHost, McpProgress } from "./call-host.js";
 import { samplingRequestOf } from "./client-capabilities.js";
 import type { McpEndpoint } from "./endpoint.js";
+import { type OAuthOptions, oauthFetch, StoredOAuthProvider } from "./oauth.js";
 import type { McpCallResult } from "./results.js";
 
 /** How oz0 treats every MCP server, unless a manager is given other values. */
@@ -83,6 +84,8 @@ export interface McpConnectionStatus {
 
 export interface McpConnectionOptions {
   readonly timings: McpTimings;
+  /** How a remote server's OAuth is kept and authorized; absent, a server asking for a login is refused. */
+  readonly oauth?: ((endpoint: McpEndpoint) => OAuthOptions) | undefined;
   /** Told when the server's list of tools changed (after it sent `list_changed`). */
   readonly onToolsChanged?: (connection: McpConnection) => void;
 }
@@ -289,6 +292,12 @@ export class McpConnection {
       await client.close().catch(() => undefined);
       this.#client = undefined;
       this.#transport = undefined;
+      // A login is a person's to give, not a failing server's: no pause before the next try.
+      const login = authRequired(error);
+      if (login !== undefined) {
+        if (this.#state === "connecting") this.#state = "idle";
+        throw login;
+      }
       const how = this.endpoint.transport.kind === "http" ? "could not be reached" : "could not be started";
       const failure = this.serverError(`${how}: ${causeOf(error)}`);
       this.failed(`${how}: ${causeOf(error)}`);
@@ -309,8 +318,12 @@ export class McpConnection {
   private transport(): Transport {
     const spec = this.endpoint.transport;
     if (spec.kind === "http") {
-      return new StreamableHTTPClientTransport(new URL(spec.url), {
+      const url = new URL(spec.url);
+      const oauth = this.#options.oauth?.(this.endpoint);
+      return new StreamableHTTPClientTransport(url, {
         requestInit: { headers: { ...spec.headers } },
+        // A server that answers 401 gets OAuth (discovery, registration, PKCE, refresh).
+        ...(oauth === undefined ? {} : { fetch: oauthFetch(new StoredOAuthProvider(oauth), url) }),
       });
     }
     const transport = new StdioClientTransport({
@@ -585,6 +598,15 @@ function offerable(tool: {
   }
   const description = tool.description?.trim() || tool.title?.trim() || `The MCP tool ${tool.name}.`;
   return { name: tool.name, description, inputSchema };
+}
+
+/** The MCP_AUTH_REQUIRED behind `error`, which the SDK may have wrapped. */
+function authRequired(error: unknown): Oz0Error | undefined {
+  for (let cause = error, depth = 0; cause !== undefined && depth < 5; depth += 1) {
+    if (isOz0Error(cause) && cause.code === "MCP_AUTH_REQUIRED") return cause;
+    cause = cause instanceof Error ? cause.cause : undefined;
+  }
+  return undefined;
 }
 
 /** The JSON-RPC error a server gets for a request oz0 does not serve, saying why. */

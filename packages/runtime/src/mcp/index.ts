@@ -32,6 +32,7 @@ export {
   writeMcpImport,
 } from "./import.js";
 export { McpManager, type McpManagerOptions, type McpToolsChange } from "./manager.js";
+export { type Authorizer, type Loopback, loopback, needsLogin } from "./oauth.js";
 export { functionResult, type McpCallResult, type McpContentBlock } from "./results.js";
 export {
   type McpSecretKind,
