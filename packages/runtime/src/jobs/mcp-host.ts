@@ -24,14 +24,16 @@ export const ELICITATION_IN_JOB =
 /** The host of call `callId` of the job `run` runs. */
 export function jobMcpHost(run: JobRun, setup: AgentSetup, callId: string): McpCallHost {
   const { row } = run;
-  const paths = toolContext({
-    home: run.deps.home,
-    tenant: row.tenant,
-    pluginId: row.plugin,
-    agent: row.name,
-  }).paths;
-  const roots = [{ path: paths.agentRoot, name: `${row.plugin}/${row.name}` }];
-  if (paths.projectRoot !== undefined) roots.push({ path: paths.projectRoot, name: "project" });
+  // Worked out only when a server asks: most calls are not to an MCP server.
+  let roots: { path: string; name: string }[] | undefined;
+  const rootsOf = () => {
+    if (roots !== undefined) return roots;
+    const { home } = run.deps;
+    const paths = toolContext({ home, tenant: row.tenant, pluginId: row.plugin, agent: row.name }).paths;
+    roots = [{ path: paths.agentRoot, name: `${row.plugin}/${row.name}` }];
+    if (paths.projectRoot !== undefined) roots.push({ path: paths.projectRoot, name: "project" });
+    return roots;
+  };
   let chain: Promise<void> = Promise.resolve();
   const counts = { progress: 0, log: 0 };
   const record = (kind: "progress" | "log", entry: NewEvent) => {
@@ -43,7 +45,9 @@ export function jobMcpHost(run: JobRun, setup: AgentSetup, callId: string): McpC
   };
   return {
     job: row.id,
-    roots,
+    get roots() {
+      return rootsOf();
+    },
     progress: (tool, progress) => record("progress", event("mcp_progress", { callId, tool, ...progress })),
     log: (tool, message) => record("log", event("mcp_log", { callId, tool, ...message })),
     sample: (tool, request, signal) => {

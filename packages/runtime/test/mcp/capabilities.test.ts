@@ -278,4 +278,17 @@ describe("oz0 mcp serve passing on what the server behind a served function send
     expect(JSON.stringify(refused.content)).toMatch(/declared no elicitation capability/);
     await mute.close();
   });
+
+  it("refuses a server's sampling request for a call through oz0 mcp serve, which runs no model of the tenant's", async () => {
+    const { client, close } = await connect(false);
+    const answer = (await client.callTool({
+      name: "everything__trigger-sampling-request",
+      arguments: { prompt: "hello", maxTokens: 10 },
+    })) as CallToolResult;
+    expect(answer.isError).toBe(true);
+    expect(JSON.stringify(answer.content)).toMatch(
+      /sampling\/createMessage: a call through oz0 mcp serve runs no model/,
+    );
+    await close();
+  });
 });
