@@ -128,9 +128,12 @@ export {
 } from "./lint/index.js";
 export {
   checkSecretKind,
+  importMcpServers,
   JOB_META_KEY,
+  loopback,
   MCP_HTTP_PATH,
   type McpConnectionStatus,
+  type McpImport,
   McpManager,
   type McpSecretKind,
   type McpSecretNames,
@@ -140,6 +143,7 @@ export {
   OzMcpServer,
   serveHttp,
   serveStdio,
+  writeMcpImport,
 } from "./mcp/index.js";
 export { MEMORY_LIMITS, MemoryProviders, StoreMemoryDatabase } from "./memory/index.js";
 export {

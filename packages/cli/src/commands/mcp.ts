@@ -7,6 +7,7 @@ import { withRuntime } from "../context.js";
 import { invalidInput } from "../errors.js";
 import { numberOption } from "../options.js";
 import type { Output } from "../output.js";
+import { registerMcpClient } from "./mcp-client.js";
 import { table } from "./plugin.js";
 
 export function registerMcp(program: Command, out: Output): Command {
@@ -155,6 +156,7 @@ export function registerMcp(program: Command, out: Output): Command {
           : `${ref.address} had no ${name === undefined ? "secrets" : `${which} ${name}`}`,
       );
     });
+  registerMcpClient(mcp, out);
   return mcp;
 }
 

@@ -153,6 +153,36 @@ export interface JobEventData extends GovernanceEventData {
     readonly error?: CallError;
     readonly ms: number;
   };
+  /** A progress notification the MCP server behind a call sent while it ran (`tool`: the function by address). */
+  mcp_progress: {
+    readonly callId: string;
+    readonly tool: string;
+    readonly progress: number;
+    readonly total?: number;
+    readonly message?: string;
+  };
+  /** A log message the MCP server behind a call sent while it ran. */
+  mcp_log: {
+    readonly callId: string;
+    readonly tool: string;
+    readonly level: string;
+    readonly logger?: string;
+    readonly data: unknown;
+  };
+  /**
+   * A server's sampling/createMessage during a call, served by the job's model and counted in
+   * its usage like a model call; `refused` when the job's hooks refused it.
+   */
+  mcp_sampling: {
+    readonly callId: string;
+    readonly tool: string;
+    readonly model: string;
+    readonly text?: string;
+    readonly usage?: { readonly input: number; readonly output: number; readonly cached?: number };
+    readonly cost_usd?: number;
+    readonly ms?: number;
+    readonly refused?: string;
+  };
   /** A structured answer that does not match the output schema went back to the model. */
   output_rejected: { readonly step: number; readonly problems: string };
   job_waiting: { readonly for: WaitingFor };
@@ -218,6 +248,9 @@ export const JOB_EVENT_KINDS: readonly JobEventKind[] = [
   "tool_call",
   "tool_call_retried",
   "tool_result",
+  "mcp_progress",
+  "mcp_log",
+  "mcp_sampling",
   "output_rejected",
   "job_waiting",
   "answer_received",

@@ -115,6 +115,11 @@ export function applyEvent(history: History, entry: NewEvent): void {
       pending.clear();
       for (const call of entry.data.calls) pending.set(call.id, { call });
       return;
+    case "mcp_sampling":
+      // A server's sampling counts against the job's limits like its own model calls.
+      history.tokensUsed += (entry.data.usage?.input ?? 0) + (entry.data.usage?.output ?? 0);
+      history.costUsd += entry.data.cost_usd ?? 0;
+      return;
     case "tool_call": {
       const call = pending.get(entry.data.callId);
       if (call !== undefined) {

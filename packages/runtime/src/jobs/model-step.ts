@@ -12,6 +12,7 @@ import { failureOf } from "./failures.js";
 import type { JobRun } from "./job-run.js";
 import { callTarget } from "./lazy-tools.js";
 import type { AgentSetup } from "./setup.js";
+import { offeredNow } from "./toolset.js";
 
 /** How many times a structured answer that does not match the output schema goes back to the model. */
 export const OUTPUT_RETRIES = 2;
@@ -42,7 +43,12 @@ export async function modelStep(run: JobRun, setup: AgentSetup): Promise<boolean
   let request: ModelRequest = {
     step,
     messages: history.conversation.messages,
-    functions: setup.toolset.offered,
+    functions: await offeredNow(setup.toolset, {
+      plugin: run.row.plugin,
+      manifest: setup.plugin.manifest,
+      resolver: setup.resolver,
+      lazy: setup.definition.tool_loading === "lazy",
+    }),
     outputSchema: setup.outputSchema,
     estimatedInputTokens: history.conversation.tokens,
     signal: run.signal,

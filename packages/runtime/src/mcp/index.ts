@@ -2,6 +2,17 @@
 // tool, results mapped faithfully, secrets redacted), and oz0's own functions served to MCP
 // clients, every call on oz0's dispatch path and recorded as a job.
 export {
+  type McpCallHost,
+  type McpElicitation,
+  type McpElicitationAnswer,
+  type McpLogMessage,
+  type McpProgress,
+  type McpSamplingReply,
+  type McpSamplingRequest,
+  mcpHostOf,
+  withMcpHost,
+} from "./call-host.js";
+export {
   MCP_CLIENT_INFO,
   MCP_DEFAULTS,
   type McpConnectionState,
@@ -12,7 +23,16 @@ export {
   type McpTimings,
 } from "./connection.js";
 export { endpointOf, type HttpTransportSpec, type McpEndpoint, type StdioTransportSpec } from "./endpoint.js";
+export {
+  importMcpServers,
+  type McpImport,
+  type McpImportedTool,
+  type McpImportOptions,
+  type McpImportSecret,
+  writeMcpImport,
+} from "./import.js";
 export { McpManager, type McpManagerOptions, type McpToolsChange } from "./manager.js";
+export { type Authorizer, type Loopback, loopback, needsLogin } from "./oauth.js";
 export { functionResult, type McpCallResult, type McpContentBlock } from "./results.js";
 export {
   type McpSecretKind,
