@@ -154,6 +154,19 @@ export {
 } from "./policy/index.js";
 export { defaultHome, Runtime, type RuntimeOptions } from "./runtime.js";
 export { type ScaffoldResult, scaffoldPlugin } from "./scaffold/index.js";
+export {
+  type ChangeEvent,
+  type ChangeListener,
+  type ChatTurn,
+  type RunOutcome,
+  type RunResult,
+  type RunWatch,
+  runResult,
+  SERVICE_ROLES,
+  type ServiceAction,
+  Services,
+  type ShownProposal,
+} from "./services/index.js";
 export { DEFAULT_PROPOSAL_BASE, type ProposalView, SkillProposals } from "./skills/index.js";
 export {
   DEFAULT_TENANT,

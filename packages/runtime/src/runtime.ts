@@ -14,6 +14,7 @@ import {
   KillSwitches,
   ToolPolicy,
 } from "./policy/index.js";
+import { type ChangeListener, Services } from "./services/index.js";
 import { SkillProposals } from "./skills/index.js";
 import { DEFAULT_TENANT, openStore, type Store } from "./store/index.js";
 import { Telemetry } from "./telemetry/index.js";
@@ -37,6 +38,8 @@ export interface RuntimeOptions {
    * calls to as spans; OTEL_EXPORTER_OTLP_ENDPOINT when left out, and no export without either.
    */
   readonly otlpEndpoint?: string | undefined;
+  /** Told of every change a caller makes through the services: where the audit log attaches. */
+  readonly onChange?: ChangeListener | undefined;
 }
 
 /** The home folder oz0 uses when none is given: `$OZ0_HOME`, else `~/.oz0`. */
@@ -74,12 +77,18 @@ export class Runtime {
   readonly mcp: McpManager;
   /** Where spans go, when an OTLP endpoint is configured. */
   readonly telemetry: Telemetry | undefined;
+  /**
+   * What every surface calls: each operation takes a Caller first, checks its role, and acts
+   * only in its tenant and within its agents (see docs/roles.md).
+   */
+  readonly services: Services;
 
   private constructor(
     home: string,
     store: Store,
     defaults: readonly string[],
     telemetry: Telemetry | undefined,
+    onChange: ChangeListener | undefined,
   ) {
     this.home = home;
     this.store = store;
@@ -118,13 +127,20 @@ export class Runtime {
     this.killSwitches = new KillSwitches(store, this.catalog);
     this.inventory = new Inventory(store, this.catalog);
     this.proposals = new SkillProposals({ store, source: this.catalog, home, interceptors });
+    this.services = new Services(this, { onChange });
   }
 
   static async open(options: RuntimeOptions = {}): Promise<Runtime> {
     const home = options.home ?? defaultHome();
     const store = await openStore({ home, databaseUrl: options.databaseUrl, memory: options.memory });
     const telemetry = Telemetry.configured({ endpoint: options.otlpEndpoint });
-    const runtime = new Runtime(home, store, options.defaultPlugins ?? defaultPluginDirs(), telemetry);
+    const runtime = new Runtime(
+      home,
+      store,
+      options.defaultPlugins ?? defaultPluginDirs(),
+      telemetry,
+      options.onChange,
+    );
     try {
       await runtime.catalog.installDefaults(DEFAULT_TENANT);
     } catch (error) {
