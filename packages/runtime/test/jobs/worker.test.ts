@@ -123,7 +123,7 @@ describe.each(fixtures)("the worker on $label", (fixture) => {
     expect(claimed).toHaveLength(2);
     expect([...worker.inFlight].sort()).toEqual([...claimed].sort());
     const left = ids.filter((id) => !claimed.includes(id));
-    expect(await engine.get(left[0]!)).toMatchObject({ status: "queued" });
+    expect(await engine.get(left[0]!, TENANT)).toMatchObject({ status: "queued" });
     model.open();
     for (const id of ids)
       expect(await stopped.of(id)).toMatchObject({ status: "succeeded", output: "done", failure: null });
