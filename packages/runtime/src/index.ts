@@ -155,9 +155,11 @@ export {
 export { defaultHome, Runtime, type RuntimeOptions } from "./runtime.js";
 export { type ScaffoldResult, scaffoldPlugin } from "./scaffold/index.js";
 export {
+  answerText,
   type ChangeEvent,
   type ChangeListener,
   type ChatTurn,
+  type Inventoried,
   type RunOutcome,
   type RunResult,
   type RunWatch,

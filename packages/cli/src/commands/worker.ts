@@ -1,5 +1,6 @@
 // `oz0 worker [--concurrency N]`: runs a worker in the foreground. It takes the store's
-// runnable jobs, up to N at once, printing a line as it takes each and as each stops (JSON
+// runnable jobs (every tenant's, or only those of the tenant a --tenant given on the command
+// line names), up to N at once, printing a line as it takes each and as each stops (JSON
 // lines with --json). SIGTERM or SIGINT drains it: it takes nothing more, lets the jobs in flight
 // finish within the grace period, lets go of the rest (queued, for another worker) and exits 0.
 import { once } from "node:events";
@@ -28,8 +29,10 @@ export function registerWorker(program: Command, out: Output): Command {
       "on SIGTERM, how long the jobs in flight run on before they are let go (default 30)",
       numberOption({ min: 0, what: "seconds to let the jobs in flight finish", example: "30" }),
     )
-    .action(async (options: WorkerOptions) => {
-      await withRuntime(out, async (runtime) => {
+    .action(async (options: WorkerOptions, command: Command) => {
+      // A worker serves the whole store unless told which tenant: --tenant's default is no choice.
+      const tenant = tenantGiven(command) ? out.options.tenant : undefined;
+      await withRuntime(out, async ({ runtime }) => {
         const say = (what: "claimed" | "stopped", job: JobView) => {
           if (out.json)
             out.writeJson({ event: what, job: { id: job.id, agent: job.agent, status: job.status } });
@@ -39,6 +42,7 @@ export function registerWorker(program: Command, out: Output): Command {
             );
         };
         const worker = runtime.worker({
+          ...(tenant === undefined ? {} : { tenant }),
           ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
           ...(options.grace === undefined ? {} : { graceMs: options.grace * 1000 }),
           onClaimed: (job) => say("claimed", job),
@@ -53,8 +57,16 @@ export function registerWorker(program: Command, out: Output): Command {
         try {
           await worker.start();
           if (out.json)
-            out.writeJson({ event: "started", worker: worker.id, concurrency: worker.concurrency });
-          else out.stderr(`worker ${worker.id} · ${worker.concurrency} at once · SIGTERM drains it\n`);
+            out.writeJson({
+              event: "started",
+              worker: worker.id,
+              concurrency: worker.concurrency,
+              tenant: tenant ?? null,
+            });
+          else
+            out.stderr(
+              `worker ${worker.id} · ${tenant === undefined ? "every tenant" : `tenant ${tenant}`} · ${worker.concurrency} at once · SIGTERM drains it\n`,
+            );
           if (!stop.signal.aborted) await once(stop.signal, "abort");
           if (!out.json)
             out.stderr(`worker ${worker.id} draining: ${worker.inFlight.length} job(s) in flight\n`);
@@ -67,4 +79,11 @@ export function registerWorker(program: Command, out: Output): Command {
         }
       });
     });
+}
+
+/** Whether --tenant was given on the command line, rather than left at its default. */
+function tenantGiven(command: Command): boolean {
+  let root = command;
+  while (root.parent !== null) root = root.parent;
+  return root.getOptionValueSource("tenant") === "cli";
 }

@@ -17,7 +17,15 @@ export type {
   PolicyService,
   SwitchKind,
 } from "./governance.js";
-export type { ChatOpen, ChatService, JobSearch, JobsService, RunWatch, StartJob } from "./jobs.js";
+export {
+  answerText,
+  type ChatOpen,
+  type ChatService,
+  type JobSearch,
+  type JobsService,
+  type RunWatch,
+  type StartJob,
+} from "./jobs.js";
 export type { McpService, SecretRemoved, SecretSet } from "./mcp.js";
 export type { ModelsService } from "./models.js";
 export type { PartHint } from "./parts.js";

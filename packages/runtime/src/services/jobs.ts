@@ -2,7 +2,7 @@
 // card, cancel, answer, resume, and chat. Every method checks the caller's role first, acts
 // only in the caller's tenant, and answers for a job of an agent outside the caller's scope
 // exactly as for a job that does not exist.
-import { parsePartAddress } from "@oz0/sdk";
+import { Oz0Error, parsePartAddress } from "@oz0/sdk";
 import type { Caller } from "../callers/index.js";
 import type { Card } from "../cards/index.js";
 import type { JobEvent, JobView, RunListeners } from "../jobs/index.js";
@@ -96,6 +96,25 @@ export class JobsService {
     return this.#core.deps.jobs.card(id, tenant);
   }
 
+  /**
+   * A succeeded job's answer as a card to draw: its structured card, else its text. A job that
+   * has no answer (it has not succeeded) is refused with JOB_STATE_CONFLICT.
+   */
+  async answerCard(caller: Caller, id: string): Promise<Card> {
+    const tenant = this.#core.check(caller, "jobs.answerCard");
+    const view = await this.#core.job(caller, id);
+    if (view.status !== "succeeded") {
+      throw new Oz0Error(
+        "JOB_STATE_CONFLICT",
+        `job ${view.id} has no answer to draw: it is ${view.status}.`,
+        {
+          data: { job: view.id, status: view.status },
+        },
+      );
+    }
+    return (await this.#core.deps.jobs.card(id, tenant)) ?? { kind: "text", text: answerText(view.output) };
+  }
+
   /** How many workers are live on the store: a job queued now is taken by one of them. */
   liveWorkers(caller: Caller): Promise<number> {
     this.#core.check(caller, "jobs.liveWorkers");
@@ -125,8 +144,8 @@ export class JobsService {
   async run(caller: Caller, id: string, watch: RunWatch = {}): Promise<RunOutcome> {
     const tenant = this.#core.check(caller, "jobs.run");
     await this.#core.job(caller, id);
-    const { jobs, liveWorkers } = this.#core.deps;
-    if ((await liveWorkers()) > 0) {
+    const { jobs } = this.#core.deps;
+    if ((await this.#core.deps.liveWorkers()) > 0) {
       const until = Date.now() + WORKER_TAKE_MS;
       while (Date.now() < until && (await jobs.get(id, tenant)).status === "queued") {
         await new Promise((resolve) => setTimeout(resolve, WORKER_LOOK_MS));
@@ -236,4 +255,9 @@ export class ChatService {
       return this.#core.deps.jobs.endChat(job, { tenant });
     });
   }
+}
+
+/** An answer as text: as it is, or its JSON. */
+export function answerText(output: unknown): string {
+  return typeof output === "string" ? output : JSON.stringify(output, null, 2);
 }

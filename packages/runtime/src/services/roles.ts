@@ -15,6 +15,7 @@ export const SERVICE_ROLES = {
   "jobs.search": { role: "viewer", does: "search jobs" },
   "jobs.events": { role: "viewer", does: "read a job's history" },
   "jobs.card": { role: "viewer", does: "read a job's card" },
+  "jobs.answerCard": { role: "viewer", does: "read a job's answer" },
   "jobs.liveWorkers": { role: "viewer", does: "see whether a worker is running" },
   "jobs.start": { role: "runner", does: "start jobs" },
   "jobs.run": { role: "runner", does: "run jobs" },
