@@ -95,7 +95,7 @@ export class PluginsService {
     this.#core = core;
   }
 
-  list(caller: Caller): Promise<PluginSummary[]> {
+  async list(caller: Caller): Promise<PluginSummary[]> {
     return this.#core.deps.catalog.list(this.#core.check(caller, "plugins.list"));
   }
 
@@ -123,19 +123,19 @@ export class PluginsService {
     return lintPlugin(dir, lintOptions);
   }
 
-  install(caller: Caller, dir: string, options: ChangeOptions = {}): Promise<ChangeReport> {
+  async install(caller: Caller, dir: string, options: ChangeOptions = {}): Promise<ChangeReport> {
     return this.#core.change(caller, "plugins.install", dir, (tenant) =>
       this.#core.deps.catalog.install(tenant, dir, options),
     );
   }
 
-  update(caller: Caller, dir: string, options: ChangeOptions = {}): Promise<ChangeReport> {
+  async update(caller: Caller, dir: string, options: ChangeOptions = {}): Promise<ChangeReport> {
     return this.#core.change(caller, "plugins.update", dir, (tenant) =>
       this.#core.deps.catalog.update(tenant, dir, options),
     );
   }
 
-  remove(caller: Caller, plugin: string, options: ChangeOptions = {}): Promise<ChangeReport> {
+  async remove(caller: Caller, plugin: string, options: ChangeOptions = {}): Promise<ChangeReport> {
     return this.#core.change(caller, "plugins.remove", plugin, (tenant) =>
       this.#core.deps.catalog.remove(tenant, plugin, options),
     );

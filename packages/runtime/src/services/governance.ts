@@ -27,17 +27,17 @@ export class PolicyService {
     this.#core = core;
   }
 
-  list(caller: Caller): Promise<PolicyRuleView[]> {
+  async list(caller: Caller): Promise<PolicyRuleView[]> {
     return this.#core.deps.policy.list(this.#core.check(caller, "policy.list"));
   }
 
-  set(caller: Caller, action: PolicyAction, pattern: string): Promise<PolicyChange> {
+  async set(caller: Caller, action: PolicyAction, pattern: string): Promise<PolicyChange> {
     return this.#core.change(caller, "policy.set", pattern, (tenant) =>
       this.#core.deps.policy.set(tenant, action, pattern),
     );
   }
 
-  remove(caller: Caller, pattern: string): Promise<PolicyRuleView> {
+  async remove(caller: Caller, pattern: string): Promise<PolicyRuleView> {
     return this.#core.change(caller, "policy.remove", pattern, (tenant) =>
       this.#core.deps.policy.remove(tenant, pattern),
     );
@@ -65,16 +65,21 @@ export class ApprovalsService {
     return shown;
   }
 
-  approve(caller: Caller, id: string, reason?: string): Promise<DecisionReport> {
+  async approve(caller: Caller, id: string, reason?: string): Promise<DecisionReport> {
     return this.decide(caller, id, "approve", reason);
   }
 
-  deny(caller: Caller, id: string, reason?: string): Promise<DecisionReport> {
+  async deny(caller: Caller, id: string, reason?: string): Promise<DecisionReport> {
     return this.decide(caller, id, "deny", reason);
   }
 
   /** Records the caller's decision on approval `id`; see `Approvals.decide`. */
-  decide(caller: Caller, id: string, decision: ApprovalDecision, reason?: string): Promise<DecisionReport> {
+  async decide(
+    caller: Caller,
+    id: string,
+    decision: ApprovalDecision,
+    reason?: string,
+  ): Promise<DecisionReport> {
     const action = decision === "approve" ? "approvals.approve" : "approvals.deny";
     return this.#core.change(caller, action, id, async (tenant) => {
       const { approvals } = this.#core.deps;
@@ -118,14 +123,14 @@ export class KillSwitchesService {
     return list.filter((one) => one.kind !== "agent" || inScope(caller, one));
   }
 
-  kill(caller: Caller, kind: SwitchKind, address: string): Promise<KillReport> {
+  async kill(caller: Caller, kind: SwitchKind, address: string): Promise<KillReport> {
     return this.#core.change(caller, "killSwitches.kill", `${kind} ${address}`, async (tenant) => {
       if (kind === "agent" && scoped(caller)) await this.#core.agent(caller, address, "agent");
       return this.#core.deps.killSwitches.kill(tenant, kind, address, caller.actor);
     });
   }
 
-  revive(caller: Caller, kind: SwitchKind, address: string): Promise<KillSwitchView> {
+  async revive(caller: Caller, kind: SwitchKind, address: string): Promise<KillSwitchView> {
     return this.#core.change(caller, "killSwitches.revive", `${kind} ${address}`, async (tenant) => {
       if (kind === "agent" && scoped(caller)) await this.#core.agent(caller, address, "agent");
       return this.#core.deps.killSwitches.revive(tenant, kind, address);
@@ -146,7 +151,7 @@ export class InventoryService {
     return list.filter((one) => one.kind !== "agent" || inScope(caller, one));
   }
 
-  set(
+  async set(
     caller: Caller,
     kind: SwitchKind,
     address: string,

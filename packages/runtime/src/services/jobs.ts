@@ -49,7 +49,7 @@ export class JobsService {
     this.#core = core;
   }
 
-  get(caller: Caller, id: string): Promise<JobView> {
+  async get(caller: Caller, id: string): Promise<JobView> {
     this.#core.check(caller, "jobs.get");
     return this.#core.job(caller, id);
   }
@@ -116,13 +116,13 @@ export class JobsService {
   }
 
   /** How many workers are live on the store: a job queued now is taken by one of them. */
-  liveWorkers(caller: Caller): Promise<number> {
+  async liveWorkers(caller: Caller): Promise<number> {
     this.#core.check(caller, "jobs.liveWorkers");
     return this.#core.deps.liveWorkers();
   }
 
   /** Starts a job of an agent or flow within the caller's scope, queued for a worker or `run`. */
-  start(caller: Caller, request: StartJob): Promise<JobView> {
+  async start(caller: Caller, request: StartJob): Promise<JobView> {
     return this.#core.change(caller, "jobs.start", request.agent, async (tenant) => {
       if (scoped(caller)) await this.#core.agent(caller, request.agent, "agent-or-flow");
       return this.#core.deps.jobs.start({
@@ -162,14 +162,14 @@ export class JobsService {
   }
 
   /** Takes job `id` up from its history: a queued one, or one whose worker died once its lease ran out. */
-  resume(caller: Caller, id: string, watch: RunWatch = {}): Promise<RunOutcome> {
+  async resume(caller: Caller, id: string, watch: RunWatch = {}): Promise<RunOutcome> {
     return this.#core.change(caller, "jobs.resume", id, async (tenant) => {
       await this.#core.job(caller, id);
       return this.#outcome(caller, await this.#core.deps.jobs.resume(id, { ...watch, tenant }));
     });
   }
 
-  cancel(caller: Caller, id: string): Promise<JobView> {
+  async cancel(caller: Caller, id: string): Promise<JobView> {
     return this.#core.change(caller, "jobs.cancel", id, async (tenant) => {
       await this.#core.job(caller, id);
       return this.#core.deps.jobs.cancel(id, caller.actor, { tenant });
@@ -177,7 +177,7 @@ export class JobsService {
   }
 
   /** Answers the question job `id` asked; the job is queued to go on (`runOn` runs it here). */
-  answer(caller: Caller, id: string, text: string): Promise<JobView> {
+  async answer(caller: Caller, id: string, text: string): Promise<JobView> {
     return this.#core.change(caller, "jobs.answer", id, async (tenant) => {
       await this.#core.job(caller, id);
       return this.#core.deps.jobs.answer(id, text, caller.actor, { tenant });
@@ -249,7 +249,7 @@ export class ChatService {
   }
 
   /** Ends the chat: its job succeeds with its last answer. */
-  end(caller: Caller, job: string): Promise<JobView> {
+  async end(caller: Caller, job: string): Promise<JobView> {
     return this.#core.change(caller, "chat.end", job, async (tenant) => {
       await this.#core.job(caller, job);
       return this.#core.deps.jobs.endChat(job, { tenant });

@@ -34,13 +34,13 @@ export class McpService {
     this.#core = core;
   }
 
-  status(caller: Caller): Promise<McpToolReport[]> {
+  async status(caller: Caller): Promise<McpToolReport[]> {
     const tenant = this.#core.check(caller, "mcp.status");
     return mcpToolReports(this.#core.deps.catalog, this.#core.deps.mcp, tenant);
   }
 
   /** Which secrets are set, by name. */
-  secrets(caller: Caller): Promise<McpSecretNames[]> {
+  async secrets(caller: Caller): Promise<McpSecretNames[]> {
     return this.#core.deps.mcp.secrets.list(this.#core.check(caller, "mcp.secrets"));
   }
 
@@ -48,7 +48,7 @@ export class McpService {
    * Sets a secret of the MCP server behind `tool` (by address): env for a server started
    * locally, header for one reached at a URL. Its server gets it from its next start.
    */
-  setSecret(
+  async setSecret(
     caller: Caller,
     tool: string,
     kind: McpSecretKind,
@@ -64,7 +64,7 @@ export class McpService {
   }
 
   /** Removes one secret of `tool`'s server (`one`), or all of them. */
-  removeSecret(
+  async removeSecret(
     caller: Caller,
     tool: string,
     one?: { readonly kind: McpSecretKind; readonly name: string },

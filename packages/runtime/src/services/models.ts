@@ -11,51 +11,51 @@ export class ModelsService {
     this.#core = core;
   }
 
-  aliases(caller: Caller): Promise<AliasView[]> {
+  async aliases(caller: Caller): Promise<AliasView[]> {
     return this.#core.deps.models.aliases(this.#core.check(caller, "models.aliases"));
   }
 
   /** Maps `alias` to `target` (`provider:model`) with request options, checked as the manifest's are. */
-  setAlias(caller: Caller, alias: string, target: string, options: unknown = {}): Promise<AliasView> {
+  async setAlias(caller: Caller, alias: string, target: string, options: unknown = {}): Promise<AliasView> {
     return this.#core.change(caller, "models.setAlias", alias, (tenant) =>
       this.#core.deps.models.setAlias(tenant, alias, target, options),
     );
   }
 
-  removeAlias(caller: Caller, alias: string): Promise<void> {
+  async removeAlias(caller: Caller, alias: string): Promise<void> {
     return this.#core.change(caller, "models.removeAlias", alias, (tenant) =>
       this.#core.deps.models.removeAlias(tenant, alias),
     );
   }
 
-  prices(caller: Caller): Promise<PriceView[]> {
+  async prices(caller: Caller): Promise<PriceView[]> {
     return this.#core.deps.models.prices(this.#core.check(caller, "models.prices"));
   }
 
-  setPrice(caller: Caller, target: string, price: Price): Promise<PriceView> {
+  async setPrice(caller: Caller, target: string, price: Price): Promise<PriceView> {
     return this.#core.change(caller, "models.setPrice", target, (tenant) =>
       this.#core.deps.models.setPrice(tenant, target, price),
     );
   }
 
-  removePrice(caller: Caller, target: string): Promise<void> {
+  async removePrice(caller: Caller, target: string): Promise<void> {
     return this.#core.change(caller, "models.removePrice", target, (tenant) =>
       this.#core.deps.models.removePrice(tenant, target),
     );
   }
 
-  providers(caller: Caller): Promise<ProviderView[]> {
+  async providers(caller: Caller): Promise<ProviderView[]> {
     return this.#core.deps.models.providers(this.#core.check(caller, "models.providers"));
   }
 
   /** Sets a provider's base URL, key (stored encrypted), timeout and retries. */
-  setProvider(caller: Caller, name: string, change: ProviderChange): Promise<ProviderView> {
+  async setProvider(caller: Caller, name: string, change: ProviderChange): Promise<ProviderView> {
     return this.#core.change(caller, "models.setProvider", name, (tenant) =>
       this.#core.deps.models.setProvider(tenant, name, change),
     );
   }
 
-  removeProvider(caller: Caller, name: string): Promise<void> {
+  async removeProvider(caller: Caller, name: string): Promise<void> {
     return this.#core.change(caller, "models.removeProvider", name, (tenant) =>
       this.#core.deps.models.removeProvider(tenant, name),
     );

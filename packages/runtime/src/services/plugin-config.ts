@@ -11,19 +11,19 @@ export class PluginConfigService {
     this.#core = core;
   }
 
-  show(caller: Caller, plugin: string): Promise<PluginConfigView> {
+  async show(caller: Caller, plugin: string): Promise<PluginConfigView> {
     return this.#core.deps.catalog.configs.show(this.#core.check(caller, "pluginConfig.show"), plugin);
   }
 
   /** Sets the config (a JSON object over the plugin's defaults), checked by its admin spec. */
-  set(caller: Caller, plugin: string, config: unknown): Promise<PluginConfigView> {
+  async set(caller: Caller, plugin: string, config: unknown): Promise<PluginConfigView> {
     return this.#core.change(caller, "pluginConfig.set", plugin, (tenant) =>
       this.#core.deps.catalog.configs.set(tenant, plugin, config),
     );
   }
 
   /** Forgets what was set: the plugin's defaults apply. Returns the config as it then is. */
-  unset(caller: Caller, plugin: string): Promise<PluginConfigView> {
+  async unset(caller: Caller, plugin: string): Promise<PluginConfigView> {
     return this.#core.change(caller, "pluginConfig.unset", plugin, async (tenant) => {
       await this.#core.deps.catalog.configs.unset(tenant, plugin);
       return this.#core.deps.catalog.configs.show(tenant, plugin);

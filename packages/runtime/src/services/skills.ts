@@ -38,7 +38,7 @@ export class SkillsService {
     return { ...found, ...(await this.#core.deps.proposals.patch(tenant, id)) };
   }
 
-  approve(
+  async approve(
     caller: Caller,
     id: string,
     options: { readonly base: string; readonly draft: boolean },
@@ -49,7 +49,7 @@ export class SkillsService {
     });
   }
 
-  reject(caller: Caller, id: string, reason?: string): Promise<ProposalView> {
+  async reject(caller: Caller, id: string, reason?: string): Promise<ProposalView> {
     return this.#core.change(caller, "skills.reject", id, async (tenant) => {
       await this.#visible(caller, id);
       return this.#core.deps.proposals.reject(tenant, id, caller.actor, reason);

@@ -12,7 +12,7 @@ export class ToolsService {
   }
 
   /** Calls the function at `address` with `args`; a refused or failed call is reported, not thrown. */
-  call(caller: Caller, address: string, args: unknown): Promise<ToolCallReport> {
+  async call(caller: Caller, address: string, args: unknown): Promise<ToolCallReport> {
     return this.#core.change(caller, "tools.call", address, (tenant) =>
       this.#core.deps.tools.call(tenant, address, args),
     );
