@@ -34,4 +34,4 @@ export {
 } from "./store.js";
 export { DELEGATION_DEFAULTS } from "./tool-step.js";
 export { type JobView, jobView } from "./view.js";
-export { JobWorker, liveWorkers, WORKER_DEFAULTS, type WorkerOptions } from "./worker.js";
+export { clearDeadWorkers, JobWorker, liveWorkers, WORKER_DEFAULTS, type WorkerOptions } from "./worker.js";
