@@ -155,6 +155,27 @@ export class ServiceCore {
   }
 }
 
+/**
+ * Whether each of `items` (by agent address) is an agent within the caller's scope, by the
+ * agents' tags as the catalog has them now; items of other kinds always are.
+ */
+export async function visibleAgents<T extends { readonly kind: string; readonly address: string }>(
+  core: ServiceCore,
+  caller: Caller,
+  items: readonly T[],
+): Promise<T[]> {
+  if (!scoped(caller)) return [...items];
+  const tags = new Map(
+    (await core.deps.catalog.entries(caller.tenant))
+      .filter((entry) => entry.kind === "agent")
+      .map((entry) => [entry.address, entry.tags]),
+  );
+  return items.filter(
+    (item) =>
+      item.kind !== "agent" || inScope(caller, { address: item.address, tags: tags.get(item.address) }),
+  );
+}
+
 /** Whether the caller sees only some agents. */
 export function scoped(caller: Caller): boolean {
   return !caller.agents.includes("*");

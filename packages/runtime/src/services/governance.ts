@@ -15,7 +15,7 @@ import type {
   PolicyChange,
   PolicyRuleView,
 } from "../policy/index.js";
-import { inScope, type ServiceCore, scoped } from "./core.js";
+import { type ServiceCore, scoped, visibleAgents } from "./core.js";
 
 export type PolicyAction = "allow" | "ask" | "deny";
 export type SwitchKind = "agent" | "tool";
@@ -119,8 +119,7 @@ export class KillSwitchesService {
 
   async list(caller: Caller): Promise<KillSwitchView[]> {
     const tenant = this.#core.check(caller, "killSwitches.list");
-    const list = await this.#core.deps.killSwitches.list(tenant);
-    return list.filter((one) => one.kind !== "agent" || inScope(caller, one));
+    return visibleAgents(this.#core, caller, await this.#core.deps.killSwitches.list(tenant));
   }
 
   async kill(caller: Caller, kind: SwitchKind, address: string): Promise<KillReport> {
@@ -147,8 +146,7 @@ export class InventoryService {
 
   async list(caller: Caller): Promise<InventoryEntry[]> {
     const tenant = this.#core.check(caller, "inventory.list");
-    const list = await this.#core.deps.inventory.list(tenant);
-    return list.filter((one) => one.kind !== "agent" || inScope(caller, one));
+    return visibleAgents(this.#core, caller, await this.#core.deps.inventory.list(tenant));
   }
 
   async set(

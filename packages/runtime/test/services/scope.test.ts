@@ -130,6 +130,22 @@ describe("a caller limited to some agents", () => {
     await here.services.jobs.cancel(one, started.id);
   });
 
+  it("sees only the kill switches and inventory entries of its agents, tag grants included", async () => {
+    const hr: Caller = { ...ops, agents: ["tag:hr"] };
+    await here.services.killSwitches.kill(hr, "agent", "scoped/payroll");
+    await here.services.inventory.set(hr, "agent", "scoped/payroll", { purpose: "pays people" });
+    try {
+      expect((await here.services.killSwitches.list(hr)).map((one) => one.address)).toEqual([
+        "scoped/payroll",
+      ]);
+      expect((await here.services.inventory.list(hr)).map((one) => one.address)).toEqual(["scoped/payroll"]);
+      expect(await here.services.killSwitches.list(ops)).toEqual([]);
+      expect(await here.services.inventory.list(ops)).toEqual([]);
+    } finally {
+      await here.services.killSwitches.revive(hr, "agent", "scoped/payroll");
+    }
+  });
+
   it("may not serve the whole catalog over MCP", async () => {
     const refused = await answer((s) => s.mcp.serve(ops), here);
     expect(refused).toMatchObject({ code: "FORBIDDEN" });
