@@ -95,8 +95,20 @@ export class PluginsService {
     this.#core = core;
   }
 
+  /** The tenant's plugins; for a scoped caller their agents and flows are counted only within its scope. */
   async list(caller: Caller): Promise<PluginSummary[]> {
-    return this.#core.deps.catalog.list(this.#core.check(caller, "plugins.list"));
+    const tenant = this.#core.check(caller, "plugins.list");
+    const plugins = await this.#core.deps.catalog.list(tenant);
+    if (!scoped(caller)) return plugins;
+    const seen = (await this.#core.deps.catalog.entries(tenant)).filter(
+      (entry) => (entry.kind === "agent" || entry.kind === "flow") && inScope(caller, entry),
+    );
+    const count = (plugin: string, kind: string) =>
+      seen.filter((entry) => entry.plugin === plugin && entry.kind === kind).length;
+    return plugins.map((plugin) => ({
+      ...plugin,
+      parts: { ...plugin.parts, agent: count(plugin.name, "agent"), flow: count(plugin.name, "flow") },
+    }));
   }
 
   /** A plugin's parts, uses and history; agents outside the caller's scope are left out. */
@@ -104,10 +116,18 @@ export class PluginsService {
     const tenant = this.#core.check(caller, "plugins.inspect");
     const detail = await this.#core.deps.catalog.inspect(tenant, plugin);
     if (!scoped(caller)) return detail;
+    const tags = new Map(
+      (await this.#core.deps.catalog.entries(tenant))
+        .filter((entry) => entry.kind === "agent")
+        .map((entry) => [entry.address, entry.tags]),
+    );
+    const visible = (address: string) => inScope(caller, { address, tags: tags.get(address) });
     return {
       ...detail,
       agents: detail.agents.filter((agent) => inScope(caller, agent)),
       flows: detail.flows.filter((flow) => inScope(caller, flow)),
+      // What it uses of other plugins' agents names them: only those in scope.
+      uses: detail.uses.map((used) => ({ ...used, agents: used.agents.filter(visible) })),
     };
   }
 

@@ -113,6 +113,9 @@ describe("a caller limited to some agents", () => {
     expect(agents.map((entry) => entry.address)).toEqual(["scoped/deploy"]);
     const detail = await here.services.plugins.inspect(ops, "scoped");
     expect(detail.agents.map((agent) => agent.address)).toEqual(["scoped/deploy"]);
+    const [listed] = await here.services.plugins.list(ops);
+    expect(listed?.parts).toMatchObject({ agent: 1, flow: 0 });
+    expect((await here.services.plugins.list(admin))[0]?.parts).toMatchObject({ agent: 3 });
   });
 
   it("sees and starts the agents its tags and addresses grant", async () => {
