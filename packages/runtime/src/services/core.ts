@@ -31,8 +31,12 @@ export interface ServiceDeps {
   liveWorkers(): Promise<number>;
 }
 
-/** One change a caller made, as the audit log records it. */
+/**
+ * One change a caller made, as the audit log records it: `{ caller, action, target, detail }`
+ * is the audit's record as it stands, with who, what and the outcome spelled out beside it.
+ */
 export interface ChangeEvent {
+  readonly caller: Caller;
   readonly tenant: string;
   readonly actor: string;
   readonly role: Caller["role"];
@@ -43,6 +47,8 @@ export interface ChangeEvent {
   /** `ok` once it took effect; `failed` when it threw (the error's code in `error`). */
   readonly outcome: "ok" | "failed";
   readonly error?: string;
+  /** The outcome (and the error's code) again, as the audit record's details. */
+  readonly detail: Readonly<{ outcome: "ok" | "failed"; error?: string }>;
   /** Epoch milliseconds, by this process's clock. */
   readonly at: number;
 }
@@ -96,14 +102,17 @@ export class ServiceCore {
     error: string | undefined,
   ): Promise<void> {
     if (this.#listener === undefined) return;
+    const outcome = error === undefined ? "ok" : "failed";
     await this.#listener({
+      caller,
       tenant: caller.tenant,
       actor: caller.actor,
       role: caller.role,
       action,
       target,
-      outcome: error === undefined ? "ok" : "failed",
+      outcome,
       ...(error === undefined ? {} : { error }),
+      detail: error === undefined ? { outcome } : { outcome, error },
       at: Date.now(),
     });
   }

@@ -39,7 +39,8 @@ describe("the change listener", () => {
     await runtime.services.plugins.install(admin, SCOPED);
     const job = await runtime.services.jobs.start(admin, { agent: "scoped/deploy", input: "v2" });
     await runtime.services.jobs.cancel(admin, job.id);
-    expect(changes.map(({ at: _, ...rest }) => rest)).toEqual([
+    for (const change of changes) expect(change.caller).toBe(admin);
+    expect(changes.map(({ at: _, caller: __, detail: ___, ...rest }) => rest)).toEqual([
       {
         tenant: "default",
         actor: "cli:alice",
@@ -73,7 +74,13 @@ describe("the change listener", () => {
       code: "INVALID_ADDRESS",
     });
     expect(changes).toMatchObject([
-      { action: "policy.set", target: "not a pattern", outcome: "failed", error: "INVALID_ADDRESS" },
+      {
+        action: "policy.set",
+        target: "not a pattern",
+        outcome: "failed",
+        error: "INVALID_ADDRESS",
+        detail: { outcome: "failed", error: "INVALID_ADDRESS" },
+      },
     ]);
   });
 
