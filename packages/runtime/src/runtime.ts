@@ -2,7 +2,9 @@
 // open one and call its services; nothing else holds state.
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { Audit } from "./audit/index.js";
 import { Catalog, type DefaultPluginOutcome, defaultPluginDirs, requireTenant } from "./catalog/index.js";
+import { Identity, type ThrottleOptions } from "./identity/index.js";
 import { JobEngine, JobWorker, liveWorkers, type WorkerOptions } from "./jobs/index.js";
 import { McpManager } from "./mcp/index.js";
 import { Models } from "./models/index.js";
@@ -38,6 +40,8 @@ export interface RuntimeOptions {
    * calls to as spans; OTEL_EXPORTER_OTLP_ENDPOINT when left out, and no export without either.
    */
   readonly otlpEndpoint?: string | undefined;
+  /** The limits on failed sign-ins per source and per user (`THROTTLE_DEFAULTS` when left out). */
+  readonly throttle?: ThrottleOptions | undefined;
   /** Told of every change a caller makes through the services: where the audit log attaches. */
   readonly onChange?: ChangeListener | undefined;
 }
@@ -77,6 +81,10 @@ export class Runtime {
   readonly mcp: McpManager;
   /** Where spans go, when an OTLP endpoint is configured. */
   readonly telemetry: Telemetry | undefined;
+  /** Who changed what, and when. */
+  readonly audit: Audit;
+  /** Tenants, users, memberships and API keys, and the sign-ins that turn them into a Caller. */
+  readonly identity: Identity;
   /**
    * What every surface calls: each operation takes a Caller first, checks its role, and acts
    * only in its tenant and within its agents (see docs/roles.md).
@@ -88,6 +96,7 @@ export class Runtime {
     store: Store,
     defaults: readonly string[],
     telemetry: Telemetry | undefined,
+    throttle: ThrottleOptions | undefined,
     onChange: ChangeListener | undefined,
   ) {
     this.home = home;
@@ -127,6 +136,11 @@ export class Runtime {
     this.killSwitches = new KillSwitches(store, this.catalog);
     this.inventory = new Inventory(store, this.catalog);
     this.proposals = new SkillProposals({ store, source: this.catalog, home, interceptors });
+    this.audit = new Audit(store);
+    this.identity = new Identity(store, this.audit, {
+      throttle,
+      onTenantCreated: (tenant) => this.catalog.installDefaults(tenant),
+    });
     this.services = new Services(this, { onChange });
   }
 
@@ -139,6 +153,7 @@ export class Runtime {
       store,
       options.defaultPlugins ?? defaultPluginDirs(),
       telemetry,
+      options.throttle,
       options.onChange,
     );
     try {

@@ -17,9 +17,12 @@ export { MIGRATIONS, type Migration, type MigrationContext, type MigrationDb } f
 export { POSTGRES_CLOCK_SQL, redactUrl } from "./postgres.js";
 export {
   APPROVAL_STATUSES,
+  type ApiKeysTable,
   type ApprovalRow,
   type ApprovalStatus,
   type ApprovalsTable,
+  type AuditLogTable,
+  type AuthThrottleTable,
   type Database,
   DEFAULT_TENANT,
   type EpochMs,
@@ -39,6 +42,7 @@ export {
   type Json,
   type KillSwitchesTable,
   type KillSwitchRow,
+  type MembershipsTable,
   type MemoryItemsTable,
   type MigrationsTable,
   type NewApproval,
@@ -71,6 +75,7 @@ export {
   type TenantRow,
   type TenantsTable,
   type UsageTotalsTable,
+  type UsersTable,
   type WorkerRow,
   type WorkersTable,
 } from "./schema.js";

@@ -56,8 +56,13 @@ export interface PluginsTable {
   tenant: string;
   name: string;
   version: string;
-  /** The folder the plugin was installed from. */
+  /**
+   * Where the plugin was installed from (its folder, or what an archive install names), kept
+   * only to say so and for `oz0 plugin update` messages: the plugin runs from `bundle`.
+   */
   dir: string;
+  /** The digest of the bundle it runs from (migration 10); null for a row older than bundles. */
+  bundle: ColumnType<string | null, string | null | undefined, string | null>;
   manifest: Json;
   installed_at: EpochMs;
   /** Set when an install or update went through with `--force --reason TEXT`. */
@@ -281,6 +286,75 @@ export interface WorkersTable {
   expires_at: EpochMs;
 }
 
+/** A plugin bundle (migration 10): its files as one gzipped tar, keyed by their digest. */
+export interface BundlesTable {
+  digest: string;
+  archive: Uint8Array;
+  files: number;
+  bytes: number;
+  created_at: EpochMs;
+}
+
+/** A person who signs in with a password (migration 11); the password is kept only as its argon2id hash. */
+export interface UsersTable {
+  id: string;
+  name: string;
+  /** The PHC string argon2id wrote (`$argon2id$v=19$m=…`), salt and parameters included. */
+  password_hash: string;
+  created_at: EpochMs;
+  created_by: string;
+}
+
+/** A user's role in one tenant and the agents in its scope (migration 11). */
+export interface MembershipsTable {
+  tenant: string;
+  user_id: string;
+  role: string;
+  /** A JSON array: agent addresses, `tag:<tag>`, or `["*"]`. */
+  agents: Json;
+  created_at: EpochMs;
+  updated_at: EpochMs;
+  updated_by: string;
+}
+
+/** An API key of a tenant (migration 11): its public id, and only a hash of its secret. */
+export interface ApiKeysTable {
+  id: string;
+  tenant: string;
+  name: string;
+  role: string;
+  /** A JSON array: agent addresses, `tag:<tag>`, or `["*"]`. */
+  agents: Json;
+  /** SHA-256 of the secret, hex. */
+  secret_hash: string;
+  created_at: EpochMs;
+  created_by: string;
+  expires_at: EpochMs | null;
+  revoked_at: EpochMs | null;
+  revoked_by: string | null;
+}
+
+/** Who changed what, and when (migration 11), in order; never a secret. */
+export interface AuditLogTable {
+  seq: Generated<number>;
+  /** Null for a failed sign-in that named no tenant oz0 knows. */
+  tenant: string | null;
+  at: EpochMs;
+  actor: string;
+  role: string | null;
+  action: string;
+  target: string;
+  detail: Json;
+}
+
+/** Failed sign-ins per source or per user in the current window (migration 11). */
+export interface AuthThrottleTable {
+  /** `source:<address>`, `user:<name>` or `key:<id>`. */
+  bucket: string;
+  window_start: EpochMs;
+  failures: number;
+}
+
 export interface Database {
   tenants: TenantsTable;
   plugins: PluginsTable;
@@ -297,6 +371,12 @@ export interface Database {
   skill_proposals: SkillProposalsTable;
   usage_totals: UsageTotalsTable;
   workers: WorkersTable;
+  bundles: BundlesTable;
+  users: UsersTable;
+  memberships: MembershipsTable;
+  api_keys: ApiKeysTable;
+  audit_log: AuditLogTable;
+  auth_throttle: AuthThrottleTable;
   oz0_migrations: MigrationsTable;
 }
 

@@ -68,6 +68,14 @@ export const ERROR_CODES = {
       "A plugin object or contract class does not have the shape the host expects, or an install finds lint errors in the folder.",
     data: "{ plugin?: string, detail: string, findings?: { file, line, column, code, message }[] }",
   },
+  INVALID_BUNDLE: {
+    side: "user",
+    status: 400,
+    retryable: false,
+    summary:
+      "A plugin bundle breaks a bundle rule: a path that leads out or is not allowed, a link out of the folder, a file, total or file count over its limit, or contents that do not match the digest they came with.",
+    data: "{ detail: string, path?: string, limit?: string, max?: number, digest?: string }: what was wrong, the file in the bundle, and the limit it went past.",
+  },
   DUPLICATE_REGISTRATION: {
     side: "user",
     status: 400,
@@ -181,6 +189,14 @@ export const ERROR_CODES = {
     retryable: false,
     summary: "An install names a plugin the tenant already has; an update replaces it.",
     data: "{ tenant: string, plugin: string, version: string }: the version installed now.",
+  },
+  ALREADY_EXISTS: {
+    side: "user",
+    status: 409,
+    retryable: false,
+    summary:
+      "A tenant, user or live API key of that name exists already; pick another name, or remove (revoke) the one there first.",
+    data: "{ kind: string, name: string, tenant?: string }: what kind of thing, the name given, and the tenant it is in.",
   },
   NAME_TAKEN: {
     side: "user",
