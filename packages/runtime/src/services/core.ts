@@ -61,11 +61,20 @@ export type ChangeListener = (event: ChangeEvent) => void | Promise<void>;
 
 export class ServiceCore {
   readonly deps: ServiceDeps;
-  readonly #listener: ChangeListener | undefined;
+  readonly #listeners: ChangeListener[] = [];
 
   constructor(deps: ServiceDeps, listener: ChangeListener | undefined) {
     this.deps = deps;
-    this.#listener = listener;
+    if (listener !== undefined) this.#listeners.push(listener);
+  }
+
+  /** Adds a change listener; returns what removes it. */
+  listen(listener: ChangeListener): () => void {
+    this.#listeners.push(listener);
+    return () => {
+      const at = this.#listeners.indexOf(listener);
+      if (at !== -1) this.#listeners.splice(at, 1);
+    };
   }
 
   /** The role check every operation runs before anything else, and the tenant it acts in. */
@@ -88,7 +97,8 @@ export class ServiceCore {
     try {
       result = await work(tenant);
     } catch (error) {
-      await this.#emit(caller, action, target, isOz0Error(error) ? error.code : "INTERNAL");
+      // A change that did not happen answers with its own error, even should a listener fail too.
+      await this.#emit(caller, action, target, isOz0Error(error) ? error.code : "INTERNAL").catch(() => {});
       throw error;
     }
     await this.#emit(caller, action, target, undefined);
@@ -101,9 +111,8 @@ export class ServiceCore {
     target: string,
     error: string | undefined,
   ): Promise<void> {
-    if (this.#listener === undefined) return;
     const outcome = error === undefined ? "ok" : "failed";
-    await this.#listener({
+    const event: ChangeEvent = {
       caller,
       tenant: caller.tenant,
       actor: caller.actor,
@@ -114,7 +123,8 @@ export class ServiceCore {
       ...(error === undefined ? {} : { error }),
       detail: error === undefined ? { outcome } : { outcome, error },
       at: Date.now(),
-    });
+    };
+    for (const listener of [...this.#listeners]) await listener(event);
   }
 
   /** Job `id` of the caller's tenant, answered as missing when its agent is outside the caller's scope. */

@@ -33,8 +33,11 @@ export class Services {
   readonly mcp: McpService;
   readonly skills: SkillsService;
 
+  readonly #core: ServiceCore;
+
   constructor(deps: ServiceDeps, options: ServicesOptions = {}) {
     const core = new ServiceCore(deps, options.onChange);
+    this.#core = core;
     this.jobs = new JobsService(core);
     this.chat = new ChatService(core, this.jobs);
     this.catalog = new CatalogService(core);
@@ -48,5 +51,13 @@ export class Services {
     this.models = new ModelsService(core);
     this.mcp = new McpService(core);
     this.skills = new SkillsService(core);
+  }
+
+  /**
+   * Tells `listener` of every change from now on (the audit log: `services.onChange(runtime.audit.onChange)`);
+   * returns what stops it.
+   */
+  onChange(listener: ChangeListener): () => void {
+    return this.#core.listen(listener);
   }
 }

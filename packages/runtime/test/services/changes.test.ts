@@ -95,6 +95,26 @@ describe("the change listener", () => {
     expect(changes).toEqual([]);
   });
 
+  it("tells a listener added with services.onChange until it is removed", async () => {
+    const heard: string[] = [];
+    const stop = runtime.services.onChange((event) => void heard.push(event.action));
+    await runtime.services.policy.set(admin, "ask", "scoped/*");
+    stop();
+    await runtime.services.policy.remove(admin, "scoped/*");
+    expect(heard).toEqual(["policy.set"]);
+  });
+
+  it("answers a failed change with its own error even when the listener fails too", async () => {
+    failing = true;
+    try {
+      await expect(runtime.services.policy.set(admin, "deny", "not a pattern")).rejects.toMatchObject({
+        code: "INVALID_ADDRESS",
+      });
+    } finally {
+      failing = false;
+    }
+  });
+
   it("fails the operation's answer when it throws, rather than let the change go unrecorded", async () => {
     failing = true;
     try {
