@@ -238,7 +238,7 @@ async function main(): Promise<void> {
         for (let round = 0; round < ROUNDS * 3; round++) {
           const t0 = performance.now();
           const job = await engine.start({ tenant: "default", agent: "bench/stepper", input: "go" });
-          const done = await engine.run(job.id);
+          const done = await engine.run(job.id, { tenant: "default" });
           if (done.status !== "succeeded") throw new Error(`the bench job ${done.id} ended ${done.status}`);
           times.push(((performance.now() - t0) * 1000) / JOB_STEPS);
         }

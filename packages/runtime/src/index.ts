@@ -209,6 +209,21 @@ export {
 } from "./routines/index.js";
 export { defaultHome, Runtime, type RuntimeOptions } from "./runtime.js";
 export { type ScaffoldResult, scaffoldPlugin } from "./scaffold/index.js";
+export {
+  answerText,
+  type ChangeEvent,
+  type ChangeListener,
+  type ChatTurn,
+  type Inventoried,
+  type RunOutcome,
+  type RunResult,
+  type RunWatch,
+  runResult,
+  SERVICE_ROLES,
+  type ServiceAction,
+  Services,
+  type ShownProposal,
+} from "./services/index.js";
 export { DEFAULT_PROPOSAL_BASE, type ProposalView, SkillProposals } from "./skills/index.js";
 export {
   DEFAULT_TENANT,

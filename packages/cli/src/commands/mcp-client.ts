@@ -39,7 +39,7 @@ export function registerMcpClient(mcp: Command, out: Output): void {
       const tenant = out.options.tenant;
       const clientSecret =
         options.clientId === undefined || process.stdin.isTTY ? undefined : await readAll();
-      const result = await withRuntime(out, async (runtime) => {
+      const result = await withRuntime(out, async ({ runtime }) => {
         const { loopback, mcpToolAt } = await import("@oz0/runtime");
         const found = await mcpToolAt(runtime.catalog, tenant, tool);
         const loaded = await runtime.catalog.loadInstalled(tenant, found.plugin);
@@ -90,7 +90,7 @@ export function registerMcpClient(mcp: Command, out: Output): void {
       });
       const imported: McpImport = importMcpServers(text, { file, plugin: options.name });
       const dir = resolve(options.out ?? options.name);
-      await withRuntime(out, async (runtime) => {
+      await withRuntime(out, async ({ runtime }) => {
         // Secrets first: a folder is written only once its secrets are safe in the tenant.
         for (const secret of imported.secrets) {
           await runtime.mcp.secrets.set(

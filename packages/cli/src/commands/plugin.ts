@@ -29,8 +29,8 @@ export function registerPlugin(program: Command, out: Output): Command {
     .option("--force", "go ahead even though other installed plugins lose what they use")
     .option("--reason <text>", "why, recorded with the change; required with --force")
     .action(async (dir: string, options: ForceOptions) => {
-      const report = await withRuntime(out, (runtime) =>
-        runtime.catalog.install(out.options.tenant, dir, options),
+      const report = await withRuntime(out, ({ services, caller }) =>
+        services.plugins.install(caller, dir, options),
       );
       out.result(report, drawChange);
     });
@@ -45,8 +45,8 @@ export function registerPlugin(program: Command, out: Output): Command {
     )
     .option("--reason <text>", "why, recorded with the change; required with --force")
     .action(async (dir: string, options: ForceOptions) => {
-      const report = await withRuntime(out, (runtime) =>
-        runtime.catalog.update(out.options.tenant, dir, options),
+      const report = await withRuntime(out, ({ services, caller }) =>
+        services.plugins.update(caller, dir, options),
       );
       out.result(report, drawChange);
     });
@@ -61,8 +61,8 @@ export function registerPlugin(program: Command, out: Output): Command {
     )
     .option("--reason <text>", "why, recorded with the change; required with --force")
     .action(async (name: string, options: ForceOptions) => {
-      const report = await withRuntime(out, (runtime) =>
-        runtime.catalog.remove(out.options.tenant, name, options),
+      const report = await withRuntime(out, ({ services, caller }) =>
+        services.plugins.remove(caller, name, options),
       );
       out.result(report, drawChange);
     });
@@ -71,7 +71,7 @@ export function registerPlugin(program: Command, out: Output): Command {
     .command("list")
     .description("list the tenant's installed plugins")
     .action(async () => {
-      const plugins = await withRuntime(out, (runtime) => runtime.catalog.list(out.options.tenant));
+      const plugins = await withRuntime(out, ({ services, caller }) => services.plugins.list(caller));
       out.result(plugins, (list) => drawList(out.options.tenant, list));
     });
 
@@ -80,7 +80,7 @@ export function registerPlugin(program: Command, out: Output): Command {
     .description("show an installed plugin's parts by address, what it uses, and its history")
     .argument("<plugin>", "the plugin's name")
     .action(async (name: string) => {
-      const detail = await withRuntime(out, (runtime) => runtime.catalog.inspect(out.options.tenant, name));
+      const detail = await withRuntime(out, ({ services, caller }) => services.plugins.inspect(caller, name));
       out.result(detail, drawDetail);
     });
 

@@ -31,14 +31,13 @@ export function registerRoutine(program: Command, out: Output): void {
   const routine = program
     .command("routine")
     .description("the tenant's routines: schedules and events that start jobs (oz0 worker fires them)");
-  const caller = async () => (await import("@oz0/runtime")).localAdmin(out.options.tenant);
 
   routine
     .command("list")
     .description("list the tenant's routines: trigger, target, policies, next tick, last fire")
     .action(async () => {
-      const { list, workers } = await withRuntime(out, async (runtime) => ({
-        list: await runtime.routines.list(await caller()),
+      const { list, workers } = await withRuntime(out, async ({ runtime, caller }) => ({
+        list: await runtime.routines.list(caller),
         workers: await runtime.liveWorkers(),
       }));
       out.result(list, (routines) => drawList(out.options.tenant, routines));
@@ -54,12 +53,8 @@ export function registerRoutine(program: Command, out: Output): void {
     .argument("<name>", "the routine: <plugin>/<name>, or a tenant routine's name")
     .option("--input <text>", "the job's input instead of the routine's")
     .action(async (name: string, options: { input?: string }) => {
-      const fired = await withRuntime(out, async (runtime) =>
-        runtime.routines.fire(
-          await caller(),
-          name,
-          options.input === undefined ? {} : { input: options.input },
-        ),
+      const fired = await withRuntime(out, async ({ runtime, caller }) =>
+        runtime.routines.fire(caller, name, options.input === undefined ? {} : { input: options.input }),
       );
       out.result(fired, drawFire);
     });
@@ -77,10 +72,8 @@ export function registerRoutine(program: Command, out: Output): void {
       )
       .argument("<name>", "the routine")
       .action(async (name: string) => {
-        const view = await withRuntime(out, async (runtime) =>
-          paused
-            ? runtime.routines.pause(await caller(), name)
-            : runtime.routines.resume(await caller(), name),
+        const view = await withRuntime(out, async ({ runtime, caller }) =>
+          paused ? runtime.routines.pause(caller, name) : runtime.routines.resume(caller, name),
         );
         out.result(view, (one) => `routine ${one.name} ${one.paused ? "paused" : "resumed"}`);
       });
@@ -96,12 +89,8 @@ export function registerRoutine(program: Command, out: Output): void {
       numberOption({ whole: true, min: 1, what: "how many fires to show", example: "20" }),
     )
     .action(async (name: string, options: { limit?: number }) => {
-      const fires = await withRuntime(out, async (runtime) =>
-        runtime.routines.history(
-          await caller(),
-          name,
-          options.limit === undefined ? {} : { limit: options.limit },
-        ),
+      const fires = await withRuntime(out, async ({ runtime, caller }) =>
+        runtime.routines.history(caller, name, options.limit === undefined ? {} : { limit: options.limit }),
       );
       out.result(fires, (list) => drawHistory(name, list));
     });
@@ -142,8 +131,8 @@ export function registerRoutine(program: Command, out: Output): void {
       numberOption({ min: 0, what: "US dollars", example: "0.5" }),
     )
     .action(async (name: string, options: AddOptions) => {
-      const view = await withRuntime(out, async (runtime) =>
-        runtime.routines.add(await caller(), routineFrom(name, options)),
+      const view = await withRuntime(out, async ({ runtime, caller }) =>
+        runtime.routines.add(caller, routineFrom(name, options)),
       );
       out.result(view, (one) => `routine ${one.name} added: ${trigger(one)} → ${one.run}`);
     });
@@ -153,8 +142,8 @@ export function registerRoutine(program: Command, out: Output): void {
     .description("remove a routine of the tenant's own (a plugin's goes with its plugin)")
     .argument("<name>", "the routine")
     .action(async (name: string) => {
-      const removed = await withRuntime(out, async (runtime) =>
-        runtime.routines.remove(await caller(), name),
+      const removed = await withRuntime(out, async ({ runtime, caller }) =>
+        runtime.routines.remove(caller, name),
       );
       out.result(removed, (report) => `routine ${report.removed} removed`);
     });
@@ -164,7 +153,9 @@ export function registerRoutine(program: Command, out: Output): void {
     .description("make a webhook routine's signing secret anew; it is shown this once")
     .argument("<name>", "the routine (event: webhook)")
     .action(async (name: string) => {
-      const made = await withRuntime(out, async (runtime) => runtime.routines.secret(await caller(), name));
+      const made = await withRuntime(out, async ({ runtime, caller }) =>
+        runtime.routines.secret(caller, name),
+      );
       out.result(
         made,
         (one) =>

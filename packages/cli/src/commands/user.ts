@@ -47,9 +47,8 @@ export function registerUser(program: Command, out: Output): Command {
         );
       }
       const password = await readPassword(options.passwordFile);
-      const { localAdmin } = await import("@oz0/runtime");
-      const added = await withRuntime(out, (runtime) =>
-        runtime.identity.addUser(localAdmin(out.options.tenant), name, password),
+      const added = await withRuntime(out, ({ runtime, caller }) =>
+        runtime.identity.addUser(caller, name, password),
       );
       out.result(
         added,
@@ -62,10 +61,7 @@ export function registerUser(program: Command, out: Output): Command {
     .command("list")
     .description("list the users and the tenants each is a member of")
     .action(async () => {
-      const { localAdmin } = await import("@oz0/runtime");
-      const users = await withRuntime(out, (runtime) =>
-        runtime.identity.listUsers(localAdmin(out.options.tenant)),
-      );
+      const users = await withRuntime(out, ({ runtime, caller }) => runtime.identity.listUsers(caller));
       out.result(users, drawUsers);
     });
 
@@ -74,9 +70,8 @@ export function registerUser(program: Command, out: Output): Command {
     .description("remove a user and every membership the user has")
     .argument("<name>", "the user, as oz0 user list shows it")
     .action(async (name: string) => {
-      const { localAdmin } = await import("@oz0/runtime");
-      const removed = await withRuntime(out, (runtime) =>
-        runtime.identity.removeUser(localAdmin(out.options.tenant), name),
+      const removed = await withRuntime(out, ({ runtime, caller }) =>
+        runtime.identity.removeUser(caller, name),
       );
       out.result(removed, (view) =>
         view.tenants.length === 0

@@ -25,7 +25,14 @@ export {
 export { childJobId, newJobId } from "./ids.js";
 export type { RunListeners } from "./job-run.js";
 export { OUTPUT_RETRIES } from "./model-step.js";
-export { isTerminal, JobStore, type Lease, TERMINAL_STATUSES, type TenantRedactor } from "./store.js";
+export {
+  isTerminal,
+  JobStore,
+  jobNotFound,
+  type Lease,
+  TERMINAL_STATUSES,
+  type TenantRedactor,
+} from "./store.js";
 export { DELEGATION_DEFAULTS } from "./tool-step.js";
 export { type JobView, jobView } from "./view.js";
-export { JobWorker, liveWorkers, WORKER_DEFAULTS, type WorkerOptions } from "./worker.js";
+export { clearDeadWorkers, JobWorker, liveWorkers, WORKER_DEFAULTS, type WorkerOptions } from "./worker.js";

@@ -54,16 +54,16 @@ describe("a flow whose worker died", () => {
       agent: "ledger-flows/code-steps",
       input: "crash",
     });
-    const first = await worker([dieDuring("crash-b")]).run(started.id);
+    const first = await worker([dieDuring("crash-b")]).run(started.id, { tenant: TENANT });
     expect(first.status).toBe("running");
-    const done = await worker().run(started.id);
+    const done = await worker().run(started.id, { tenant: TENANT });
     expect(done).toMatchObject({ status: "succeeded", output: { first: "crash-a", second: "crash-b" } });
     expect(ledgerOf(started.id)).toEqual([
       { key: `${started.id}:1`, attempt: 1, entry: "crash-a" },
       { key: `${started.id}:2`, attempt: 1, entry: "crash-b" },
       { key: `${started.id}:2`, attempt: 2, entry: "crash-b" },
     ]);
-    const events = await runtime.jobs.events(started.id);
+    const events = await runtime.jobs.events(started.id, { tenant: TENANT });
     expect(ofKind(events, "tool_call_retried").map((entry) => entry.data)).toEqual([
       { callId: "2", attempt: 2, args: { entry: "crash-b" } },
     ]);
@@ -76,8 +76,8 @@ describe("a flow whose worker died", () => {
       agent: "ledger-flows/yaml-steps",
       input: "y",
     });
-    expect((await worker([dieDuring("y-2")]).run(started.id)).status).toBe("running");
-    const done = await worker().run(started.id, { follow: true });
+    expect((await worker([dieDuring("y-2")]).run(started.id, { tenant: TENANT })).status).toBe("running");
+    const done = await worker().run(started.id, { tenant: TENANT, follow: true });
     expect(done).toMatchObject({ status: "succeeded", output: "noted" });
     expect(ledgerOf(started.id).map((line) => `${line.entry}#${line.attempt}`)).toEqual([
       "y-1#1",
@@ -94,15 +94,15 @@ describe("a flow that starts an agent", () => {
       agent: "ledger-flows/yaml-steps",
       input: "w",
     });
-    const waiting = await runtime.jobs.run(started.id);
+    const waiting = await runtime.jobs.run(started.id, { tenant: TENANT });
     expect(waiting.status).toBe("waiting");
     expect(waiting.waitingFor).toMatchObject({ kind: "child", callId: "note" });
     const child = waiting.waitingFor?.kind === "child" ? waiting.waitingFor.job : "";
     expect(child).toBe(`${started.id}.noter-note`);
-    expect((await runtime.jobs.get(child)).input).toBe("w-2");
-    expect((await runtime.jobs.run(child)).status).toBe("succeeded");
-    expect((await runtime.jobs.get(started.id)).status).toBe("queued");
-    const done = await worker().run(started.id);
+    expect((await runtime.jobs.get(child, TENANT)).input).toBe("w-2");
+    expect((await runtime.jobs.run(child, { tenant: TENANT })).status).toBe("succeeded");
+    expect((await runtime.jobs.get(started.id, TENANT)).status).toBe("queued");
+    const done = await worker().run(started.id, { tenant: TENANT });
     expect(done).toMatchObject({ status: "succeeded", output: "noted" });
     expect(ledgerOf(started.id).map((line) => line.entry)).toEqual(["w-1", "w-2"]);
   });
@@ -113,9 +113,9 @@ describe("a flow that starts an agent", () => {
       agent: "ledger-flows/yaml-steps",
       input: "f",
     });
-    const done = await runtime.jobs.run(started.id, { follow: true });
+    const done = await runtime.jobs.run(started.id, { tenant: TENANT, follow: true });
     expect(done).toMatchObject({ status: "succeeded", output: "noted" });
-    const kinds = (await runtime.jobs.events(started.id)).map((entry) => entry.kind);
+    const kinds = (await runtime.jobs.events(started.id, { tenant: TENANT })).map((entry) => entry.kind);
     expect(kinds.slice(-4)).toEqual(["job_waiting", "child_job_finished", "job_claimed", "job_succeeded"]);
   });
 });
@@ -125,9 +125,9 @@ describe("a flow's calls", () => {
     await runtime.policy.set(TENANT, "deny", "ledger-flows/vault.read");
     const byHand = await runtime.tools.call(TENANT, "ledger-flows/vault.read", {});
     const started = await runtime.jobs.start({ tenant: TENANT, agent: "ledger-flows/guarded", input: "x" });
-    const done = await runtime.jobs.run(started.id);
+    const done = await runtime.jobs.run(started.id, { tenant: TENANT });
     expect(done.failure).toMatchObject({ kind: "step_failed", code: "STEP_FAILED" });
-    const [result] = ofKind(await runtime.jobs.events(started.id), "tool_result");
+    const [result] = ofKind(await runtime.jobs.events(started.id, { tenant: TENANT }), "tool_result");
     expect(result?.data).toMatchObject({ callId: "read", ok: false, error: { code: byHand.error?.code } });
     expect(done.failure?.message).toBe(
       `step read (ledger-flows/vault.read) failed: ${byHand.error?.code}: ${byHand.error?.message}`,

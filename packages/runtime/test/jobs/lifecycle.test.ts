@@ -71,9 +71,11 @@ describe.each(fixtures)("jobs on $label", (fixture) => {
     expect(started).toMatchObject({ status: "queued", attempts: 0 });
     const done = await h.engine().work({ queues: ["pool.helpdesk"] });
     expect(done).toMatchObject({ id: started.id, status: "succeeded", attempts: 1 });
-    expect(ofKind(await engine.events(started.id), "job_claimed").map((entry) => entry.data.attempt)).toEqual(
-      [1],
-    );
+    expect(
+      ofKind(await engine.events(started.id, { tenant: TENANT }), "job_claimed").map(
+        (entry) => entry.data.attempt,
+      ),
+    ).toEqual([1]);
     expect(await h.engine().work({ queues: ["pool.helpdesk"] })).toBeUndefined();
   });
 

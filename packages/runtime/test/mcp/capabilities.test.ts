@@ -84,8 +84,8 @@ afterEach(async () => {
 
 async function run(name: string): Promise<{ status: string; events: JobEvent[] }> {
   const job = await runtime.jobs.start({ tenant: TENANT, agent: `demo/${name}`, input: "go" });
-  const done = await runtime.jobs.run(job.id);
-  return { status: done.status, events: await runtime.jobs.events(job.id) };
+  const done = await runtime.jobs.run(job.id, { tenant: TENANT });
+  return { status: done.status, events: await runtime.jobs.events(job.id, { tenant: TENANT }) };
 }
 
 function result(events: readonly JobEvent[]) {
@@ -246,7 +246,7 @@ describe("oz0 mcp serve passing on what the server behind a served function send
       "demo/everything.trigger-long-running-operation 3/3",
     ]);
     const job = String(answer._meta?.[JOB_META_KEY]);
-    const events = await runtime.jobs.events(job);
+    const events = await runtime.jobs.events(job, { tenant: TENANT });
     expect(events.filter((entry) => entry.kind === "mcp_progress")).toHaveLength(3);
     await close();
   });

@@ -54,8 +54,8 @@ afterEach(async () => {
 
 async function run(): Promise<{ status: string; events: JobEvent[] }> {
   const job = await runtime.jobs.start({ tenant: TENANT, agent: "demo/grower", input: "go" });
-  const done = await runtime.jobs.run(job.id);
-  return { status: done.status, events: await runtime.jobs.events(job.id) };
+  const done = await runtime.jobs.run(job.id, { tenant: TENANT });
+  return { status: done.status, events: await runtime.jobs.events(job.id, { tenant: TENANT }) };
 }
 
 function results(events: readonly JobEvent[]) {

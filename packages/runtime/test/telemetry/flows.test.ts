@@ -19,9 +19,9 @@ test("a flow's run is an invoke_workflow span, with its steps' calls and its age
       agent: "ledger-flows/yaml-steps",
       input: "t",
     });
-    expect((await runtime.jobs.run(started.id)).status).toBe("waiting");
-    expect((await runtime.jobs.run(`${started.id}.noter-note`)).status).toBe("succeeded");
-    expect((await runtime.jobs.run(started.id)).status).toBe("succeeded");
+    expect((await runtime.jobs.run(started.id, { tenant: TENANT })).status).toBe("waiting");
+    expect((await runtime.jobs.run(`${started.id}.noter-note`, { tenant: TENANT })).status).toBe("succeeded");
+    expect((await runtime.jobs.run(started.id, { tenant: TENANT })).status).toBe("succeeded");
     await runtime.close();
 
     const flows = c.spans().filter((span) => span.name === "invoke_workflow ledger-flows/yaml-steps");
