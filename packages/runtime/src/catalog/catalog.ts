@@ -7,8 +7,10 @@ import { isOz0Error, Oz0Error } from "@oz0/sdk";
 import type { BuiltTool } from "@oz0/sdk/internal";
 import type { Kysely } from "kysely";
 import {
+  type ContractBreak,
   checkPlugin,
   lintRefusal,
+  type PluginContract,
   type TenantContext,
   type TenantProblem,
   tenantContextFromEntries,
@@ -24,7 +26,7 @@ import {
   refuseUnmetUses,
   tenantProblems,
 } from "./checks.js";
-import { type ContractBreak, type PluginContract, refuseBrokenContract, storedContract } from "./contract.js";
+import { refuseBrokenContract, storedContract } from "./contract.js";
 import {
   type DefaultPluginOutcome,
   defaultNames,

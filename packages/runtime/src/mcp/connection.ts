@@ -11,7 +11,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { JsonSchemaObject } from "@oz0/sdk";
 import { nameProblem, Oz0Error } from "@oz0/sdk";
-import { argumentIssues } from "../tools/index.js";
+import { argumentIssues } from "../schemas/index.js";
 import type { McpEndpoint } from "./endpoint.js";
 import type { McpCallResult } from "./results.js";
 

@@ -4,8 +4,8 @@
 // recorder. A refused or failed call becomes an outcome the caller passes on (to a model, as an
 // error it can correct), never a throw.
 import { type FunctionCall, isOz0Error, Oz0Error, toOz0Error } from "@oz0/sdk";
+import { type ArgumentIssue, argumentIssues, formatIssues } from "../schemas/index.js";
 import type { CallableFunction } from "./functions.js";
-import { type ArgumentIssue, argumentIssues, formatIssues } from "./validate.js";
 
 export interface CallError {
   readonly code: string;

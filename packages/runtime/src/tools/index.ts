@@ -1,5 +1,7 @@
 // Tools: the one dispatch path for function calls (argument checks, interceptors, the call with
 // its idempotency key, recording), and resolving function addresses through the catalog.
+
+export { type ArgumentIssue, argumentIssues, formatIssues } from "../schemas/index.js";
 export { ToolCaller, type ToolCallerOptions, type ToolCallReport } from "./by-hand.js";
 export { type ToolContextOptions, toolContext } from "./context.js";
 export {
@@ -21,4 +23,3 @@ export {
   type ResolvedFunction,
 } from "./functions.js";
 export type { PartSource, SourcePart } from "./source.js";
-export { type ArgumentIssue, argumentIssues, formatIssues } from "./validate.js";
