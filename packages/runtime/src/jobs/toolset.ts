@@ -5,12 +5,12 @@
 // another plugin's function its plugin's uses: does not grant, is left out with the reason; a
 // tool two plugins provide fails the job. With `tool_loading: lazy` the plugin functions are
 // kept aside for oz.find_tools and oz.call_tool.
-import { MODEL_NAME_LIMIT, type PluginManifest } from "@oz0/sdk";
+import { isBuiltinFunction, MODEL_NAME_LIMIT, type PluginManifest } from "@oz0/sdk";
 import { grantRefusal } from "../catalog/index.js";
+import type { JobEventData } from "../events/index.js";
 import type { ModelFunction } from "../models/index.js";
 import type { CallableFunction, FunctionResolver } from "../tools/index.js";
-import { type BuiltinContext, builtinFunction, isBuiltin } from "./builtins.js";
-import type { JobEventData } from "./events.js";
+import { type BuiltinContext, builtinFunction } from "./builtins.js";
 import { findToolsFunction, type Unavailable } from "./lazy-tools.js";
 
 /** A tool whose functions the agent uses: its manual joins the start-up context. */
@@ -84,7 +84,7 @@ export async function resolveToolset(options: ToolsetOptions): Promise<Toolset> 
     let fn: CallableFunction;
     if (resolved.kind === "builtin") {
       const name = resolved.address.function;
-      if (!isBuiltin(name)) {
+      if (!isBuiltinFunction(name)) {
         leftOut.push({
           name: `oz__${name}`,
           address: `oz.${name}`,

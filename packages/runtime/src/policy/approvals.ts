@@ -3,7 +3,7 @@
 // the other way is refused. A job that waits for the decided call is queued to go on, with
 // `approval_decided` in its history; a job running meanwhile records it when it reaches the call.
 import { Oz0Error } from "@oz0/sdk";
-import { event, type WaitingFor } from "../jobs/events.js";
+import { event, type WaitingFor } from "../events/index.js";
 import { isTerminal, JobStore } from "../jobs/store.js";
 import type { ApprovalRow, ApprovalStatus, Store } from "../store/index.js";
 import { type ApprovalView, approvalView } from "./approval-rows.js";

@@ -6,8 +6,8 @@
 // switches of that very step.
 import type { Oz0Error } from "@oz0/sdk";
 import type { Transaction } from "kysely";
+import { type CallDecider, event, type NewEvent } from "../events/index.js";
 import { JOB_CONTROL_BUILTINS } from "../jobs/builtins.js";
-import { type CallDecider, event, type NewEvent } from "../jobs/events.js";
 import type { PendingCall } from "../jobs/history.js";
 import type { JobRun } from "../jobs/job-run.js";
 import type { ApprovalRow, Database } from "../store/index.js";

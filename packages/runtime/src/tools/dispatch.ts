@@ -4,15 +4,11 @@
 // recorder. A refused or failed call becomes an outcome the caller passes on (to a model, as an
 // error it can correct), never a throw.
 import { type FunctionCall, isOz0Error, Oz0Error, toOz0Error } from "@oz0/sdk";
+import type { ArgumentChanger, CallError } from "../events/index.js";
 import { type ArgumentIssue, argumentIssues, formatIssues } from "../schemas/index.js";
 import type { CallableFunction } from "./functions.js";
 
-export interface CallError {
-  readonly code: string;
-  readonly message: string;
-  /** For INVALID_INPUT: each problem with the arguments. */
-  readonly issues?: readonly ArgumentIssue[];
-}
+export type { ArgumentChanger, CallError };
 
 export type CallOutcome =
   | { readonly ok: true; readonly result: unknown; readonly ms: number }
@@ -22,12 +18,6 @@ export interface CallRequest {
   readonly fn: CallableFunction;
   readonly args: Readonly<Record<string, unknown>>;
   readonly call: FunctionCall;
-}
-
-/** Who changed a call's arguments on the path: a hook handler by its plugin and registration. */
-export interface ArgumentChanger {
-  readonly plugin: string;
-  readonly handler: string;
 }
 
 /** New arguments an interceptor gives a call, and who changed them (for the trace). */

@@ -7,7 +7,7 @@
 // never runs, even if approved a moment later, and its job ends cancelled, which leaves the
 // approval undecidable and off the pending list.
 
-import { event } from "../../jobs/events.js";
+import { event } from "../../events/index.js";
 import { approvalDeniedError } from "../../policy/errors.js";
 import {
   type ApprovalRequest,
