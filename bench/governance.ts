@@ -23,6 +23,7 @@ import { event } from "../packages/runtime/src/events/index.js";
 import { hookInterceptor } from "../packages/runtime/src/hooks/index.js";
 import { JobStore, type Lease } from "../packages/runtime/src/jobs/store.js";
 import { bumpGovernanceVersion, governanceInterceptor } from "../packages/runtime/src/policy/index.js";
+import type { CallContext } from "../packages/runtime/src/tools/index.js";
 import { JobUsage } from "../packages/runtime/src/usage/index.js";
 import { benchHome } from "./bench-plugin.js";
 
@@ -91,6 +92,8 @@ async function main(): Promise<void> {
     attempt: 1,
     signal: controller.signal,
   });
+  // A job's call no loop decided: the path's policy check decides each, as a flow's.
+  const JOB_CALL: CallContext = { origin: { kind: "job", job: "bench-job" } };
   const policy = governanceInterceptor(store);
 
   /** A job held under a lease, whose history the calls append to, as a running job's do. */
@@ -132,23 +135,29 @@ async function main(): Promise<void> {
       const both = hooked === undefined ? [policy] : [policy, hooked];
       // Warm up every path before measuring.
       for (let n = 0; n < 500; n++) {
-        await dispatchCall(fn, { n }, call(n), { interceptors: both });
+        await dispatchCall(fn, { n }, call(n), { context: JOB_CALL, interceptors: both });
         hooks.take([]);
       }
       const direct = await perCall(async (n) => built.run({ n }, call(n)));
-      const dispatch = await perCall((n) => dispatchCall(fn, { n }, call(n)));
-      const withPolicy = await perCall((n) => dispatchCall(fn, { n }, call(n), { interceptors: [policy] }));
+      const dispatch = await perCall((n) => dispatchCall(fn, { n }, call(n), { context: JOB_CALL }));
+      const withPolicy = await perCall((n) =>
+        dispatchCall(fn, { n }, call(n), { context: JOB_CALL, interceptors: [policy] }),
+      );
       const withHooks = await perCall(async (n) => {
-        await dispatchCall(fn, { n }, call(n), { interceptors: hooked === undefined ? [] : [hooked] });
+        await dispatchCall(fn, { n }, call(n), {
+          context: JOB_CALL,
+          interceptors: hooked === undefined ? [] : [hooked],
+        });
         hooks.take([]);
       });
       const governed = await perCall(async (n) => {
-        await dispatchCall(fn, { n }, call(n), { interceptors: both });
+        await dispatchCall(fn, { n }, call(n), { context: JOB_CALL, interceptors: both });
         hooks.take([]);
       });
       const lease = await heldJob();
       const withHistory = await perCall((n) =>
         dispatchCall(fn, { n }, call(n), {
+          context: JOB_CALL,
           interceptors: both,
           recorder: {
             started: async () => {

@@ -5,20 +5,27 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
 import { registerApproval } from "./commands/approval.js";
+import { registerAudit } from "./commands/audit.js";
 import { registerCatalog } from "./commands/catalog.js";
 import { registerChat } from "./commands/chat.js";
 import { registerInit } from "./commands/init.js";
 import { registerInventory } from "./commands/inventory.js";
 import { registerJob } from "./commands/job.js";
+import { registerKey } from "./commands/key.js";
 import { registerKill } from "./commands/kill.js";
 import { registerMcp } from "./commands/mcp.js";
+import { registerMember } from "./commands/member.js";
 import { registerModel } from "./commands/model.js";
 import { registerPlugin } from "./commands/plugin.js";
 import { registerPolicy } from "./commands/policy.js";
 import { registerProvider } from "./commands/provider.js";
+import { registerRoutine } from "./commands/routine.js";
 import { registerRun } from "./commands/run.js";
+import { registerServe } from "./commands/serve.js";
 import { registerSkill } from "./commands/skill.js";
+import { registerTenant } from "./commands/tenant.js";
 import { registerTool } from "./commands/tool.js";
+import { registerUser } from "./commands/user.js";
 import { registerWorker } from "./commands/worker.js";
 import { type GlobalOptions, Output } from "./output.js";
 
@@ -62,6 +69,7 @@ function buildProgram(out: Output): Command {
   registerCatalog(program, out);
   registerRun(program, out);
   registerWorker(program, out);
+  registerServe(program, out);
   registerChat(program, out);
   registerJob(program, out);
   registerTool(program, out);
@@ -73,6 +81,12 @@ function buildProgram(out: Output): Command {
   registerModel(program, out);
   registerProvider(program, out);
   registerSkill(program, out);
+  registerTenant(program, out);
+  registerUser(program, out);
+  registerMember(program, out);
+  registerKey(program, out);
+  registerAudit(program, out);
+  registerRoutine(program, out);
   return program;
 }
 

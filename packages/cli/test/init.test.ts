@@ -71,7 +71,7 @@ describe("oz0 init", () => {
           "oz0 init /proc/oz0-plugin: oz0 cannot make the folder /proc/oz0-plugin (ENOENT: no such file or directory, mkdir '/proc/oz0-plugin'); give a folder oz0 may create and write to",
         data: { issues: [{ path: "dir", message: "not a folder oz0 can create" }] },
         side: "user",
-        status: 400,
+        status: 422,
         retryable: false,
       },
     });

@@ -147,7 +147,7 @@ describe("oz0 job search", () => {
             ],
           },
           side: "user",
-          status: 400,
+          status: 422,
           retryable: false,
         },
       });
@@ -167,7 +167,7 @@ describe("the command line's own errors", () => {
         message: "unknown option '--bogus'; oz0 job search --help shows its usage",
         data: { issues: [{ path: "--bogus", message: "unknown option '--bogus'" }] },
         side: "user",
-        status: 400,
+        status: 422,
         retryable: false,
       },
     });

@@ -15,7 +15,6 @@ let renamed: string;
 beforeAll(async () => {
   ({ run, cleanup } = await homeWithVault());
   root = await mkdtemp(join(tmpdir(), "oz0-renamed-"));
-  await cp(join(VAULT, "../vault-tools.js"), join(root, "vault-tools.js"));
   renamed = join(root, "vault");
   await cp(VAULT, renamed, { recursive: true });
   const manifest = join(renamed, "plugin.yaml");

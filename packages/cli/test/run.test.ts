@@ -134,7 +134,7 @@ describe("oz0 run", () => {
           "--input-file /no/such/file: there is no such file; give a file to read the input from, or - for stdin",
         data: { issues: [{ path: "input-file", message: "cannot be read" }] },
         side: "user",
-        status: 400,
+        status: 422,
         retryable: false,
       },
     });

@@ -2,6 +2,24 @@
 // the server and the CLI use.
 
 export {
+  Audit,
+  type AuditableChange,
+  type AuditEntry,
+  type AuditFilter,
+  type AuditRecord,
+} from "./audit/index.js";
+export {
+  BUNDLE_LIMITS,
+  type BundleFile,
+  type BundleLimits,
+  bundleFolder,
+  type PackedFolder,
+  type PluginBundle,
+  packBundle,
+  packFolder,
+  unpackBundle,
+} from "./bundles/index.js";
+export {
   ALL_AGENTS,
   type Caller,
   hasRole,
@@ -33,6 +51,7 @@ export {
   type PartRef,
   type PluginChange,
   type PluginDetail,
+  type PluginSource,
   type PluginSummary,
   type ReferenceProblem,
   type ResolvedPart,
@@ -54,6 +73,27 @@ export {
   runHooksOf,
   storeHookSource,
 } from "./hooks/index.js";
+export {
+  type ApiKeyRequest,
+  type ApiKeyStatus,
+  type ApiKeyView,
+  type CreatedApiKey,
+  checkAgentScope,
+  Identity,
+  type IdentityOptions,
+  KEY_PREFIX,
+  type MemberChange,
+  type MemberRequest,
+  type MemberView,
+  parseAgentList,
+  parseDuration,
+  SIGN_IN_REFUSED,
+  type SignIn,
+  type TenantView,
+  THROTTLE_DEFAULTS,
+  type ThrottleOptions,
+  type UserView,
+} from "./identity/index.js";
 export {
   JOB_ENGINE_DEFAULTS,
   JOB_EVENT_KINDS,
@@ -152,6 +192,17 @@ export {
   type PolicyRuleView,
   ToolPolicy,
 } from "./policy/index.js";
+export {
+  type FireView,
+  RoutineScheduler,
+  Routines,
+  type RoutineView,
+  SCHEDULER_DEFAULTS,
+  type SchedulerOptions,
+  signWebhook,
+  WEBHOOK_WINDOW_MS,
+  type WebhookRequest,
+} from "./routines/index.js";
 export { defaultHome, Runtime, type RuntimeOptions } from "./runtime.js";
 export { type ScaffoldResult, scaffoldPlugin } from "./scaffold/index.js";
 export { DEFAULT_PROPOSAL_BASE, type ProposalView, SkillProposals } from "./skills/index.js";
@@ -173,10 +224,13 @@ export {
   type ArgumentChange,
   type ArgumentChanger,
   type CallableFunction,
+  type CallContext,
   type CallInterceptor,
+  type CallOrigin,
   type CallOutcome,
   dispatchCall,
   FunctionResolver,
+  OUTSIDE_CALL,
   type PartSource,
   ToolCaller,
   type ToolCallReport,

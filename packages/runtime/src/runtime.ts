@@ -2,10 +2,12 @@
 // open one and call its services; nothing else holds state.
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { Audit } from "./audit/index.js";
 import { Catalog, type DefaultPluginOutcome, defaultPluginDirs, requireTenant } from "./catalog/index.js";
+import { Identity, type ThrottleOptions } from "./identity/index.js";
 import { JobEngine, JobWorker, liveWorkers, type WorkerOptions } from "./jobs/index.js";
 import { McpManager } from "./mcp/index.js";
-import { Models } from "./models/index.js";
+import { Models, SecretStore, TenantSettings } from "./models/index.js";
 import {
   Approvals,
   approvalBindingInterceptor,
@@ -14,6 +16,7 @@ import {
   KillSwitches,
   ToolPolicy,
 } from "./policy/index.js";
+import { Routines } from "./routines/index.js";
 import { SkillProposals } from "./skills/index.js";
 import { DEFAULT_TENANT, openStore, type Store } from "./store/index.js";
 import { Telemetry } from "./telemetry/index.js";
@@ -37,6 +40,8 @@ export interface RuntimeOptions {
    * calls to as spans; OTEL_EXPORTER_OTLP_ENDPOINT when left out, and no export without either.
    */
   readonly otlpEndpoint?: string | undefined;
+  /** The limits on failed sign-ins per source and per user (`THROTTLE_DEFAULTS` when left out). */
+  readonly throttle?: ThrottleOptions | undefined;
 }
 
 /** The home folder oz0 uses when none is given: `$OZ0_HOME`, else `~/.oz0`. */
@@ -72,14 +77,21 @@ export class Runtime {
   readonly inventory: Inventory;
   /** This process's connections to the MCP servers behind tenants' MCP-backed tools. */
   readonly mcp: McpManager;
+  /** The tenants' routines: schedules and events that start jobs, and the scheduler every worker runs. */
+  readonly routines: Routines;
   /** Where spans go, when an OTLP endpoint is configured. */
   readonly telemetry: Telemetry | undefined;
+  /** Who changed what, and when. */
+  readonly audit: Audit;
+  /** Tenants, users, memberships and API keys, and the sign-ins that turn them into a Caller. */
+  readonly identity: Identity;
 
   private constructor(
     home: string,
     store: Store,
     defaults: readonly string[],
     telemetry: Telemetry | undefined,
+    throttle: ThrottleOptions | undefined,
   ) {
     this.home = home;
     this.store = store;
@@ -118,13 +130,30 @@ export class Runtime {
     this.killSwitches = new KillSwitches(store, this.catalog);
     this.inventory = new Inventory(store, this.catalog);
     this.proposals = new SkillProposals({ store, source: this.catalog, home, interceptors });
+    this.audit = new Audit(store);
+    this.identity = new Identity(store, this.audit, {
+      throttle,
+      onTenantCreated: (tenant) => this.catalog.installDefaults(tenant),
+    });
+    this.routines = new Routines({
+      store,
+      jobs: this.jobs,
+      source: this.catalog,
+      secrets: new SecretStore({ settings: new TenantSettings(store.db, store.clockSql), home }),
+    });
   }
 
   static async open(options: RuntimeOptions = {}): Promise<Runtime> {
     const home = options.home ?? defaultHome();
     const store = await openStore({ home, databaseUrl: options.databaseUrl, memory: options.memory });
     const telemetry = Telemetry.configured({ endpoint: options.otlpEndpoint });
-    const runtime = new Runtime(home, store, options.defaultPlugins ?? defaultPluginDirs(), telemetry);
+    const runtime = new Runtime(
+      home,
+      store,
+      options.defaultPlugins ?? defaultPluginDirs(),
+      telemetry,
+      options.throttle,
+    );
     try {
       await runtime.catalog.installDefaults(DEFAULT_TENANT);
     } catch (error) {

@@ -8,6 +8,8 @@ import { fileURLToPath } from "node:url";
 import { type JobEvent, type JobView, pluginConfigKey, Runtime, tenantUsage } from "@oz0/runtime";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 
+/** The plugin's own folder, which runs its build (dist/, made by the tests' global setup). */
+const GOVERNANCE = fileURLToPath(new URL("..", import.meta.url));
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 
 let runtime: Runtime;
@@ -24,7 +26,7 @@ afterAll(async () => {
 /** A fresh tenant with the desk and governance plugins, and the governance config given. */
 async function tenant(name: string, config?: object): Promise<string> {
   await runtime.catalog.install(name, fixture("desk"));
-  await runtime.catalog.install(name, fixture("governance"));
+  await runtime.catalog.install(name, GOVERNANCE);
   if (config !== undefined) await configure(name, config);
   return name;
 }

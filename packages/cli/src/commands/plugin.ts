@@ -1,5 +1,7 @@
-// `oz0 plugin install|update|remove|list|inspect`: a tenant's installed plugins. Each command
-// calls the runtime's catalog and draws what it returns; `--json` prints it as it is.
+// `oz0 plugin install|update|remove|list|inspect|pack`: a tenant's installed plugins, and a
+// plugin folder packed into one archive. Each command calls the runtime and draws what it
+// returns; `--json` prints it as it is.
+import { writeFile } from "node:fs/promises";
 import type { ChangeReport, PluginDetail, PluginSummary } from "@oz0/runtime";
 import type { Command } from "commander";
 import { withRuntime } from "../context.js";
@@ -20,8 +22,10 @@ export function registerPlugin(program: Command, out: Output): Command {
 
   plugin
     .command("install")
-    .description("install the plugin in a folder into the tenant (creating the tenant if it is new)")
-    .argument("<dir>", "the plugin folder, with its plugin.yaml")
+    .description(
+      "install the plugin in a folder, or in an archive from oz0 plugin pack, into the tenant (creating the tenant if it is new)",
+    )
+    .argument("<dir>", "the plugin folder, with its plugin.yaml, or its .tgz archive")
     .option("--force", "go ahead even though other installed plugins lose what they use")
     .option("--reason <text>", "why, recorded with the change; required with --force")
     .action(async (dir: string, options: ForceOptions) => {
@@ -33,8 +37,8 @@ export function registerPlugin(program: Command, out: Output): Command {
 
   plugin
     .command("update")
-    .description("replace an installed plugin with the version in a folder")
-    .argument("<dir>", "the plugin folder, with its plugin.yaml")
+    .description("replace an installed plugin with the version in a folder or an archive")
+    .argument("<dir>", "the plugin folder, with its plugin.yaml, or its .tgz archive")
     .option(
       "--force",
       "go ahead even though other installed plugins lose parts they name, jobs that have not ended lose their agent or flow, or agents ask more of their callers",
@@ -78,6 +82,24 @@ export function registerPlugin(program: Command, out: Output): Command {
     .action(async (name: string) => {
       const detail = await withRuntime(out, (runtime) => runtime.catalog.inspect(out.options.tenant, name));
       out.result(detail, drawDetail);
+    });
+
+  plugin
+    .command("pack")
+    .description("bundle a plugin folder into one archive (.tgz) to install elsewhere")
+    .argument("<dir>", "the plugin folder, with its plugin.yaml")
+    .requiredOption("-o, --output <file>", "the archive to write")
+    .action(async (dir: string, options: { output: string }) => {
+      const { packFolder } = await import("@oz0/runtime");
+      const packed = await packFolder(dir);
+      await writeFile(options.output, packed.archive);
+      const { archive, ...rest } = packed;
+      out.result(
+        { ...rest, archive: options.output, archiveBytes: archive.byteLength },
+        (shown) =>
+          `packed ${dir} into ${shown.archive}: ${shown.files} files, ${shown.bytes} bytes (${shown.archiveBytes} packed)\n` +
+          `  digest ${shown.digest}`,
+      );
     });
 
   registerPluginLint(plugin, out);
@@ -129,6 +151,7 @@ function drawDetail(detail: PluginDetail): string {
   const lines = [`${detail.name} ${detail.version}`];
   if (detail.description !== null) lines.push(detail.description);
   lines.push(`folder: ${detail.dir}`);
+  lines.push(`bundle: ${detail.digest ?? "none yet (installed before bundles; its next load makes one)"}`);
   if (detail.forcedReason !== null) lines.push(`forced: ${detail.forcedReason}`);
   const section = (title: string, body: string[]) => {
     if (body.length > 0) lines.push("", title, ...body);

@@ -1,7 +1,8 @@
 // `oz0 worker [--concurrency N]`: runs a worker in the foreground. It takes the store's
 // runnable jobs, up to N at once, printing a line as it takes each and as each stops (JSON
-// lines with --json). SIGTERM or SIGINT drains it: it takes nothing more, lets the jobs in flight
-// finish within the grace period, lets go of the rest (queued, for another worker) and exits 0.
+// lines with --json), and fires the routines that come due (a line for each fire). SIGTERM or
+// SIGINT drains it: it takes nothing more, lets the jobs in flight finish within the grace
+// period, lets go of the rest (queued, for another worker) and exits 0.
 import { once } from "node:events";
 import type { JobView } from "@oz0/runtime";
 import type { Command } from "commander";
@@ -46,18 +47,30 @@ export function registerWorker(program: Command, out: Output): Command {
           onError: (error) =>
             out.stderr(`oz0: worker: ${error instanceof Error ? error.message : String(error)}\n`),
         });
+        // Every worker runs the routine scheduler too: each tick fires once however many run it.
+        const routines = runtime.routines.scheduler({
+          onFired: ({ routine, result }) => {
+            const job = result.outcome === "started" ? result.job.id : null;
+            if (out.json) out.writeJson({ event: "routine", routine, outcome: result.outcome, job });
+            else out.stdout(`routine ${routine} · ${result.outcome}${job === null ? "" : ` · job ${job}`}\n`);
+          },
+          onError: (error) =>
+            out.stderr(`oz0: routines: ${error instanceof Error ? error.message : String(error)}\n`),
+        });
         const stop = new AbortController();
         const onSignal = () => stop.abort();
         process.once("SIGTERM", onSignal);
         process.once("SIGINT", onSignal);
         try {
           await worker.start();
+          routines.start();
           if (out.json)
             out.writeJson({ event: "started", worker: worker.id, concurrency: worker.concurrency });
           else out.stderr(`worker ${worker.id} · ${worker.concurrency} at once · SIGTERM drains it\n`);
           if (!stop.signal.aborted) await once(stop.signal, "abort");
           if (!out.json)
             out.stderr(`worker ${worker.id} draining: ${worker.inFlight.length} job(s) in flight\n`);
+          await routines.stop();
           await worker.drain();
           if (out.json) out.writeJson({ event: "drained", worker: worker.id });
           else out.stderr(`worker ${worker.id} stopped\n`);

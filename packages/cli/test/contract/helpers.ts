@@ -21,12 +21,42 @@ export async function contractHome(): Promise<{ home: string; cleanup: () => Pro
     if (installed.code !== 0) throw new Error(`installing ${dir} failed: ${installed.stderr}`);
   }
   // Install refuses a script that fails with a kind its agent does not declare (OZ-S025); only
-  // a model's answer brings one to a job, so the wildcard agent's model answers so from here on.
+  // a model's answer brings one to a job, so the wildcard agent's model answers so from here on,
+  // in a bundle written past install's checks (an edit to the folder alone changes nothing).
   await writeFile(
     join(contract, "scripts", "wildcard.yaml"),
     'turns:\n  - call: { function: oz__fail, args: { kind: gave_up, message: "too hard" } }\n',
   );
+  await bundlePast(made.home, "contract", contract);
   return { home: made.home, cleanup: made.cleanup };
+}
+
+/** Makes the installed `plugin` of tenant default run from the bundle of `dir`, past every install check. */
+async function bundlePast(home: string, plugin: string, dir: string): Promise<void> {
+  const { bundleFolder, openStore, packBundle } = await import("@oz0/runtime");
+  const bundle = await bundleFolder(dir);
+  const store = await openStore({ home });
+  try {
+    await store.db
+      .insertInto("bundles")
+      .values({
+        digest: bundle.digest,
+        archive: await packBundle(bundle),
+        files: bundle.files.length,
+        bytes: bundle.files.reduce((sum, file) => sum + file.bytes.byteLength, 0),
+        created_at: Date.now(),
+      })
+      .onConflict((conflict) => conflict.column("digest").doNothing())
+      .execute();
+    await store.db
+      .updateTable("plugins")
+      .set({ bundle: bundle.digest })
+      .where("tenant", "=", "default")
+      .where("name", "=", plugin)
+      .execute();
+  } finally {
+    await store.close();
+  }
 }
 
 export interface Failure {

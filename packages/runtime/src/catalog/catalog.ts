@@ -2,10 +2,21 @@
 // updates and removes are all or nothing, each in one store transaction under the tenant's
 // lock; every later use of a part's name goes through the owner check in resolve.ts.
 
+import { readFile, realpath, stat } from "node:fs/promises";
 import type { MemoryProvider, PluginConfig } from "@oz0/sdk";
 import { isOz0Error, Oz0Error } from "@oz0/sdk";
 import type { BuiltTool } from "@oz0/sdk/internal";
 import type { Kysely } from "kysely";
+import {
+  BUNDLE_LIMITS,
+  BundleCache,
+  bundleFolder,
+  type PackedBundle,
+  type PluginBundle,
+  packed,
+  saveBundle,
+  unpackBundle,
+} from "../bundles/index.js";
 import {
   type ContractBreak,
   checkPlugin,
@@ -17,7 +28,7 @@ import {
 } from "../lint/index.js";
 import { MemoryProviders } from "../memory/index.js";
 import { PluginConfigs } from "../plugin-config/index.js";
-import { type LoadedPlugin, loadPluginDir } from "../plugin-dir/index.js";
+import { type LoadedPlugin, loadPluginDir, pluginRoot } from "../plugin-dir/index.js";
 import type { Database, Store } from "../store/index.js";
 import {
   type ReferenceProblem,
@@ -63,7 +74,18 @@ import { type StoredPlugin, TenantView } from "./view.js";
 export interface ChangeOptions {
   readonly force?: boolean | undefined;
   readonly reason?: string | undefined;
+  /**
+   * For an install or update from a bundle: what to record as where it came from (an archive's
+   * file name, an upload); `bundle <digest>` when left out. A folder records its real path.
+   */
+  readonly source?: string | undefined;
 }
+
+/**
+ * What an install or update takes: the path of a plugin folder or of an archive of one (a
+ * `.tgz` from `oz0 plugin pack`), or a bundle (`unpackBundle` of an archive received).
+ */
+export type PluginSource = string | PluginBundle;
 
 /** What an install, update or remove did. */
 export interface ChangeReport {
@@ -74,7 +96,10 @@ export interface ChangeReport {
   readonly version: string;
   /** An update's version before it; `null` otherwise. */
   readonly previousVersion: string | null;
+  /** Where the plugin was installed from: its folder, or what a bundle install named. */
   readonly dir: string;
+  /** The digest of the bundle the plugin runs from now (the one removed, for a remove). */
+  readonly digest: string | null;
   readonly forcedReason: string | null;
   /** Parts by address that the change added, and that it removed. */
   readonly added: readonly string[];
@@ -104,6 +129,7 @@ export interface CatalogOptions {
 /** A default plugin loaded and ready to write into a tenant. */
 interface PendingDefault {
   readonly plugin: StoredPlugin;
+  readonly bundle: PackedBundle;
 }
 
 /**
@@ -114,7 +140,9 @@ interface PendingDefault {
 export class Catalog {
   readonly store: Store;
   readonly home: string;
-  private readonly installed = new InstalledPlugins();
+  private readonly installed: InstalledPlugins;
+  /** The bundles under the home that this catalog's plugins load from. */
+  private readonly bundles: BundleCache;
   private readonly options: CatalogOptions;
   private readonly memories: MemoryProviders;
   /** Plugins' configs in their tenants (`oz0 plugin config`). */
@@ -124,6 +152,8 @@ export class Catalog {
     this.store = store;
     this.home = home;
     this.options = options;
+    this.bundles = new BundleCache(home);
+    this.installed = new InstalledPlugins(store, this.bundles);
     this.memories = new MemoryProviders(store);
     this.configs = new PluginConfigs(store, home, (tenant, plugin) => this.loadInstalled(tenant, plugin));
   }
@@ -155,18 +185,20 @@ export class Catalog {
   }
 
   /**
-   * Installs the plugin folder `dir` into `tenant`, creating the tenant if it does not exist.
-   * Refused, leaving the tenant as it was, when the folder does not load, when it would add an
-   * agent or flow name or tool ID another plugin has, when what it uses is missing, or (unless
-   * forced) when another installed plugin names what this version lacks.
+   * Installs the plugin folder `from` (or the bundle `from`) into `tenant`, creating the tenant
+   * if it does not exist. The plugin's files are stored as a bundle, which it runs from from now
+   * on: the folder can change or go without changing the installed plugin. Refused, leaving the
+   * tenant as it was, when the folder does not bundle or load, when it would add an agent or
+   * flow name or tool ID another plugin has, when what it uses is missing, or (unless forced)
+   * when another installed plugin names what this version lacks.
    */
-  install(tenant: string, dir: string, options: ChangeOptions = {}): Promise<ChangeReport> {
-    return this.put("install", tenant, dir, options);
+  install(tenant: string, from: PluginSource, options: ChangeOptions = {}): Promise<ChangeReport> {
+    return this.put("install", tenant, from, options);
   }
 
-  /** Replaces an installed plugin with the version in `dir`, under the rules of install. */
-  update(tenant: string, dir: string, options: ChangeOptions = {}): Promise<ChangeReport> {
-    return this.stopServersAfter(this.put("update", tenant, dir, options));
+  /** Replaces an installed plugin with the version in `from` (a folder or a bundle), under the rules of install. */
+  update(tenant: string, from: PluginSource, options: ChangeOptions = {}): Promise<ChangeReport> {
+    return this.stopServersAfter(this.put("update", tenant, from, options));
   }
 
   /** Removes `plugin` from `tenant`; refused, unless forced, while another plugin names its parts. */
@@ -201,6 +233,7 @@ export class Catalog {
         version: current.version,
         previousVersion: null,
         dir: current.dir,
+        digest: current.bundle,
         forcedReason: reason,
         added: [],
         removed: addresses(current.parts),
@@ -387,12 +420,12 @@ export class Catalog {
     return resolvePart(this.store.db, tenant, kind, text, options);
   }
 
-  /** The installed plugin loaded from its folder, for building its tools and reading its agents. */
+  /** The installed plugin loaded from its bundle, for building its tools and reading its agents. */
   async loadInstalled(tenant: string, plugin: string): Promise<LoadedPlugin> {
     await requireTenant(this.store.db, tenant);
     const row = await this.store.db
       .selectFrom("plugins")
-      .select(["name", "version", "dir"])
+      .select(["name", "version", "dir", "bundle"])
       .where("tenant", "=", tenant)
       .where("name", "=", plugin)
       .executeTakeFirst();
@@ -427,7 +460,12 @@ export class Catalog {
       if (isOz0Error(error)) return [];
       throw error;
     }
-    const plugin = toBeStored(loaded, await partsOf(loaded, { tenant, home: this.home }), null);
+    const plugin = toBeStored(
+      loaded,
+      { dir: loaded.dir, bundle: null },
+      await partsOf(loaded, { tenant, home: this.home }),
+      null,
+    );
     return tenantProblems(await this.view(tenant), plugin);
   }
 
@@ -446,10 +484,15 @@ export class Catalog {
     return tenantContextFromEntries(tenant, entries);
   }
 
-  private async put(action: "install" | "update", tenant: string, dir: string, options: ChangeOptions) {
+  private async put(
+    action: "install" | "update",
+    tenant: string,
+    from: PluginSource,
+    options: ChangeOptions,
+  ) {
     checkTenantName(tenant);
     const reason = forcedReason(options);
-    const loaded = await loadForInstall(dir);
+    const { bundle, dir, loaded } = await this.loadForInstall(from, options.source);
     const parts = await partsOf(loaded, { tenant, home: this.home });
     const { name, version } = loaded.manifest;
     // Lint's checks, against the tenant as it is now: their errors refuse the change below.
@@ -467,7 +510,7 @@ export class Catalog {
       const before = await TenantView.load(trx, tenant);
       const current = before.plugin(name);
       if (action === "install" && current !== undefined)
-        throw alreadyInstalled(tenant, current, { version, dir: loaded.dir });
+        throw alreadyInstalled(tenant, current, { version, dir });
       if (action === "update" && current === undefined) {
         throw notInstalledError(tenant, name, [...before.plugins.keys()], dir);
       }
@@ -475,7 +518,7 @@ export class Catalog {
         current === undefined
           ? `cannot install ${name} ${version} in tenant ${tenant}`
           : `cannot update ${name} from ${current.version} to ${version} in tenant ${tenant}`;
-      const plugin = toBeStored(loaded, parts, reason);
+      const plugin = toBeStored(loaded, { dir, bundle: bundle.bundle.digest }, parts, reason);
       const after = before.with(plugin);
       refuseTakenNames(before, plugin, attempt);
       refuseUnmetUses(after, plugin, attempt);
@@ -492,6 +535,7 @@ export class Catalog {
               { tenant, plugin: name, action: "update", reason },
               attempt,
             );
+      await saveBundle(trx, bundle, this.store.clockSql);
       await this.write(trx, tenant, plugin, current !== undefined);
       await this.record(trx, {
         tenant,
@@ -512,7 +556,8 @@ export class Catalog {
         plugin: name,
         version,
         previousVersion: current?.version ?? null,
-        dir: loaded.dir,
+        dir,
+        digest: bundle.bundle.digest,
         forcedReason: reason,
         added: [...has].filter((address) => !had.has(address)),
         removed: [...had].filter((address) => !has.has(address)),
@@ -535,8 +580,9 @@ export class Catalog {
     for (const { dir, name } of await defaultNames(dirs)) {
       if (name !== undefined && (name === skip || Object.hasOwn(given, name))) continue;
       let loaded: LoadedPlugin;
+      let bundle: PackedBundle;
       try {
-        loaded = await loadForInstall(dir);
+        ({ loaded, bundle } = await this.loadForInstall(dir, undefined));
         const { findings } = await checkPlugin(loaded.dir, { loaded: true });
         const linted = lintRefusal(
           findings,
@@ -556,7 +602,13 @@ export class Catalog {
         continue;
       }
       pending.push({
-        plugin: toBeStored(loaded, await partsOf(loaded, { tenant, home: this.home }), null),
+        plugin: toBeStored(
+          loaded,
+          { dir, bundle: bundle.bundle.digest },
+          await partsOf(loaded, { tenant, home: this.home }),
+          null,
+        ),
+        bundle,
       });
     }
     return pending;
@@ -569,7 +621,7 @@ export class Catalog {
     pending: readonly PendingDefault[],
   ): Promise<DefaultPluginOutcome[]> {
     const outcomes: DefaultPluginOutcome[] = [];
-    for (const { plugin } of pending) {
+    for (const { plugin, bundle } of pending) {
       if (Object.hasOwn(await givenDefaults(trx, tenant), plugin.name)) continue;
       const before = await TenantView.load(trx, tenant);
       const base = { tenant, plugin: plugin.name, dir: plugin.dir };
@@ -583,6 +635,7 @@ export class Catalog {
         const attempt = `cannot install the default plugin ${plugin.name} ${plugin.version} in tenant ${tenant}`;
         refuseTakenNames(before, plugin, attempt);
         refuseUnmetUses(before.with(plugin), plugin, attempt);
+        await saveBundle(trx, bundle, this.store.clockSql);
         await this.write(trx, tenant, plugin, false);
         await this.record(trx, {
           tenant,
@@ -609,6 +662,7 @@ export class Catalog {
     const row = {
       version: plugin.version,
       dir: plugin.dir,
+      bundle: plugin.bundle,
       manifest: JSON.stringify(plugin.manifest),
       installed_at: this.store.clockSql,
       forced_reason: plugin.forcedReason,
@@ -674,6 +728,25 @@ export class Catalog {
     await lockTenant(trx, this.store.engine, tenant);
   }
 
+  /**
+   * The plugin to install, bundled (a folder) and written under the home, then loaded from
+   * there as every process will load it; a problem says which folder or bundle it is in, and
+   * names files where the folder has them rather than where the home keeps them.
+   */
+  private async loadForInstall(
+    from: PluginSource,
+    source: string | undefined,
+  ): Promise<{ bundle: PackedBundle; dir: string; loaded: LoadedPlugin }> {
+    const given = await bundleOf(from, source);
+    const bundle = await packed(given.bundle);
+    const cached = await this.bundles.put(bundle.bundle);
+    try {
+      return { bundle, dir: given.dir, loaded: await loadPluginDir(cached) };
+    } catch (error) {
+      throw located(error, cached, given.dir);
+    }
+  }
+
   private async view(tenant: string): Promise<TenantView> {
     await requireTenant(this.store.db, tenant);
     return TenantView.load(this.store.db, tenant);
@@ -695,17 +768,41 @@ export class Catalog {
 
 const PART_ROWS_PER_INSERT = 200;
 
-/** Loads a folder to install, saying which folder a problem is in; the problems keep file:line:col. */
-async function loadForInstall(dir: string): Promise<LoadedPlugin> {
-  try {
-    return await loadPluginDir(dir);
-  } catch (error) {
-    if (!(error instanceof Oz0Error) || error.message.startsWith(dir)) throw error;
-    throw new Oz0Error(error.code, `${dir}: ${error.message}`, {
-      cause: error,
-      ...(error.data === undefined ? {} : { data: { ...error.data } }),
-    });
+/**
+ * The bundle `from` names, with where it came from: a folder's (real path) files; an archive
+ * file's (`oz0 plugin pack`) contents; a bundle as it is.
+ */
+async function bundleOf(
+  from: PluginSource,
+  source: string | undefined,
+): Promise<{ bundle: PluginBundle; dir: string }> {
+  if (typeof from !== "string") return { bundle: from, dir: source ?? `bundle ${from.digest}` };
+  const info = await stat(from).catch(() => undefined);
+  if (info?.isFile() !== true) return { bundle: await bundleFolder(from), dir: await pluginRoot(from) };
+  const file = await realpath(from);
+  if (info.size > BUNDLE_LIMITS.maxTotalBytes) {
+    throw new Oz0Error(
+      "INVALID_BUNDLE",
+      `${from} is ${info.size} bytes, more than a bundle may hold in all (${BUNDLE_LIMITS.maxTotalBytes} bytes, maxTotalBytes).`,
+      { data: { detail: "bundle too large", limit: "maxTotalBytes", max: BUNDLE_LIMITS.maxTotalBytes } },
+    );
   }
+  return { bundle: await unpackBundle(await readFile(file), { name: from }), dir: source ?? file };
+}
+
+/** A load's problem in `cached`, told of `dir`: prefixed with it, and with its paths in place of the home's. */
+function located(error: unknown, cached: string, dir: string): unknown {
+  if (!(error instanceof Oz0Error)) return error;
+  let message = error.message.replaceAll(cached, dir);
+  if ((error.cause as { code?: unknown } | undefined)?.code === "ERR_MODULE_NOT_FOUND") {
+    message +=
+      ". The plugin runs from its bundle, which holds only the files inside its folder (and gets @oz0/sdk from oz0): " +
+      "put what the code imports inside the folder (a package in its own node_modules), or bundle it into the code; see docs/bundles.md";
+  }
+  return new Oz0Error(error.code, message.startsWith(dir) ? message : `${dir}: ${message}`, {
+    cause: error,
+    ...(error.data === undefined ? {} : { data: { ...error.data } }),
+  });
 }
 
 function requirePlugin(view: TenantView, plugin: string): StoredPlugin {
@@ -721,6 +818,7 @@ function addresses(parts: readonly StoredPart[]): string[] {
 /** A loaded plugin folder as the catalog stores it; the store sets `installedAt` as it writes. */
 function toBeStored(
   loaded: LoadedPlugin,
+  from: { dir: string; bundle: string | null },
   parts: readonly StoredPart[],
   forcedReason: string | null,
 ): StoredPlugin {
@@ -728,7 +826,8 @@ function toBeStored(
   return {
     name: manifest.name,
     version: manifest.version,
-    dir: loaded.dir,
+    dir: from.dir,
+    bundle: from.bundle,
     manifest,
     installedAt: 0,
     forcedReason,

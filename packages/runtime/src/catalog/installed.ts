@@ -1,87 +1,94 @@
-// Installed plugins loaded from the folders they were installed from, for the job engine to
-// build tools and read agents. A load is kept while the files it read keep their modification
-// times, so a job start costs a few stat calls, and an edited plugin is read afresh.
-import { lstat, stat } from "node:fs/promises";
-import { join } from "node:path";
+// Installed plugins loaded from their bundles, for the job engine to build tools and read agents:
+// each bundle is written under the home once (checked against its digest) and loaded once per
+// process, whatever becomes of the folder it was installed from. A plugin installed before
+// bundles has none yet: its first load bundles the folder it was installed from, once.
 import { Oz0Error } from "@oz0/sdk";
+import { type BundleCache, bundleFolder, packed, readBundle, saveBundle } from "../bundles/index.js";
 import { type LoadedPlugin, loadPluginDir } from "../plugin-dir/index.js";
+import type { Store } from "../store/index.js";
 
 interface Installed {
   readonly tenant: string;
   readonly name: string;
   readonly version: string;
   readonly dir: string;
-}
-
-interface Entry {
-  readonly stamp: string;
-  readonly loaded: LoadedPlugin;
+  readonly bundle: string | null;
 }
 
 export class InstalledPlugins {
-  private readonly entries = new Map<string, Entry>();
+  private readonly loads = new Map<string, Promise<LoadedPlugin>>();
+  private readonly store: Store;
+  private readonly bundles: BundleCache;
+
+  constructor(store: Store, bundles: BundleCache) {
+    this.store = store;
+    this.bundles = bundles;
+  }
 
   async load(installed: Installed): Promise<LoadedPlugin> {
-    const key = `${installed.dir}\0${installed.version}`;
-    const entry = this.entries.get(key);
-    if (entry !== undefined && (await stampOf(entry.loaded)) === entry.stamp) return entry.loaded;
-    const loaded = await loadFolder(installed);
-    this.entries.set(key, { stamp: await stampOf(loaded), loaded });
+    if (installed.bundle === null) return this.adopt(installed);
+    const digest = installed.bundle;
+    let loading = this.loads.get(digest);
+    if (loading === undefined) {
+      loading = this.loadBundle(installed, digest);
+      this.loads.set(digest, loading);
+      loading.catch(() => this.loads.delete(digest));
+    }
+    return matching(installed, await loading, `its bundle ${digest}`);
+  }
+
+  private async loadBundle(installed: Installed, digest: string): Promise<LoadedPlugin> {
+    try {
+      const dir = await this.bundles.dir(digest, () => readBundle(this.store.db, digest));
+      return await loadPluginDir(dir);
+    } catch (cause) {
+      throw cannotLoad(installed, `its bundle ${digest}`, cause);
+    }
+  }
+
+  /** Bundles the folder a plugin older than bundles was installed from, and records the bundle. */
+  private async adopt(installed: Installed): Promise<LoadedPlugin> {
+    const where = `${installed.dir}, where it was installed from`;
+    let loaded: LoadedPlugin;
+    let bundle: Awaited<ReturnType<typeof packed>>;
+    try {
+      bundle = await packed(await bundleFolder(installed.dir));
+      loaded = await loadPluginDir(await this.bundles.put(bundle.bundle));
+    } catch (cause) {
+      throw cannotLoad(installed, where, cause);
+    }
+    matching(installed, loaded, installed.dir);
+    await saveBundle(this.store.db, bundle, this.store.clockSql);
+    await this.store.db
+      .updateTable("plugins")
+      .set({ bundle: bundle.bundle.digest })
+      .where("tenant", "=", installed.tenant)
+      .where("name", "=", installed.name)
+      .where("bundle", "is", null)
+      .execute();
     return loaded;
   }
 }
 
-async function loadFolder(installed: Installed): Promise<LoadedPlugin> {
-  const { tenant, name, version, dir } = installed;
-  let loaded: LoadedPlugin;
-  try {
-    loaded = await loadPluginDir(dir);
-  } catch (cause) {
-    const why = cause instanceof Error ? cause.message : String(cause);
-    throw new Oz0Error(
-      "INVALID_PLUGIN",
-      `plugin ${name} ${version} of tenant ${tenant} cannot be loaded from ${dir}, where it was installed from: ${why}`,
-      { cause, data: { plugin: name, detail: "installed folder does not load" } },
-    );
-  }
-  const found = loaded.manifest;
-  if (found.name !== name || found.version !== version) {
-    throw new Oz0Error(
-      "INVALID_PLUGIN",
-      `plugin ${name} ${version} of tenant ${tenant} was installed from ${dir}, which now holds ${found.name} ${found.version}. ` +
-        `Run oz0 plugin update ${dir} --tenant ${tenant} to install what the folder holds now.`,
-      { data: { plugin: name, detail: "installed folder changed version" } },
-    );
-  }
-  return loaded;
+function cannotLoad(installed: Installed, where: string, cause: unknown): Oz0Error {
+  const { tenant, name, version } = installed;
+  const why = cause instanceof Error ? cause.message : String(cause);
+  return new Oz0Error(
+    "INVALID_PLUGIN",
+    `plugin ${name} ${version} of tenant ${tenant} cannot be loaded from ${where}: ${why}`,
+    { cause, data: { plugin: name, detail: "installed plugin does not load" } },
+  );
 }
 
-/**
- * The modification times and sizes of every file the load read, and of the folders it listed,
- * with what each entry itself is: a file swapped for a link is read afresh, and refused.
- */
-async function stampOf(loaded: LoadedPlugin): Promise<string> {
-  const paths = new Set(["plugin.yaml", "agents", "skills"]);
-  if (loaded.manifest.main !== undefined) paths.add(loaded.manifest.main);
-  for (const agent of loaded.agents) {
-    paths.add(agent.file);
-    if (agent.definition.instructions !== undefined) paths.add(agent.definition.instructions);
-  }
-  for (const skill of loaded.skills) paths.add(skill.file);
-  paths.add("tools");
-  for (const tool of loaded.toolManifests) {
-    paths.add(tool.file);
-    paths.add(tool.manifest.spec.entry);
-  }
-  const stamps = await Promise.all(
-    [...paths].sort().map(async (path) => {
-      const [info, entry] = await Promise.all([
-        stat(join(loaded.dir, path)).catch(() => undefined),
-        lstat(join(loaded.dir, path)).catch(() => undefined),
-      ]);
-      if (info === undefined || entry === undefined) return `${path}:-`;
-      return `${path}:${info.mtimeMs}:${info.size}:${entry.ino}:${entry.isSymbolicLink()}`;
-    }),
+/** `loaded`, when it is the plugin and version the row says; a bundle always is, an old folder may not be. */
+function matching(installed: Installed, loaded: LoadedPlugin, where: string): LoadedPlugin {
+  const { tenant, name, version, dir } = installed;
+  const found = loaded.manifest;
+  if (found.name === name && found.version === version) return loaded;
+  throw new Oz0Error(
+    "INVALID_PLUGIN",
+    `plugin ${name} ${version} of tenant ${tenant} was installed from ${where}, which now holds ${found.name} ${found.version}. ` +
+      `Run oz0 plugin update ${dir} --tenant ${tenant} to install what the folder holds now.`,
+    { data: { plugin: name, detail: "installed folder changed version" } },
   );
-  return stamps.join("\n");
 }

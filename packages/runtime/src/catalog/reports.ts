@@ -29,7 +29,10 @@ export interface PluginSummary {
   readonly name: string;
   readonly version: string;
   readonly description: string | null;
+  /** Where it was installed from (a folder, or what an archive install named); it runs from its bundle. */
   readonly dir: string;
+  /** The sha256 digest of the bundle it runs from; `null` for one installed before bundles, until its first load. */
+  readonly digest: string | null;
   /** Epoch milliseconds of the install or the last update. */
   readonly installedAt: number;
   /** The reason given when the install or last update was forced. */
@@ -111,6 +114,7 @@ export function summaryOf(plugin: StoredPlugin): PluginSummary {
     version: plugin.version,
     description: plugin.manifest.description ?? null,
     dir: plugin.dir,
+    digest: plugin.bundle,
     installedAt: plugin.installedAt,
     forcedReason: plugin.forcedReason,
     parts,

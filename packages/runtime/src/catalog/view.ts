@@ -8,8 +8,10 @@ import { partFromRow, type StoredPart } from "./parts.js";
 export interface StoredPlugin {
   readonly name: string;
   readonly version: string;
-  /** The plugin folder's real path, as it was installed from. */
+  /** Where it was installed from: the plugin folder's real path, or what an archive install named. */
   readonly dir: string;
+  /** The digest of the bundle it runs from; `null` for a plugin installed before bundles, until its first load. */
+  readonly bundle: string | null;
   readonly manifest: PluginManifest;
   readonly installedAt: number;
   readonly forcedReason: string | null;
@@ -48,6 +50,7 @@ export class TenantView {
         name: row.name,
         version: row.version,
         dir: row.dir,
+        bundle: row.bundle,
         manifest: JSON.parse(row.manifest) as PluginManifest,
         installedAt: row.installed_at,
         forcedReason: row.forced_reason,

@@ -6,6 +6,20 @@ import type { ArgumentChanger, CallError } from "./calls.js";
 import type { GovernanceEventData } from "./governance.js";
 
 /** How a job ended when it did not succeed: a platform failure kind or one the agent declared. */
+/** What a routine's job may do, recorded in its job_started: every claim reads it afresh. */
+export interface RoutineGrant {
+  /** The routine's address: `<plugin>/<name>`, or a tenant-level routine's bare name. */
+  readonly name: string;
+  /** The functions the job may call, as the agent's own plugin reads them; the agent's when left out. */
+  readonly tools?: readonly string[];
+  readonly limits?: {
+    readonly max_turns?: number;
+    readonly max_tokens?: number;
+    readonly wall_seconds?: number;
+    readonly max_cost_usd?: number;
+  };
+}
+
 export interface JobFailure {
   readonly kind: string;
   readonly message: string;
@@ -52,6 +66,8 @@ export interface JobEventData extends GovernanceEventData {
     readonly input: unknown;
     readonly parent?: string;
     readonly by?: string;
+    /** A routine's job: the routine, and the tools and limits it narrows the agent's to. */
+    readonly routine?: RoutineGrant;
   };
   /** A worker took the job: every claim counts an attempt. */
   job_claimed: { readonly attempt: number; readonly node: string };

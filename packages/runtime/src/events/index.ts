@@ -12,6 +12,7 @@ export {
   type JobFailure,
   type ModelCallRecord,
   type NewEvent,
+  type RoutineGrant,
   type WaitingFor,
 } from "./events.js";
 export { failureOf, SetupFailure } from "./failures.js";

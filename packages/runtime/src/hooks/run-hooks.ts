@@ -7,7 +7,7 @@ import type { GovernanceEvent, JobFailure, NewEvent } from "../events/index.js";
 import { SetupFailure } from "../events/index.js";
 import type { ModelFunction, ModelReply, ModelRequest } from "../models/index.js";
 import type { Store } from "../store/index.js";
-import type { CallableFunction } from "../tools/index.js";
+import type { CallableFunction, CallContext } from "../tools/index.js";
 import { type JobUsage, tenantUsage, type UsageQuery, type UsageTotals } from "../usage/index.js";
 import { HookBus, type HookScope } from "./bus.js";
 import {
@@ -42,18 +42,17 @@ export interface RunHooksOptions {
   readonly usage: JobUsage;
   /** The tenant's totals over a period. */
   readonly tenantUsage: (query: UsageQuery) => Promise<UsageTotals>;
-  /** The run's abort signal: interceptors find the run's hooks by it (`runHooksOf`). */
-  readonly signal?: AbortSignal;
 }
-
-const BY_SIGNAL = new WeakMap<AbortSignal, RunHooks>();
 
 /**
  * The hooks of the job run a function call belongs to, for interceptors other than the bus's
- * own (tool policy, kill switches) that record governance events or fire their own points.
+ * own (tool policy, kill switches) that record governance events or fire their own points:
+ * the call's request carries them. Undefined for a call outside a job run.
+ * @example before: async (request) => { runHooksOf(request)?.note(entry); return undefined; }
  */
-export function runHooksOf(call: { readonly signal: AbortSignal }): RunHooks | undefined {
-  return BY_SIGNAL.get(call.signal);
+export function runHooksOf(request: { readonly context: CallContext }): RunHooks | undefined {
+  const hooks = request.context.hooks;
+  return hooks instanceof RunHooks ? hooks : undefined;
 }
 
 export class RunHooks {
@@ -71,7 +70,6 @@ export class RunHooks {
       },
       tenant: (query: UsageQuery) => tenantUsage(query),
     });
-    if (options.signal !== undefined) BY_SIGNAL.set(options.signal, this);
     for (const broken of options.table.broken) {
       this.note({
         kind: "hook_error",
@@ -429,7 +427,6 @@ export interface RunForHooks {
   readonly row: { readonly id: string; readonly tenant: string };
   readonly address: string;
   readonly usage: JobUsage;
-  readonly controller: AbortController;
   readonly deps: {
     readonly hooks: { table(tenant: string): Promise<HookTable> };
     readonly jobs: { readonly store: Store };
@@ -444,6 +441,5 @@ export async function runHooksFor(run: RunForHooks): Promise<RunHooks> {
     scope: { tenant, jobId: id, agent: run.address },
     usage: run.usage,
     tenantUsage: (query) => tenantUsage(run.deps.jobs.store, tenant, query),
-    signal: run.controller.signal,
   });
 }

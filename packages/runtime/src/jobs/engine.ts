@@ -6,17 +6,24 @@
 import { isOz0Error, Oz0Error } from "@oz0/sdk";
 import type { Transaction } from "kysely";
 import { buildCard, type Card } from "../cards/index.js";
-import { event, type JobEvent, type JobFailure, type WaitingFor } from "../events/index.js";
+import {
+  event,
+  type JobEvent,
+  type JobFailure,
+  type RoutineGrant,
+  type WaitingFor,
+} from "../events/index.js";
 import { type HookSource, storeHookSource } from "../hooks/index.js";
 import { type ModelResolver, modelResolver } from "../models/index.js";
 import { assertAgentRuns } from "../policy/kill-switches.js";
 import type { Database, JobMode, JobRow, JobStatus, Store } from "../store/index.js";
 import { checkedTraceparent, type Telemetry } from "../telemetry/index.js";
 import type { CallInterceptor, PartSource } from "../tools/index.js";
-import { newJobId, newLeaseToken, newNodeId } from "./ids.js";
+import { keyedJobId, newJobId, newLeaseToken, newNodeId } from "./ids.js";
 import type { RunDeps, RunListeners } from "./job-run.js";
 import { runJob } from "./loop.js";
-import { assertRuntimeRuns, readSchema } from "./setup.js";
+import { assertRuntimeRuns, inputProblem, readSchema } from "./setup.js";
+import { moveJob } from "./status.js";
 import { type Claimed, isTerminal, JobStore, jobNotFound, type TenantRedactor } from "./store.js";
 import { agentTags } from "./tags.js";
 import { type JobView, jobView } from "./view.js";
@@ -67,6 +74,26 @@ export interface StartRequest {
    * trace. A value that is not a traceparent is refused (INVALID_TELEMETRY).
    */
   readonly traceparent?: string | undefined;
+  /** A routine's job: the routine, and the tools and limits it narrows the agent's to. */
+  readonly routine?: RoutineGrant | undefined;
+  /**
+   * Runs in the transaction that inserts the job, before it: a row that must commit with the
+   * job or not at all (a routine's one fire per tick), told the new job's id. Throwing starts
+   * no job.
+   */
+  readonly inTransaction?: ((trx: Transaction<Database>, job: string) => Promise<void>) | undefined;
+  /**
+   * Checks an agent's input against its input_schema before the job exists, refusing a
+   * mismatch with INVALID_INPUT (the HTTP API's StartJob); otherwise the job is created and
+   * fails with invalid_input at its first run, after the start hooks saw the input.
+   */
+  readonly checkInput?: boolean;
+  /**
+   * The caller's name for this start: a second start of the same agent in the tenant with the
+   * same key returns the first job instead of starting another (its ID is made from the key),
+   * and one with other input is refused with CONFLICT.
+   */
+  readonly idempotencyKey?: string | undefined;
 }
 
 export interface RunOptions extends RunListeners {
@@ -150,10 +177,18 @@ export class JobEngine {
     if (part.kind === "agent") {
       await assertAgentRuns(this.jobs.store, request.tenant, `${part.plugin}/${part.name}`);
       await assertRuntimeRuns(this.#deps.source, request.tenant, part);
+      if (request.checkInput === true) await this.assertInput(request, part);
     }
-    const id = newJobId(part.name);
+    const id =
+      request.idempotencyKey === undefined
+        ? newJobId(part.name)
+        : keyedJobId(part.name, request.tenant, request.idempotencyKey);
+    if (request.idempotencyKey !== undefined) {
+      const earlier = await this.startedUnder(id, request);
+      if (earlier !== undefined) return earlier;
+    }
     const mode = request.mode ?? "run";
-    const row = await this.jobs.create(
+    const create = this.jobs.create(
       {
         id,
         tenant: request.tenant,
@@ -177,10 +212,57 @@ export class JobEngine {
           mode,
           input: request.input ?? "",
           ...(request.by === undefined ? {} : { by: request.by }),
+          ...(request.routine === undefined ? {} : { routine: request.routine }),
         }),
       ],
+      request.inTransaction === undefined
+        ? undefined
+        : (trx) => request.inTransaction?.(trx, id) ?? Promise.resolve(),
     );
+    if (request.idempotencyKey === undefined) return jobView(await create);
+    try {
+      return jobView(await create);
+    } catch (error) {
+      // Two starts with one key at once: the one that lost the insert answers with the winner's job.
+      const earlier = await this.startedUnder(id, request);
+      if (earlier !== undefined) return earlier;
+      throw error;
+    }
+  }
+
+  /** The job an earlier start with the same idempotency key made, refused when its input differs. */
+  private async startedUnder(id: string, request: StartRequest): Promise<JobView | undefined> {
+    const row = await this.jobs.get(id);
+    if (row === undefined) return undefined;
+    if (row.tenant !== request.tenant || row.input !== JSON.stringify(request.input ?? "")) {
+      throw new Oz0Error(
+        "CONFLICT",
+        `idempotency key ${request.idempotencyKey} already started job ${id} with other input; send the same input to get that job, or use another key.`,
+        {
+          data: {
+            kind: "idempotency key",
+            name: request.idempotencyKey,
+            expected: "the same input",
+            actual: "other input",
+          },
+        },
+      );
+    }
     return jobView(row);
+  }
+
+  private async assertInput(request: StartRequest, part: { plugin: string; name: string }): Promise<void> {
+    const plugin = await this.#deps.source.loadInstalled(request.tenant, part.plugin);
+    const definition = plugin.agents.find((agent) => agent.definition.name === part.name)?.definition;
+    if (definition === undefined) return;
+    const problem = await inputProblem(
+      plugin,
+      definition,
+      `${part.plugin}/${part.name}`,
+      request.input ?? "",
+    );
+    if (problem === undefined) return;
+    throw new Oz0Error("INVALID_INPUT", problem.message, { data: { issues: problem.issues } });
   }
 
   /** An agent by address, else a flow: agents and flows share one set of names. */
@@ -406,19 +488,18 @@ export class JobEngine {
     }
     const failure: JobFailure = { kind: "cancelled", message: `cancelled by ${by}` };
     await this.jobs.appendOutside(trx, row.id, [event("job_cancelled", { by })]);
-    await trx
-      .updateTable("jobs")
-      .set({
-        status: "cancelled",
+    await moveJob(trx, row.id, "cancelled", {
+      from: [row.status],
+      set: {
         failure: JSON.stringify(failure),
         cancel_requested_by: by,
         lease_owner: null,
         lease_expires_at: null,
         waiting_for: null,
         updated_at: this.jobs.store.clockSql,
-      })
-      .where("id", "=", row.id)
-      .execute();
+      },
+      side: "user",
+    });
     await this.jobs.notifyParent(
       trx,
       { id: row.id, parent: row.parent_id },
@@ -462,16 +543,10 @@ export class JobEngine {
     await this.jobs.outside(id, async (row, { trx, append }) => {
       this.expectWaiting(row, "chat", options.tenant);
       await append([event("job_succeeded", { output })]);
-      await trx
-        .updateTable("jobs")
-        .set({
-          status: "succeeded",
-          output: JSON.stringify(output),
-          waiting_for: null,
-          updated_at: this.jobs.store.clockSql,
-        })
-        .where("id", "=", id)
-        .execute();
+      await moveJob(trx, id, "succeeded", {
+        from: ["waiting"],
+        set: { output: JSON.stringify(output), waiting_for: null, updated_at: this.jobs.store.clockSql },
+      });
       await this.jobs.notifyParent(trx, { id, parent: row.parent_id }, { status: "succeeded", output });
     });
     return this.get(id);
@@ -486,11 +561,10 @@ export class JobEngine {
     await this.jobs.outside(id, async (row, { trx, append }) => {
       const waiting = this.expectWaiting(row, kind, tenant);
       await append(events(waiting));
-      await trx
-        .updateTable("jobs")
-        .set({ status: "queued", waiting_for: null, updated_at: this.jobs.store.clockSql })
-        .where("id", "=", id)
-        .execute();
+      await moveJob(trx, id, "queued", {
+        from: ["waiting"],
+        set: { waiting_for: null, updated_at: this.jobs.store.clockSql },
+      });
     });
   }
 

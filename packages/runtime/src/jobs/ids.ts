@@ -1,7 +1,7 @@
 // Job IDs and worker identities. A job's ID starts with its agent's bare name, and a child
 // job's ID is its parent's ID plus the child agent's name and the call that started it, so a
 // child is created once however often the parent's step runs again.
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 
 const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
@@ -19,6 +19,18 @@ function randomText(length: number): string {
  */
 export function newJobId(agent: string): string {
   return `${agent}-${Date.now().toString(36)}${randomText(8)}`;
+}
+
+/**
+ * The ID of the job an idempotency key starts: the agent's name, then a digest of the tenant and
+ * the key, so that a second start with the key finds the first job by its ID.
+ * @example keyedJobId("triage", "default", "ticket-7") // "triage-k3f9…" (24 characters after the k)
+ */
+export function keyedJobId(agent: string, tenant: string, key: string): string {
+  const digest = createHash("sha256").update(`${tenant}\0${key}`, "utf8").digest();
+  let text = "";
+  for (const byte of digest.subarray(0, 24)) text += ALPHABET[byte % ALPHABET.length];
+  return `${agent}-k${text}`;
 }
 
 /**

@@ -8,7 +8,7 @@ import type { Transaction } from "kysely";
 import type { Card } from "../cards/index.js";
 import { event, type JobFailure, type NewEvent, type WaitingFor } from "../events/index.js";
 import type { HookSource, RunHooks } from "../hooks/index.js";
-import type { LanguageModel, ModelResolver } from "../models/index.js";
+import { Conversation, type LanguageModel, type ModelResolver } from "../models/index.js";
 import type { Database, Heartbeat, JobRow, JobUpdate } from "../store/index.js";
 import type { RunSpans, Telemetry } from "../telemetry/index.js";
 import type { CallInterceptor, PartSource } from "../tools/index.js";
@@ -46,34 +46,24 @@ export class JobRun {
   readonly lease: Lease;
   readonly history: History;
   readonly listeners: RunListeners;
-  /** Aborts the call in flight: the job was cancelled, ran out of time, or the lease was lost. */
-  readonly controller = new AbortController();
-  /** The database's time at the last write. */
-  now: number;
-  /** Who asked to cancel the job, once someone has. */
-  cancelBy: string | null;
-  /** When the job runs out of wall time, by the database's clock. */
-  deadline = Number.POSITIVE_INFINITY;
-  stopReason: StopReason | undefined;
-  /**
-   * A call whose `tool_call` this run wrote together with the model reply that asked for it
-   * (one write instead of two); it has not run yet.
-   */
-  recordedCall: string | undefined;
-  /** The model, once resolved: at the end it may report on the run as a whole. */
-  model: LanguageModel | undefined;
-  /** The job's hooks, once set up: every write passes them (checkpoints, governance events). */
-  hooks: RunHooks | undefined;
-  /** The run's spans, when telemetry is configured: child jobs continue their trace. */
-  spans: RunSpans | undefined;
-  /**
-   * The tenant's governance version as the last write read it, for the next step to go by;
-   * undefined when code that may change governance ran since (an on_post_checkpoint handler).
-   * Taken once: a step after that reads the version itself.
-   */
-  governanceVersion: number | undefined;
   /** The job's model-call totals, replayed and kept as it writes: what budgets read. */
   readonly usage = new JobUsage();
+  /** What the model keeps between this run's steps (its converted prompt): its requests carry it. */
+  readonly conversation = new Conversation();
+  /** The run's spans, when telemetry is configured: child jobs continue their trace. */
+  readonly spans: RunSpans | undefined;
+  // What the run learns as it goes is written here only; the steps read it and ask for changes
+  // through the methods below, so nothing outside this class sets a run's state.
+  /** Aborts the call in flight: the job was cancelled, ran out of time, or the lease was lost. */
+  readonly #controller = new AbortController();
+  #now: number;
+  #cancelBy: string | null;
+  #deadline = Number.POSITIVE_INFINITY;
+  #stopReason: StopReason | undefined;
+  #recordedCall: string | undefined;
+  #model: LanguageModel | undefined;
+  #hooks: RunHooks | undefined;
+  #governanceVersion: number | undefined;
   #done = false;
   #heartbeat: Heartbeat | undefined;
   #deadlineTimer: NodeJS.Timeout | undefined;
@@ -85,14 +75,102 @@ export class JobRun {
     history: History,
     now: number,
     listeners: RunListeners,
+    spans?: RunSpans,
   ) {
     this.deps = deps;
     this.row = row;
     this.lease = lease;
     this.history = history;
-    this.now = now;
+    this.#now = now;
     this.listeners = listeners;
-    this.cancelBy = row.cancel_requested_by;
+    this.spans = spans;
+    this.#cancelBy = row.cancel_requested_by;
+  }
+
+  /** Aborted when the job is cancelled, runs out of time, or the lease is lost: every call in flight gets it. */
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  /** The database's time at the last write. */
+  get now(): number {
+    return this.#now;
+  }
+
+  /** Who asked to cancel the job, once someone has. */
+  get cancelBy(): string | null {
+    return this.#cancelBy;
+  }
+
+  /** When the job runs out of wall time, by the database's clock. */
+  get deadline(): number {
+    return this.#deadline;
+  }
+
+  /** Why the run's calls were stopped from outside the loop, once they were. */
+  get stopReason(): StopReason | undefined {
+    return this.#stopReason;
+  }
+
+  /**
+   * A call whose `tool_call` this run wrote together with the model reply that asked for it
+   * (one write instead of two); it has not run yet.
+   */
+  get recordedCall(): string | undefined {
+    return this.#recordedCall;
+  }
+
+  /** The model step wrote call `id`'s `tool_call` with its reply: its tool step runs it without writing another. */
+  recordedWithReply(id: string): void {
+    this.#recordedCall = id;
+  }
+
+  /** Whether call `id`'s `tool_call` went out with the reply; the mark goes either way (the call's step takes it). */
+  settleRecorded(id: string): boolean {
+    const recorded = this.#recordedCall === id;
+    this.#recordedCall = undefined;
+    return recorded;
+  }
+
+  /** Whether call `id`'s `tool_call` went out with the reply, taking the mark only when it did. */
+  takeRecorded(id: string): boolean {
+    if (this.#recordedCall !== id) return false;
+    this.#recordedCall = undefined;
+    return true;
+  }
+
+  /** The model, once resolved: at the end it may report on the run as a whole. */
+  get model(): LanguageModel | undefined {
+    return this.#model;
+  }
+
+  useModel(model: LanguageModel): void {
+    this.#model = model;
+  }
+
+  /** The job's hooks, once set up: every write passes them (checkpoints, governance events). */
+  get hooks(): RunHooks | undefined {
+    return this.#hooks;
+  }
+
+  useHooks(hooks: RunHooks): void {
+    this.#hooks = hooks;
+  }
+
+  /**
+   * The tenant's governance version as the last write read it, for the next step to go by;
+   * undefined when code that may change governance ran since (an on_post_checkpoint handler,
+   * a set-up). Taken once: a step after that reads the version itself.
+   */
+  takeGovernanceVersion(): number | undefined {
+    const version = this.#governanceVersion;
+    this.#governanceVersion = undefined;
+    return version;
+  }
+
+  /** Code that may change the tenant's governance ran since the last write: the next step reads the version itself. */
+  forgetGovernanceVersion(): void {
+    this.#governanceVersion = undefined;
   }
 
   get address(): string {
@@ -109,7 +187,7 @@ export class JobRun {
     set?: JobUpdate,
     also?: (trx: Transaction<Database>, now: number) => Promise<void>,
   ): Promise<void> {
-    const hooks = this.hooks;
+    const hooks = this.#hooks;
     // A write that ends the job or parks it always goes through; on_pre_checkpoint sees the others.
     const final = set?.status !== undefined && set.status !== "running";
     const given =
@@ -121,9 +199,9 @@ export class JobRun {
       this.#heartbeat?.stop();
       this.#heartbeat = undefined;
     }
-    this.now = result.now;
-    this.governanceVersion = result.governanceVersion;
-    if (result.cancelRequestedBy !== null) this.cancelBy = result.cancelRequestedBy;
+    this.#now = result.now;
+    this.#governanceVersion = result.governanceVersion;
+    if (result.cancelRequestedBy !== null) this.#cancelBy = result.cancelRequestedBy;
     // The tenant's totals are kept by the store (migration 7); the job's own, here.
     const calls = callsIn(batch);
     if (calls !== undefined) this.usage.add(calls);
@@ -133,23 +211,23 @@ export class JobRun {
     }
     if (hooks !== undefined && batch.length > 0 && (await hooks.afterWrite(batch, final))) {
       // A handler ran after the write and may have changed the tenant's governance.
-      this.governanceVersion = undefined;
+      this.#governanceVersion = undefined;
     }
   }
 
   /** Has the lease kept, until the job's wall time (once known) and one more lease have passed. */
   start(): void {
     this.#heartbeat?.stop();
-    const until = this.deadline + this.lease.ttlMs;
+    const until = this.#deadline + this.lease.ttlMs;
     this.#heartbeat = this.deps.jobs.keep(this.lease, until, (renewed) => this.renewed(renewed));
   }
 
   /** Sets the wall-time limit, and stops the call in flight when it passes. */
   setDeadline(deadline: number): void {
-    this.deadline = deadline;
+    this.#deadline = deadline;
     if (this.#heartbeat !== undefined && !this.#done) this.start();
     clearTimeout(this.#deadlineTimer);
-    const remaining = deadline - this.now;
+    const remaining = deadline - this.#now;
     if (!Number.isFinite(remaining)) return;
     this.#deadlineTimer = setTimeout(
       () => this.stop("timeout"),
@@ -159,10 +237,10 @@ export class JobRun {
   }
 
   stop(reason: StopReason): void {
-    this.stopReason ??= reason;
-    if (this.controller.signal.aborted) return;
+    this.#stopReason ??= reason;
+    if (this.#controller.signal.aborted) return;
     const message = `job ${this.row.id}: ${STOP_MESSAGES[reason]}`;
-    this.controller.abort(
+    this.#controller.abort(
       reason === "lost"
         ? new Oz0Error("LEASE_LOST", message, { data: { job: this.row.id, owner: this.lease.token } })
         : new Error(message),
@@ -185,9 +263,9 @@ export class JobRun {
       this.stop("lost");
       return;
     }
-    this.now = Math.max(this.now, renewed.now);
+    this.#now = Math.max(this.#now, renewed.now);
     if (renewed.cancelRequestedBy !== null) {
-      this.cancelBy = renewed.cancelRequestedBy;
+      this.#cancelBy = renewed.cancelRequestedBy;
       this.stop("cancel");
     }
   }
@@ -203,17 +281,17 @@ export class JobRun {
     // user_output may rewrite the answer or withhold it; on_error and post_execution hear of the
     // end. What they record is written right before the end event, after the batch's own events.
     let decided: readonly NewEvent[] = [];
-    if (this.hooks !== undefined) {
-      events = this.hooks.take(events);
-      end = await this.hooks.beforeEnd(end);
-      decided = this.hooks.take([]);
+    if (this.#hooks !== undefined) {
+      events = this.#hooks.take(events);
+      end = await this.#hooks.beforeEnd(end);
+      decided = this.#hooks.take([]);
     }
     // A waiting parent hears of the end in this write's transaction, so the output it gets is redacted here.
     end = this.lease.redactor.json(end);
     const warnings =
       end.status === "succeeded" || end.status === "failed"
         ? (
-            this.model?.finish?.(
+            this.#model?.finish?.(
               this.history.steps + events.filter((entry) => entry.kind === "model_call").length,
             ) ?? []
           ).map((message) => event("model_warning", { message }))

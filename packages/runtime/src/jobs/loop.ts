@@ -44,8 +44,7 @@ export async function runJob(
   );
   const spans = traced.spans;
   const runDeps = spans === undefined ? deps : { ...deps, models: spans.models(deps.models) };
-  const run = new JobRun(runDeps, row, claimed.lease, replay(events), claimed.now, traced.listeners);
-  run.spans = spans;
+  const run = new JobRun(runDeps, row, claimed.lease, replay(events), claimed.now, traced.listeners, spans);
   run.usage.add(callsIn(events) ?? []);
   run.start();
   // The engine let go of the lease (an interrupted run): stopped as a worker that lost it is.
@@ -103,7 +102,7 @@ async function loop(run: JobRun): Promise<void> {
     return;
   }
   // The tenant's hook handlers, bound to this job for the run; every later write passes them.
-  run.hooks = await runHooksFor(run);
+  run.useHooks(await runHooksFor(run));
   // A flow takes its own steps, on the same paths and under the same lease.
   if (row.kind === "flow") {
     await runFlow(run);
@@ -118,9 +117,9 @@ async function loop(run: JobRun): Promise<void> {
     return;
   }
   // Setting up ran the plugins' code after the last write: the first step reads the version itself.
-  run.governanceVersion = undefined;
+  run.forgetGovernanceVersion();
   for (;;) {
-    if (run.stopReason === "lost") throw run.controller.signal.reason;
+    if (run.stopReason === "lost") throw run.signal.reason;
     // A call whose tool_call went out with its model reply finishes its step first.
     if (run.cancelBy !== null && run.recordedCall === undefined) {
       await run.end({ status: "cancelled", by: run.cancelBy });

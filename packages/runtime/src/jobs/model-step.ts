@@ -31,6 +31,12 @@ export async function modelStep(run: JobRun, setup: AgentSetup): Promise<boolean
       message: `the job's model calls used ${history.tokensUsed} tokens, at or over limits.max_tokens (${limits.max_tokens})`,
     });
   }
+  if (limits.max_cost_usd !== undefined && history.costUsd >= limits.max_cost_usd) {
+    return run.fail({
+      kind: "budget_exceeded",
+      message: `the job's model calls cost $${history.costUsd.toFixed(4)}, at or over its routine's limits.max_cost_usd ($${limits.max_cost_usd})`,
+    });
+  }
   const step = history.steps + 1;
   let request: ModelRequest = {
     step,
@@ -38,7 +44,8 @@ export async function modelStep(run: JobRun, setup: AgentSetup): Promise<boolean
     functions: setup.toolset.offered,
     outputSchema: setup.outputSchema,
     estimatedInputTokens: history.conversation.tokens,
-    signal: run.controller.signal,
+    signal: run.signal,
+    conversation: run.conversation,
   };
   // Streamed text is redacted as it comes, as the recorded reply is when it is written.
   const streamed =
@@ -118,7 +125,7 @@ export async function modelStep(run: JobRun, setup: AgentSetup): Promise<boolean
           args,
         }),
       );
-      run.recordedCall = first.id;
+      run.recordedWithReply(first.id);
     }
     await run.write(events);
     return false;
@@ -168,7 +175,7 @@ export function timeoutFailure(run: JobRun): { kind: string; message: string } {
 }
 
 function leaseLost(run: JobRun): Error {
-  const error = run.controller.signal.reason;
+  const error = run.signal.reason;
   return isOz0Error(error) ? error : new Error(`job ${run.row.id}: this worker lost its lease`);
 }
 

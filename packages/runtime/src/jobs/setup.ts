@@ -2,14 +2,15 @@
 // installed plugin (checked for a name clash), its tools, skills and model, its schemas, and,
 // at the job's first claim only, its checked input and its recorded start-up context.
 import { type AgentDefinition, type JsonSchemaObject, Oz0Error } from "@oz0/sdk";
-import { AGENT_LIMIT_DEFAULTS } from "@oz0/sdk/internal";
-import { event, SetupFailure } from "../events/index.js";
+import { AGENT_LIMIT_DEFAULTS, toolEntryCovered } from "@oz0/sdk/internal";
+import { event, type RoutineGrant, SetupFailure } from "../events/index.js";
 import { hookInterceptor } from "../hooks/index.js";
 import { runtimeProblem } from "../lint/index.js";
 import { DEFAULT_MODEL_ALIAS, type LanguageModel } from "../models/index.js";
 import { type LoadedAgent, type LoadedPlugin, pluginToolSpec, readInPlugin } from "../plugin-dir/index.js";
 import { proposalRecorder } from "../skills/index.js";
 import {
+  type ArgumentIssue,
   argumentIssues,
   type CallInterceptor,
   FunctionResolver,
@@ -30,7 +31,8 @@ export interface AgentSetup {
   readonly toolset: Toolset;
   readonly model: LanguageModel;
   readonly outputSchema: JsonSchemaObject | undefined;
-  readonly limits: AgentDefinition["limits"];
+  /** The agent's limits, lowered by a routine's; `max_cost_usd` only a routine sets. */
+  readonly limits: AgentDefinition["limits"] & { readonly max_cost_usd?: number };
   readonly builtins: BuiltinContext;
   /** The dispatch path's interceptors for this run: the engine's, then the job's hooks. */
   readonly interceptors: readonly CallInterceptor[];
@@ -85,7 +87,8 @@ export async function setUpAgent(run: JobRun): Promise<AgentSetup> {
   // An agent installed before its runtime was refused at install still never runs on this loop.
   const unsupported = runtimeProblem(definition.name, definition.runtime);
   if (unsupported !== undefined) throw runtimeRefusal(run.address, unsupported);
-  const limits = definition.limits ?? { ...AGENT_LIMIT_DEFAULTS };
+  const grant = run.history.started.routine;
+  const limits = routineLimits(definition.limits ?? { ...AGENT_LIMIT_DEFAULTS }, grant);
   run.setDeadline(row.created_at + limits.wall_seconds * 1000);
   const first = run.history.system === undefined;
   // pre_execution and user_input may rewrite a new job's input; on_pre_restore sees a resumed one.
@@ -125,11 +128,11 @@ export async function setUpAgent(run: JobRun): Promise<AgentSetup> {
       return found === undefined ? undefined : (JSON.parse(found.value) as unknown);
     },
   });
-  run.model = model;
+  run.useModel(model);
   const toolset = await resolveToolset({
     plugin: plugin.manifest.name,
     manifest: plugin.manifest,
-    tools: definition.tools ?? [],
+    tools: routineTools(definition.tools ?? [], row.plugin, grant),
     resolver,
     builtins,
     describeTool: async (owner, tool) => {
@@ -203,6 +206,33 @@ export async function setUpAgent(run: JobRun): Promise<AgentSetup> {
   };
 }
 
+/** A routine's limits lower the agent's, never raise them. */
+function routineLimits(
+  agent: AgentDefinition["limits"],
+  grant: RoutineGrant | undefined,
+): AgentSetup["limits"] {
+  const own = grant?.limits;
+  if (own === undefined) return agent;
+  const lower = (mine: number | undefined, theirs: number) =>
+    mine === undefined ? theirs : Math.min(mine, theirs);
+  return {
+    ...agent,
+    max_turns: lower(own.max_turns, agent.max_turns),
+    max_tokens: lower(own.max_tokens, agent.max_tokens),
+    wall_seconds: lower(own.wall_seconds, agent.wall_seconds),
+    ...(own.max_cost_usd === undefined ? {} : { max_cost_usd: own.max_cost_usd }),
+  };
+}
+
+/**
+ * A routine's tools: those of its entries the agent has now (an update may have dropped one
+ * since the routine was checked), so a routine's job never calls what its agent may not.
+ */
+function routineTools(agent: readonly string[], plugin: string, grant: RoutineGrant | undefined): string[] {
+  if (grant?.tools === undefined) return [...agent];
+  return grant.tools.filter((entry) => toolEntryCovered(entry, plugin, agent, plugin));
+}
+
 /** The agents `delegation.allow` names, with their descriptions: what the model reads in oz.delegate. */
 async function delegateEntries(
   run: JobRun,
@@ -252,26 +282,35 @@ async function checkInput(
   definition: AgentDefinition,
   input: unknown,
 ): Promise<void> {
+  const problem = await inputProblem(plugin, definition, run.address, input);
+  if (problem !== undefined) throw new SetupFailure("invalid_input", problem.message, "INVALID_INPUT");
+}
+
+/**
+ * What is wrong with `input` for the agent at `address`, or undefined when nothing is: the one
+ * check a job's first run makes, and StartJob makes before the job exists.
+ */
+export async function inputProblem(
+  plugin: LoadedPlugin,
+  definition: AgentDefinition,
+  address: string,
+  input: unknown,
+): Promise<{ readonly message: string; readonly issues: readonly ArgumentIssue[] } | undefined> {
   if (definition.input_schema !== undefined) {
     const schema = await readSchema(plugin, definition.input_schema, "input_schema");
     // Text given to an agent with an input schema (`oz0 run a/b '{"id": 7}'`) is read as JSON.
     const issues = argumentIssues(schema, typeof input === "string" ? parseJsonText(input) : input);
-    if (issues.length > 0) {
-      throw new SetupFailure(
-        "invalid_input",
-        `the input does not match ${run.address}'s input_schema ${definition.input_schema}: ${formatIssues(issues)}`,
-        "INVALID_INPUT",
-      );
-    }
-    return;
+    if (issues.length === 0) return undefined;
+    return {
+      message: `the input does not match ${address}'s input_schema ${definition.input_schema}: ${formatIssues(issues)}`,
+      issues,
+    };
   }
-  if (typeof input !== "string") {
-    throw new SetupFailure(
-      "invalid_input",
-      `${run.address} takes text (it has no input_schema), and the input is ${Array.isArray(input) ? "a list" : typeof input}`,
-      "INVALID_INPUT",
-    );
-  }
+  if (typeof input === "string") return undefined;
+  return {
+    message: `${address} takes text (it has no input_schema), and the input is ${Array.isArray(input) ? "a list" : typeof input}`,
+    issues: [{ path: "", message: "must be text" }],
+  };
 }
 
 /** A JSON Schema file of the plugin (an agent's or flow's input_schema or output_schema). */

@@ -16,6 +16,7 @@ import {
 import { event, type JobEvent, type JobFailure, type NewEvent, type WaitingFor } from "../events/index.js";
 import { NO_SECRETS, type Redactor } from "../models/index.js";
 import type { Database, Heartbeat, JobRow, JobStatus, JobUpdate, NewJob, Store } from "../store/index.js";
+import { assertInitial, moveJob, moveStatus } from "./status.js";
 
 /** A worker's hold on one job. `nextSeq` moves on with every write the worker makes. */
 export interface Lease {
@@ -110,15 +111,26 @@ export class JobStore {
     return this.store.clockSql;
   }
 
-  /** Inserts a new job and its first events, `seq` from 1, the tenant's secrets redacted. */
-  async create(job: NewJobRow, events: readonly NewEvent[]): Promise<JobRow> {
+  /**
+   * Inserts a new job and its first events, `seq` from 1, the tenant's secrets redacted.
+   * `before` runs first in the same transaction: what it writes commits with the job or not at all.
+   */
+  async create(
+    job: NewJobRow,
+    events: readonly NewEvent[],
+    before?: (trx: Trx) => Promise<void>,
+  ): Promise<JobRow> {
     const redactor = await this.redactorFor(job.tenant);
     const clean = redactor.empty ? job : { ...job, input: redactor.text(job.input) };
-    return this.store.transaction((trx) => this.createIn(trx, clean, redactor.json(events)));
+    return this.store.transaction(async (trx) => {
+      await before?.(trx);
+      return this.createIn(trx, clean, redactor.json(events));
+    });
   }
 
   /** Inserts a job within a transaction already open, such as a parent's that starts a child. */
   async createIn(trx: Trx, job: NewJobRow, events: readonly NewEvent[]): Promise<JobRow> {
+    assertInitial(job.id, job.status);
     const row = await trx
       .insertInto("jobs")
       .values({ ...job, created_at: this.clock, updated_at: this.clock })
@@ -172,10 +184,8 @@ export class JobStore {
       pick = pick.orderBy("created_at").orderBy("id").limit(1);
       // Workers on PostgreSQL pass over a job another worker is claiming instead of waiting for it.
       if (this.store.engine === "postgres") pick = pick.forUpdate().skipLocked();
-      const claimed = await trx
-        .updateTable("jobs")
+      const claimed = await moveStatus(trx.updateTable("jobs"), "running", ["queued", "running"], options.job)
         .set((eb) => ({
-          status: "running",
           lease_owner: options.token,
           lease_expires_at: sql<number>`${this.clock} + ${options.ttlMs}`,
           attempts: eb("attempts", "+", 1),
@@ -296,9 +306,12 @@ export class JobStore {
     return rows[0];
   }
 
-  private renewAndSet(trx: Trx, lease: Lease, set: JobUpdate): Promise<RenewedRow | undefined> {
-    return trx
-      .updateTable("jobs")
+  private renewAndSet(trx: Trx, lease: Lease, given: JobUpdate): Promise<RenewedRow | undefined> {
+    const { status, ...set } = given;
+    const update = trx.updateTable("jobs");
+    // A worker's write moves its job only out of running (an end, a wait), as jobs/status.ts allows.
+    const moved = status === undefined ? update : moveStatus(update, status, ["running"], lease.job);
+    return moved
       .set({ updated_at: this.clock, lease_expires_at: sql<number>`${this.clock} + ${lease.ttlMs}`, ...set })
       .where("id", "=", lease.job)
       .where("lease_owner", "=", lease.token)
@@ -317,10 +330,8 @@ export class JobStore {
    * that held it can record nothing more. False when the lease was no longer this worker's.
    */
   async release(lease: Lease): Promise<boolean> {
-    const released = await this.store.db
-      .updateTable("jobs")
+    const released = await moveStatus(this.store.db.updateTable("jobs"), "queued", ["running"], lease.job)
       .set((eb) => ({
-        status: "queued",
         lease_owner: null,
         lease_expires_at: null,
         attempts: eb("attempts", "-", 1),
@@ -443,11 +454,10 @@ export class JobStore {
         failure: end.failure ?? null,
       }),
     ]);
-    await trx
-      .updateTable("jobs")
-      .set({ status: "queued", waiting_for: null, updated_at: this.clock })
-      .where("id", "=", parent.id)
-      .execute();
+    await moveJob(trx, parent.id, "queued", {
+      from: ["waiting"],
+      set: { waiting_for: null, updated_at: this.clock },
+    });
   }
 
   private async insertEvents(

@@ -7,7 +7,7 @@ import type { FunctionCall } from "@oz0/sdk";
 import { grantRefusal } from "../catalog/index.js";
 import { type CallDecider, event, type NewEvent } from "../events/index.js";
 import { governCall } from "../policy/index.js";
-import { type CallableFunction, dispatchCall, prepareCall } from "../tools/index.js";
+import { type CallableFunction, type CallContext, dispatchCall, prepareCall } from "../tools/index.js";
 import { JOB_CONTROL_BUILTINS } from "./builtins.js";
 import { childIdOf, waitForChild } from "./children.js";
 import type { PendingCall } from "./history.js";
@@ -75,8 +75,7 @@ export async function toolStep(run: JobRun, setup: AgentSetup, pending: PendingC
   const governed = await governCall(run, setup.toolset.functions, pending, fn, args);
   if (typeof governed === "boolean") return governed;
   const decided = governed.decided === undefined ? {} : { decided: governed.decided };
-  const recorded = run.recordedCall === call.id;
-  run.recordedCall = undefined;
+  const recorded = run.settleRecorded(call.id);
   const attempt = pending.started === undefined || recorded ? 1 : pending.started.attempt + 1;
   const functionCall: FunctionCall = {
     tenant: run.row.tenant,
@@ -86,12 +85,18 @@ export async function toolStep(run: JobRun, setup: AgentSetup, pending: PendingC
     agent: run.address,
     address: fn.address,
     attempt,
-    signal: run.controller.signal,
+    signal: run.signal,
+  };
+  // The loop's decision goes with the call, for the dispatch path's policy check to read.
+  const context: CallContext = {
+    origin: { kind: "step", job: run.row.id, decision: governed.decision },
+    hooks: run.hooks,
   };
   if (fn.plugin === undefined && JOB_CONTROL_BUILTINS.has(fn.function)) {
-    return controlStep(run, setup, pending, fn, functionCall, decided);
+    return controlStep(run, setup, pending, fn, functionCall, context, decided);
   }
   await dispatchCall(fn, args, functionCall, {
+    context,
     interceptors: setup.interceptors,
     recorder: {
       started: async (_fn, ran, _call, changedBy) => {
@@ -132,11 +137,12 @@ async function controlStep(
   pending: PendingCall,
   fn: CallableFunction,
   functionCall: FunctionCall,
+  context: CallContext,
   decided: { readonly decided?: CallDecider },
 ): Promise<boolean> {
   const { call } = pending;
   if (pending.started !== undefined) return waitAgain(run, pending);
-  const prepared = await prepareCall(fn, call.args, functionCall, setup.interceptors);
+  const prepared = await prepareCall(fn, call.args, functionCall, context, setup.interceptors);
   const changedBy = prepared.ok ? prepared.changedBy : [];
   const toolCall = event("tool_call", {
     callId: call.id,

@@ -153,6 +153,16 @@ export const LINT_CODES = {
     severity: "error",
     summary: "A name another plugin of the tenant has (checked against a tenant).",
   },
+  "OZ-S028": {
+    severity: "error",
+    summary:
+      "A routine's tools: are not a subset of its agent's, or a routine that runs a flow sets tools: or limits:.",
+  },
+  "OZ-S029": {
+    severity: "error",
+    summary:
+      "A routine cannot fire as written: its identity's agents leave out what it runs, its job.ended event watches what it runs, or croner cannot read its schedule.",
+  },
 } as const satisfies Record<string, LintCodeInfo>;
 
 export type LintCode = keyof typeof LINT_CODES;

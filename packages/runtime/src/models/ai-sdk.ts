@@ -28,6 +28,11 @@ import { AttemptFailure, type CallPolicy, GaveUp, retryAfterMs, withRetries } fr
 import { estimateValueTokens } from "./tokens.js";
 import type { LanguageModel, ModelFunction, ModelMessage, ModelReply, ModelRequest } from "./types.js";
 
+type ResponseSchema = Extract<
+  NonNullable<LanguageModelV4CallOptions["responseFormat"]>,
+  { type: "json" }
+>["schema"];
+
 export interface AiSdkModelOptions {
   /** `provider:model`, as traces show it. */
   readonly id: string;
@@ -58,19 +63,17 @@ export interface AiSdkModelOptions {
 export function aiSdkModel(options: AiSdkModelOptions): LanguageModel {
   const said = new Set<string>();
   const dropped = droppedOption(options);
-  // One prompt per job run (its signal is the run's): each step converts only what was added.
-  const prompts = new WeakMap<AbortSignal, PromptBuilder>();
+  // One prompt per conversation (a job run's, which its requests carry): each step converts
+  // only what was added. This key is this model's own place in the conversation.
+  const mine = {};
+  const builder = () => new PromptBuilder({ media: options.mediaParts, wrapsErrors: options.wrapsErrors });
   return {
     id: options.id,
     nameLimit: options.nameLimit,
     ...(options.provider === undefined ? {} : { provider: options.provider }),
     generate: async (request) => {
       const inPrompt = options.structuredOutput === "prompt" && request.outputSchema !== undefined;
-      let prompt = prompts.get(request.signal);
-      if (prompt === undefined) {
-        prompt = new PromptBuilder({ media: options.mediaParts, wrapsErrors: options.wrapsErrors });
-        prompts.set(request.signal, prompt);
-      }
+      const prompt = request.conversation?.keep(mine, builder) ?? builder();
       const call: LanguageModelV4CallOptions = {
         ...options.settings,
         prompt: prompt.build(request.messages, inPrompt ? schemaText(request.outputSchema) : undefined),
@@ -79,7 +82,14 @@ export function aiSdkModel(options: AiSdkModelOptions): LanguageModel {
           : { tools: request.functions.map(toTool), toolChoice: { type: "auto" } }),
         ...(request.outputSchema === undefined || inPrompt
           ? {}
-          : { responseFormat: { type: "json", schema: request.outputSchema, name: "output" } }),
+          : {
+              responseFormat: {
+                type: "json",
+                // The provider layer types the schema as mutable JSON Schema; it only reads it.
+                schema: request.outputSchema as ResponseSchema,
+                name: "output",
+              },
+            }),
         ...(options.providerOptions === undefined ? {} : { providerOptions: options.providerOptions }),
       };
       const stream = new TextRelay(request.onText);

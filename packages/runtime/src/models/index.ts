@@ -47,3 +47,4 @@ export type {
   ModelRequest,
   ModelUsage,
 } from "./types.js";
+export { Conversation } from "./types.js";

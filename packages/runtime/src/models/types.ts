@@ -54,6 +54,11 @@ export interface ModelRequest {
   readonly estimatedInputTokens: number;
   /** Aborted when the job is cancelled, out of time, or its worker lost the lease. */
   readonly signal: AbortSignal;
+  /**
+   * The conversation the request continues (one job run's): what a model keeps between its
+   * steps (its converted prompt) lives here. Left out, the model keeps nothing between calls.
+   */
+  readonly conversation?: Conversation | undefined;
   /** Receives the answer's text as it comes, for surfaces that stream (`oz0 chat`). */
   readonly onText?: ((delta: string) => void) | undefined;
 }
@@ -103,4 +108,20 @@ export interface LanguageModel {
    * about the run as a whole, such as a test script's turns left unused.
    */
   finish?(steps: number): readonly string[];
+}
+
+/**
+ * What models keep between the steps of one conversation, each under a key of its own; it
+ * lives as long as the run that carries it in its requests, and no longer.
+ */
+export class Conversation {
+  readonly #kept = new Map<object, unknown>();
+
+  /** What `owner` keeps here, made by `make` the first time. */
+  keep<T>(owner: object, make: () => T): T {
+    if (this.#kept.has(owner)) return this.#kept.get(owner) as T;
+    const made = make();
+    this.#kept.set(owner, made);
+    return made;
+  }
 }

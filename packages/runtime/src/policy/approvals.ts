@@ -4,9 +4,10 @@
 // `approval_decided` in its history; a job running meanwhile records it when it reaches the call.
 import { Oz0Error } from "@oz0/sdk";
 import { event, type WaitingFor } from "../events/index.js";
+import { moveJob } from "../jobs/status.js";
 import { isTerminal, JobStore } from "../jobs/store.js";
 import type { ApprovalRow, ApprovalStatus, Store } from "../store/index.js";
-import { type ApprovalView, approvalView } from "./approval-rows.js";
+import { type ApprovalView, approvalView, moveApproval } from "./approval-rows.js";
 
 /** approve or deny. */
 export type ApprovalDecision = "approve" | "deny";
@@ -104,6 +105,13 @@ export class Approvals {
       let query = trx.selectFrom("approvals").selectAll().where("id", "=", id);
       if (this.#store.engine === "postgres") query = query.forUpdate();
       const row = await query.executeTakeFirstOrThrow();
+      if (row.status === "withdrawn") {
+        throw new Oz0Error(
+          "APPROVAL_STATE_CONFLICT",
+          `approval ${id} was withdrawn: nobody waits for its call any more (its MCP client stopped waiting), so there is nothing to decide.`,
+          { data: { approval: id, status: row.status } },
+        );
+      }
       if (row.status !== "pending") {
         if (row.status === status) return { changed: false, queued: false };
         throw new Oz0Error(
@@ -124,11 +132,12 @@ export class Approvals {
       // A job no worker holds gets the decision in its history now; a running one takes it up
       // when it reaches the call.
       const recorded = job.status === "waiting";
-      await trx
-        .updateTable("approvals")
-        .set({ status, reason: note, decided_by: by, decided_at: now, recorded: recorded ? 1 : 0 })
-        .where("id", "=", id)
-        .execute();
+      // The row is locked and pending: the guarded move cannot lose here, and says so if it does.
+      if (!(await moveApproval(trx, id, status, { at: now, by, reason: note, recorded }))) {
+        throw new Oz0Error("INTERNAL", `approval ${id} stopped being pending while its row was locked.`, {
+          data: { approval: id },
+        });
+      }
       if (!recorded) return { changed: true, queued: false };
       await this.#jobs.appendOutside(trx, job.id, [
         event("approval_decided", {
@@ -142,11 +151,10 @@ export class Approvals {
       const waiting = job.waiting_for === null ? null : (JSON.parse(job.waiting_for) as WaitingFor);
       if (waiting?.kind !== "approval" || waiting.callId !== row.call_id)
         return { changed: true, queued: false };
-      await trx
-        .updateTable("jobs")
-        .set({ status: "queued", waiting_for: null, updated_at: this.#store.clockSql })
-        .where("id", "=", job.id)
-        .execute();
+      await moveJob(trx, job.id, "queued", {
+        from: ["waiting"],
+        set: { waiting_for: null, updated_at: this.#store.clockSql },
+      });
       return { changed: true, queued: true };
     });
     return { approval: await this.get(tenant, id), ...outcome };

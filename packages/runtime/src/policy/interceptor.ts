@@ -1,9 +1,9 @@
 // Tool policy and kill switches on the dispatch path. A job's calls were decided by its loop at
-// their step (job-gate.ts, where an ask rule can make the job wait) and pass here; every other
-// call is decided here: a killed tool and a deny rule refuse it, and so does an ask rule unless
+// their step (job-gate.ts, where an ask rule can make the job wait), which each such call's
+// request says (its origin), and pass here; every other call is decided here: a killed tool and a deny rule refuse it, and so does an ask rule unless
 // a person approved this very call (a call by hand, or a flow's, has no step to wait in).
 import type { Store } from "../store/index.js";
-import type { CallableFunction, CallInterceptor, CallRequest } from "../tools/index.js";
+import { type CallableFunction, type CallInterceptor, type CallRequest, callJob } from "../tools/index.js";
 import { approvalOfCall } from "./approval-rows.js";
 import { type ApprovalSubject, definitionHash } from "./canonical.js";
 import {
@@ -13,7 +13,7 @@ import {
   policyDeniedError,
 } from "./errors.js";
 import { governanceOf, type KillRecord, type TenantGovernance } from "./governance.js";
-import { approvalMismatch, takeDecided } from "./job-gate.js";
+import { approvalMismatch } from "./approval-rows.js";
 import { callAddress } from "./rules.js";
 
 /**
@@ -25,16 +25,18 @@ export function governanceInterceptor(store: Store): CallInterceptor {
   return {
     name: "tool-policy",
     async before(request) {
-      const { fn, call } = request;
-      if (call.jobId !== "" && takeDecided(call.idempotencyKey)) return undefined;
+      const { fn, call, context } = request;
+      // Decided by the job's loop at its step, as the call itself says.
+      if (context.origin.kind === "step") return undefined;
       const governance = await reader.current(call.tenant);
       const killed = killSwitchOf(governance, fn);
       if (killed !== undefined) throw killedToolError(fn.address, killed);
       const decision = governance.policy.decide(callAddress(fn));
       if (decision?.action === "deny") throw policyDeniedError(fn.address, decision.rule);
       if (decision?.action !== "ask") return undefined;
+      const job = callJob(context);
       const approval =
-        call.jobId === "" ? undefined : await approvalOfCall(store.db, call.tenant, call.jobId, call.callId);
+        job === undefined ? undefined : await approvalOfCall(store.db, call.tenant, job, call.callId);
       const approved =
         approval?.status === "approved" && approvalMismatch(approval, subjectOf(request)) === undefined;
       if (!approved) throw approvalRequiredError(fn.address, decision.rule);
@@ -61,9 +63,10 @@ export function approvalBindingInterceptor(store: Store): CallInterceptor {
     name: "approval-binding",
     afterHooks: true,
     async before(request) {
-      const { fn, call } = request;
-      if (call.jobId === "") return undefined;
-      const approval = await approvalOfCall(store.db, call.tenant, call.jobId, call.callId);
+      const { fn, call, context } = request;
+      const job = callJob(context);
+      if (job === undefined) return undefined;
+      const approval = await approvalOfCall(store.db, call.tenant, job, call.callId);
       if (approval?.status !== "approved") return undefined;
       const mismatch = approvalMismatch(approval, subjectOf(request));
       if (mismatch !== undefined) {
@@ -84,10 +87,10 @@ function killSwitchOf(governance: TenantGovernance, fn: CallableFunction): KillR
 }
 
 /** What an approval of this call must match: who calls what, with which arguments and definition. */
-function subjectOf({ fn, args, call }: CallRequest): ApprovalSubject {
+function subjectOf({ fn, args, call, context }: CallRequest): ApprovalSubject {
   return {
     tenant: call.tenant,
-    job: call.jobId,
+    job: callJob(context) ?? "",
     callId: call.callId,
     agent: call.agent ?? "",
     address: fn.address,

@@ -10,13 +10,23 @@ import { type CallDecider, event, type NewEvent } from "../events/index.js";
 import { JOB_CONTROL_BUILTINS } from "../jobs/builtins.js";
 import type { PendingCall } from "../jobs/history.js";
 import type { JobRun } from "../jobs/job-run.js";
+import { moveJob } from "../jobs/status.js";
 import type { ApprovalRow, Database } from "../store/index.js";
-import { argumentIssues, type CallableFunction } from "../tools/index.js";
-import { type ApprovalRequest, approvalOfCall, newApprovalId, parseRequest } from "./approval-rows.js";
+import { argumentIssues, type CallableFunction, type StepDecision } from "../tools/index.js";
+import {
+  type ApprovalRequest,
+  approvalMismatch,
+  approvalOfCall,
+  insertApprovals,
+  newApprovalId,
+  noteApproval,
+  parseRequest,
+} from "./approval-rows.js";
 import { type ApprovalSubject, approvalBinding, canonicalJson, definitionHash } from "./canonical.js";
 import {
   approvalDeniedError,
   approvalMismatchError,
+  approvalRequiredError,
   killedAgentError,
   killedDelegateError,
   killedToolError,
@@ -29,33 +39,19 @@ import { callAddress } from "./rules.js";
 const stepGovernance = new WeakMap<JobRun, TenantGovernance>();
 
 /**
- * Calls the loop let through at their step, by idempotency key: the dispatch path's
- * interceptor passes them without deciding again, and decides every other call (a flow's).
+ * The call goes on, decided: the decision goes with the call's own request (its origin), so the
+ * dispatch path's interceptor passes it without deciding again, and decides every other call.
  */
-const decidedCalls = new Set<string>();
-const MAX_DECIDED = 1024;
-
-function letThrough(run: JobRun, pending: PendingCall, decided?: CallDecider): Proceed {
-  decidedCalls.add(`${run.row.id}:${pending.call.id}`);
-  // Each mark is taken at once by the call's interceptor; a call its schema check refused
-  // leaves one behind, so the oldest go.
-  if (decidedCalls.size > MAX_DECIDED) {
-    const oldest = decidedCalls.values().next().value;
-    if (oldest !== undefined) decidedCalls.delete(oldest);
-  }
-  return decided === undefined ? {} : { decided };
-}
-
-/** Whether the loop let the call with `key` through at its step (and forgets it). */
-export function takeDecided(key: string): boolean {
-  return decidedCalls.delete(key);
+function letThrough(decided?: CallDecider): Proceed {
+  const decision: StepDecision =
+    decided?.approval === undefined ? { allowed: true } : { allowed: true, approval: decided.approval };
+  return decided === undefined ? { decision } : { decision, decided };
 }
 
 async function refresh(run: JobRun): Promise<TenantGovernance> {
   // The last write read the version in its own statement, with nothing run since that could
   // change it: the step goes by that, and reads the version itself only otherwise.
-  const version = run.governanceVersion;
-  run.governanceVersion = undefined;
+  const version = run.takeGovernanceVersion();
   const reader = governanceOf(run.deps.jobs.store);
   const governance =
     version === undefined ? await reader.current(run.row.tenant) : await reader.at(run.row.tenant, version);
@@ -90,6 +86,9 @@ export function waitsForApproval(run: JobRun, fn: CallableFunction): boolean {
 
 /** A call the gate lets through, and the approval that let it, if a person was asked. */
 export interface Proceed {
+  /** What the call's dispatch carries: it was decided at this step. */
+  readonly decision: StepDecision;
+  /** Who decided, for the call's `tool_call` (an approval). */
   readonly decided?: CallDecider;
 }
 
@@ -111,7 +110,7 @@ export async function governCall(
 ): Promise<boolean | Proceed> {
   // A job-control call already under way (a child job started, a question asked) was decided
   // when it started; only its outcome is left to take.
-  if (pending.started !== undefined && isJobControl(fn)) return {};
+  if (pending.started !== undefined && isJobControl(fn)) return letThrough();
   const governance = stepGovernance.get(run) ?? (await refresh(run));
   const { db } = run.deps.jobs.store;
   const approval =
@@ -141,12 +140,17 @@ export async function governCall(
   }
   if (approval === undefined) {
     const decision = governance.policy.decide(callAddress(fn));
-    if (decision?.action !== "ask") return letThrough(run, pending);
+    if (decision?.action !== "ask") return letThrough();
     // A call that cannot run as asked is refused by its schema check; no one is asked about it.
-    if (argumentIssues(fn.inputSchema, args).length > 0) return letThrough(run, pending);
+    if (argumentIssues(fn.inputSchema, args).length > 0) return letThrough();
     return requestApprovals(run, governance, functions, { pending, fn, args, rule: decision.rule });
   }
   if (approval.status === "pending") return waitFor(run, approval.id, pending.call.id, []);
+  // Nobody decided it and nobody will: the call does not run on it.
+  if (approval.status === "withdrawn") {
+    const error = approvalRequiredError(fn.address, parseRequest(approval).rule);
+    return refuse(run, { pending, fn, args }, error, { also: noteDecision(approval) });
+  }
   const decided = { by: "approval", approval: approval.id } as const;
   const mismatch = approvalMismatch(approval, {
     tenant: run.row.tenant,
@@ -168,7 +172,7 @@ export async function governCall(
   if (approval.recorded === 0 || approval.used_at === null) {
     await run.write(decidedEvents(approval), undefined, noteDecision(approval, true));
   }
-  return letThrough(run, pending, decided);
+  return letThrough(decided);
 }
 
 /** A refusal by the tenant's governance: the error the model reads, and what refused. */
@@ -361,25 +365,13 @@ async function requestApprovals(
       rule: entry.request.rule,
     }),
   );
-  return waitFor(run, mine.id, callId, events, async (trx) => {
-    await trx
-      .insertInto("approvals")
-      .values(
-        rows.map((entry) => ({
-          id: entry.id,
-          tenant: row.tenant,
-          job_id: row.id,
-          address: entry.request.address,
-          request: JSON.stringify(entry.request),
-          status: "pending" as const,
-          requested_at: run.deps.jobs.store.clockSql,
-          call_id: entry.request.callId,
-          agent: run.address,
-          binding: entry.binding,
-        })),
-      )
-      .execute();
-  });
+  return waitFor(run, mine.id, callId, events, (trx) =>
+    insertApprovals(
+      trx,
+      run.deps.jobs.store.clockSql,
+      rows.map((entry) => ({ ...entry, tenant: row.tenant, job: row.id, agent: run.address })),
+    ),
+  );
 }
 
 /**
@@ -402,17 +394,17 @@ async function waitFor(
       .where("id", "=", approval)
       .executeTakeFirst();
     if (found === undefined || found.status === "pending") return;
-    await trx
-      .updateTable("jobs")
-      .set({ status: "queued", waiting_for: null, updated_at: run.deps.jobs.store.clockSql })
-      .where("id", "=", run.row.id)
-      .execute();
+    await moveJob(trx, run.row.id, "queued", {
+      from: ["waiting"],
+      set: { waiting_for: null, updated_at: run.deps.jobs.store.clockSql },
+    });
   });
 }
 
 /** `approval_decided`, unless the decision is in the job's history already. */
 function decidedEvents(approval: ApprovalRow): NewEvent[] {
-  if (approval.recorded !== 0 || approval.status === "pending") return [];
+  // A job's own approvals are decided by a person; only an MCP call's is ever withdrawn.
+  if (approval.recorded !== 0 || (approval.status !== "approved" && approval.status !== "denied")) return [];
   return [
     event("approval_decided", {
       approval: approval.id,
@@ -429,28 +421,7 @@ function noteDecision(
   approval: ApprovalRow,
   used = false,
 ): (trx: Transaction<Database>, now: number) => Promise<void> {
-  return async (trx, now) => {
-    await trx
-      .updateTable("approvals")
-      .set(used && approval.used_at === null ? { recorded: 1, used_at: now } : { recorded: 1 })
-      .where("id", "=", approval.id)
-      .execute();
-  };
-}
-
-/** Why an approved approval does not let the call `subject` through, or undefined when it does. */
-export function approvalMismatch(approval: ApprovalRow, subject: ApprovalSubject): string | undefined {
-  const request = parseRequest(approval);
-  if (approval.agent !== subject.agent) return `it approves a call of agent ${approval.agent ?? "unknown"}`;
-  if (approval.address !== subject.address) return `it approves a call of ${approval.address}`;
-  if (canonicalJson(request.args) !== canonicalJson(subject.args)) {
-    return "the call's arguments are not the ones approved";
-  }
-  if (request.definition !== subject.definition) {
-    return `the definition of ${subject.address} (its description or input schema) changed after the call asked`;
-  }
-  if (approval.binding !== approvalBinding(subject)) return "it was made for another call";
-  return undefined;
+  return (trx, now) => noteApproval(trx, approval, used ? now : undefined);
 }
 
 /** A call the gate decides: the pending call, the function it runs and its arguments. */
@@ -476,8 +447,7 @@ async function refuse(
 ): Promise<false> {
   const { before = [], also, decided } = options;
   const { call } = pending;
-  const recorded = run.recordedCall === call.id || pending.started !== undefined;
-  if (run.recordedCall === call.id) run.recordedCall = undefined;
+  const recorded = run.takeRecorded(call.id) || pending.started !== undefined;
   const key = `${run.row.id}:${call.id}`;
   await run.write(
     [

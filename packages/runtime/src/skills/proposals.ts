@@ -194,7 +194,11 @@ export class SkillProposals {
         attempt: 1,
         signal: new AbortController().signal,
       },
-      { interceptors: this.#options.interceptors ?? [] },
+      // A person's call for the job that proposed the skill: decided on the path, as any call no loop decided.
+      {
+        context: { origin: { kind: "job", job: row.job_id } },
+        interceptors: this.#options.interceptors ?? [],
+      },
     );
     if (!outcome.ok) {
       const code: ErrorCode =

@@ -25,7 +25,8 @@ export async function migrate(
   migrations: readonly Migration[] = MIGRATIONS,
 ): Promise<MigrationReport> {
   checkMigrationList(migrations);
-  const latest = migrations.length;
+  const latest = migrations.at(-1)?.version ?? 0;
+  const known = new Set(migrations.map((migration) => migration.version));
   // On SQLite the store's transactions begin immediate, which is the lock.
   return db.transaction().execute(async (trx) => {
     if (engine === "postgres") {
@@ -39,26 +40,23 @@ export async function migrate(
       .addColumn("applied_at", "bigint", (column) => column.notNull())
       .execute();
     const rows = await trx.selectFrom("oz0_migrations").select("version").orderBy("version").execute();
-    const current = rows.length;
-    const found = rows.at(-1)?.version ?? 0;
-    if (found > latest) {
+    const recorded = new Set(rows.map((row) => row.version));
+    const unknown = rows.map((row) => row.version).filter((version) => !known.has(version));
+    if (unknown.length > 0) {
+      const found = unknown.at(-1)!;
       throw new Oz0Error(
         "INTERNAL",
-        `The database is at schema version ${found}, written by a newer oz0; this oz0 knows versions up to ${latest}. ` +
-          "Upgrade oz0 to use this database.",
-        { data: { cause: `schema version ${found} > ${latest}` } },
+        found > latest
+          ? `The database is at schema version ${found}, written by a newer oz0; this oz0 knows versions up to ${latest}. ` +
+              "Upgrade oz0 to use this database."
+          : `The database records schema version ${found}, which this oz0 does not have; it was written by another build of oz0. ` +
+              "Use that build, or restore the database from a backup.",
+        { data: { cause: `schema versions ${unknown.join(",")} unknown` } },
       );
     }
-    if (found !== current) {
-      throw new Oz0Error(
-        "INTERNAL",
-        `The database's migration record is inconsistent: ${current} migrations recorded, the last being version ${found}. ` +
-          "Restore the database from a backup.",
-        { data: { cause: `versions ${rows.map((row) => row.version).join(",")}` } },
-      );
-    }
+    const current = rows.at(-1)?.version ?? 0;
     const applied: number[] = [];
-    for (const migration of migrations.slice(current)) {
+    for (const migration of migrations.filter((each) => !recorded.has(each.version))) {
       try {
         await migration.up(trx, { engine, clockSql });
       } catch (error) {
@@ -81,11 +79,12 @@ export async function migrate(
 
 function checkMigrationList(migrations: readonly Migration[]): void {
   migrations.forEach((migration, index) => {
-    if (migration.version !== index + 1) {
+    const before = index === 0 ? 0 : migrations[index - 1]!.version;
+    if (!Number.isSafeInteger(migration.version) || migration.version <= before) {
       throw new Oz0Error(
         "INTERNAL",
-        `Migration "${migration.name}" is at position ${index + 1} of the list but has version ${migration.version}; ` +
-          "versions must run 1, 2, 3, … in order.",
+        `Migration "${migration.name}" is at position ${index + 1} of the list with version ${migration.version}, ` +
+          `not above the version before it (${before}); versions must increase along the list.`,
         { data: { cause: "migration list out of order" } },
       );
     }

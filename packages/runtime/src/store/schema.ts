@@ -31,7 +31,8 @@ export type JobStatus = (typeof JOB_STATUSES)[number];
 export const JOB_MODES = ["run", "chat"] as const;
 export type JobMode = (typeof JOB_MODES)[number];
 
-export const APPROVAL_STATUSES = ["pending", "approved", "denied"] as const;
+/** `withdrawn`: nobody waits for the call any more (its MCP client stopped waiting), so nobody decides it. */
+export const APPROVAL_STATUSES = ["pending", "approved", "denied", "withdrawn"] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
 
 export const POLICY_ACTIONS = ["allow", "ask", "deny"] as const;
@@ -56,8 +57,13 @@ export interface PluginsTable {
   tenant: string;
   name: string;
   version: string;
-  /** The folder the plugin was installed from. */
+  /**
+   * Where the plugin was installed from (its folder, or what an archive install names), kept
+   * only to say so and for `oz0 plugin update` messages: the plugin runs from `bundle`.
+   */
   dir: string;
+  /** The digest of the bundle it runs from (migration 10); null for a row older than bundles. */
+  bundle: ColumnType<string | null, string | null | undefined, string | null>;
   manifest: Json;
   installed_at: EpochMs;
   /** Set when an install or update went through with `--force --reason TEXT`. */
@@ -281,6 +287,122 @@ export interface WorkersTable {
   expires_at: EpochMs;
 }
 
+/** A plugin bundle (migration 10): its files as one gzipped tar, keyed by their digest. */
+export interface BundlesTable {
+  digest: string;
+  archive: Uint8Array;
+  files: number;
+  bytes: number;
+  created_at: EpochMs;
+}
+
+/** A person who signs in with a password (migration 11); the password is kept only as its argon2id hash. */
+export interface UsersTable {
+  id: string;
+  name: string;
+  /** The PHC string argon2id wrote (`$argon2id$v=19$m=…`), salt and parameters included. */
+  password_hash: string;
+  created_at: EpochMs;
+  created_by: string;
+}
+
+/** A user's role in one tenant and the agents in its scope (migration 11). */
+export interface MembershipsTable {
+  tenant: string;
+  user_id: string;
+  role: string;
+  /** A JSON array: agent addresses, `tag:<tag>`, or `["*"]`. */
+  agents: Json;
+  created_at: EpochMs;
+  updated_at: EpochMs;
+  updated_by: string;
+}
+
+/** An API key of a tenant (migration 11): its public id, and only a hash of its secret. */
+export interface ApiKeysTable {
+  id: string;
+  tenant: string;
+  name: string;
+  role: string;
+  /** A JSON array: agent addresses, `tag:<tag>`, or `["*"]`. */
+  agents: Json;
+  /** SHA-256 of the secret, hex. */
+  secret_hash: string;
+  created_at: EpochMs;
+  created_by: string;
+  expires_at: EpochMs | null;
+  revoked_at: EpochMs | null;
+  revoked_by: string | null;
+}
+
+/** Who changed what, and when (migration 11), in order; never a secret. */
+export interface AuditLogTable {
+  seq: Generated<number>;
+  /** Null for a failed sign-in that named no tenant oz0 knows. */
+  tenant: string | null;
+  at: EpochMs;
+  actor: string;
+  role: string | null;
+  action: string;
+  target: string;
+  detail: Json;
+}
+
+/** Failed sign-ins per source or per user in the current window (migration 11). */
+export interface AuthThrottleTable {
+  /** `source:<address>`, `user:<name>` or `key:<id>`. */
+  bucket: string;
+  window_start: EpochMs;
+  failures: number;
+}
+
+/** A tenant's own routine (`oz0 routine add`); a plugin's come from its manifest. */
+export interface RoutinesTable {
+  tenant: string;
+  name: string;
+  /** The routine as the manifest's `routines:` entry would hold it (JSON). */
+  definition: Json;
+  created_by: string;
+  created_at: EpochMs;
+}
+
+/** Per routine: paused or not, and how far its scheduler has looked. */
+export interface RoutineStateTable {
+  tenant: string;
+  /** `<plugin>/<name>`, or a tenant-level routine's bare name. */
+  routine: string;
+  paused: Generated<number>;
+  paused_by: string | null;
+  /** The last tick time looked at, or for a job.ended routine the end time of the last job seen. */
+  cursor: EpochMs | null;
+  updated_at: EpochMs;
+}
+
+export const FIRE_CAUSES = ["schedule", "catch_up", "job_ended", "webhook", "manual"] as const;
+export type FireCause = (typeof FIRE_CAUSES)[number];
+export const FIRE_OUTCOMES = ["started", "queued", "skipped", "missed", "failed"] as const;
+export type FireOutcome = (typeof FIRE_OUTCOMES)[number];
+
+/** One firing of a routine; unique per (tenant, routine, key), so each tick fires once. */
+export interface RoutineFiresTable {
+  id: string;
+  tenant: string;
+  routine: string;
+  /** What fired it, unique per routine: `tick:<ms>`, `job:<id>`, `webhook:<signature>`, `manual:<id>`. */
+  key: string;
+  cause: FireCause;
+  outcome: FireOutcome;
+  /** The schedule tick it was for, epoch ms. */
+  tick_at: EpochMs | null;
+  job_id: string | null;
+  /** A queued fire's input (JSON), until its job starts. */
+  input: Json | null;
+  /** Why it was skipped, missed or failed. */
+  detail: string | null;
+  created_at: EpochMs;
+  updated_at: EpochMs;
+}
+
 export interface Database {
   tenants: TenantsTable;
   plugins: PluginsTable;
@@ -297,6 +419,15 @@ export interface Database {
   skill_proposals: SkillProposalsTable;
   usage_totals: UsageTotalsTable;
   workers: WorkersTable;
+  bundles: BundlesTable;
+  users: UsersTable;
+  memberships: MembershipsTable;
+  api_keys: ApiKeysTable;
+  audit_log: AuditLogTable;
+  auth_throttle: AuthThrottleTable;
+  routines: RoutinesTable;
+  routine_state: RoutineStateTable;
+  routine_fires: RoutineFiresTable;
   oz0_migrations: MigrationsTable;
 }
 
@@ -307,6 +438,7 @@ export type PartRow = Selectable<PartsTable>;
 export type NewPart = Insertable<PartsTable>;
 export type JobRow = Selectable<JobsTable>;
 export type WorkerRow = Selectable<WorkersTable>;
+export type RoutineFireRow = Selectable<RoutineFiresTable>;
 export type NewJob = Insertable<JobsTable>;
 export type JobUpdate = Updateable<JobsTable>;
 export type JobEventRow = Selectable<JobEventsTable>;

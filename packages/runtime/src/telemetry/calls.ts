@@ -13,8 +13,8 @@ export interface CallInfo {
   readonly name: string;
   readonly address: string;
   readonly callId: string;
-  /** The job that records the call (an MCP call's), or "" for none. */
-  readonly jobId: string;
+  /** The job that records the call (an MCP call's); undefined for a call outside any job. */
+  readonly job: string | undefined;
   readonly args: unknown;
   /** Takes the tenant's secrets out of content before the span carries it. */
   readonly redact: <T>(value: T) => Promise<T>;
@@ -54,7 +54,7 @@ export async function tracedCall<T extends Outcome>(
         [GEN_AI.toolType]: "function",
         "oz0.tenant": info.tenant,
         "oz0.function.address": info.address,
-        ...(info.jobId === "" ? {} : { "oz0.job.id": info.jobId }),
+        ...(info.job === undefined ? {} : { "oz0.job.id": info.job }),
         ...(capture ? { [GEN_AI.toolArguments]: JSON.stringify(await info.redact(info.args)) } : {}),
       },
     },

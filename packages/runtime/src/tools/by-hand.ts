@@ -5,11 +5,14 @@ import { type FunctionCall, Oz0Error } from "@oz0/sdk";
 import type { Redactor } from "../models/index.js";
 import { type Telemetry, tracedCall } from "../telemetry/index.js";
 import {
+  type CallContext,
   type CallError,
   type CallInterceptor,
   type CallOutcome,
   type CallRecorder,
+  callJob,
   dispatchCall,
+  OUTSIDE_CALL,
 } from "./dispatch.js";
 import { type CallableFunction, FunctionResolver } from "./functions.js";
 import type { PartSource } from "./source.js";
@@ -71,8 +74,8 @@ export class ToolCaller {
       attempt: 1,
       signal: new AbortController().signal,
     };
-    const outcome = await this.#traced(fn, args, call, undefined, () =>
-      dispatchCall(fn, args, call, { interceptors: this.#options.interceptors ?? [] }),
+    const outcome = await this.#traced(fn, args, call, OUTSIDE_CALL, undefined, () =>
+      dispatchCall(fn, args, call, { context: OUTSIDE_CALL, interceptors: this.#options.interceptors ?? [] }),
     );
     const base = { address: fn.address, modelName: fn.modelName, ms: outcome.ms, idempotencyKey };
     const report: ToolCallReport = outcome.ok
@@ -93,8 +96,11 @@ export class ToolCaller {
     recorder?: CallRecorder,
     traceparent?: string,
   ): Promise<CallOutcome> {
-    return this.#traced(fn, args, call, traceparent, () =>
+    // The call's job is the caller's own record of it; no loop decided the call.
+    const context: CallContext = { origin: { kind: "job", job: call.jobId } };
+    return this.#traced(fn, args, call, context, traceparent, () =>
       dispatchCall(fn, args, call, {
+        context,
         interceptors: this.#options.interceptors ?? [],
         ...(recorder === undefined ? {} : { recorder }),
       }),
@@ -110,6 +116,7 @@ export class ToolCaller {
     fn: CallableFunction,
     args: unknown,
     call: FunctionCall,
+    context: CallContext,
     parent: string | undefined,
     run: () => Promise<CallOutcome>,
   ): Promise<CallOutcome> {
@@ -118,7 +125,7 @@ export class ToolCaller {
       name: fn.modelName,
       address: fn.address,
       callId: call.callId,
-      jobId: call.jobId,
+      job: callJob(context),
       args,
       parent,
       redact: async <T>(value: T): Promise<T> => {

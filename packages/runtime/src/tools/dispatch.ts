@@ -14,10 +14,53 @@ export type CallOutcome =
   | { readonly ok: true; readonly result: unknown; readonly ms: number }
   | { readonly ok: false; readonly error: CallError; readonly ms: number };
 
+/**
+ * Where a call comes from, as the dispatch path's interceptors read it: carried by the call's
+ * own request, never found by a key in something shared.
+ */
+export type CallOrigin =
+  /**
+   * A step of a job's agent loop, which decided the call there (tool policy, kill switches,
+   * approvals; policy/job-gate.ts): the path's policy check lets it through as decided.
+   */
+  | { readonly kind: "step"; readonly job: string; readonly decision: StepDecision }
+  /** A call of a job that no loop decided (a flow's step, an `oz0 mcp serve` call's job): decided on the path. */
+  | { readonly kind: "job"; readonly job: string }
+  /** A call outside any job (`oz0 tool call`): decided on the path, with no approval to look for. */
+  | { readonly kind: "outside" };
+
+/** How a job's loop let a call through at its step: by the tenant's governance, or by a person's approval. */
+export interface StepDecision {
+  readonly allowed: true;
+  /** The approval a person gave the call, when an ask rule held it. */
+  readonly approval?: string | undefined;
+}
+
+/** What the dispatch path knows of a call beyond its function and arguments. */
+export interface CallContext {
+  readonly origin: CallOrigin;
+  /**
+   * The hooks of the job run making the call, for interceptors that record governance events
+   * with it (hooks' `runHooksOf`); absent outside a run.
+   */
+  readonly hooks?: object | undefined;
+}
+
+/** A call outside any job: its context. */
+export const OUTSIDE_CALL: CallContext = Object.freeze({
+  origin: Object.freeze({ kind: "outside" as const }),
+});
+
+/** The job a call belongs to, or undefined for one outside any job. */
+export function callJob(context: CallContext): string | undefined {
+  return context.origin.kind === "outside" ? undefined : context.origin.job;
+}
+
 export interface CallRequest {
   readonly fn: CallableFunction;
   readonly args: Readonly<Record<string, unknown>>;
   readonly call: FunctionCall;
+  readonly context: CallContext;
 }
 
 /** New arguments an interceptor gives a call, and who changed them (for the trace). */
@@ -67,23 +110,25 @@ export interface CallRecorder {
 }
 
 export interface DispatchOptions {
+  /** Where the call comes from: a job's step (and how it was decided), another job's call, or none. */
+  readonly context: CallContext;
   readonly interceptors?: readonly CallInterceptor[];
   readonly recorder?: CallRecorder;
 }
 
 /**
  * Calls `fn` with `args` on the one path.
- * @example const outcome = await dispatchCall(fn, { id: 7 }, call);
+ * @example const outcome = await dispatchCall(fn, { id: 7 }, call, { context: OUTSIDE_CALL });
  * if (outcome.ok) use(outcome.result); else tellTheModel(outcome.error.message);
  */
 export async function dispatchCall(
   fn: CallableFunction,
   args: unknown,
   call: FunctionCall,
-  options: DispatchOptions = {},
+  options: DispatchOptions,
 ): Promise<CallOutcome> {
   const started = performance.now();
-  const prepared = await prepareCall(fn, args, call, options.interceptors ?? []);
+  const prepared = await prepareCall(fn, args, call, options.context, options.interceptors ?? []);
   // The time the call took leaves out the write of its record.
   let recording = performance.now();
   await options.recorder?.started?.(
@@ -110,6 +155,7 @@ export async function prepareCall(
   fn: CallableFunction,
   args: unknown,
   call: FunctionCall,
+  context: CallContext,
   interceptors: readonly CallInterceptor[] = [],
 ): Promise<
   | {
@@ -122,7 +168,7 @@ export async function prepareCall(
 > {
   let checked = checkArguments(fn, args);
   if ("error" in checked) return { ok: false, error: checked.error };
-  let request: CallRequest = { fn, args: checked.args, call };
+  let request: CallRequest = { fn, args: checked.args, call, context };
   const changedBy: ArgumentChanger[] = [];
   try {
     for (const interceptor of interceptors) {

@@ -7,14 +7,19 @@ export { type ToolContextOptions, toolContext } from "./context.js";
 export {
   type ArgumentChange,
   type ArgumentChanger,
+  type CallContext,
   type CallError,
   type CallInterceptor,
+  type CallOrigin,
   type CallOutcome,
   type CallRecorder,
   type CallRequest,
+  callJob,
   type DispatchOptions,
   dispatchCall,
+  OUTSIDE_CALL,
   prepareCall,
+  type StepDecision,
 } from "./dispatch.js";
 export {
   type CallableFunction,

@@ -19,10 +19,6 @@ const LEDGER_FLOWS = fileURLToPath(new URL("../fixtures/flows/ledger-flows", imp
 beforeAll(async () => {
   l = await lab();
   const root = await mkdtemp(join(tmpdir(), "oz0-renamed-"));
-  await cp(
-    fileURLToPath(new URL("../fixtures/policy/vault-tools.js", import.meta.url)),
-    join(root, "vault-tools.js"),
-  );
   renamed = join(root, "vault");
   await cp(VAULT, renamed, { recursive: true });
   const manifest = join(renamed, "plugin.yaml");

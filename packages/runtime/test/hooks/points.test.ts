@@ -781,14 +781,14 @@ describe("the run's hooks", () => {
     ]);
   });
 
-  test("are found by a call's signal, so another interceptor can record a governance event with the call", async () => {
+  test("are carried by a call's request, so another interceptor can record a governance event with the call", async () => {
     const { events } = await h.runWith([], "helpdesk/triage", "ticket 7", {
       models: scripted([{ call: { function: "tickets__lookup", args: { id: 7 } } }, { text: "done" }]),
       interceptors: [
         {
           name: "audit",
-          before: async ({ call }) => {
-            runHooksOf(call)?.note({
+          before: async (request) => {
+            runHooksOf(request)?.note({
               kind: "governance_checked",
               data: { hook: "pre_tool_call", checks_passed: 1, outcome: "allowed" },
             });

@@ -277,6 +277,27 @@ const CASES: readonly RuleCase[] = [
       "plugin.yaml:12:13 error OZ-S026 notes.lokup: tool notes of functions-s026-triggers 1.0.0 has no function lokup",
     ],
   },
+  {
+    code: "OZ-S028",
+    triggers: "refuses a routine's tool its agent may not call, and limits on a routine that runs a flow",
+    passes: "accepts a routine whose tools are its agent's, and a flow's routine without tools or limits",
+    lines: [
+      "plugin.yaml:19:22 error OZ-S028 routine nightly lists oz.ask_user, which agent helper may not call (its tools: oz.fail); a routine's tools are a subset of its agent's",
+      "plugin.yaml:23:13 error OZ-S028 routine weekly runs flow routines-s028-triggers/tidy, and limits: applies to an agent's job; leave it out (a flow's steps name what it calls)",
+    ],
+  },
+  {
+    code: "OZ-S029",
+    triggers:
+      "refuses a routine its identity may not run, a job.ended routine that would fire itself, and a schedule that never fires",
+    passes:
+      "accepts an identity whose agents include the routine's, a job.ended of another agent, and a zoned schedule",
+    lines: [
+      "plugin.yaml:19:25 error OZ-S029 routine nightly runs routines-s029-triggers/helper, which its identity's agents (other) leave out; add it, or the routine's jobs are refused",
+      "plugin.yaml:21:12 error OZ-S029 routine again runs routines-s029-triggers/helper when a job of routines-s029-triggers/helper ends, which would fire it again without end; watch another agent",
+      "plugin.yaml:24:15 error OZ-S029 the schedule '0 0 30 2 *' never fires; give it a date that comes",
+    ],
+  },
 ];
 
 describe("each lint rule, on the fixture that triggers it and the one that passes", () => {

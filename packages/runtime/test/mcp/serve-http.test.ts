@@ -212,7 +212,7 @@ describe("oz0 mcp serve --http resumes SSE streams", () => {
       return status !== "running";
     });
     expect(status).toBe("cancelled");
-    expect(await runtime.approvals.get(TENANT, approval!.id)).toMatchObject({ status: "cancelled" });
+    expect(await runtime.approvals.get(TENANT, approval!.id)).toMatchObject({ status: "withdrawn" });
     await expect(runtime.approvals.decide(TENANT, approval!.id, "approve", "alice")).rejects.toMatchObject({
       code: "APPROVAL_STATE_CONFLICT",
     });

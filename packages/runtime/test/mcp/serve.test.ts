@@ -237,14 +237,42 @@ describe("oz0 mcp serve without an agent", () => {
     expect(job).toMatchObject({ status: "cancelled", failure: { kind: "cancelled" } });
     expect(await runtime.approvals.list(TENANT)).toEqual([]);
     const all = await runtime.approvals.list(TENANT, { status: "all" });
-    expect(all.map((entry) => [entry.id, entry.status])).toEqual([[approval!.id, "cancelled"]]);
-    expect(await runtime.approvals.get(TENANT, approval!.id)).toMatchObject({ status: "cancelled" });
+    expect(all.map((entry) => [entry.id, entry.status])).toEqual([[approval!.id, "withdrawn"]]);
+    expect(await runtime.approvals.get(TENANT, approval!.id)).toMatchObject({ status: "withdrawn" });
     await expect(runtime.approvals.decide(TENANT, approval!.id, "approve", "alice")).rejects.toMatchObject({
       code: "APPROVAL_STATE_CONFLICT",
     });
     expect(await ledger()).toBe("");
     const kinds = (await runtime.jobs.events(job.id)).map((entry) => entry.kind);
     expect(kinds).toEqual(["job_started", "tool_call", "approval_requested", "job_cancelled"]);
+  });
+
+  it("stores a withdrawn call's approval as withdrawn, not pending, and decides nothing on it", async () => {
+    await runtime.policy.set(TENANT, "ask", "helpdesk/ledger.add");
+    const { client } = await connect();
+    const controller = new AbortController();
+    const call = client.callTool({ name: "ledger__add", arguments: { entry: "withdrawn" } }, undefined, {
+      signal: controller.signal,
+    });
+    const [approval] = await pendingApprovals();
+    controller.abort();
+    await expect(call).rejects.toThrow();
+    await eventually(async () => (await runtime.jobs.get(approval!.job, TENANT)).status === "cancelled");
+    const row = await runtime.store.db
+      .selectFrom("approvals")
+      .select(["status", "decided_at", "decided_by"])
+      .where("id", "=", approval!.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ status: "withdrawn", decided_by: null });
+    expect(row.decided_at).not.toBeNull();
+    expect(await runtime.approvals.list(TENANT, { status: "withdrawn" })).toMatchObject([
+      { id: approval!.id, status: "withdrawn" },
+    ]);
+    await expect(runtime.approvals.decide(TENANT, approval!.id, "deny", "alice")).rejects.toMatchObject({
+      code: "APPROVAL_STATE_CONFLICT",
+      message: expect.stringContaining("was withdrawn"),
+    });
+    expect(await ledger()).toBe("");
   });
 
   it("withdraws a held call its client stops waiting for (a request timeout), and the job ends cancelled", async () => {

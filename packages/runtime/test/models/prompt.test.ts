@@ -5,6 +5,7 @@ import { describe, expect, test } from "vitest";
 import {
   aiSdkModel,
   CALL_POLICY_DEFAULTS,
+  Conversation,
   type ModelMessage,
   type ModelRequest,
 } from "../../src/models/index.js";
@@ -55,12 +56,17 @@ function modelOver(model: LanguageModelV4) {
   });
 }
 
-const request = (step: number, messages: readonly ModelMessage[], signal: AbortSignal): ModelRequest => ({
+const request = (
+  step: number,
+  messages: readonly ModelMessage[],
+  conversation: Conversation,
+): ModelRequest => ({
   step,
   messages,
   functions: [],
   estimatedInputTokens: 0,
-  signal,
+  signal: new AbortController().signal,
+  conversation,
 });
 
 /** A conversation of `steps` steps, one call and its result each. */
@@ -86,10 +92,10 @@ describe("the prompt of a job's steps", () => {
   test("a message is converted once, at the step that added it, not again at every later step", async () => {
     const { model, prompts } = recording();
     const adapter = modelOver(model);
-    const signal = new AbortController().signal;
+    const ongoing = new Conversation();
     const messages = conversation(3);
-    await adapter.generate(request(4, messages.slice(0, 6), signal));
-    await adapter.generate(request(5, messages, signal));
+    await adapter.generate(request(4, messages.slice(0, 6), ongoing));
+    await adapter.generate(request(5, messages, ongoing));
     const [first, second] = prompts;
     expect(first).toHaveLength(6);
     expect(second).toHaveLength(8);
@@ -111,12 +117,12 @@ describe("the prompt of a job's steps", () => {
   test("a message a pre_llm_call handler rewrote is converted again, with the ones after it", async () => {
     const { model, prompts } = recording();
     const adapter = modelOver(model);
-    const signal = new AbortController().signal;
+    const ongoing = new Conversation();
     const messages = conversation(2);
-    await adapter.generate(request(3, messages, signal));
+    await adapter.generate(request(3, messages, ongoing));
     const rewritten = [...messages];
     rewritten[3] = { role: "tool", callId: "1.1", name: "math__add", content: "[redacted]", isError: false };
-    await adapter.generate(request(3, rewritten, signal));
+    await adapter.generate(request(3, rewritten, ongoing));
     const [first, second] = prompts;
     expect(second).toHaveLength(6);
     for (let index = 0; index < 3; index++) expect(second![index]).toBe(first![index]);
@@ -132,7 +138,7 @@ describe("the prompt of a job's steps", () => {
   test("the results of one reply's calls go back as one tool message, and an earlier prompt keeps its own", async () => {
     const { model, prompts } = recording();
     const adapter = modelOver(model);
-    const signal = new AbortController().signal;
+    const ongoing = new Conversation();
     const messages: ModelMessage[] = [
       { role: "system", content: "s" },
       { role: "user", content: "u" },
@@ -145,12 +151,12 @@ describe("the prompt of a job's steps", () => {
       },
       { role: "tool", callId: "1.1", name: "f", content: 1, isError: false },
     ];
-    await adapter.generate(request(2, messages, signal));
+    await adapter.generate(request(2, messages, ongoing));
     await adapter.generate(
       request(
         2,
         [...messages, { role: "tool", callId: "1.2", name: "f", content: 2, isError: false }],
-        signal,
+        ongoing,
       ),
     );
     const [first, second] = prompts;
@@ -160,12 +166,23 @@ describe("the prompt of a job's steps", () => {
     expect(second![3]!.content).toHaveLength(2);
   });
 
+  test("a request that carries no conversation has its prompt converted anew", async () => {
+    const { model, prompts } = recording();
+    const adapter = modelOver(model);
+    const messages = conversation(1);
+    const alone = { ...request(2, messages, new Conversation()), conversation: undefined };
+    await adapter.generate(alone);
+    await adapter.generate(alone);
+    expect(prompts[1]).toEqual(prompts[0]);
+    expect(prompts[1]![2]).not.toBe(prompts[0]![2]);
+  });
+
   test("another job run's prompt is its own", async () => {
     const { model, prompts } = recording();
     const adapter = modelOver(model);
     const messages = conversation(1);
-    await adapter.generate(request(2, messages, new AbortController().signal));
-    await adapter.generate(request(2, messages, new AbortController().signal));
+    await adapter.generate(request(2, messages, new Conversation()));
+    await adapter.generate(request(2, messages, new Conversation()));
     expect(prompts[1]).toEqual(prompts[0]);
     expect(prompts[1]![2]).not.toBe(prompts[0]![2]);
   });

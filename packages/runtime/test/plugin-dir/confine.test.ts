@@ -174,7 +174,7 @@ describe("an installed plugin whose file is swapped for a link out", () => {
   });
   afterAll(() => runtime.close());
 
-  it("refuses the agent at the next job instead of prompting it with the outside file", async () => {
+  it("runs the next job from its bundle, never prompting with the outside file, and an update refuses the link", async () => {
     const { dir, outside } = await layout();
     await runtime.catalog.install("default", dir);
     const first = await runtime.jobs.start({ tenant: "default", agent: "linked/helper", input: "hi" });
@@ -185,13 +185,16 @@ describe("an installed plugin whose file is swapped for a link out", () => {
     await unlink(join(dir, "agents", "helper.md"));
     await symlink(join(outside, "helper.md"), join(dir, "agents", "helper.md"));
     const second = await runtime.jobs.start({ tenant: "default", agent: "linked/helper", input: "hi" });
-    const failed = await runtime.jobs.run(second.id, { tenant: "default" });
-    expect(failed.status).toBe("failed");
-    expect(failed.failure?.message).toContain(
+    expect((await runtime.jobs.run(second.id, { tenant: "default" })).status).toBe("succeeded");
+    const events = await runtime.jobs.events(second.id, { tenant: "default" });
+    expect(replay(events).system).toContain("You help.");
+    expect(JSON.stringify(events)).not.toContain(OUTSIDE_PROMPT);
+
+    const error = await refused(runtime.catalog.update("default", dir));
+    expect(error.code).toBe("INVALID_BUNDLE");
+    expect(error.message).toContain(
       `agents/helper.md is a link that leads out of the plugin folder, to ${join(outside, "helper.md")}`,
     );
-    const events = await runtime.jobs.events(second.id, { tenant: "default" });
-    expect(JSON.stringify(events)).not.toContain(OUTSIDE_PROMPT);
   });
 });
 

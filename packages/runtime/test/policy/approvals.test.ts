@@ -4,6 +4,7 @@
 import { fileURLToPath } from "node:url";
 import { isOz0Error } from "@oz0/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { APPROVAL_TRANSITIONS, moveApproval } from "../../src/policy/approval-rows.js";
 import { disposeFixtures, engineFixtures } from "../store/engines.js";
 import { ALICE, executionsOf, kinds, type Lab, lab, ofKind, planned, results, VAULT_2 } from "./helpers.js";
 
@@ -424,6 +425,25 @@ describe.each(fixtures)("approvals on $label", (fixture) => {
     expect((error as Error).message).toBe(
       `approval ${approval.id} is for job ${job.id}, which has ended (cancelled); there is no call left to decide.`,
     );
+  });
+
+  it.each(
+    (["approved", "denied", "withdrawn"] as const).flatMap((from) =>
+      (["approved", "denied", "withdrawn"] as const).map((to) => [from, to] as const),
+    ),
+  )("moves no %s approval to %s: a decided or withdrawn approval stays as it is", async (from, to) => {
+    const { approval } = await held();
+    const { db } = l.runtime.store;
+    const now = await l.runtime.store.now();
+    expect(await moveApproval(db, approval.id, from, { at: now, by: "first" })).toBe(true);
+    expect(APPROVAL_TRANSITIONS[from]).toEqual([]);
+    expect(await moveApproval(db, approval.id, to, { at: now + 1, by: "second" })).toBe(false);
+    const row = await db
+      .selectFrom("approvals")
+      .selectAll()
+      .where("id", "=", approval.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ status: from, decided_by: "first", decided_at: now });
   });
 
   it("finds no approval of another tenant, nor one that does not exist", async () => {

@@ -22,6 +22,7 @@ const fixtures = engineFixtures();
 afterAll(() => disposeFixtures(fixtures));
 
 const ALL_VERSIONS = MIGRATIONS.map((migration) => migration.version);
+const LATEST = ALL_VERSIONS.at(-1)!;
 
 function job(id: string, overrides: Partial<NewJob> = {}): NewJob {
   return {
@@ -65,7 +66,7 @@ describe.each(fixtures)("the store on $label", (fixture) => {
   });
 
   it("runs every migration on a fresh database and records each", async () => {
-    expect(store.migrations).toEqual({ version: MIGRATIONS.length, applied: ALL_VERSIONS });
+    expect(store.migrations).toEqual({ version: LATEST, applied: ALL_VERSIONS });
     const rows = await store.db
       .selectFrom("oz0_migrations")
       .select(["version", "name"])
@@ -368,7 +369,7 @@ describe.each(fixtures.filter((fixture) => fixture.persistent))(
       await first.close();
       const second = await openStore(options);
       try {
-        expect(second.migrations).toEqual({ version: MIGRATIONS.length, applied: [] });
+        expect(second.migrations).toEqual({ version: LATEST, applied: [] });
         const versions = await second.db
           .selectFrom("oz0_migrations")
           .select("version")
@@ -399,7 +400,7 @@ describe.each(fixtures.filter((fixture) => fixture.persistent))(
     it("refuses a database migrated by a newer oz0, saying to upgrade", async () => {
       const options = await fixture.fresh();
       const first = await openStore(options);
-      const newer = MIGRATIONS.length + 1;
+      const newer = LATEST + 1;
       await first.db
         .insertInto("oz0_migrations")
         .values({ version: newer, name: "future", applied_at: 1 })
@@ -408,7 +409,7 @@ describe.each(fixtures.filter((fixture) => fixture.persistent))(
       const opening = openStore(options);
       await expect(opening).rejects.toSatisfy((error) => isOz0Error(error, "INTERNAL"));
       await expect(opening).rejects.toThrow(
-        `The database is at schema version ${newer}, written by a newer oz0; this oz0 knows versions up to ${MIGRATIONS.length}. Upgrade oz0 to use this database.`,
+        `The database is at schema version ${newer}, written by a newer oz0; this oz0 knows versions up to ${LATEST}. Upgrade oz0 to use this database.`,
       );
     });
 

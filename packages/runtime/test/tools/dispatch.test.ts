@@ -1,7 +1,13 @@
 import { ERROR_CODES, type FunctionCall, Oz0Error, PolicyViolation } from "@oz0/sdk";
 import { testCall } from "@oz0/sdk/testing";
 import { describe, expect, it } from "vitest";
-import { type CallableFunction, type CallOutcome, dispatchCall, prepareCall } from "../../src/tools/index.js";
+import {
+  type CallableFunction,
+  type CallOutcome,
+  dispatchCall,
+  OUTSIDE_CALL,
+  prepareCall,
+} from "../../src/tools/index.js";
 
 function fn(run: CallableFunction["run"]): CallableFunction {
   return {
@@ -32,6 +38,7 @@ describe("the dispatch path", () => {
       }),
       { id: 7 },
       call,
+      { context: OUTSIDE_CALL },
     );
     expect(outcome).toMatchObject({ ok: true, result: { id: 7 } });
     expect(seen).toEqual([{ args: { id: 7 }, call }]);
@@ -44,6 +51,7 @@ describe("the dispatch path", () => {
       fn(async () => (ran = true)),
       { ticket: 7 },
       testCall(),
+      { context: OUTSIDE_CALL },
     );
     expect(ran).toBe(false);
     expect(outcome.ok).toBe(false);
@@ -63,6 +71,7 @@ describe("the dispatch path", () => {
       fn(async () => 1),
       [7],
       testCall(),
+      { context: OUTSIDE_CALL },
     );
     expect(outcome).toMatchObject({ ok: false, error: { code: "INVALID_INPUT" } });
   });
@@ -74,6 +83,7 @@ describe("the dispatch path", () => {
       }),
       { id: 99 },
       testCall(),
+      { context: OUTSIDE_CALL },
     );
     expect(outcome).toEqual({
       ok: false,
@@ -94,6 +104,7 @@ describe("the dispatch path", () => {
       }),
       { id: 99 },
       testCall(),
+      { context: OUTSIDE_CALL },
     );
     expect(outcome).toMatchObject({
       ok: false,
@@ -111,6 +122,7 @@ describe("the dispatch path", () => {
       { id: 7 },
       testCall(),
       {
+        context: OUTSIDE_CALL,
         recorder: {
           started: async (_fn, args) => void order.push(`started ${JSON.stringify(args)}`),
           finished: async (_fn, outcome) => void order.push(`finished ${outcome.ok}`),
@@ -128,6 +140,7 @@ describe("the dispatch path", () => {
       { id: 7 },
       testCall(),
       {
+        context: OUTSIDE_CALL,
         interceptors: [{ name: "rewrite", before: async () => ({ args: { id: 8 }, by }) }],
         recorder: { started: async (_fn, args, _call, changedBy) => void started.push({ args, changedBy }) },
       },
@@ -142,6 +155,7 @@ describe("the dispatch path", () => {
       {},
       testCall(),
       {
+        context: OUTSIDE_CALL,
         recorder: {
           started: async () => void order.push("started"),
           finished: async (_fn, outcome) => void order.push(`finished ${outcome.ok}`),
@@ -158,6 +172,7 @@ describe("the dispatch path", () => {
       { id: 7 },
       testCall(),
       {
+        context: OUTSIDE_CALL,
         interceptors: [
           {
             name: "policy",
@@ -178,6 +193,7 @@ describe("the dispatch path", () => {
       { id: 7 },
       testCall(),
       {
+        context: OUTSIDE_CALL,
         interceptors: [{ name: "rewrite", before: async () => ({ args: { id: "seven" }, by: [] }) }],
       },
     );
@@ -187,6 +203,7 @@ describe("the dispatch path", () => {
       { id: 7 },
       testCall(),
       {
+        context: OUTSIDE_CALL,
         interceptors: [{ name: "rewrite", before: async () => ({ args: { id: 8 }, by: [] }) }],
       },
     );
@@ -199,6 +216,7 @@ describe("the dispatch path", () => {
       { id: 7 },
       testCall(),
       {
+        context: OUTSIDE_CALL,
         interceptors: [
           { name: "redact", after: async () => ({ ok: true, result: { secret: "***" }, ms: 0 }) },
         ],
@@ -213,6 +231,7 @@ describe("the dispatch path", () => {
         fn(async () => undefined),
         { id: 7 },
         testCall(),
+        { context: OUTSIDE_CALL },
       ),
     ).toMatchObject({ ok: true, result: null });
     expect(
@@ -220,6 +239,7 @@ describe("the dispatch path", () => {
         fn(async () => ({ at: new Date(0) })),
         { id: 7 },
         testCall(),
+        { context: OUTSIDE_CALL },
       ),
     ).toMatchObject({
       ok: true,
@@ -229,6 +249,7 @@ describe("the dispatch path", () => {
       fn(async () => ({ big: 1n })),
       { id: 7 },
       testCall(),
+      { context: OUTSIDE_CALL },
     );
     expect(outcome).toMatchObject({ ok: false });
     expect((outcome as Extract<CallOutcome, { ok: false }>).error.message).toContain(
@@ -244,6 +265,7 @@ describe("the dispatch path", () => {
       fn(async () => (ran = true)),
       { id: 7 },
       testCall({ signal: controller.signal }),
+      { context: OUTSIDE_CALL },
     );
     expect(ran).toBe(false);
     expect(outcome).toMatchObject({ ok: false, error: { message: "the job was cancelled" } });
@@ -255,6 +277,7 @@ describe("the dispatch path", () => {
         fn(async () => 1),
         { id: 7 },
         testCall(),
+        OUTSIDE_CALL,
       ),
     ).toMatchObject({ ok: true, request: { args: { id: 7 } } });
     expect(
@@ -262,6 +285,7 @@ describe("the dispatch path", () => {
         fn(async () => 1),
         { id: "x" },
         testCall(),
+        OUTSIDE_CALL,
       ),
     ).toMatchObject({
       ok: false,

@@ -68,6 +68,14 @@ export const ERROR_CODES = {
       "A plugin object or contract class does not have the shape the host expects, or an install finds lint errors in the folder.",
     data: "{ plugin?: string, detail: string, findings?: { file, line, column, code, message }[] }",
   },
+  INVALID_BUNDLE: {
+    side: "user",
+    status: 400,
+    retryable: false,
+    summary:
+      "A plugin bundle breaks a bundle rule: a path that leads out or is not allowed, a link out of the folder, a file, total or file count over its limit, or contents that do not match the digest they came with.",
+    data: "{ detail: string, path?: string, limit?: string, max?: number, digest?: string }: what was wrong, the file in the bundle, and the limit it went past.",
+  },
   DUPLICATE_REGISTRATION: {
     side: "user",
     status: 400,
@@ -84,7 +92,7 @@ export const ERROR_CODES = {
   },
   INVALID_INPUT: {
     side: "user",
-    status: 400,
+    status: 422,
     retryable: false,
     summary: "Arguments or job input do not match the schema they are checked against.",
     data: "{ issues: { path: string, message: string }[] }",
@@ -141,7 +149,7 @@ export const ERROR_CODES = {
     retryable: false,
     summary:
       "A request to a server carries no credentials, or credentials the server does not accept (unknown, expired or revoked).",
-    data: "{ scheme?: string }: the authentication scheme the server expects (Bearer).",
+    data: "{ scheme?: string, reason?: string }: the authentication scheme the server expects (Bearer; hmac-sha256 for a routine's webhook, with the reason: signature, timestamp, stale or replay).",
   },
   FORBIDDEN: {
     side: "user",
@@ -167,6 +175,13 @@ export const ERROR_CODES = {
       "A write lost a race: what it changes was changed by another caller since it was read (the version it names is no longer the current one); read it again and decide again.",
     data: "{ kind: string, name: string, expected: string, actual: string }: what was changed, and the version the write named and the current one.",
   },
+  REQUEST_TOO_LARGE: {
+    side: "user",
+    status: 413,
+    retryable: false,
+    summary: "A request's body is larger than the server accepts; send less, or raise the server's limit.",
+    data: "{ limit: number, unit: string }: the largest body the server accepts, and its unit (bytes).",
+  },
   TOO_MANY_REQUESTS: {
     side: "user",
     status: 429,
@@ -181,6 +196,22 @@ export const ERROR_CODES = {
     retryable: false,
     summary: "An install names a plugin the tenant already has; an update replaces it.",
     data: "{ tenant: string, plugin: string, version: string }: the version installed now.",
+  },
+  ALREADY_EXISTS: {
+    side: "user",
+    status: 409,
+    retryable: false,
+    summary:
+      "A tenant, user, live API key or tenant routine of that name exists already; pick another name, or remove (revoke) the one there first.",
+    data: "{ kind: string, name: string, tenant?: string }: what kind of thing, the name given, and the tenant it is in.",
+  },
+  ROUTINE_PAUSED: {
+    side: "user",
+    status: 409,
+    retryable: false,
+    summary:
+      "A routine was fired (by hand or by its webhook) while it is paused; resume it first (oz0 routine resume).",
+    data: "{ tenant: string, routine: string }: the tenant and the routine's name.",
   },
   NAME_TAKEN: {
     side: "user",
@@ -273,7 +304,7 @@ export const ERROR_CODES = {
     retryable: false,
     summary:
       "A job's status does not allow what was asked: answering a job that waits for no answer, resuming one that has ended or runs in another process, cancelling one that has ended.",
-    data: "{ job: string, status: string }",
+    data: "{ job: string, status: string, to?: string } (`to`: the status a refused move asked for)",
   },
   LEASE_LOST: {
     side: "system",

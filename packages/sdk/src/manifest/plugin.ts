@@ -17,6 +17,7 @@ import {
   versionRangeField,
 } from "./fields.js";
 import { flowDefinitionSchema } from "./flow.js";
+import { toolEntryField } from "./tool-ref.js";
 
 /**
  * What a plugin's code may register, one word per host capability (spec/host-capabilities.txt).
@@ -135,7 +136,83 @@ export function cronProblem(schedule: string): string | undefined {
   return undefined;
 }
 
-const EVENT_NAME = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,199}$/;
+/** What a routine does with a tick no scheduler reached in time (no process was up). */
+export const ROUTINE_MISSED = ["skip", "catch_up_last"] as const;
+/** What a routine does when it fires while its previous job has not ended. */
+export const ROUTINE_OVERLAP = ["skip", "queue", "allow"] as const;
+/** The roles a routine may run as: a viewer starts no job. */
+export const ROUTINE_ROLES = ["runner", "approver", "operator", "admin"] as const;
+
+/** `event: webhook`: a signed POST fires the routine (docs/routines.md). */
+export const WEBHOOK_EVENT = "webhook";
+/** `event: job.ended:<agent>`: a job of that agent (or flow) ending fires the routine. */
+export const JOB_ENDED_EVENT = "job.ended:";
+
+const JOB_ENDED_TARGET = /^(?:[a-z0-9][a-z0-9-]*\/)?[A-Za-z0-9][A-Za-z0-9_-]*$/;
+
+/** What an event names, or why it names nothing oz0 fires. */
+export function routineEvent(
+  event: string,
+): { kind: "webhook" } | { kind: "job.ended"; run: string } | { problem: string } {
+  if (event === WEBHOOK_EVENT) return { kind: "webhook" };
+  if (event.startsWith(JOB_ENDED_EVENT)) {
+    const run = event.slice(JOB_ENDED_EVENT.length);
+    if (JOB_ENDED_TARGET.test(run)) return { kind: "job.ended", run };
+    return {
+      problem: `'${event}' names no agent after job.ended:; write job.ended:<plugin>/<agent> (or a bare agent of this plugin)`,
+    };
+  }
+  return {
+    problem: `oz0 fires no event '${event}'; an event is webhook (a signed POST) or job.ended:<plugin>/<agent> (a job of that agent ending)`,
+  };
+}
+
+/** Whether `zone` is a time zone this process knows (IANA names such as Europe/Paris, or UTC). */
+export function timeZoneProblem(zone: string): string | undefined {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: zone });
+    return undefined;
+  } catch {
+    return `'${zone}' is not a time zone; write an IANA name such as UTC, Europe/Paris or America/New_York`;
+  }
+}
+
+const routineCost = z
+  .number({
+    error: (issue) => `limits.max_cost_usd must be a number of US dollars, got ${describe(issue.input)}`,
+  })
+  .positive("limits.max_cost_usd must be above 0");
+const routineCount = (what: string) =>
+  z
+    .number({ error: (issue) => `${what} must be a whole number above 0, got ${describe(issue.input)}` })
+    .int(`${what} must be a whole number`)
+    .positive(`${what} must be above 0`);
+
+/**
+ * A routine's `limits:`, each a ceiling over the agent's own: a job runs under the lower of the
+ * two. `max_cost_usd` counts the model calls the tenant's price table prices.
+ */
+export const routineLimitsSchema = strictObject({
+  max_turns: routineCount("limits.max_turns").optional(),
+  max_tokens: routineCount("limits.max_tokens").optional(),
+  wall_seconds: routineCount("limits.wall_seconds").optional(),
+  max_cost_usd: routineCost.optional(),
+});
+export type RoutineLimits = z.output<typeof routineLimitsSchema>;
+
+/**
+ * `identity:`, the principal a routine's jobs run as, in the tenant the routine is installed
+ * in: a role and the agents in its scope (addresses, `<plugin>/*`, or `*`). Left out, the
+ * routine is a runner of exactly the agent or flow it runs.
+ */
+export const routineIdentitySchema = strictObject({
+  role: choiceField(ROUTINE_ROLES, "identity.role").default("runner"),
+  agents: z
+    .array(addressField("agent address or pattern"))
+    .min(1, "identity.agents lists at least one agent")
+    .optional(),
+});
+export type RoutineIdentity = z.output<typeof routineIdentitySchema>;
 
 /** A routine: a schedule or an event that starts an agent or flow with an input. */
 export const routineSchema = strictObject({
@@ -150,13 +227,27 @@ export const routineSchema = strictObject({
     .optional(),
   event: z
     .string()
-    .regex(
-      EVENT_NAME,
-      "an event is a name such as github/pull_request.opened: letters, digits, '.', '_', ':', '/', '-'",
-    )
+    .superRefine((value, ctx) => {
+      const read = routineEvent(value);
+      if ("problem" in read) ctx.addIssue({ code: "custom", message: read.problem, input: value });
+    })
     .optional(),
+  /** The IANA time zone the schedule is read in; UTC when left out. */
+  timezone: z
+    .string()
+    .superRefine((value, ctx) => {
+      const problem = timeZoneProblem(value);
+      if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem, input: value });
+    })
+    .optional(),
+  missed: choiceField(ROUTINE_MISSED, "missed").optional(),
+  overlap: choiceField(ROUTINE_OVERLAP, "overlap").optional(),
   run: addressField("agent or flow (<name> or <plugin>/<name>)"),
   input: z.unknown().optional(),
+  identity: routineIdentitySchema.optional(),
+  /** The functions the job may call: a subset of the agent's `tools:`; left out, all of them. */
+  tools: z.array(toolEntryField()).optional(),
+  limits: routineLimitsSchema.optional(),
 }).superRefine((routine, ctx) => {
   if ((routine.schedule === undefined) === (routine.event === undefined)) {
     ctx.addIssue({
@@ -165,8 +256,65 @@ export const routineSchema = strictObject({
       input: routine,
     });
   }
+  if (routine.schedule === undefined) {
+    for (const key of ["timezone", "missed"] as const) {
+      if (routine[key] !== undefined) {
+        ctx.addIssue({
+          code: "custom",
+          message: `${key}: goes with schedule:; an event routine fires when its event comes`,
+          path: [key],
+          input: routine[key],
+        });
+      }
+    }
+  }
 });
 export type Routine = z.output<typeof routineSchema>;
+export type RoutineInput = z.input<typeof routineSchema>;
+
+/**
+ * Whether the tools entry `entry` is among `agentTools`, an agent's `tools:`: the same
+ * function, or one an agent entry's `<tool>.*` covers. Bare entries are read in their own
+ * plugin (`entryPlugin` for the routine's, `agentPlugin` for the agent's).
+ */
+export function toolEntryCovered(
+  entry: string,
+  entryPlugin: string,
+  agentTools: readonly string[],
+  agentPlugin: string,
+): boolean {
+  const wanted = qualifyEntry(entry, entryPlugin);
+  return agentTools.some((tool) => {
+    const have = qualifyEntry(tool, agentPlugin);
+    if (have === wanted) return true;
+    if (!have.endsWith(".*")) return false;
+    const prefix = have.slice(0, -1);
+    return wanted.startsWith(prefix) && !wanted.slice(prefix.length).includes(".");
+  });
+}
+
+/**
+ * Whether the agent or flow `address` (`<plugin>/<name>`) is in a routine identity's `agents`:
+ * `*`, `<plugin>/*`, or the address itself; bare entries are `plugin`'s.
+ */
+export function identityCovers(
+  agents: readonly string[],
+  address: string,
+  plugin: string | undefined,
+): boolean {
+  return agents.some((entry) => {
+    if (entry === "*") return true;
+    const full = entry.includes("/") || plugin === undefined ? entry : `${plugin}/${entry}`;
+    if (full.endsWith("/*")) return address.startsWith(full.slice(0, -1));
+    return full === address;
+  });
+}
+
+/** A tools entry as `<plugin>/<tool>.<function>` (built-ins and tool refs as they are). */
+export function qualifyEntry(entry: string, plugin: string): string {
+  if (entry.startsWith("oz.") || entry.includes("/") || entry.includes(":")) return entry;
+  return `${plugin}/${entry}`;
+}
 
 const BARE_FUNCTION = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_*-]+$/;
 

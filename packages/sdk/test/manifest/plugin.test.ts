@@ -6,6 +6,7 @@ import {
   normalizeVersionRange,
   type PluginManifest,
   parsePluginManifest,
+  toolEntryCovered,
 } from "../../src/manifest/index.js";
 import { errorOf, fixture, issuesOf, onlyIssue } from "./helpers.js";
 
@@ -282,18 +283,19 @@ describe("agents", () => {
 describe("routines", () => {
   it("takes a scheduled routine and an event routine", () => {
     const routines = withHead(
-      "routines:\n  - { name: nightly, schedule: '@daily', run: triage }\n  - { name: on-pr, event: github/pull_request.opened, run: github/oz0-github, input: { pr: 1 } }\n",
+      "routines:\n  - { name: nightly, schedule: '@daily', run: triage }\n  - { name: on-pr, event: webhook, run: github/oz0-github, input: { pr: 1 } }\n  - { name: after, event: 'job.ended:github/oz0-github', run: triage }\n",
     ).routines;
     expect(routines).toEqual([
       { name: "nightly", schedule: "@daily", run: "triage" },
-      { name: "on-pr", event: "github/pull_request.opened", run: "github/oz0-github", input: { pr: 1 } },
+      { name: "on-pr", event: "webhook", run: "github/oz0-github", input: { pr: 1 } },
+      { name: "after", event: "job.ended:github/oz0-github", run: "triage" },
     ]);
   });
 
   it("refuses a routine with both schedule and event, or neither", () => {
-    expect(problem("routines: [{ name: r, schedule: '@daily', event: e, run: a }]\n").message).toContain(
-      "either schedule:",
-    );
+    expect(
+      problem("routines: [{ name: r, schedule: '@daily', event: webhook, run: a }]\n").message,
+    ).toContain("either schedule:");
     expect(problem("routines: [{ name: r, run: a }]\n").message).toContain("either schedule:");
   });
 
@@ -308,7 +310,7 @@ describe("routines", () => {
 
   it("refuses two routines of one name", () => {
     expect(
-      problem("routines: [{ name: r, event: e, run: a }, { name: r, event: e, run: a }]\n").path,
+      problem("routines: [{ name: r, event: webhook, run: a }, { name: r, event: webhook, run: a }]\n").path,
     ).toEqual(["routines", 1, "name"]);
   });
 
@@ -332,6 +334,66 @@ describe("routines", () => {
       0,
       "schedule",
     ]);
+  });
+});
+
+describe("a routine's identity, tools, limits and policies", () => {
+  it("takes an identity, tools, limits, a time zone and the missed and overlap policies", () => {
+    const [routine] =
+      withHead(`routines:
+  - name: nightly
+    schedule: "0 0 3 * * *"
+    timezone: Europe/Paris
+    missed: catch_up_last
+    overlap: queue
+    run: triage
+    identity: { role: operator, agents: [triage] }
+    tools: [tickets.lookup]
+    limits: { max_turns: 5, max_tokens: 1000, wall_seconds: 60, max_cost_usd: 0.5 }
+`).routines ?? [];
+    expect(routine).toMatchObject({
+      timezone: "Europe/Paris",
+      missed: "catch_up_last",
+      overlap: "queue",
+      identity: { role: "operator", agents: ["triage"] },
+      tools: ["tickets.lookup"],
+      limits: { max_turns: 5, max_tokens: 1000, wall_seconds: 60, max_cost_usd: 0.5 },
+    });
+  });
+
+  it("refuses an event oz0 never fires, instead of installing a routine that never runs", () => {
+    const found = problem("routines: [{ name: r, event: github/pull_request.opened, run: a }]\n");
+    expect(found.path).toEqual(["routines", 0, "event"]);
+    expect(found.message).toContain("oz0 fires no event 'github/pull_request.opened'");
+  });
+
+  it("refuses a time zone that is none", () => {
+    const found = problem("routines: [{ name: r, schedule: '@daily', timezone: Mars/Olympus, run: a }]\n");
+    expect(found.path).toEqual(["routines", 0, "timezone"]);
+    expect(found.message).toContain("is not a time zone");
+  });
+
+  it("refuses timezone and missed on an event routine", () => {
+    expect(problem("routines: [{ name: r, event: webhook, missed: skip, run: a }]\n").message).toContain(
+      "missed: goes with schedule:",
+    );
+  });
+
+  it("refuses an unknown overlap policy and a viewer identity", () => {
+    expect(problem("routines: [{ name: r, event: webhook, overlap: never, run: a }]\n").message).toContain(
+      "overlap must be one of skip, queue, allow",
+    );
+    expect(
+      problem("routines: [{ name: r, event: webhook, identity: { role: viewer }, run: a }]\n").path,
+    ).toEqual(["routines", 0, "identity", "role"]);
+  });
+
+  it("covers a routine's tools entry by the agent's same function or its tool's wildcard", () => {
+    expect(toolEntryCovered("tickets.lookup", "p", ["tickets.*"], "p")).toBe(true);
+    expect(toolEntryCovered("p/tickets.lookup", "q", ["tickets.lookup"], "p")).toBe(true);
+    expect(toolEntryCovered("tickets.close", "p", ["tickets.lookup"], "p")).toBe(false);
+    expect(toolEntryCovered("tickets.lookup", "q", ["tickets.lookup"], "p")).toBe(false);
+    expect(toolEntryCovered("oz.fail", "q", ["oz.fail"], "p")).toBe(true);
   });
 });
 

@@ -54,7 +54,7 @@ export async function runFlow(run: JobRun): Promise<void> {
   );
   let output: unknown;
   try {
-    output = await plan.run(steps, input, { tenant: row.tenant, id: row.id, signal: run.controller.signal });
+    output = await plan.run(steps, input, { tenant: row.tenant, id: row.id, signal: run.signal });
   } catch (error) {
     if (isOz0Error(error, "LEASE_LOST")) throw error;
     if (steps.stopped) return;
@@ -249,9 +249,11 @@ class JobSteps implements FlowSteps {
         idempotencyKey: key,
         address: fn.address,
         attempt,
-        signal: run.controller.signal,
+        signal: run.signal,
       },
       {
+        // No loop decided a flow's call: the dispatch path's policy check decides it.
+        context: { origin: { kind: "job", job: row.id }, hooks: run.hooks },
         interceptors: this.#interceptors,
         recorder: {
           started: (_fn, ran, _call, changedBy) => {
@@ -349,7 +351,7 @@ class JobSteps implements FlowSteps {
   private async before(): Promise<void> {
     const run = this.#run;
     if (this.stopped) throw new FlowStopped(run.row.id);
-    if (run.stopReason === "lost") throw run.controller.signal.reason;
+    if (run.stopReason === "lost") throw run.signal.reason;
     if (run.cancelBy !== null) {
       await this.stop(run.end({ status: "cancelled", by: run.cancelBy }));
     }

@@ -11,6 +11,7 @@ import { checkModelNames } from "./model-names.js";
 import { checkDuplicateAgents } from "./parts.js";
 import { checkPaths } from "./paths.js";
 import { checkReferences } from "./references.js";
+import { checkRoutines } from "./routines.js";
 import type { LintRule } from "./rule.js";
 import { checkRuntimes } from "./runtimes.js";
 import { checkSchemas } from "./schemas.js";
@@ -33,4 +34,5 @@ export const RULES: readonly LintRule[] = [
   checkBuiltins,
   checkCapabilities,
   checkFailureContract,
+  checkRoutines,
 ];

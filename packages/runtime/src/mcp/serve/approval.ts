@@ -4,10 +4,11 @@
 // the call runs once approved, or is answered with the refusal once denied. The approval is
 // bound to that one call, so the dispatch path's policy check lets exactly it through. A client
 // that stops waiting (it cancels the request, times out or goes away) withdraws the call: it
-// never runs, even if approved a moment later, and its job ends cancelled, which leaves the
-// approval undecidable and off the pending list.
+// never runs, even if approved a moment later, its approval is stored withdrawn (undecidable,
+// off the pending list), and its job ends cancelled.
 
 import { event } from "../../events/index.js";
+import { insertApprovals, moveApproval, noteApproval } from "../../policy/approval-rows.js";
 import { approvalDeniedError } from "../../policy/errors.js";
 import {
   type ApprovalRequest,
@@ -74,19 +75,14 @@ export async function holdForApproval(options: HoldOptions): Promise<CallError |
         rule: decision.rule,
       }),
     ],
-    async (trx) => {
-      await trx
-        .insertInto("approvals")
-        .values({
+    (trx) =>
+      insertApprovals(trx, store.clockSql, [
+        {
           id,
           tenant,
-          job_id: job.id,
-          address: fn.address,
-          request: JSON.stringify(request),
-          status: "pending",
-          requested_at: store.clockSql,
-          call_id: callId,
+          job: job.id,
           agent,
+          request,
           binding: approvalBinding({
             tenant,
             job: job.id,
@@ -96,20 +92,24 @@ export async function holdForApproval(options: HoldOptions): Promise<CallError |
             args,
             definition,
           }),
-        })
-        .execute();
-    },
+        },
+      ]),
   );
   let waited = 0;
   for (;;) {
-    // Checked before the decision, so a call nobody waits for does not run on a late approval.
-    if (signal.aborted) return "withdrawn";
+    // Checked before the decision, so a call nobody waits for does not run on a late approval;
+    // the row is withdrawn, unless a person decided it a moment before (it still does not run).
+    if (signal.aborted) {
+      await moveApproval(store.db, id, "withdrawn", { at: await store.now() });
+      return "withdrawn";
+    }
     const row = await store.db
       .selectFrom("approvals")
       .selectAll()
       .where("id", "=", id)
       .executeTakeFirstOrThrow();
-    if (row.status !== "pending") {
+    if (row.status === "withdrawn") return "withdrawn";
+    if (row.status === "approved" || row.status === "denied") {
       const approved = row.status === "approved";
       const by = row.decided_by ?? "a person";
       await job.append(
@@ -122,13 +122,7 @@ export async function holdForApproval(options: HoldOptions): Promise<CallError |
             ...(row.reason === null ? {} : { reason: row.reason }),
           }),
         ],
-        async (trx, now) => {
-          await trx
-            .updateTable("approvals")
-            .set(approved ? { recorded: 1, used_at: now } : { recorded: 1 })
-            .where("id", "=", id)
-            .execute();
-        },
+        (trx, now) => noteApproval(trx, row, approved ? now : undefined),
       );
       if (approved) return undefined;
       const denied = approvalDeniedError({ approval: id, address: fn.address, by, reason: row.reason });

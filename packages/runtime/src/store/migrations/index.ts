@@ -8,6 +8,10 @@ import { skillProposals } from "./006-skill-proposals.js";
 import { usage } from "./007-usage.js";
 import { traceContext } from "./008-trace-context.js";
 import { workers } from "./009-workers.js";
+import { bundles } from "./010-bundles.js";
+import { identity } from "./011-identity.js";
+import { approvalWithdrawn } from "./012-approval-withdrawn.js";
+import { routines } from "./014-routines.js";
 import type { Migration } from "./types.js";
 
 export type { Migration, MigrationContext, MigrationDb } from "./types.js";
@@ -23,4 +27,8 @@ export const MIGRATIONS: readonly Migration[] = [
   usage,
   traceContext,
   workers,
+  bundles,
+  identity,
+  approvalWithdrawn,
+  routines,
 ];

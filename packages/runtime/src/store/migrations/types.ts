@@ -16,7 +16,10 @@ export interface MigrationContext {
 }
 
 export interface Migration {
-  /** 1, 2, 3, …: the list in code has every version in order, with no gaps. */
+  /**
+   * 1, 2, 3, …: the list in code runs in increasing order and may skip a number; a database
+   * gets every version it lacks, in order, even one below a version it has.
+   */
   readonly version: number;
   readonly name: string;
   /** Runs inside the migration transaction; never edit one that has shipped, add another. */

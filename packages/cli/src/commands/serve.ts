@@ -1,0 +1,116 @@
+// `oz0 serve [--listen HOST:PORT] [--no-worker]`: the HTTP API over this home's store (or
+// OZ0_DATABASE_URL's), with a worker running its jobs. It prints the URL it listens on;
+// SIGTERM or SIGINT drains the worker and closes the server. The server package is loaded only
+// when the command runs.
+import { once } from "node:events";
+import { readFile } from "node:fs/promises";
+import { type Command, InvalidArgumentError } from "commander";
+import { withRuntime } from "../context.js";
+import type { Output } from "../output.js";
+
+interface ServeOptions {
+  listen: { host: string; port: number };
+  worker: boolean;
+  apiKeyFile?: string;
+}
+
+/** Keys shorter than this are refused: a guessable key is no key. */
+const MIN_KEY_LENGTH = 16;
+
+export function registerServe(program: Command, out: Output): Command {
+  return program
+    .command("serve")
+    .description("serve the HTTP API (GET /v1/docs describes it) and run a worker, until SIGTERM")
+    .option(
+      "--listen <host:port>",
+      "where to listen (default 127.0.0.1:7420; port 0 picks a free one)",
+      parseListen,
+      { host: "127.0.0.1", port: 7420 },
+    )
+    .option("--no-worker", "run no worker here: jobs it starts wait for an oz0 worker elsewhere")
+    .option(
+      "--api-key-file <file>",
+      "a file holding the API key callers send as Authorization: Bearer (default $OZ0_API_KEY); it is admin of --tenant",
+    )
+    .action(async (options: ServeOptions) => {
+      const key = await serverKey(options.apiKeyFile);
+      await withRuntime(out, async (runtime) => {
+        const { fixedKeys, startServer } = await import("@oz0/server");
+        const tenant = out.options.tenant;
+        const caller = { tenant, actor: "key:serve", role: "admin" as const, agents: ["*"] };
+        const stop = new AbortController();
+        const onSignal = () => stop.abort();
+        process.once("SIGTERM", onSignal);
+        process.once("SIGINT", onSignal);
+        try {
+          const server = await startServer({
+            runtime,
+            authenticator: fixedKeys(new Map([[key, caller]])),
+            host: options.listen.host,
+            port: options.listen.port,
+            worker: options.worker ? {} : false,
+            onRoutineError: (error) =>
+              out.stderr(`oz0: routines: ${error instanceof Error ? error.message : String(error)}\n`),
+          });
+          if (out.json)
+            out.writeJson({ event: "listening", url: server.url, worker: server.worker?.id ?? null });
+          else out.stdout(`oz0 serve listening on ${server.url}\n`);
+          if (!stop.signal.aborted) await once(stop.signal, "abort");
+          if (!out.json) out.stderr("oz0 serve: draining the worker and closing\n");
+          await server.close();
+          if (out.json) out.writeJson({ event: "closed" });
+        } finally {
+          process.off("SIGTERM", onSignal);
+          process.off("SIGINT", onSignal);
+        }
+      });
+    });
+}
+
+/** `HOST:PORT`, `[v6]:PORT`, or `:PORT` for loopback. */
+function parseListen(text: string): { host: string; port: number } {
+  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]\s]*)):(\d{1,5})$/.exec(text.trim());
+  const port = match === null ? Number.NaN : Number(match[3]);
+  if (match === null || port > 65535) {
+    throw new InvalidArgumentError("it takes HOST:PORT, such as 127.0.0.1:7420 ([::1]:7420 for IPv6)");
+  }
+  const host = match[1] ?? match[2] ?? "";
+  return { host: host === "" ? "127.0.0.1" : host, port };
+}
+
+/** The one key the server accepts until it has a key store: from --api-key-file or OZ0_API_KEY. */
+async function serverKey(file: string | undefined): Promise<string> {
+  const { Oz0Error } = await import("@oz0/sdk");
+  let key: string | undefined;
+  if (file !== undefined) {
+    try {
+      key = (await readFile(file, "utf8")).trim();
+    } catch (error) {
+      throw new Oz0Error(
+        "INVALID_INPUT",
+        `--api-key-file ${file}: cannot read it (${error instanceof Error ? error.message : String(error)})`,
+        { data: { issues: [{ path: "--api-key-file", message: "cannot be read" }] } },
+      );
+    }
+  } else key = process.env.OZ0_API_KEY?.trim();
+  const said = file === undefined ? "OZ0_API_KEY" : `--api-key-file ${file}`;
+  if (key === undefined || key === "") {
+    throw new Oz0Error(
+      "INVALID_INPUT",
+      "oz0 serve needs the API key its callers will send: put one in a file and pass --api-key-file FILE, or set OZ0_API_KEY",
+      { data: { issues: [{ path: "--api-key-file", message: "is required (or OZ0_API_KEY)" }] } },
+    );
+  }
+  if (key.length < MIN_KEY_LENGTH || /\s/.test(key)) {
+    throw new Oz0Error(
+      "INVALID_INPUT",
+      `${said}: the key must be at least ${MIN_KEY_LENGTH} characters with no spaces; make one with: openssl rand -hex 32`,
+      {
+        data: {
+          issues: [{ path: file === undefined ? "OZ0_API_KEY" : "--api-key-file", message: "too short" }],
+        },
+      },
+    );
+  }
+  return key;
+}

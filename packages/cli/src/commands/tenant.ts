@@ -1,0 +1,45 @@
+// `oz0 tenant create NAME`, `oz0 tenant list`: the installation's tenants. An admin of the
+// default tenant manages them; an install into a tenant that does not exist still creates it.
+import type { TenantView } from "@oz0/runtime";
+import type { Command } from "commander";
+import { withRuntime } from "../context.js";
+import type { Output } from "../output.js";
+import { table } from "./plugin.js";
+
+export function registerTenant(program: Command, out: Output): Command {
+  const tenant = program
+    .command("tenant")
+    .description("the installation's tenants (an admin of tenant default)");
+
+  tenant
+    .command("create")
+    .description("create a tenant; it gets the default plugins (std)")
+    .argument("<name>", "lowercase letters, digits and single dashes")
+    .action(async (name: string) => {
+      const { localAdmin } = await import("@oz0/runtime");
+      const made = await withRuntime(out, (runtime) =>
+        runtime.identity.createTenant(localAdmin(out.options.tenant), name),
+      );
+      out.result(made, (view) => `created tenant ${view.name}`);
+    });
+
+  tenant
+    .command("list")
+    .description("list the tenants")
+    .action(async () => {
+      const { localAdmin } = await import("@oz0/runtime");
+      const tenants = await withRuntime(out, (runtime) =>
+        runtime.identity.listTenants(localAdmin(out.options.tenant)),
+      );
+      out.result(tenants, drawTenants);
+    });
+
+  return tenant;
+}
+
+function drawTenants(tenants: readonly TenantView[]): string {
+  return table([
+    ["TENANT", "CREATED"],
+    ...tenants.map((tenant) => [tenant.name, new Date(tenant.createdAt).toISOString()]),
+  ]);
+}

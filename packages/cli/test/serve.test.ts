@@ -1,0 +1,149 @@
+// `oz0 serve` as a real process, on SQLite and PostgreSQL: it prints the URL it listens on,
+// answers /v1/health, runs a job it starts with its own worker, refuses to start without a key,
+// and SIGTERM drains the worker and closes the server.
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { disposeFixtures, engineFixtures } from "../../runtime/test/store/engines.js";
+import { homeWithPlugins } from "./jobs-helpers.js";
+import { oz0 } from "./run-cli.js";
+
+const MAIN = join(import.meta.dirname, "../src/main.ts");
+const RESOLVE_TS = join(import.meta.dirname, "../../runtime/test/store/fixtures/resolve-ts.ts");
+const KEY = "serve-test-key-0123456789abcdef";
+
+const fixtures = engineFixtures().filter((fixture) => fixture.label !== "memory");
+afterAll(() => disposeFixtures(fixtures));
+
+function serve(args: readonly string[], env: NodeJS.ProcessEnv): ChildProcess {
+  return spawn(
+    process.execPath,
+    ["--conditions=@oz0/source", "--import", RESOLVE_TS, MAIN, "serve", ...args],
+    {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+}
+
+/** The first JSON line of the server's stdout that `wanted` accepts. */
+function line(
+  child: ChildProcess,
+  wanted: (value: Record<string, unknown>) => boolean,
+): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    let stderr = "";
+    child.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    lines.on("line", (text) => {
+      const value = JSON.parse(text) as Record<string, unknown>;
+      if (wanted(value)) {
+        lines.close();
+        resolve(value);
+      }
+    });
+    child.once("exit", (code) => reject(new Error(`oz0 serve exited (${code}) first: ${stderr}`)));
+  });
+}
+
+describe.each(fixtures)("oz0 serve on $label", (fixture) => {
+  let home: string;
+  let cleanup: (() => Promise<void>) | undefined;
+  let databaseUrl: string | undefined;
+  beforeAll(async () => {
+    databaseUrl = (await fixture.fresh()).databaseUrl;
+    if (databaseUrl !== undefined) process.env.OZ0_DATABASE_URL = databaseUrl;
+    ({ home, cleanup } = await homeWithPlugins());
+  });
+  afterAll(async () => {
+    delete process.env.OZ0_DATABASE_URL;
+    await cleanup?.();
+  });
+
+  it("prints its URL, answers /v1/health, runs a job it starts, and drains on SIGTERM", async () => {
+    const server = serve(["--listen", "127.0.0.1:0", "--json", "--home", home], {
+      OZ0_API_KEY: KEY,
+      ...(databaseUrl === undefined ? {} : { OZ0_DATABASE_URL: databaseUrl }),
+    });
+    try {
+      const listening = await line(server, (value) => value.event === "listening");
+      const url = String(listening.url);
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect((await fetch(`${url}/v1/health`)).status).toBe(200);
+      const headers = { authorization: `Bearer ${KEY}`, "content-type": "application/json" };
+      const started = await fetch(`${url}/v1/t/default/jobs`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ agent: "support-triage/triage", input: "ticket 7" }),
+      });
+      expect(started.status).toBe(201);
+      const { id } = (await started.json()) as { id: string };
+      const events = await fetch(`${url}/v1/t/default/jobs/${id}/events`, {
+        headers: { ...headers, accept: "text/event-stream" },
+      });
+      // The stream ends once the job has: the server's own worker ran it.
+      expect(await events.text()).toContain("event: job_succeeded");
+      const job = (await (await fetch(`${url}/v1/t/default/jobs/${id}`, { headers })).json()) as {
+        status: string;
+      };
+      expect(job.status).toBe("succeeded");
+      const closed = line(server, (value) => value.event === "closed");
+      const exited = once(server, "exit");
+      server.kill("SIGTERM");
+      await closed;
+      expect(await exited).toEqual([0, null]);
+    } finally {
+      if (server.exitCode === null) server.kill("SIGKILL");
+    }
+  });
+
+  it("with --no-worker, leaves the jobs it starts queued for a worker elsewhere", async () => {
+    const server = serve(["--listen", "127.0.0.1:0", "--no-worker", "--json", "--home", home], {
+      OZ0_API_KEY: KEY,
+      ...(databaseUrl === undefined ? {} : { OZ0_DATABASE_URL: databaseUrl }),
+    });
+    try {
+      const listening = await line(server, (value) => value.event === "listening");
+      expect(listening.worker).toBeNull();
+      const started = await fetch(`${String(listening.url)}/v1/t/default/jobs`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" },
+        body: JSON.stringify({ agent: "support-triage/triage", input: "ticket 8" }),
+      });
+      expect(((await started.json()) as { status: string }).status).toBe("queued");
+      const exited = once(server, "exit");
+      server.kill("SIGTERM");
+      expect(await exited).toEqual([0, null]);
+    } finally {
+      if (server.exitCode === null) server.kill("SIGKILL");
+    }
+  });
+});
+
+describe("oz0 serve's options", () => {
+  it("refuses to start without an API key, saying how to give one", async () => {
+    const saved = process.env.OZ0_API_KEY;
+    delete process.env.OZ0_API_KEY;
+    try {
+      const result = await oz0(["serve", "--listen", "127.0.0.1:0", "--json"]);
+      expect(result.code).toBe(1);
+      const error = (JSON.parse(result.stderr) as { error: { code: string; message: string } }).error;
+      expect(error.code).toBe("INVALID_INPUT");
+      expect(error.message).toContain("--api-key-file");
+    } finally {
+      if (saved !== undefined) process.env.OZ0_API_KEY = saved;
+    }
+  });
+
+  it("refuses a --listen that is not HOST:PORT", async () => {
+    const result = await oz0(["serve", "--listen", "localhost", "--json"]);
+    expect(result.code).not.toBe(0);
+    expect((JSON.parse(result.stderr) as { error: { message: string } }).error.message).toContain(
+      "HOST:PORT",
+    );
+  });
+});

@@ -1,0 +1,16 @@
+// Plugin bundles: a plugin's files as one immutable, content-addressed unit (digest.ts), built
+// from a folder (folder.ts), packed to and unpacked from one archive (archive.ts), kept once in
+// the store (stored.ts), and written under the home by digest for processes to load (cache.ts).
+
+export { packBundle, type UnpackOptions, unpackBundle } from "./archive.js";
+export { BundleCache, bundlesRoot } from "./cache.js";
+export {
+  BUNDLE_LIMITS,
+  type BundleFile,
+  type BundleLimits,
+  DIGEST_PATTERN,
+  makeBundle,
+  type PluginBundle,
+} from "./digest.js";
+export { bundleFolder, EXCLUDED, type PackedFolder, packFolder } from "./folder.js";
+export { type PackedBundle, packed, readBundle, saveBundle } from "./stored.js";

@@ -1,0 +1,120 @@
+// The HTTP API as a Hono app over one runtime: security middleware first, then authentication,
+// the tenant of the path, the route's role check, request validation, and the route.
+import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import type { Runtime } from "@oz0/runtime";
+import { Oz0Error } from "@oz0/sdk";
+import { Scalar } from "@scalar/hono-api-reference";
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { type Authenticator, bearerKey } from "./auth.js";
+import type { ServerEnv } from "./env.js";
+import { errorResponse, invalidRequest, routeNotFound } from "./errors.js";
+import { JobsService } from "./jobs-service.js";
+import { registerJobRoutes } from "./routes/jobs.js";
+import { HealthSchema } from "./schemas.js";
+import { DEFAULT_BODY_LIMIT, DOCS_PATH, originCheck, securityHeaders, sizeLimit } from "./security.js";
+
+export interface AppOptions {
+  readonly runtime: Runtime;
+  /** Turns each request's bearer key into its caller. */
+  readonly authenticator: Authenticator;
+  /** The largest request body read, in bytes; default 1 MiB. */
+  readonly bodyLimit?: number | undefined;
+  /** Origins besides the server's own whose state-changing requests are accepted; none by default. */
+  readonly allowedOrigins?: readonly string[] | undefined;
+  /** How often an event stream reads a running job's new events; default 100 ms. */
+  readonly eventPollMs?: number | undefined;
+}
+
+export const OPENAPI_PATH = "/v1/openapi.json";
+
+/** The API, ready for any fetch-style server (`@hono/node-server`'s `serve`, or `app.request` in tests). */
+export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
+  const app = new OpenAPIHono<ServerEnv>({
+    // Validation failures answer in the one error shape, not Hono's.
+    defaultHook: (result) => {
+      if (!result.success) throw invalidRequest(TARGETS[result.target] ?? result.target, result.error.issues);
+    },
+  });
+  app.use("*", securityHeaders());
+  app.use("*", originCheck(options.allowedOrigins));
+  app.use("*", sizeLimit(options.bodyLimit ?? DEFAULT_BODY_LIMIT));
+  app.use("/v1/t/*", async (c, next) => {
+    const key = bearerKey(c.req.header("authorization"));
+    const caller = await options.authenticator.authenticateKey(key, { source: clientAddress(c) });
+    c.set("caller", caller);
+    await next();
+  });
+  // Another tenant is answered exactly as one that does not exist, whatever is asked of it.
+  app.use("/v1/t/:tenant/*", async (c, next) => {
+    const tenant = c.req.param("tenant");
+    if (tenant !== c.get("caller").tenant) throw tenantNotFound(tenant);
+    await next();
+  });
+
+  app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
+    type: "http",
+    scheme: "bearer",
+    description: "An oz0 API key.",
+  });
+  app.openapi(
+    createRoute({
+      operationId: "health",
+      method: "get",
+      path: "/v1/health",
+      summary: "Whether the server is up and ready",
+      tags: ["server"],
+      responses: {
+        200: { content: { "application/json": { schema: HealthSchema } }, description: "Ready." },
+      },
+    }),
+    (c) => c.json({ status: "ok" as const }, 200),
+  );
+  registerJobRoutes(app, new JobsService(options.runtime), options.eventPollMs ?? 100);
+
+  app.doc31(OPENAPI_PATH, {
+    openapi: "3.1.0",
+    info: {
+      title: "oz0 API",
+      version: "1",
+      description:
+        "The oz0 runtime over HTTP. Every error is `{ error: { code, message, data, side, status, retryable } }`.",
+    },
+  });
+  app.get(DOCS_PATH, Scalar({ url: OPENAPI_PATH, pageTitle: "oz0 API" }));
+
+  app.notFound((c) => errorResponse(c, routeNotFound(c.req.method, c.req.path)));
+  app.onError((error, c) => errorResponse(c, fromHono(error)));
+  return app;
+}
+
+/** Hono's own refusals (a body that is not JSON) as oz0 errors; anything else as it is. */
+function fromHono(error: Error): unknown {
+  if (!(error instanceof HTTPException) || error.status !== 400) return error;
+  return new Oz0Error(
+    "INVALID_INPUT",
+    `the request's body is not JSON (${error.message}); send a JSON object.`,
+    {
+      data: { issues: [{ path: "", message: "is not JSON" }] },
+    },
+  );
+}
+
+const TARGETS: Record<string, string> = {
+  json: "body",
+  query: "query",
+  param: "path",
+  header: "headers",
+};
+
+/** The peer's IP address when the server runs on Node; undefined under `app.request` in tests. */
+function clientAddress(c: Context): string | undefined {
+  const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
+  return incoming?.socket?.remoteAddress;
+}
+
+function tenantNotFound(tenant: string): Oz0Error {
+  return new Oz0Error("NOT_FOUND", `tenant ${tenant} does not exist.`, {
+    data: { kind: "tenant", name: tenant },
+  });
+}

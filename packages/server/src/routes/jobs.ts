@@ -1,0 +1,192 @@
+// The jobs API: StartJob, get, search, cancel, answer and events. Each route parses, calls one
+// JobsService method with the caller, and shapes the answer.
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import { type Role, requireRole } from "@oz0/runtime";
+import type { MiddlewareHandler } from "hono";
+import type { ServerEnv } from "../env.js";
+import { invalidRequest } from "../errors.js";
+import { followEvents, lastEventId, wantsEventStream } from "../events.js";
+import type { JobsService } from "../jobs-service.js";
+import {
+  AnswerBody,
+  ErrorSchema,
+  EventListSchema,
+  EventsQuery,
+  JobListSchema,
+  JobParams,
+  JobSchema,
+  SearchQuery,
+  StartJobBody,
+  TenantParams,
+} from "../schemas.js";
+
+/** The caller's role is checked before the request is read: a refusal says so first. */
+function permit(role: Role, action: string): MiddlewareHandler<ServerEnv> {
+  return async (c, next) => {
+    requireRole(c.get("caller"), role, action);
+    await next();
+  };
+}
+
+const json = <S extends z.ZodType>(schema: S, description: string) => ({
+  content: { "application/json": { schema } },
+  description,
+});
+
+const errors = {
+  401: json(ErrorSchema, "No credentials, or a key the server does not accept (UNAUTHENTICATED)."),
+  403: json(ErrorSchema, "The caller's role does not allow this (FORBIDDEN), or a cross-origin request."),
+  404: json(ErrorSchema, "No such tenant, agent or job, or one the caller may not see (NOT_FOUND)."),
+  413: json(ErrorSchema, "The body is larger than the server accepts (REQUEST_TOO_LARGE)."),
+  422: json(ErrorSchema, "The request does not match its schema (INVALID_INPUT)."),
+  default: json(ErrorSchema, "Any other error, in the one error shape, with its code's status."),
+} as const;
+
+const security = [{ bearer: [] }];
+
+const startJob = createRoute({
+  operationId: "startJob",
+  method: "post",
+  path: "/v1/t/{tenant}/jobs",
+  summary: "Start a job of an agent or flow",
+  description:
+    "The agent is named by address and checked against its owner; its input is checked against the agent's input_schema before the job exists. The job is queued for a worker.",
+  tags: ["jobs"],
+  security,
+  middleware: [permit("runner", "start jobs")] as const,
+  request: {
+    params: TenantParams,
+    body: { content: { "application/json": { schema: StartJobBody } }, required: true },
+  },
+  responses: {
+    201: json(JobSchema, "The job, queued (or the earlier job of the same idempotency key)."),
+    ...errors,
+  },
+});
+
+const getJob = createRoute({
+  operationId: "getJob",
+  method: "get",
+  path: "/v1/t/{tenant}/jobs/{id}",
+  summary: "Get a job",
+  tags: ["jobs"],
+  security,
+  middleware: [permit("viewer", "read jobs")] as const,
+  request: { params: JobParams },
+  responses: { 200: json(JobSchema, "The job."), ...errors },
+});
+
+const searchJobs = createRoute({
+  operationId: "searchJobs",
+  method: "get",
+  path: "/v1/t/{tenant}/jobs",
+  summary: "Search the tenant's jobs, newest first",
+  tags: ["jobs"],
+  security,
+  middleware: [permit("viewer", "read jobs")] as const,
+  request: { params: TenantParams, query: SearchQuery },
+  responses: { 200: json(JobListSchema, "The jobs the caller may see."), ...errors },
+});
+
+const cancelJob = createRoute({
+  operationId: "cancelJob",
+  method: "post",
+  path: "/v1/t/{tenant}/jobs/{id}/cancel",
+  summary: "Cancel a job",
+  description: "A queued or waiting job ends at once; a running one at its next step.",
+  tags: ["jobs"],
+  security,
+  middleware: [permit("runner", "cancel jobs")] as const,
+  request: { params: JobParams },
+  responses: { 200: json(JobSchema, "The job after the cancel."), ...errors },
+});
+
+const answerJob = createRoute({
+  operationId: "answerJob",
+  method: "post",
+  path: "/v1/t/{tenant}/jobs/{id}/answer",
+  summary: "Answer the question a job asked (oz.ask_user)",
+  tags: ["jobs"],
+  security,
+  middleware: [permit("runner", "answer a job's questions")] as const,
+  request: {
+    params: JobParams,
+    body: { content: { "application/json": { schema: AnswerBody } }, required: true },
+  },
+  responses: { 200: json(JobSchema, "The job, queued to go on."), ...errors },
+});
+
+const jobEvents = createRoute({
+  operationId: "jobEvents",
+  method: "get",
+  path: "/v1/t/{tenant}/jobs/{id}/events",
+  summary: "A job's events",
+  description:
+    "As JSON, the events so far. With Accept: text/event-stream, server-sent events that follow the job until it ends: each event's id is its seq, so a client that reconnects with Last-Event-ID gets exactly the events after it; a last event named `end` carries the job.",
+  tags: ["jobs"],
+  security,
+  middleware: [permit("viewer", "read jobs")] as const,
+  request: {
+    params: JobParams,
+    query: EventsQuery,
+    headers: z.object({
+      "last-event-id": z
+        .string()
+        .optional()
+        .openapi({ description: "Resume a stream after the event with this id (seq)." }),
+    }),
+  },
+  responses: {
+    200: {
+      content: {
+        "application/json": { schema: EventListSchema },
+        "text/event-stream": { schema: z.string().openapi({ description: "Server-sent events." }) },
+      },
+      description: "The job and its events.",
+    },
+    ...errors,
+  },
+});
+
+export function registerJobRoutes(app: OpenAPIHono<ServerEnv>, jobs: JobsService, pollMs: number): void {
+  app.openapi(startJob, async (c) => {
+    const body = c.req.valid("json");
+    const job = await jobs.start(c.get("caller"), {
+      agent: body.agent,
+      input: body.input,
+      idempotencyKey: body.idempotency_key,
+    });
+    return c.json(job, 201);
+  });
+
+  app.openapi(getJob, async (c) => c.json(await jobs.get(c.get("caller"), c.req.valid("param").id), 200));
+
+  app.openapi(searchJobs, async (c) => {
+    const query = c.req.valid("query");
+    return c.json({ jobs: await jobs.search(c.get("caller"), query) }, 200);
+  });
+
+  app.openapi(cancelJob, async (c) =>
+    c.json(await jobs.cancel(c.get("caller"), c.req.valid("param").id), 200),
+  );
+
+  app.openapi(answerJob, async (c) =>
+    c.json(await jobs.answer(c.get("caller"), c.req.valid("param").id, c.req.valid("json").answer), 200),
+  );
+
+  app.openapi(jobEvents, async (c) => {
+    const caller = c.get("caller");
+    const { id } = c.req.valid("param");
+    const resumeAt = lastEventId(c.req.valid("header")["last-event-id"]);
+    if (resumeAt === null) {
+      throw invalidRequest("Last-Event-ID header", [
+        { path: ["last-event-id"], message: "must be the id (seq) of an event, a whole number of 0 or more" },
+      ]);
+    }
+    const after = resumeAt ?? c.req.valid("query").after ?? 0;
+    // Read once before any stream opens: a missing or hidden job is an ordinary error answer.
+    const first = await jobs.events(caller, id, after);
+    if (!wantsEventStream(c.req.header("accept"))) return c.json(first, 200);
+    return followEvents(c, { after, page: first }, (seq) => jobs.events(caller, id, seq), pollMs) as never;
+  });
+}
