@@ -68,12 +68,20 @@ module.exports = {
       to: { path: "^packages/(cli|server)/" },
     },
     {
-      name: "surfaces-apart",
+      name: "server-below-the-cli",
       severity: "error",
       comment:
-        "The CLI and the server are separate surfaces over the runtime; what both need belongs in the runtime.",
-      from: { path: "^packages/(cli|server)/" },
-      to: { path: "^packages/(cli|server)/", pathNot: "^packages/$1/" },
+        "The server may not import the CLI; the CLI imports the server only as `@oz0/server` (oz0 serve), what its index.ts exports.",
+      from: { path: "^packages/server/" },
+      to: { path: "^packages/cli/" },
+    },
+    {
+      name: "server-through-its-entry",
+      severity: "error",
+      comment:
+        "The CLI imports the server as `@oz0/server`, what its index.ts exports, never a file inside it.",
+      from: { path: "^packages/cli/" },
+      to: { path: "^packages/server/", pathNot: "^packages/server/src/index\\.ts$" },
     },
     {
       name: "runtime-through-its-entry",

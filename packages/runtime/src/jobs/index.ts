@@ -11,6 +11,12 @@ export {
   type NewEvent,
   type WaitingFor,
 } from "../events/index.js";
+export {
+  type ApprovalDecision,
+  type ApprovalFilter,
+  Approvals,
+  type DecisionReport,
+} from "./approvals.js";
 export { BUILTIN_FUNCTIONS, type BuiltinFunction } from "./builtins.js";
 export {
   JOB_ENGINE_DEFAULTS,

@@ -4,10 +4,10 @@
 import { isOz0Error } from "@oz0/sdk";
 import { event, failureOf } from "../events/index.js";
 import { runHooksFor } from "../hooks/index.js";
-import { governStep } from "../policy/index.js";
 import { tracedRun } from "../telemetry/index.js";
 import { callsIn } from "../usage/index.js";
 import { runFlow } from "./flows/index.js";
+import { governStep } from "./gate.js";
 import { replay } from "./history.js";
 import { JobRun, type RunDeps, type RunListeners } from "./job-run.js";
 import { modelStep, stopped, timeoutFailure } from "./model-step.js";

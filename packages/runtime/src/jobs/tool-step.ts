@@ -6,10 +6,10 @@
 import type { FunctionCall } from "@oz0/sdk";
 import { grantRefusal } from "../catalog/index.js";
 import { type CallDecider, event, type NewEvent } from "../events/index.js";
-import { governCall } from "../policy/index.js";
 import { type CallableFunction, type CallContext, dispatchCall, prepareCall } from "../tools/index.js";
 import { JOB_CONTROL_BUILTINS } from "./builtins.js";
 import { childIdOf, waitForChild } from "./children.js";
+import { governCall } from "./gate.js";
 import type { PendingCall } from "./history.js";
 import type { JobRun } from "./job-run.js";
 import { callTarget } from "./lazy-tools.js";

@@ -21,7 +21,7 @@ export type CallOutcome =
 export type CallOrigin =
   /**
    * A step of a job's agent loop, which decided the call there (tool policy, kill switches,
-   * approvals; policy/job-gate.ts): the path's policy check lets it through as decided.
+   * approvals; jobs/gate.ts): the path's policy check lets it through as decided.
    */
   | { readonly kind: "step"; readonly job: string; readonly decision: StepDecision }
   /** A call of a job that no loop decided (a flow's step, an `oz0 mcp serve` call's job): decided on the path. */

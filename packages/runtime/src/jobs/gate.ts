@@ -7,33 +7,35 @@
 import type { Oz0Error } from "@oz0/sdk";
 import type { Transaction } from "kysely";
 import { type CallDecider, event, type NewEvent } from "../events/index.js";
-import { JOB_CONTROL_BUILTINS } from "../jobs/builtins.js";
-import type { PendingCall } from "../jobs/history.js";
-import type { JobRun } from "../jobs/job-run.js";
-import { moveJob } from "../jobs/status.js";
-import type { ApprovalRow, Database } from "../store/index.js";
-import { argumentIssues, type CallableFunction, type StepDecision } from "../tools/index.js";
 import {
   type ApprovalRequest,
-  approvalMismatch,
-  approvalOfCall,
-  insertApprovals,
-  newApprovalId,
-  noteApproval,
-  parseRequest,
-} from "./approval-rows.js";
-import { type ApprovalSubject, approvalBinding, canonicalJson, definitionHash } from "./canonical.js";
-import {
+  approvalBinding,
   approvalDeniedError,
+  approvalMismatch,
   approvalMismatchError,
+  approvalOfCall,
   approvalRequiredError,
+  callAddress,
+  canonicalJson,
+  definitionHash,
+  governanceOf,
+  insertApprovals,
+  type KillRecord,
   killedAgentError,
   killedDelegateError,
   killedToolError,
+  newApprovalId,
+  noteApproval,
+  parseRequest,
   policyDeniedError,
-} from "./errors.js";
-import { governanceOf, type KillRecord, type TenantGovernance } from "./governance.js";
-import { callAddress } from "./rules.js";
+  type TenantGovernance,
+} from "../policy/index.js";
+import type { ApprovalRow, Database } from "../store/index.js";
+import { argumentIssues, type CallableFunction, type StepDecision } from "../tools/index.js";
+import { JOB_CONTROL_BUILTINS } from "./builtins.js";
+import type { PendingCall } from "./history.js";
+import type { JobRun } from "./job-run.js";
+import { moveJob } from "./status.js";
 
 /** The governance each run read at its current step. */
 const stepGovernance = new WeakMap<JobRun, TenantGovernance>();
