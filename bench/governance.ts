@@ -19,8 +19,8 @@ import {
 } from "@oz0/runtime";
 import type { FunctionCall } from "@oz0/sdk";
 import { createRecordingHost } from "@oz0/sdk/internal";
+import { event } from "../packages/runtime/src/events/index.js";
 import { hookInterceptor } from "../packages/runtime/src/hooks/index.js";
-import { event } from "../packages/runtime/src/jobs/events.js";
 import { JobStore, type Lease } from "../packages/runtime/src/jobs/store.js";
 import { bumpGovernanceVersion, governanceInterceptor } from "../packages/runtime/src/policy/index.js";
 import type { CallContext } from "../packages/runtime/src/tools/index.js";

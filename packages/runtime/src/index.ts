@@ -95,6 +95,10 @@ export {
   type UserView,
 } from "./identity/index.js";
 export {
+  type ApprovalDecision,
+  type ApprovalFilter,
+  Approvals,
+  type DecisionReport,
   JOB_ENGINE_DEFAULTS,
   JOB_EVENT_KINDS,
   JobEngine,
@@ -181,11 +185,7 @@ export {
   type ToolManifestHandler,
 } from "./plugin-dir/index.js";
 export {
-  type ApprovalDecision,
-  type ApprovalFilter,
-  Approvals,
   type ApprovalView,
-  type DecisionReport,
   Inventory,
   type InventoryEntry,
   type KillReport,

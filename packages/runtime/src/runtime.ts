@@ -6,11 +6,10 @@ import { Audit } from "./audit/index.js";
 import { ROLES } from "./callers/index.js";
 import { Catalog, type DefaultPluginOutcome, defaultPluginDirs, requireTenant } from "./catalog/index.js";
 import { Identity, type ThrottleOptions } from "./identity/index.js";
-import { JobEngine, JobWorker, liveWorkers, type WorkerOptions } from "./jobs/index.js";
+import { Approvals, JobEngine, JobWorker, liveWorkers, type WorkerOptions } from "./jobs/index.js";
 import { McpManager } from "./mcp/index.js";
 import { Models, SecretStore, TenantSettings } from "./models/index.js";
 import {
-  Approvals,
   approvalBindingInterceptor,
   governanceInterceptor,
   Inventory,

@@ -5,6 +5,7 @@
 // `oz.call_tool` stands for the function it names, which the loop calls in its place.
 import {
   BUILTIN_FUNCTIONS,
+  type BuiltinFunction,
   type FunctionCall,
   type JsonSchemaObject,
   modelVisibleName,
@@ -12,8 +13,7 @@ import {
 } from "@oz0/sdk";
 import type { CallableFunction } from "../tools/index.js";
 
-export { BUILTIN_FUNCTIONS };
-export type BuiltinFunction = (typeof BUILTIN_FUNCTIONS)[number];
+export { BUILTIN_FUNCTIONS, type BuiltinFunction };
 
 /** Built-ins the loop carries out itself instead of running them. */
 export const JOB_CONTROL_BUILTINS: ReadonlySet<string> = new Set(["fail", "ask_user", "delegate"]);
@@ -46,10 +46,6 @@ export interface BuiltinContext {
         readonly record: (args: Record<string, unknown>, call: FunctionCall) => Promise<unknown>;
       }
     | undefined;
-}
-
-export function isBuiltin(name: string): name is BuiltinFunction {
-  return (BUILTIN_FUNCTIONS as readonly string[]).includes(name);
 }
 
 /** The callable form of a built-in, for the model's list and for the dispatch path's checks. */

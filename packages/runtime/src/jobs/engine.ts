@@ -6,13 +6,19 @@
 import { isOz0Error, Oz0Error } from "@oz0/sdk";
 import type { Transaction } from "kysely";
 import { buildCard, type Card } from "../cards/index.js";
+import {
+  event,
+  type JobEvent,
+  type JobFailure,
+  type RoutineGrant,
+  type WaitingFor,
+} from "../events/index.js";
 import { type HookSource, storeHookSource } from "../hooks/index.js";
 import { type ModelResolver, modelResolver } from "../models/index.js";
-import { assertAgentRuns } from "../policy/kill-switches.js";
+import { assertAgentRuns } from "../policy/index.js";
 import type { Database, JobMode, JobRow, JobStatus, Store } from "../store/index.js";
 import { checkedTraceparent, type Telemetry } from "../telemetry/index.js";
 import type { CallInterceptor, PartSource } from "../tools/index.js";
-import { event, type JobEvent, type JobFailure, type RoutineGrant, type WaitingFor } from "./events.js";
 import { keyedJobId, newJobId, newLeaseToken, newNodeId } from "./ids.js";
 import type { RunDeps, RunListeners } from "./job-run.js";
 import { runJob } from "./loop.js";

@@ -1,8 +1,9 @@
 // Rebuilds a job's state from its history: the conversation the model sees, the steps and
 // tokens spent, and the calls the last model reply asked for that have no result yet. A worker
 // that takes over a job reads this and goes on from there, repeating no completed step.
+
+import type { JobEvent, JobEventData, ModelCallRecord, NewEvent } from "../events/index.js";
 import { estimateTokens, estimateValueTokens, type ModelMessage } from "../models/index.js";
-import type { JobEvent, JobEventData, ModelCallRecord, NewEvent } from "./events.js";
 
 /** A call of the last model reply that has no result yet. */
 export interface PendingCall {

@@ -2,13 +2,12 @@
 // steps (the next pending tool call, else a model call) until the job ends or waits, checking
 // for a cancel request and the wall time before each. Every step lives in its own module.
 import { isOz0Error } from "@oz0/sdk";
-import { runFlow } from "../flows/index.js";
+import { event, failureOf } from "../events/index.js";
 import { runHooksFor } from "../hooks/index.js";
-import { governStep } from "../policy/job-gate.js";
 import { tracedRun } from "../telemetry/index.js";
 import { callsIn } from "../usage/index.js";
-import { event } from "./events.js";
-import { failureOf } from "./failures.js";
+import { runFlow } from "./flows/index.js";
+import { governStep } from "./gate.js";
 import { replay } from "./history.js";
 import { JobRun, type RunDeps, type RunListeners } from "./job-run.js";
 import { modelStep, stopped, timeoutFailure } from "./model-step.js";

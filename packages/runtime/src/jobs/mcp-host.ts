@@ -5,12 +5,15 @@
 // Elicitation is refused: it asks a person in the middle of a call, and a job waits for a
 // person only between steps, as a state in the store, never with a call held open.
 import { sql } from "kysely";
-import type { McpCallHost, McpSamplingReply, McpSamplingRequest } from "../mcp/index.js";
-import type { ModelMessage, ModelRequest } from "../models/index.js";
-import { estimateTokens } from "../models/tokens.js";
-import { toolContext } from "../tools/context.js";
+import { event, type NewEvent } from "../events/index.js";
+import { estimateTokens, type ModelMessage, type ModelRequest } from "../models/index.js";
+import {
+  type McpCallHost,
+  type McpSamplingReply,
+  type McpSamplingRequest,
+  toolContext,
+} from "../tools/index.js";
 import { hourOf } from "../usage/index.js";
-import { event, type NewEvent } from "./events.js";
 import type { JobRun } from "./job-run.js";
 import type { AgentSetup } from "./setup.js";
 

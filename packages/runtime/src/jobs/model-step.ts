@@ -3,12 +3,11 @@
 // a final answer ends the job (or, in a chat, waits for the person) in the same write.
 import { isOz0Error } from "@oz0/sdk";
 import { buildCard } from "../cards/index.js";
+import { event, failureOf, type NewEvent } from "../events/index.js";
 import type { ModelReply, ModelRequest } from "../models/index.js";
-import { waitsForApproval } from "../policy/job-gate.js";
 import { argumentIssues, formatIssues } from "../tools/index.js";
 import { JOB_CONTROL_BUILTINS } from "./builtins.js";
-import { event, type NewEvent } from "./events.js";
-import { failureOf } from "./failures.js";
+import { waitsForApproval } from "./gate.js";
 import type { JobRun } from "./job-run.js";
 import { callTarget } from "./lazy-tools.js";
 import type { AgentSetup } from "./setup.js";

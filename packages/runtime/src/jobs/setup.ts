@@ -3,6 +3,7 @@
 // at the job's first claim only, its checked input and its recorded start-up context.
 import { type AgentDefinition, type JsonSchemaObject, Oz0Error } from "@oz0/sdk";
 import { AGENT_LIMIT_DEFAULTS, toolEntryCovered } from "@oz0/sdk/internal";
+import { event, type RoutineGrant, SetupFailure } from "../events/index.js";
 import { hookInterceptor } from "../hooks/index.js";
 import { runtimeProblem } from "../lint/index.js";
 import { DEFAULT_MODEL_ALIAS, type LanguageModel } from "../models/index.js";
@@ -18,8 +19,6 @@ import {
 } from "../tools/index.js";
 import type { BuiltinContext, DelegateEntry } from "./builtins.js";
 import { agentSkills, assembleContext } from "./context.js";
-import { event, type RoutineGrant } from "./events.js";
-import { SetupFailure } from "./failures.js";
 import type { JobRun } from "./job-run.js";
 import { checkOwnPart } from "./own-part.js";
 import { resolveToolset, type Toolset } from "./toolset.js";

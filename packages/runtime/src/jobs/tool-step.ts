@@ -5,12 +5,17 @@
 // same checks and then end the job or make it wait, in one write with their `tool_call`.
 import type { FunctionCall } from "@oz0/sdk";
 import { grantRefusal } from "../catalog/index.js";
-import { withMcpHost } from "../mcp/index.js";
-import { governCall } from "../policy/job-gate.js";
-import { type CallableFunction, type CallContext, dispatchCall, prepareCall } from "../tools/index.js";
+import { type CallDecider, event, type NewEvent } from "../events/index.js";
+import {
+  type CallableFunction,
+  type CallContext,
+  dispatchCall,
+  prepareCall,
+  withMcpHost,
+} from "../tools/index.js";
 import { JOB_CONTROL_BUILTINS } from "./builtins.js";
 import { childIdOf, waitForChild } from "./children.js";
-import { type CallDecider, event, type NewEvent } from "./events.js";
+import { governCall } from "./gate.js";
 import type { PendingCall } from "./history.js";
 import type { JobRun } from "./job-run.js";
 import { callTarget } from "./lazy-tools.js";

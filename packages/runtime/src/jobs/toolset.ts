@@ -6,6 +6,7 @@
 // tool two plugins provide fails the job. With `tool_loading: lazy` the plugin functions are
 // kept aside for oz.find_tools and oz.call_tool.
 import {
+  isBuiltinFunction,
   isOz0Error,
   MODEL_NAME_LIMIT,
   modelVisibleName,
@@ -13,10 +14,10 @@ import {
   resolveReference,
 } from "@oz0/sdk";
 import { grantRefusal } from "../catalog/index.js";
+import type { JobEventData } from "../events/index.js";
 import type { ModelFunction } from "../models/index.js";
 import type { CallableFunction, FunctionResolver } from "../tools/index.js";
-import { type BuiltinContext, builtinFunction, isBuiltin } from "./builtins.js";
-import type { JobEventData } from "./events.js";
+import { type BuiltinContext, builtinFunction } from "./builtins.js";
 import { findToolsFunction, type Unavailable } from "./lazy-tools.js";
 
 /** A tool whose functions the agent uses: its manual joins the start-up context. */
@@ -157,7 +158,7 @@ export async function resolveToolset(options: ToolsetOptions): Promise<Toolset> 
     }
     if (resolved.kind === "builtin") {
       const name = resolved.address.function;
-      if (!isBuiltin(name)) {
+      if (!isBuiltinFunction(name)) {
         leftOut.push({
           name: `oz__${name}`,
           address: `oz.${name}`,

@@ -11,6 +11,17 @@ export {
 } from "./checks.js";
 export { LINT_CODES, type LintCode, type LintCodeInfo, type LintSeverity } from "./codes.js";
 export {
+  type AgentContract,
+  type ContractBreak,
+  contractBreaks,
+  describeBreak,
+  FAILURE_FLAGS,
+  type FailureFlag,
+  isNewMajor,
+  nextMajor,
+  type PluginContract,
+} from "./contracts.js";
+export {
   formatFinding,
   formatSummary,
   type LintFinding,

@@ -3,7 +3,7 @@
 // in a reply oz0 sends back as one text block, so they are refused rather than dropped.
 import type { CreateMessageRequest } from "@modelcontextprotocol/sdk/types.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import type { McpSamplingRequest } from "./call-host.js";
+import type { McpSamplingRequest } from "../tools/index.js";
 
 /** The most tokens a server may ask one sampling reply for. */
 export const MAX_SAMPLING_TOKENS = 16_384;

@@ -21,8 +21,8 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { JsonSchemaObject } from "@oz0/sdk";
 import { isOz0Error, nameProblem, Oz0Error } from "@oz0/sdk";
-import { argumentIssues } from "../tools/index.js";
-import type { McpCallHost, McpProgress } from "./call-host.js";
+import { argumentIssues } from "../schemas/index.js";
+import type { McpCallHost, McpProgress } from "../tools/index.js";
 import { samplingRequestOf } from "./client-capabilities.js";
 import type { McpEndpoint } from "./endpoint.js";
 import { type OAuthOptions, oauthFetch, StoredOAuthProvider } from "./oauth.js";

@@ -2,17 +2,6 @@
 // tool, results mapped faithfully, secrets redacted), and oz0's own functions served to MCP
 // clients, every call on oz0's dispatch path and recorded as a job.
 export {
-  type McpCallHost,
-  type McpElicitation,
-  type McpElicitationAnswer,
-  type McpLogMessage,
-  type McpProgress,
-  type McpSamplingReply,
-  type McpSamplingRequest,
-  mcpHostOf,
-  withMcpHost,
-} from "./call-host.js";
-export {
   MCP_CLIENT_INFO,
   MCP_DEFAULTS,
   type McpConnectionState,

@@ -8,7 +8,7 @@ import { type FunctionCall, Oz0Error } from "@oz0/sdk";
 import type { BuiltFunction, BuiltTool } from "@oz0/sdk/internal";
 import type { LoadedPlugin } from "../plugin-dir/index.js";
 import type { Store } from "../store/index.js";
-import { mcpHostOf } from "./call-host.js";
+import { mcpHostOf } from "../tools/index.js";
 import {
   MCP_DEFAULTS,
   McpConnection,

@@ -5,8 +5,7 @@
 // when oz0 connects, win over a value of the same name there, and are redacted from everything
 // the server answers.
 import { isOz0Error, Oz0Error } from "@oz0/sdk";
-import { SecretStore } from "../models/index.js";
-import { TenantSettings } from "../models/settings.js";
+import { SecretStore, TenantSettings } from "../models/index.js";
 import type { Store } from "../store/index.js";
 import type { OAuthVault } from "./oauth.js";
 

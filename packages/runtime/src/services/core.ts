@@ -4,11 +4,11 @@
 import { isOz0Error, Oz0Error } from "@oz0/sdk";
 import { type Caller, requireRole } from "../callers/index.js";
 import type { Catalog } from "../catalog/index.js";
-import type { JobEngine, JobView } from "../jobs/index.js";
+import type { Approvals, JobEngine, JobView } from "../jobs/index.js";
 import { jobNotFound } from "../jobs/index.js";
 import type { McpManager } from "../mcp/index.js";
 import type { Models } from "../models/index.js";
-import type { Approvals, Inventory, KillSwitches, ToolPolicy } from "../policy/index.js";
+import type { Inventory, KillSwitches, ToolPolicy } from "../policy/index.js";
 import type { SkillProposals } from "../skills/index.js";
 import type { Store } from "../store/index.js";
 import type { ToolCaller } from "../tools/index.js";

@@ -4,11 +4,9 @@
 // agents outside the caller's scope are answered as missing, and left out of lists.
 import { Oz0Error } from "@oz0/sdk";
 import type { Caller } from "../callers/index.js";
+import type { ApprovalDecision, ApprovalFilter, DecisionReport } from "../jobs/index.js";
 import type {
-  ApprovalDecision,
-  ApprovalFilter,
   ApprovalView,
-  DecisionReport,
   InventoryEntry,
   KillReport,
   KillSwitchView,

@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { JobEngine } from "../../src/jobs/index.js";
 import type { Runtime } from "../../src/runtime.js";
-import { ledgerRuntime, ofKind, TENANT } from "../flows/helpers.js";
+import { ledgerRuntime, ofKind, TENANT } from "./flows/helpers.js";
 
 let runtime: Runtime;
 let close: () => Promise<void>;

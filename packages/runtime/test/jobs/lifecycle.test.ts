@@ -1,7 +1,7 @@
 // The engine's life cycle of a job on every store engine: a job row plus an append-only
 // history, claimed under a lease by the database's clock, and owner-checked writes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { event } from "../../src/jobs/events.js";
+import { event } from "../../src/events/events.js";
 import { JobStore } from "../../src/jobs/index.js";
 import type { Renewal } from "../../src/jobs/store.js";
 import { openStore, type Store } from "../../src/store/index.js";

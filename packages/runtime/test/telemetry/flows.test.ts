@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import { Runtime } from "../../src/runtime.js";
-import { LEDGER_FLOWS, TENANT } from "../flows/helpers.js";
+import { LEDGER_FLOWS, TENANT } from "../jobs/flows/helpers.js";
 import { attr, collector, KIND } from "./collector.js";
 
 test("a flow's run is an invoke_workflow span, with its steps' calls and its agent step's child job under it", async () => {

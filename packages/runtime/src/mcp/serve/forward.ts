@@ -3,8 +3,8 @@
 // own client (progress under the client's progressToken, logs at the level it set), and a
 // server's elicitation goes to that client when it answers elicitation. Sampling is refused: a
 // call through `oz0 mcp serve` runs no model of the tenant's; its client has its own.
-import { event, type NewEvent } from "../../jobs/events.js";
-import type { McpCallHost, McpElicitation, McpElicitationAnswer, McpLogMessage } from "../call-host.js";
+import { event, type NewEvent } from "../../events/index.js";
+import type { McpCallHost, McpElicitation, McpElicitationAnswer, McpLogMessage } from "../../tools/index.js";
 import type { CallJob } from "./call-jobs.js";
 
 /** What oz0's own client can be told, and asked. */

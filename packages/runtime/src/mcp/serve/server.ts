@@ -28,7 +28,7 @@ import { assertAgentRuns } from "../../policy/index.js";
 import type { Store } from "../../store/index.js";
 import { tracedMcpCall } from "../../telemetry/index.js";
 import type { CallableFunction, ToolCaller } from "../../tools/index.js";
-import { withMcpHost } from "../call-host.js";
+import { withMcpHost } from "../../tools/index.js";
 import { MCP_CLIENT_INFO } from "../connection.js";
 import type { McpManager } from "../manager.js";
 import { holdForApproval } from "./approval.js";

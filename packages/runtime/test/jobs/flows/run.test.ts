@@ -2,9 +2,9 @@
 // worker died, or that waited for a child job, goes on from its history without running a
 // completed step again; and its calls take the one dispatch path, tool policy included.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { JobEngine } from "../../src/jobs/index.js";
-import type { Runtime } from "../../src/runtime.js";
-import type { CallInterceptor } from "../../src/tools/index.js";
+import { JobEngine } from "../../../src/jobs/index.js";
+import type { Runtime } from "../../../src/runtime.js";
+import type { CallInterceptor } from "../../../src/tools/index.js";
 import { ledgerOf, ledgerRuntime, ofKind, TENANT } from "./helpers.js";
 
 let runtime: Runtime;

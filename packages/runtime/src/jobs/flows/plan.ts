@@ -4,8 +4,8 @@
 // and resumed the same way.
 import { type FlowDefinition, Oz0Error } from "@oz0/sdk";
 import { inputJsonSchema, type Registration } from "@oz0/sdk/internal";
-import { readSchema } from "../jobs/setup.js";
-import type { LoadedPlugin } from "../plugin-dir/index.js";
+import type { LoadedPlugin } from "../../plugin-dir/index.js";
+import { readSchema } from "../setup.js";
 import { resolveReferences } from "./references.js";
 
 /** A flow defined in code, as its plugin registered it. */

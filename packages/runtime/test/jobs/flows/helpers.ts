@@ -4,10 +4,10 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { JobEvent } from "../../src/jobs/index.js";
-import { Runtime } from "../../src/runtime.js";
+import type { JobEvent } from "../../../src/jobs/index.js";
+import { Runtime } from "../../../src/runtime.js";
 
-export const LEDGER_FLOWS = fileURLToPath(new URL("../fixtures/flows/ledger-flows", import.meta.url));
+export const LEDGER_FLOWS = fileURLToPath(new URL("../../fixtures/flows/ledger-flows", import.meta.url));
 export const TENANT = "default";
 
 export interface LedgerEntry {

@@ -3,11 +3,11 @@
 // the other way is refused. A job that waits for the decided call is queued to go on, with
 // `approval_decided` in its history; a job running meanwhile records it when it reaches the call.
 import { Oz0Error } from "@oz0/sdk";
-import { event, type WaitingFor } from "../jobs/events.js";
-import { moveJob } from "../jobs/status.js";
-import { isTerminal, JobStore } from "../jobs/store.js";
+import { event, type WaitingFor } from "../events/index.js";
+import { type ApprovalView, approvalView, moveApproval } from "../policy/index.js";
 import type { ApprovalRow, ApprovalStatus, Store } from "../store/index.js";
-import { type ApprovalView, approvalView, moveApproval } from "./approval-rows.js";
+import { moveJob } from "./status.js";
+import { isTerminal, JobStore } from "./store.js";
 
 /** approve or deny. */
 export type ApprovalDecision = "approve" | "deny";

@@ -2,8 +2,8 @@
 // added and never the conversation again, so history grows by about the same bytes per step
 // however long the job runs. The CLI trace, the API's stream and the console are views of it.
 import type { Card } from "../cards/index.js";
-import type { GovernanceEventData } from "../hooks/events.js";
-import type { ArgumentChanger, CallError } from "../tools/index.js";
+import type { ArgumentChanger, CallError } from "./calls.js";
+import type { GovernanceEventData } from "./governance.js";
 
 /** How a job ended when it did not succeed: a platform failure kind or one the agent declared. */
 /** What a routine's job may do, recorded in its job_started: every claim reads it afresh. */

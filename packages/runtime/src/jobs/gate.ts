@@ -6,33 +6,36 @@
 // switches of that very step.
 import type { Oz0Error } from "@oz0/sdk";
 import type { Transaction } from "kysely";
-import { JOB_CONTROL_BUILTINS } from "../jobs/builtins.js";
-import { type CallDecider, event, type NewEvent } from "../jobs/events.js";
-import type { PendingCall } from "../jobs/history.js";
-import type { JobRun } from "../jobs/job-run.js";
-import { moveJob } from "../jobs/status.js";
-import type { ApprovalRow, Database } from "../store/index.js";
-import { argumentIssues, type CallableFunction, type StepDecision } from "../tools/index.js";
+import { type CallDecider, event, type NewEvent } from "../events/index.js";
 import {
   type ApprovalRequest,
-  approvalOfCall,
-  insertApprovals,
-  newApprovalId,
-  noteApproval,
-  parseRequest,
-} from "./approval-rows.js";
-import { type ApprovalSubject, approvalBinding, canonicalJson, definitionHash } from "./canonical.js";
-import {
+  approvalBinding,
   approvalDeniedError,
+  approvalMismatch,
   approvalMismatchError,
+  approvalOfCall,
   approvalRequiredError,
+  callAddress,
+  canonicalJson,
+  definitionHash,
+  governanceOf,
+  insertApprovals,
+  type KillRecord,
   killedAgentError,
   killedDelegateError,
   killedToolError,
+  newApprovalId,
+  noteApproval,
+  parseRequest,
   policyDeniedError,
-} from "./errors.js";
-import { governanceOf, type KillRecord, type TenantGovernance } from "./governance.js";
-import { callAddress } from "./rules.js";
+  type TenantGovernance,
+} from "../policy/index.js";
+import type { ApprovalRow, Database } from "../store/index.js";
+import { argumentIssues, type CallableFunction, type StepDecision } from "../tools/index.js";
+import { JOB_CONTROL_BUILTINS } from "./builtins.js";
+import type { PendingCall } from "./history.js";
+import type { JobRun } from "./job-run.js";
+import { moveJob } from "./status.js";
 
 /** The governance each run read at its current step. */
 const stepGovernance = new WeakMap<JobRun, TenantGovernance>();
@@ -421,21 +424,6 @@ function noteDecision(
   used = false,
 ): (trx: Transaction<Database>, now: number) => Promise<void> {
   return (trx, now) => noteApproval(trx, approval, used ? now : undefined);
-}
-
-/** Why an approved approval does not let the call `subject` through, or undefined when it does. */
-export function approvalMismatch(approval: ApprovalRow, subject: ApprovalSubject): string | undefined {
-  const request = parseRequest(approval);
-  if (approval.agent !== subject.agent) return `it approves a call of agent ${approval.agent ?? "unknown"}`;
-  if (approval.address !== subject.address) return `it approves a call of ${approval.address}`;
-  if (canonicalJson(request.args) !== canonicalJson(subject.args)) {
-    return "the call's arguments are not the ones approved";
-  }
-  if (request.definition !== subject.definition) {
-    return `the definition of ${subject.address} (its description or input schema) changed after the call asked`;
-  }
-  if (approval.binding !== approvalBinding(subject)) return "it was made for another call";
-  return undefined;
 }
 
 /** A call the gate decides: the pending call, the function it runs and its arguments. */

@@ -6,19 +6,11 @@
 
 import { isOz0Error, Oz0Error, type PluginManifest, toOz0Error } from "@oz0/sdk";
 import { AGENT_LIMIT_DEFAULTS } from "@oz0/sdk/internal";
-import { buildCard } from "../cards/index.js";
-import { grantRefusal } from "../catalog/index.js";
-import { hookInterceptor } from "../hooks/index.js";
-import { childIdOf, waitForChild } from "../jobs/children.js";
-import { event, type JobEvent, type JobFailure } from "../jobs/events.js";
-import { failureOf, SetupFailure } from "../jobs/failures.js";
-import type { JobRun } from "../jobs/job-run.js";
-import { stopped, timeoutFailure } from "../jobs/model-step.js";
-import { checkOwnPart } from "../jobs/own-part.js";
-import { parseJsonText } from "../jobs/setup.js";
-import { isTerminal } from "../jobs/store.js";
-import { DELEGATION_DEFAULTS } from "../jobs/tool-step.js";
-import type { JobRow } from "../store/index.js";
+import { buildCard } from "../../cards/index.js";
+import { grantRefusal } from "../../catalog/index.js";
+import { event, failureOf, type JobEvent, type JobFailure, SetupFailure } from "../../events/index.js";
+import { hookInterceptor } from "../../hooks/index.js";
+import type { JobRow } from "../../store/index.js";
 import {
   argumentIssues,
   type CallError,
@@ -26,7 +18,14 @@ import {
   dispatchCall,
   FunctionResolver,
   formatIssues,
-} from "../tools/index.js";
+} from "../../tools/index.js";
+import { childIdOf, waitForChild } from "../children.js";
+import type { JobRun } from "../job-run.js";
+import { stopped, timeoutFailure } from "../model-step.js";
+import { checkOwnPart } from "../own-part.js";
+import { parseJsonText } from "../setup.js";
+import { isTerminal } from "../store.js";
+import { DELEGATION_DEFAULTS } from "../tool-step.js";
 import { type FlowPlan, type FlowSteps, flowPlan } from "./plan.js";
 
 /** Runs a claimed flow job until it ends or waits for a child job. */

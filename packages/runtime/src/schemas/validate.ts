@@ -1,5 +1,6 @@
-// Checks a call's arguments against its function's JSON Schema (draft 2020-12, with formats),
-// so a bad call is refused before the function runs and the model gets the problems back.
+// Checks a value against a JSON Schema (draft 2020-12, with formats): a call's arguments against
+// its function's schema, so a bad call is refused before the function runs and the model gets
+// the problems back; a job's input and a plugin's configuration the same way.
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import formatsPlugin from "ajv-formats";
 
