@@ -6,10 +6,9 @@
 // on the store, the job is left to it: --no-wait returns at once, and without it this process
 // follows the worker's run, or runs the job itself should no worker take it soon. With no live
 // worker, --no-wait leaves the job queued for the next worker or `oz0 job resume`.
-import { readFile } from "node:fs/promises";
 import type { Command } from "commander";
 import { withRuntime } from "../context.js";
-import { invalidInput } from "../errors.js";
+import { invalidInput, readOptionFile } from "../errors.js";
 import type { Output } from "../output.js";
 import { finishRun, withProgress } from "./job.js";
 
@@ -72,22 +71,9 @@ async function readInput(input: string | undefined, file: string | undefined): P
     );
   }
   if (file === "-") return stdinInput.read();
-  try {
-    return await readFile(file, "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why =
-      code === "ENOENT"
-        ? "there is no such file"
-        : code === "EISDIR"
-          ? "it is a folder"
-          : code === "EACCES"
-            ? "oz0 may not read it"
-            : (error as Error).message;
-    throw await invalidInput(
-      `--input-file ${file}: ${why}; give a file to read the input from, or - for stdin`,
-      "input-file",
-      "cannot be read",
-    );
-  }
+  return readOptionFile(file, {
+    said: "--input-file",
+    issue: "input-file",
+    hint: "give a file to read the input from, or - for stdin",
+  });
 }
