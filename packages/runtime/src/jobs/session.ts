@@ -5,7 +5,7 @@
 // resumed run return what the history holds instead of calling again.
 import type { ModelMessage, ModelRequest } from "../models/index.js";
 import { estimateValueTokens } from "../models/index.js";
-import { governStep } from "../policy/job-gate.js";
+import { governStep } from "../policy/index.js";
 import {
   type AgentRuntime,
   type RuntimeCallResult,

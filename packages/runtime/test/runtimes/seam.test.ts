@@ -178,6 +178,23 @@ describe("an agent on a registered runtime", () => {
     expect(ofKind(events, "tool_result").map((entry) => entry.data.callId)).toEqual(["1.1", "1.2"]);
   });
 
+  it("ends the job at the next call when a kill switch is pulled while its loop waits on the model", async () => {
+    const tenant = await l.tenant(SCRIPTED);
+    const model = clerkModel([]);
+    const jobs = l.engine({
+      id: model.id,
+      async generate(request) {
+        // While the model thinks, an admin pulls the switch.
+        await l.runtime.killSwitches.kill(tenant, "agent", "scripted/clerk", ALICE);
+        return model.generate(request);
+      },
+    });
+    const started = await jobs.start({ tenant, agent: "scripted/clerk", input: "go" });
+    const job = await jobs.run(started.id);
+    expect(job).toMatchObject({ status: "failed", failure: { kind: "killed", code: "KILLED" } });
+    expect(executionsOf(started.id)).toEqual([]);
+  });
+
   it("stops a loop that goes on calling after the job stopped: every later call throws RuntimeStop", async () => {
     const tenant = await l.tenant(SCRIPTED);
     await l.runtime.policy.set(tenant, "ask", "scripted/vault.write");
