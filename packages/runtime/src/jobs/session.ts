@@ -98,7 +98,7 @@ export class CoreSession implements RuntimeSession {
     }
     if (!this.#stopped) {
       await this.#run.fail({
-        kind: "runtime_error",
+        kind: "internal",
         message: `agent runtime '${runtime.name}' returned without ending the job or making it wait`,
       });
     }

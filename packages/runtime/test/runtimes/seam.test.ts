@@ -233,6 +233,42 @@ describe("an agent on a registered runtime", () => {
     }
   });
 
+  it("fails a job its runtime left neither ended nor waiting, or asked the model about again before running its calls", async () => {
+    const tenant = await l.tenant(SCRIPTED);
+    const cases: { runtime: AgentRuntime["run"]; message: string }[] = [
+      {
+        runtime: async (session) => {
+          await session.callModel({ messages: [...session.opening] });
+          await session.callFunction("1.1");
+          await session.callFunction("1.2");
+        },
+        message: "agent runtime 'scripted' returned without ending the job or making it wait",
+      },
+      {
+        runtime: async (session) => {
+          await session.callModel({ messages: [...session.opening] });
+          await session.callModel({ messages: [...session.opening] });
+        },
+        message:
+          "agent runtime 'scripted' asked the model again while call 1.1 of step 1 has no result; run every call of a reply (callFunction) first",
+      },
+    ];
+    for (const { runtime, message } of cases) {
+      unregister();
+      const swap = agentRuntimes.register({ ...scriptedRuntime, run: runtime });
+      try {
+        const jobs = l.engine(clerkModel([]));
+        const started = await jobs.start({ tenant, agent: "scripted/clerk", input: "go" });
+        const job = await jobs.run(started.id);
+        expect(job).toMatchObject({ status: "failed", failure: { message } });
+        expect(ofKind(await l.events(started.id), "model_call")).toHaveLength(1);
+      } finally {
+        swap();
+        unregister = agentRuntimes.register(scriptedRuntime);
+      }
+    }
+  });
+
   it("lint lists the registered runtimes, and an agent naming another is still refused at install and at start", async () => {
     const report = await lintPlugin(SCRIPTED);
     expect(report.findings.filter((finding) => finding.code === "OZ-S023")).toEqual([]);
