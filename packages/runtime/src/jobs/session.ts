@@ -16,7 +16,15 @@ import {
 } from "../runtimes/index.js";
 import type { CallError } from "../tools/index.js";
 import type { JobRun } from "./job-run.js";
-import { answer, callModel, limitFailure, modelCallEvents, modelStep, timeoutFailure } from "./model-step.js";
+import {
+  answer,
+  callModel,
+  limitFailure,
+  modelCallEvents,
+  modelStep,
+  stopped,
+  timeoutFailure,
+} from "./model-step.js";
 import type { AgentSetup } from "./setup.js";
 import { toolStep } from "./tool-step.js";
 
@@ -92,6 +100,14 @@ export class CoreSession implements RuntimeSession {
       await runtime.run(this);
     } catch (error) {
       if (error instanceof RuntimeStop && this.#stopped) return;
+      // A runtime whose work was stopped from outside (cancel, wall time) ends as that stop says.
+      if (!this.#stopped && this.#run.stopReason !== undefined) {
+        const ended = stopped(this.#run);
+        if (ended !== undefined) {
+          await ended;
+          return;
+        }
+      }
       throw error;
     } finally {
       if (onAbort !== undefined) this.signal.removeEventListener("abort", onAbort);

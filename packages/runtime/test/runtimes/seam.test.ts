@@ -233,6 +233,38 @@ describe("an agent on a registered runtime", () => {
     }
   });
 
+  it("tells a runtime's cancel when the job's wall time runs out under it, and ends the job with timeout", async () => {
+    const tenant = await l.tenant(SCRIPTED);
+    const told: string[] = [];
+    unregister();
+    const swap = agentRuntimes.register({
+      ...scriptedRuntime,
+      // A loop that holds something outside the process until it is told to let go.
+      run: (session) =>
+        new Promise((_, reject) =>
+          session.signal.addEventListener("abort", () => reject(session.signal.reason)),
+        ),
+      cancel: (_session, reason) => told.push(reason),
+    });
+    try {
+      const jobs = l.engine(clerkModel([]));
+      const started = await jobs.start({ tenant, agent: "scripted/clerk", input: "go" });
+      const now = await l.runtime.store.now();
+      // 3600 s of wall time, of which all but 300 ms have passed.
+      await l.runtime.store.db
+        .updateTable("jobs")
+        .set({ created_at: now - 3_599_700 })
+        .where("id", "=", started.id)
+        .execute();
+      const job = await jobs.run(started.id);
+      expect(job.failure?.kind).toBe("timeout");
+      expect(told).toEqual(["timeout"]);
+    } finally {
+      swap();
+      unregister = agentRuntimes.register(scriptedRuntime);
+    }
+  });
+
   it("fails a job its runtime left neither ended nor waiting, or asked the model about again before running its calls", async () => {
     const tenant = await l.tenant(SCRIPTED);
     const cases: { runtime: AgentRuntime["run"]; message: string }[] = [
