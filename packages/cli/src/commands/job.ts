@@ -378,7 +378,7 @@ function contextLine(entry: Pick<JobEvent, "kind" | "data">): string {
   const e = entry as JobEvent;
   switch (e.kind) {
     case "job_started":
-      return `started      ${e.data.agent}${e.data.mode === "chat" ? " (chat)" : ""} · input ${short(e.data.input, 80)}${e.data.by === undefined ? "" : ` · by ${e.data.by}`}`;
+      return `started      ${e.data.agent}${e.data.mode === "chat" ? " (chat)" : ""} · input ${short(e.data.input, 80)}${e.data.by === undefined ? "" : ` · by ${e.data.by}`}${e.data.runtime === undefined ? "" : ` · runtime ${e.data.runtime}`}`;
     case "job_claimed":
       return `claimed      attempt ${e.data.attempt} by ${e.data.node}`;
     case "context_part_contributed":
@@ -409,7 +409,9 @@ function stepLine(entry: Pick<JobEvent, "kind" | "data">): string | undefined {
           : e.data.output !== undefined
             ? `→ output ${short(e.data.output, 80)}`
             : `→ "${short(e.data.text ?? "", 80, false)}"`;
-      return `model        step ${e.data.step} · ${e.data.model} · ${e.data.ms} ms · ${e.data.usage.input}+${e.data.usage.output} tokens${usd(e.data.cost_usd ?? 0)} ${what}`;
+      // A step another runtime's loop took says so; oz0's own are the usual case.
+      const on = e.data.runtime === undefined || e.data.runtime === "oz0" ? "" : ` · on ${e.data.runtime}`;
+      return `model        step ${e.data.step}${on} · ${e.data.model} · ${e.data.ms} ms · ${e.data.usage.input}+${e.data.usage.output} tokens${usd(e.data.cost_usd ?? 0)} ${what}`;
     }
     case "tool_call":
       return `tool call    ${e.data.callId} ${e.data.address || e.data.name}${ranWith(e.data)} · key ${e.data.key}${decidedBy(e.data.decided)}`;

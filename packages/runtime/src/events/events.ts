@@ -68,6 +68,8 @@ export interface JobEventData extends GovernanceEventData {
     readonly by?: string;
     /** A routine's job: the routine, and the tools and limits it narrows the agent's to. */
     readonly routine?: RoutineGrant;
+    /** The agent runtime its `runtime:` selected when the job started (`oz0`: oz0's own loop). */
+    readonly runtime?: string;
   };
   /** A worker took the job: every claim counts an attempt. */
   job_claimed: { readonly attempt: number; readonly node: string };
@@ -107,6 +109,8 @@ export interface JobEventData extends GovernanceEventData {
   /** One model call and the reply it got; the calls carry the ids the tool steps use. */
   model_call: {
     readonly step: number;
+    /** The agent runtime whose loop took the step (`oz0`: oz0's own); its calls' ids begin with the step. */
+    readonly runtime?: string;
     readonly model: string;
     readonly text?: string;
     readonly calls: readonly ModelCallRecord[];

@@ -173,10 +173,11 @@ export class JobEngine {
    */
   async start(request: StartRequest): Promise<JobView> {
     const part = await this.resolveRunnable(request);
+    let runtime: string | undefined;
     // A killed agent starts no job (kill switches, policy/).
     if (part.kind === "agent") {
       await assertAgentRuns(this.jobs.store, request.tenant, `${part.plugin}/${part.name}`);
-      await assertRuntimeRuns(this.#deps.source, request.tenant, part);
+      runtime = await assertRuntimeRuns(this.#deps.source, request.tenant, part);
       if (request.checkInput === true) await this.assertInput(request, part);
     }
     const id =
@@ -213,6 +214,7 @@ export class JobEngine {
           input: request.input ?? "",
           ...(request.by === undefined ? {} : { by: request.by }),
           ...(request.routine === undefined ? {} : { routine: request.routine }),
+          ...(runtime === undefined ? {} : { runtime }),
         }),
       ],
       request.inTransaction === undefined

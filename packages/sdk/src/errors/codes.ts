@@ -202,7 +202,7 @@ export const ERROR_CODES = {
     status: 409,
     retryable: false,
     summary:
-      "A tenant, user, live API key or tenant routine of that name exists already; pick another name, or remove (revoke) the one there first.",
+      "A tenant, user, live API key, tenant routine or agent runtime of that name exists already; pick another name, or remove (revoke) the one there first.",
     data: "{ kind: string, name: string, tenant?: string }: what kind of thing, the name given, and the tenant it is in.",
   },
   ROUTINE_PAUSED: {
