@@ -1,11 +1,13 @@
-import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Catalog } from "../../src/catalog/index.js";
+import { JobEngine } from "../../src/jobs/index.js";
 import { lintPlugin } from "../../src/lint/index.js";
 import { loadPluginDir } from "../../src/plugin-dir/index.js";
 import { openStore, type Store } from "../../src/store/index.js";
+import { ofKind, scripted } from "../jobs/helpers.js";
 import { disposeFixtures, engineFixtures } from "../store/engines.js";
 
 // Vendored, unchanged, with their licences (Apache 2.0): anthropics/claude-plugins-official's
@@ -193,6 +195,46 @@ describe.each(engines)("installing the vendored examples on $label", (fixture) =
       const loaded = await catalog.loadInstalled("formats", name);
       expect(loaded.skills[0]?.files?.[file], name).toBeDefined();
     }
+  });
+
+  it("a job reads a bundled reference file of each installed foreign skill through oz.skill", async () => {
+    const tenant = `jobs-${fixture.label}`;
+    for (const dir of [CLAUDE_CODE, INTERNAL_COMMS, WEBAPP_TESTING, join(FIXTURES, "../formats-reader")]) {
+      await catalog.install(tenant, dir);
+    }
+    const reads = [
+      ["math-olympiad/math-olympiad", "references/known_constructions.md"],
+      ["internal-comms/internal-comms", "examples/faq-answers.md"],
+      ["webapp-testing/webapp-testing", "scripts/with_server.py"],
+    ] as const;
+    const jobs = new JobEngine({
+      store,
+      source: catalog,
+      home: await mkdtemp(join(tmpdir(), "oz0-formats-jobs-")),
+      models: scripted([
+        ...reads.map(([name, file]) => ({ call: { function: "oz__skill", args: { name, file } } })),
+        {
+          call: {
+            function: "oz__skill",
+            args: { name: "internal-comms/internal-comms", file: "../SKILL.md" },
+          },
+        },
+        { text: "read" },
+      ]),
+    });
+    const started = await jobs.start({ tenant, agent: "formats-reader/reader", input: "go" });
+    const job = await jobs.run(started.id, { tenant });
+    expect(job.status).toBe("succeeded");
+    const results = ofKind(await jobs.events(job.id, { tenant }), "tool_result").map((entry) => entry.data);
+    for (const [index, [name, file]] of reads.entries()) {
+      const local = await readFile(
+        join(FIXTURES, name.split("/")[0] ?? "", name.startsWith("math") ? "skills/math-olympiad" : "", file),
+        "utf8",
+      );
+      expect(results[index]).toMatchObject({ ok: true, result: { name, file, text: local } });
+    }
+    // A path out of the skill folder is no bundled file: the model is told, nothing is read.
+    expect(results[3]).toMatchObject({ ok: false, error: { code: "NOT_FOUND" } });
   });
 
   it("refuses to install a Claude Code plugin with hooks, leaving the tenant without it", async () => {
