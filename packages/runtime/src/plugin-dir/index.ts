@@ -4,6 +4,13 @@ export { isEscape, listInPlugin, readInPlugin, resolveInPlugin, writeInPlugin } 
 export { type ForeignFormat, type FormatRefusal, foreignFormat, SKILL_FILE_LIMITS } from "./formats/index.js";
 export { type LoadedAgent, type LoadedPlugin, type LoadedSkill, loadPluginDir, pluginRoot } from "./load.js";
 export {
+  importMcpServers,
+  type McpImport,
+  type McpImportedTool,
+  type McpImportOptions,
+  type McpImportSecret,
+} from "./mcp-servers.js";
+export {
   type LoadedToolManifest,
   type PluginToolSpec,
   pluginToolSpec,

@@ -80,11 +80,48 @@ describe("Claude Code plugins", () => {
     expect(await refusalOf(dir)).toMatch(/commands:1:1 OZ-S030 holds slash commands/);
   });
 
-  it("refuses .mcp.json, pointing to oz0 mcp import", async () => {
+  it("a .mcp.json server becomes an MCP-backed tool of the plugin, as oz0 mcp import maps it", async () => {
     const dir = await claudeCodeWith("mcp", async (d) => {
-      await writeFile(join(d, ".mcp.json"), '{"x":{"type":"http","url":"https://mcp.example.com"}}');
+      // The shape of anthropics/claude-plugins-official's example-plugin: servers at the top.
+      await writeFile(
+        join(d, ".mcp.json"),
+        '{"example-server":{"type":"http","url":"https://mcp.example.com/api"}}',
+      );
     });
-    expect(await refusalOf(dir)).toMatch(/\.mcp\.json:1:1 OZ-S030 .*oz0 mcp import/);
+    const tools = (await loadPluginDir(dir)).manifest.tools ?? [];
+    expect(tools.map((tool) => [tool.id, tool.mcp])).toEqual([
+      ["example-server", { url: "https://mcp.example.com/api" }],
+    ]);
+  });
+
+  it("refuses a .mcp.json that holds a secret in clear, naming it, and never echoes its value", async () => {
+    const dir = await claudeCodeWith("mcp-secret", async (d) => {
+      await writeFile(
+        join(d, ".mcp.json"),
+        '{"mcpServers":{"gh":{"command":"npx","args":["-y","server-github"],"env":{"GITHUB_TOKEN":"ghp_notarealtoken0000"}}}}',
+      );
+    });
+    const message = await refusalOf(dir);
+    expect(message).toMatch(/\.mcp\.json:1:1 OZ-S030 holds secrets in clear: gh env GITHUB_TOKEN/);
+    expect(message).toContain("oz0 mcp secret set math-olympiad/<tool>");
+    expect(message).not.toContain("ghp_notarealtoken0000");
+  });
+
+  it("refuses a .mcp.json ${VAR} expansion, which oz0 does not do", async () => {
+    const dir = await claudeCodeWith("mcp-expansion", async (d) => {
+      await writeFile(
+        join(d, ".mcp.json"),
+        '{"mcpServers":{"local":{"command":"${CLAUDE_PLUGIN_ROOT}/servers/run"}}}',
+      );
+    });
+    expect(await refusalOf(dir)).toMatch(/holds \$\{CLAUDE_PLUGIN_ROOT\}, which Claude Code expands/);
+  });
+
+  it("refuses a .mcp.json server oz0 cannot run, in oz0 mcp import's words", async () => {
+    const dir = await claudeCodeWith("mcp-sse", async (d) => {
+      await writeFile(join(d, ".mcp.json"), '{"old":{"type":"sse","url":"https://mcp.example.com/sse"}}');
+    });
+    expect(await refusalOf(dir)).toMatch(/mcpServers\.old\.type is sse/);
   });
 
   it("refuses a subagent's Claude Code tools, at the tools line", async () => {
@@ -235,6 +272,18 @@ describe.each(engines)("installing the vendored examples on $label", (fixture) =
     }
     // A path out of the skill folder is no bundled file: the model is told, nothing is read.
     expect(results[3]).toMatchObject({ ok: false, error: { code: "NOT_FOUND" } });
+  });
+
+  it("installs a Claude Code plugin's .mcp.json server as its MCP-backed tool", async () => {
+    const dir = await claudeCodeWith(`install-mcp-${fixture.label}`, async (d) => {
+      await writeFile(
+        join(d, ".mcp.json"),
+        '{"example-server":{"type":"http","url":"https://mcp.example.com/api"}}',
+      );
+    });
+    await catalog.install(`mcp-${fixture.label}`, dir);
+    const loaded = await catalog.loadInstalled(`mcp-${fixture.label}`, "math-olympiad");
+    expect(loaded.manifest.tools?.map((tool) => tool.id)).toEqual(["example-server"]);
   });
 
   it("refuses to install a Claude Code plugin with hooks, leaving the tenant without it", async () => {

@@ -6,9 +6,10 @@ import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { type AgentDefinition, isOz0Error, parsePluginManifest } from "@oz0/sdk";
 import { YAML_LIMITS } from "@oz0/sdk/internal";
-import { stringify } from "yaml";
+import { parse, stringify } from "yaml";
 import { listInPlugin, readInPlugin } from "../confine.js";
 import type { LoadedAgent, LoadedPlugin, LoadedSkill } from "../load.js";
+import { importMcpServers } from "../mcp-servers.js";
 import { frontMatter, Refusals, readForeignSkill } from "./common.js";
 
 export const CLAUDE_CODE_FORMAT = "Claude Code plugin";
@@ -45,10 +46,6 @@ const REFUSED_PLACES: readonly [string, string][] = [
   [
     "hooks",
     "runs shell commands on Claude Code events (PreToolUse, Stop, ...); oz0 has no hook point that runs a shell command, and its hooks are code a plugin registers (host.addHook). Remove hooks/, or write the hook as oz0 plugin code",
-  ],
-  [
-    ".mcp.json",
-    "declares MCP servers; make them an oz0 plugin with oz0 mcp import .mcp.json (which keeps their secrets in the tenant, encrypted) and remove the file from this folder",
   ],
   ["output-styles", "changes Claude Code's system prompt style; oz0 has no output styles"],
   [".lsp.json", "starts language servers for Claude Code's editor features; oz0 has none"],
@@ -101,6 +98,7 @@ export async function loadClaudeCodePlugin(root: string): Promise<LoadedPlugin> 
     if ((await stat(join(root, place)).catch(() => undefined)) !== undefined) refusals.add(place, "", why);
   }
   const agents = await readAgents(root, refusals);
+  const tools = typeof meta.name === "string" ? await readMcpServers(root, meta.name, refusals) : [];
   const skills: LoadedSkill[] = [];
   for (const name of await listInPlugin(root, "skills")) {
     const dir = `skills/${name}`;
@@ -111,9 +109,13 @@ export async function loadClaudeCodePlugin(root: string): Promise<LoadedPlugin> 
   refusals.throwIfAny(root, CLAUDE_CODE_FORMAT);
   let manifest: LoadedPlugin["manifest"];
   try {
-    manifest = parsePluginManifest(stringify({ ...meta, agents: agents.map((agent) => agent.definition) }), {
-      file: MANIFEST,
-    });
+    const tooled = tools.length === 0 ? meta : { ...meta, tools };
+    manifest = parsePluginManifest(
+      stringify({ ...tooled, agents: agents.map((agent) => agent.definition) }),
+      {
+        file: MANIFEST,
+      },
+    );
   } catch (error) {
     if (!isOz0Error(error)) throw error;
     const issues = error.data?.issues as { path: (string | number)[]; message: string }[] | undefined;
@@ -165,6 +167,58 @@ async function readManifest(root: string, refusals: Refusals): Promise<Record<st
   }
   if (typeof meta.name !== "string") refusals.add(MANIFEST, "name", "is missing; a plugin needs a name");
   return meta;
+}
+
+const MCP_FILE = ".mcp.json";
+
+/**
+ * The plugin's `.mcp.json` as MCP-backed tools, one per server, mapped as `oz0 mcp import` maps
+ * them. The file stays in the plugin's bundle, so a server whose spec holds a secret, or a
+ * `${VAR}` Claude Code would expand, is refused: oz0 keeps MCP secrets in the tenant, encrypted.
+ */
+async function readMcpServers(root: string, plugin: string, refusals: Refusals): Promise<unknown[]> {
+  if ((await stat(join(root, MCP_FILE)).catch(() => undefined)) === undefined) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readInPlugin(root, MCP_FILE, { maxBytes: YAML_LIMITS.maxBytes }));
+  } catch (error) {
+    refusals.add(MCP_FILE, "", `is not JSON: ${(error as Error).message}`);
+    return [];
+  }
+  // Claude Code takes the servers at the top or under mcpServers.
+  const wrapped =
+    parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) && !("mcpServers" in parsed)
+      ? { mcpServers: parsed }
+      : parsed;
+  const text = JSON.stringify(wrapped);
+  const expansion = /\$\{[^}]*\}/.exec(text);
+  if (expansion !== null) {
+    refusals.add(
+      MCP_FILE,
+      "",
+      `holds ${expansion[0]}, which Claude Code expands when it starts the server and oz0 does not; write the value itself, or for a secret leave it out and set it in the tenant after install (oz0 mcp secret set ${plugin}/<tool> env NAME)`,
+    );
+    return [];
+  }
+  try {
+    const imported = importMcpServers(text, { file: MCP_FILE, plugin, env: {} });
+    if (imported.secrets.length > 0) {
+      const named = imported.secrets.map(
+        (secret) => `${secret.tool} ${secret.kind} ${secret.name} (${secret.why})`,
+      );
+      refusals.add(
+        MCP_FILE,
+        "",
+        `holds secrets in clear: ${named.join(", ")}. oz0 keeps MCP secrets in the tenant, encrypted, never in a plugin's files: remove them from the file, install, then set each with oz0 mcp secret set ${plugin}/<tool> <env|header> <name>`,
+      );
+      return [];
+    }
+    return ((parse(imported.manifest) as { tools?: unknown[] }).tools ?? []) as unknown[];
+  } catch (error) {
+    if (!isOz0Error(error)) throw error;
+    refusals.add(MCP_FILE, "", error.message.replace(/^\.mcp\.json:? ?/, ""));
+    return [];
+  }
 }
 
 async function readAgents(root: string, refusals: Refusals): Promise<LoadedAgent[]> {
