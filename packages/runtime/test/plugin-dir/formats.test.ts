@@ -1,4 +1,4 @@
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -197,6 +197,18 @@ describe("standalone Agent Skills", () => {
       "---\nname: allowed\ndescription: A.\nallowed-tools: Bash(git:*) Read\n---\nBody.\n",
     );
     expect(await refusalOf(dir)).toMatch(/SKILL\.md:4:1 OZ-S030 allowed-tools: pre-approves tools/);
+  });
+
+  it("refuses a bundled file that is a link out of the skill folder", async () => {
+    const dir = join(scratch, "linked");
+    await mkdir(join(dir, "references"), { recursive: true });
+    await writeFile(join(dir, "SKILL.md"), "---\nname: linked\ndescription: L.\n---\nBody.\n");
+    await symlink("/etc/hostname", join(dir, "references/host.md"));
+    const error = await loadPluginDir(dir).then(
+      () => undefined,
+      (caught: unknown) => caught as Error,
+    );
+    expect(error?.message).toMatch(/references\/host\.md is a link that leads out of the plugin folder/);
   });
 
   it("refuses a front matter field the format does not have", async () => {
