@@ -47,7 +47,7 @@ export function lintFiles(files: PluginFiles, context: RuleContext): LintFinding
 /** Reads the plugin folder at `dir` and runs every check; throws INVALID_PLUGIN only when it is no plugin folder. */
 export async function checkPlugin(dir: string, options: CheckOptions = {}): Promise<CheckResult> {
   const root = await pluginRoot(dir);
-  if ((await foreignFormat(root)) !== undefined) return checkForeign(root);
+  if ((await foreignFormat(root)) !== undefined) return checkForeign(root, options);
   const read = await readPluginFiles(dir);
   const { files } = read;
   const verified = options.verified === true || files.manifest?.raw.verified === true;
@@ -123,7 +123,7 @@ async function loaderFindings(root: string, files: PluginFiles): Promise<LintFin
  * A Claude Code plugin or standalone Agent Skill: the reader's refusals are the findings
  * (OZ-S030), so lint and install decide the same; one that loads has no plugin.yaml rules to run.
  */
-async function checkForeign(root: string): Promise<CheckResult> {
+async function checkForeign(root: string, options: CheckOptions): Promise<CheckResult> {
   const files: PluginFiles = {
     manifest: undefined,
     agents: [],
@@ -136,7 +136,21 @@ async function checkForeign(root: string): Promise<CheckResult> {
   };
   try {
     const loaded = await loadPluginDir(root);
-    return { root, files, plugin: loaded.manifest.name, findings: [] };
+    // What the tenant would refuse, at the file of the part concerned (the manifest's place is
+    // the file that names the plugin: plugin.json, or the skill's SKILL.md).
+    const manifestFile =
+      loaded.skills.length === 1 && loaded.skills[0]?.file === "SKILL.md"
+        ? "SKILL.md"
+        : ".claude-plugin/plugin.json";
+    const problems = (await options.tenant?.check?.(root)) ?? [];
+    const findings = problems.map((problem) =>
+      finding(
+        problem.code,
+        { file: problem.file === "plugin.yaml" ? manifestFile : problem.file, line: 1, column: 1 },
+        problem.message,
+      ),
+    );
+    return { root, files, plugin: loaded.manifest.name, findings: orderFindings(findings) };
   } catch (error) {
     if (!isOz0Error(error)) throw error;
     const refusals = error.data?.refusals as FormatRefusal[] | undefined;

@@ -298,6 +298,27 @@ describe.each(engines)("installing the vendored examples on $label", (fixture) =
     expect(loaded.manifest.tools?.map((tool) => tool.id)).toEqual(["example-server"]);
   });
 
+  it("lint against the tenant reports the tool clash install refuses a Claude Code plugin for", async () => {
+    const tenant = `clash-${fixture.label}`;
+    const mcp = '{"example-server":{"type":"http","url":"https://mcp.example.com/api"}}';
+    const first = await claudeCodeWith(`clash-a-${fixture.label}`, (d) =>
+      writeFile(join(d, ".mcp.json"), mcp),
+    );
+    const second = await claudeCodeWith(`clash-b-${fixture.label}`, async (d) => {
+      await writeFile(join(d, ".mcp.json"), mcp);
+      await writeFile(join(d, ".claude-plugin/plugin.json"), '{"name":"other-olympiad"}');
+    });
+    await catalog.install(tenant, first);
+    const report = await lintPlugin(second, {
+      writeListing: false,
+      tenant: { tenant, plugins: [], check: (dir) => catalog.installProblems(tenant, dir) },
+    });
+    const linted = report.findings.map((f) => `${f.file} ${f.code}`);
+    expect(linted).toEqual([".claude-plugin/plugin.json OZ-S027"]);
+    expect(report.findings[0]?.message).toContain("tool example-server is taken");
+    await expect(catalog.install(tenant, second)).rejects.toThrow(/tool example-server is taken/);
+  });
+
   it("refuses to install a Claude Code plugin with hooks, leaving the tenant without it", async () => {
     const dir = await claudeCodeWith(`install-hooks-${fixture.label}`, async (d) => {
       await mkdir(join(d, "hooks"));
