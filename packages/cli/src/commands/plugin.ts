@@ -25,7 +25,10 @@ export function registerPlugin(program: Command, out: Output): Command {
     .description(
       "install the plugin in a folder, or in an archive from oz0 plugin pack, into the tenant (creating the tenant if it is new)",
     )
-    .argument("<dir>", "the plugin folder, with its plugin.yaml, or its .tgz archive")
+    .argument(
+      "<dir>",
+      "the plugin folder (plugin.yaml, a Claude Code plugin or an Agent Skill; docs/compat.md), or its .tgz archive",
+    )
     .option("--force", "go ahead even though other installed plugins lose what they use")
     .option("--reason <text>", "why, recorded with the change; required with --force")
     .action(async (dir: string, options: ForceOptions) => {
@@ -38,7 +41,10 @@ export function registerPlugin(program: Command, out: Output): Command {
   plugin
     .command("update")
     .description("replace an installed plugin with the version in a folder or an archive")
-    .argument("<dir>", "the plugin folder, with its plugin.yaml, or its .tgz archive")
+    .argument(
+      "<dir>",
+      "the plugin folder (plugin.yaml, a Claude Code plugin or an Agent Skill; docs/compat.md), or its .tgz archive",
+    )
     .option(
       "--force",
       "go ahead even though other installed plugins lose parts they name, jobs that have not ended lose their agent or flow, or agents ask more of their callers",

@@ -231,6 +231,7 @@ export async function agentSkills(
       label: pluginName === own ? name : `${pluginName}/${name}`,
       description: skill.description,
       body: skill.body,
+      ...(skill.files === undefined ? {} : { files: skill.files }),
     });
     return true;
   };
