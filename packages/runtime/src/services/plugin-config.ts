@@ -48,7 +48,11 @@ function keepSecrets(sent: unknown, shown: unknown, clear: unknown): unknown {
   }
   if (Array.isArray(sent)) {
     return sent.map((item, at) =>
-      keepSecrets(item, Array.isArray(shown) ? shown[at] : undefined, Array.isArray(clear) ? clear[at] : undefined),
+      keepSecrets(
+        item,
+        Array.isArray(shown) ? shown[at] : undefined,
+        Array.isArray(clear) ? clear[at] : undefined,
+      ),
     );
   }
   if (typeof sent === "object" && sent !== null) {
@@ -57,7 +61,10 @@ function keepSecrets(sent: unknown, shown: unknown, clear: unknown): unknown {
         ? (from as Record<string, unknown>)[name]
         : undefined;
     return Object.fromEntries(
-      Object.entries(sent).map(([name, value]) => [name, keepSecrets(value, field(shown, name), field(clear, name))]),
+      Object.entries(sent).map(([name, value]) => [
+        name,
+        keepSecrets(value, field(shown, name), field(clear, name)),
+      ]),
     );
   }
   return sent;
