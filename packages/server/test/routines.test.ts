@@ -2,10 +2,12 @@
 // a scoped key asking about a routine of an agent outside its scope answered exactly as for one
 // that does not exist; and the signed webhook, which takes no key: a bad signature, a stale
 // timestamp and a replay are refused, a good one starts the job.
+import { join } from "node:path";
 import { type Caller, signWebhook } from "@oz0/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LAB, OTHER, type TestServer, testServer, untilEnded } from "./helpers.js";
 
+const CLOCKWORK = join(import.meta.dirname, "../../runtime/test/fixtures/routines/clockwork");
 const ADMIN: Caller = { tenant: LAB, actor: "cli:test", role: "admin", agents: ["*"] };
 
 let test: TestServer;
@@ -16,6 +18,7 @@ beforeAll(async () => {
   await routines.add(ADMIN, { name: "inbound", run: "helpdesk/auto", event: "webhook" });
   await routines.add(ADMIN, { name: "asking", run: "helpdesk/asker", event: "webhook" });
   secret = (await routines.secret(ADMIN, "inbound")).secret;
+  await test.runtime.catalog.install(LAB, CLOCKWORK);
 });
 afterAll(async () => {
   await test.close();
@@ -55,6 +58,8 @@ describe("routines by key", () => {
     expect(answer.status).toBe(200);
     expect(answer.json.routines.map((one: { name: string }) => one.name).sort()).toEqual([
       "asking",
+      "clockwork/after-summary",
+      "clockwork/read-only",
       "inbound",
     ]);
   });
@@ -119,6 +124,16 @@ describe("routines by key", () => {
     const listed = await send(lab("/routines"), "scoped");
     expect(listed.json.routines.map((one: { name: string }) => one.name)).toEqual(["asking"]);
   });
+
+  it("names a plugin's routine by two path segments, and hides one out of scope as a missing one", async () => {
+    expect((await send(lab("/routines/clockwork/read-only/fires"), "viewer")).status).toBe(200);
+    const hidden = await send(lab("/routines/clockwork/read-only/fires"), "scoped");
+    const missing = await send(lab("/routines/clockwork/nothing/fires"), "scoped");
+    expect(hidden.status).toBe(404);
+    expect(JSON.stringify(hidden.json).replaceAll("read-only", "X")).toBe(
+      JSON.stringify(missing.json).replaceAll("nothing", "X"),
+    );
+  });
 });
 
 describe("the signed webhook", () => {
@@ -178,6 +193,19 @@ describe("the signed webhook", () => {
       expect(answer.status).toBe(401);
       expect(answer.json.error.data).toEqual(bad.error.data);
     }
+  });
+
+  it("fires a plugin's routine at /routines/{plugin}/{name}/fire", async () => {
+    const key = (await test.runtime.services.routines.secret(ADMIN, "clockwork/read-only")).secret;
+    const body = "sweep now";
+    const path = lab("/routines/clockwork/read-only/fire");
+    const answer = await send(path, undefined, "POST", body, signed(body, undefined, key));
+    expect(answer.status).toBe(202);
+    expect(answer.json).toMatchObject({
+      routine: "clockwork/read-only",
+      cause: "webhook",
+      outcome: "started",
+    });
   });
 
   it("ignores a bearer key: the signature alone is the credential", async () => {
