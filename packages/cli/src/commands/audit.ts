@@ -37,7 +37,7 @@ export function registerAudit(program: Command, out: Output): Command {
       const { parseDuration } = await import("@oz0/runtime");
       const since = options.since === undefined ? undefined : await readSince(options.since, parseDuration);
       const entries = await withRuntime(out, ({ runtime, caller }) =>
-        runtime.audit.list(caller, {
+        runtime.services.audit.list(caller, {
           since,
           actor: options.actor,
           action: options.action,

@@ -36,35 +36,35 @@ export function registerMcpClient(mcp: Command, out: Output): void {
       "a client registered with the authorization server beforehand (its secret, if any, from stdin)",
     )
     .action(async (tool: string, options: { port?: number; browser: boolean; clientId?: string }) => {
-      const tenant = out.options.tenant;
       const clientSecret =
         options.clientId === undefined || process.stdin.isTTY ? undefined : await readAll();
-      const result = await withRuntime(out, async ({ runtime }) => {
-        const { loopback, mcpToolAt } = await import("@oz0/runtime");
-        const found = await mcpToolAt(runtime.catalog, tenant, tool);
-        const loaded = await runtime.catalog.loadInstalled(tenant, found.plugin);
-        const redirect = await loopback(options.port ?? 0);
+      const result = await withRuntime(out, async ({ runtime, caller }) => {
+        const { loopback } = await import("@oz0/runtime");
+        let redirect: Awaited<ReturnType<typeof loopback>> | undefined;
         try {
-          const authorizer = {
-            redirectUrl: redirect.redirectUrl,
-            authorize: async (url: URL, state: string) => {
-              const code = redirect.code(state);
-              out.stderr(`oz0 mcp login: authorize oz0 for ${found.address} at\n  ${url.href}\n`);
-              if (options.browser) openBrowser(url.href);
-              out.stderr(
-                `oz0 mcp login: waiting for the redirect to ${redirect.redirectUrl} (Ctrl-C stops)\n`,
-              );
-              return code;
-            },
+          const authorizer = async (address: string) => {
+            const opened = await loopback(options.port ?? 0);
+            redirect = opened;
+            return {
+              redirectUrl: opened.redirectUrl,
+              authorize: async (url: URL, state: string) => {
+                const code = opened.code(state);
+                out.stderr(`oz0 mcp login: authorize oz0 for ${address} at\n  ${url.href}\n`);
+                if (options.browser) openBrowser(url.href);
+                out.stderr(
+                  `oz0 mcp login: waiting for the redirect to ${opened.redirectUrl} (Ctrl-C stops)\n`,
+                );
+                return code;
+              },
+            };
           };
           const client =
             options.clientId === undefined
               ? undefined
               : { clientId: options.clientId, clientSecret: clientSecret || undefined };
-          const done = await runtime.mcp.login(tenant, loaded, found.tool, authorizer, client);
-          return { tool: found.address, ...done };
+          return await runtime.services.mcp.login(caller, tool, authorizer, client);
         } finally {
-          await redirect.close();
+          await redirect?.close();
         }
       });
       out.result(result, (data) =>
@@ -90,18 +90,9 @@ export function registerMcpClient(mcp: Command, out: Output): void {
       });
       const imported: McpImport = importMcpServers(text, { file, plugin: options.name });
       const dir = resolve(options.out ?? options.name);
-      await withRuntime(out, async ({ runtime }) => {
+      await withRuntime(out, async ({ runtime, caller }) => {
         // Secrets first: a folder is written only once its secrets are safe in the tenant.
-        for (const secret of imported.secrets) {
-          await runtime.mcp.secrets.set(
-            tenant,
-            imported.plugin,
-            secret.tool,
-            secret.kind,
-            secret.name,
-            secret.value,
-          );
-        }
+        await runtime.services.mcp.keepSecrets(caller, imported.plugin, imported.secrets);
         await writeMcpImport(imported, dir);
       });
       out.result(

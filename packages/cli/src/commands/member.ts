@@ -30,7 +30,7 @@ export function registerMember(program: Command, out: Output): Command {
       const { parseAgentList } = await import("@oz0/runtime");
       const agents = parseAgentList(options.agents);
       const change = await withRuntime(out, ({ runtime, caller }) =>
-        runtime.identity.addMember(caller, { user, role: options.role, agents }),
+        runtime.services.identity.addMember(caller, { user, role: options.role, agents }),
       );
       out.result(change, drawChange);
     });
@@ -40,7 +40,9 @@ export function registerMember(program: Command, out: Output): Command {
     .description("list the tenant's members")
     .action(async () => {
       const tenant = out.options.tenant;
-      const members = await withRuntime(out, ({ runtime, caller }) => runtime.identity.listMembers(caller));
+      const members = await withRuntime(out, ({ runtime, caller }) =>
+        runtime.services.identity.listMembers(caller),
+      );
       out.result(members, (list) => drawMembers(tenant, list));
     });
 
@@ -50,7 +52,7 @@ export function registerMember(program: Command, out: Output): Command {
     .argument("<user>", "the member, as oz0 member list shows them")
     .action(async (user: string) => {
       const removed = await withRuntime(out, ({ runtime, caller }) =>
-        runtime.identity.removeMember(caller, user),
+        runtime.services.identity.removeMember(caller, user),
       );
       out.result(removed, (view) => `${view.user} is no longer a member of tenant ${view.tenant}`);
     });

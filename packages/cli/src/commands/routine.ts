@@ -37,8 +37,8 @@ export function registerRoutine(program: Command, out: Output): void {
     .description("list the tenant's routines: trigger, target, policies, next tick, last fire")
     .action(async () => {
       const { list, workers } = await withRuntime(out, async ({ runtime, caller }) => ({
-        list: await runtime.routines.list(caller),
-        workers: await runtime.liveWorkers(),
+        list: await runtime.services.routines.list(caller),
+        workers: await runtime.services.jobs.liveWorkers(caller),
       }));
       out.result(list, (routines) => drawList(out.options.tenant, routines));
       // A routine fires only while a worker runs: say so rather than let it look armed.
@@ -54,7 +54,11 @@ export function registerRoutine(program: Command, out: Output): void {
     .option("--input <text>", "the job's input instead of the routine's")
     .action(async (name: string, options: { input?: string }) => {
       const fired = await withRuntime(out, async ({ runtime, caller }) =>
-        runtime.routines.fire(caller, name, options.input === undefined ? {} : { input: options.input }),
+        runtime.services.routines.fire(
+          caller,
+          name,
+          options.input === undefined ? {} : { input: options.input },
+        ),
       );
       out.result(fired, drawFire);
     });
@@ -73,7 +77,9 @@ export function registerRoutine(program: Command, out: Output): void {
       .argument("<name>", "the routine")
       .action(async (name: string) => {
         const view = await withRuntime(out, async ({ runtime, caller }) =>
-          paused ? runtime.routines.pause(caller, name) : runtime.routines.resume(caller, name),
+          paused
+            ? runtime.services.routines.pause(caller, name)
+            : runtime.services.routines.resume(caller, name),
         );
         out.result(view, (one) => `routine ${one.name} ${one.paused ? "paused" : "resumed"}`);
       });
@@ -90,7 +96,11 @@ export function registerRoutine(program: Command, out: Output): void {
     )
     .action(async (name: string, options: { limit?: number }) => {
       const fires = await withRuntime(out, async ({ runtime, caller }) =>
-        runtime.routines.history(caller, name, options.limit === undefined ? {} : { limit: options.limit }),
+        runtime.services.routines.history(
+          caller,
+          name,
+          options.limit === undefined ? {} : { limit: options.limit },
+        ),
       );
       out.result(fires, (list) => drawHistory(name, list));
     });
@@ -132,7 +142,7 @@ export function registerRoutine(program: Command, out: Output): void {
     )
     .action(async (name: string, options: AddOptions) => {
       const view = await withRuntime(out, async ({ runtime, caller }) =>
-        runtime.routines.add(caller, routineFrom(name, options)),
+        runtime.services.routines.add(caller, routineFrom(name, options)),
       );
       out.result(view, (one) => `routine ${one.name} added: ${trigger(one)} → ${one.run}`);
     });
@@ -143,7 +153,7 @@ export function registerRoutine(program: Command, out: Output): void {
     .argument("<name>", "the routine")
     .action(async (name: string) => {
       const removed = await withRuntime(out, async ({ runtime, caller }) =>
-        runtime.routines.remove(caller, name),
+        runtime.services.routines.remove(caller, name),
       );
       out.result(removed, (report) => `routine ${report.removed} removed`);
     });
@@ -154,7 +164,7 @@ export function registerRoutine(program: Command, out: Output): void {
     .argument("<name>", "the routine (event: webhook)")
     .action(async (name: string) => {
       const made = await withRuntime(out, async ({ runtime, caller }) =>
-        runtime.routines.secret(caller, name),
+        runtime.services.routines.secret(caller, name),
       );
       out.result(
         made,

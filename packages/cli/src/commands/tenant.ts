@@ -17,7 +17,7 @@ export function registerTenant(program: Command, out: Output): Command {
     .argument("<name>", "lowercase letters, digits and single dashes")
     .action(async (name: string) => {
       const made = await withRuntime(out, ({ runtime, caller }) =>
-        runtime.identity.createTenant(caller, name),
+        runtime.services.identity.createTenant(caller, name),
       );
       out.result(made, (view) => `created tenant ${view.name}`);
     });
@@ -26,7 +26,9 @@ export function registerTenant(program: Command, out: Output): Command {
     .command("list")
     .description("list the tenants")
     .action(async () => {
-      const tenants = await withRuntime(out, ({ runtime, caller }) => runtime.identity.listTenants(caller));
+      const tenants = await withRuntime(out, ({ runtime, caller }) =>
+        runtime.services.identity.listTenants(caller),
+      );
       out.result(tenants, drawTenants);
     });
 

@@ -47,7 +47,7 @@ export function registerUser(program: Command, out: Output): Command {
       }
       const password = await readPassword(options.passwordFile);
       const added = await withRuntime(out, ({ runtime, caller }) =>
-        runtime.identity.addUser(caller, name, password),
+        runtime.services.identity.addUser(caller, name, password),
       );
       out.result(
         added,
@@ -60,7 +60,9 @@ export function registerUser(program: Command, out: Output): Command {
     .command("list")
     .description("list the users and the tenants each is a member of")
     .action(async () => {
-      const users = await withRuntime(out, ({ runtime, caller }) => runtime.identity.listUsers(caller));
+      const users = await withRuntime(out, ({ runtime, caller }) =>
+        runtime.services.identity.listUsers(caller),
+      );
       out.result(users, drawUsers);
     });
 
@@ -70,7 +72,7 @@ export function registerUser(program: Command, out: Output): Command {
     .argument("<name>", "the user, as oz0 user list shows it")
     .action(async (name: string) => {
       const removed = await withRuntime(out, ({ runtime, caller }) =>
-        runtime.identity.removeUser(caller, name),
+        runtime.services.identity.removeUser(caller, name),
       );
       out.result(removed, (view) =>
         view.tenants.length === 0

@@ -2,13 +2,16 @@
 // the one wrapper every change goes through (so the audit log attaches in one place), and the
 // caller's agent scope. Internal to services/: surfaces reach it only through the services.
 import { isOz0Error, Oz0Error } from "@oz0/sdk";
+import type { Audit } from "../audit/index.js";
 import { type Caller, requireRole } from "../callers/index.js";
 import type { Catalog } from "../catalog/index.js";
+import type { Identity } from "../identity/index.js";
 import type { Approvals, JobEngine, JobView } from "../jobs/index.js";
 import { jobNotFound } from "../jobs/index.js";
 import type { McpManager } from "../mcp/index.js";
 import type { Models } from "../models/index.js";
 import type { Inventory, KillSwitches, ToolPolicy } from "../policy/index.js";
+import type { Routines } from "../routines/index.js";
 import type { SkillProposals } from "../skills/index.js";
 import type { Store } from "../store/index.js";
 import type { ToolCaller } from "../tools/index.js";
@@ -28,6 +31,9 @@ export interface ServiceDeps {
   readonly models: Models;
   readonly mcp: McpManager;
   readonly proposals: SkillProposals;
+  readonly routines: Routines;
+  readonly identity: Identity;
+  readonly audit: Audit;
   liveWorkers(): Promise<number>;
 }
 

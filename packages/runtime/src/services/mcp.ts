@@ -4,7 +4,9 @@
 import { Oz0Error } from "@oz0/sdk";
 import type { Caller } from "../callers/index.js";
 import {
+  type Authorizer,
   checkSecretKind,
+  type McpImportSecret,
   type McpSecretKind,
   type McpSecretNames,
   type McpToolReport,
@@ -25,6 +27,15 @@ export interface SecretRemoved {
   readonly tool: string;
   /** Whether there was anything to remove. */
   readonly removed: boolean;
+}
+
+export interface McpLogin {
+  /** The tool, by address. */
+  readonly tool: string;
+  /** Whether the server asked for a login at all. */
+  readonly asked: boolean;
+  /** The functions its server lists once logged in. */
+  readonly functions: readonly string[];
 }
 
 export class McpService {
@@ -98,5 +109,70 @@ export class McpService {
       { store, catalog, home, tools, jobs: jobs.jobs, mcp },
       { tenant, agent: options.agent },
     );
+  }
+
+  /**
+   * Runs the OAuth flow of the remote MCP server behind `tool` (by address): `authorizer`, given
+   * the tool's address once it is found (and only then, so nothing listens for a tool that is
+   * not there), shows the authorization page and brings back the code.
+   * The tokens are kept in the tenant, encrypted.
+   */
+  async login(
+    caller: Caller,
+    tool: string,
+    authorizer: (
+      address: string,
+    ) => Promise<{ readonly redirectUrl: string; readonly authorize: Authorizer }>,
+    client?: { readonly clientId: string; readonly clientSecret?: string | undefined },
+  ): Promise<McpLogin> {
+    return this.#core.change(caller, "mcp.login", tool, async (tenant) => {
+      if (typeof authorizer !== "function") {
+        throw new Oz0Error(
+          "INVALID_INPUT",
+          "an MCP login needs an authorizer to show the authorization page.",
+          {
+            data: { issues: [{ path: "authorizer", message: "required" }] },
+          },
+        );
+      }
+      const found = await mcpToolAt(this.#core.deps.catalog, tenant, tool);
+      const loaded = await this.#core.deps.catalog.loadInstalled(tenant, found.plugin);
+      const done = await this.#core.deps.mcp.login(
+        tenant,
+        loaded,
+        found.tool,
+        await authorizer(found.address),
+        client,
+      );
+      return { tool: found.address, ...done };
+    });
+  }
+
+  /**
+   * Keeps the secrets an import found for `plugin`'s tools, before the plugin is installed (its
+   * folder is written only once they are safe in the tenant).
+   */
+  async keepSecrets(caller: Caller, plugin: string, secrets: readonly McpImportSecret[]): Promise<void> {
+    return this.#core.change(caller, "mcp.keepSecrets", plugin, async (tenant) => {
+      if (!Array.isArray(secrets)) {
+        throw new Oz0Error(
+          "INVALID_INPUT",
+          "the secrets to keep are a list of { tool, kind, name, value }.",
+          {
+            data: { issues: [{ path: "secrets", message: "a list" }] },
+          },
+        );
+      }
+      for (const secret of secrets) {
+        await this.#core.deps.mcp.secrets.set(
+          tenant,
+          plugin,
+          secret.tool,
+          secret.kind,
+          secret.name,
+          secret.value,
+        );
+      }
+    });
   }
 }

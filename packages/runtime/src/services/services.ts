@@ -3,13 +3,16 @@
 // its tenant and within its agents, and every change goes through one wrapper that tells the
 // change listener (the audit log) what was done.
 
+import { AuditService } from "./audit.js";
 import { CatalogService, PluginsService } from "./catalog.js";
 import { type ChangeListener, ServiceCore, type ServiceDeps } from "./core.js";
 import { ApprovalsService, InventoryService, KillSwitchesService, PolicyService } from "./governance.js";
+import { IdentityService } from "./identity.js";
 import { ChatService, JobsService } from "./jobs.js";
 import { McpService } from "./mcp.js";
 import { ModelsService } from "./models.js";
 import { PluginConfigService } from "./plugin-config.js";
+import { RoutinesService } from "./routines.js";
 import { SkillsService } from "./skills.js";
 import { ToolsService } from "./tools.js";
 
@@ -32,6 +35,9 @@ export class Services {
   readonly models: ModelsService;
   readonly mcp: McpService;
   readonly skills: SkillsService;
+  readonly routines: RoutinesService;
+  readonly identity: IdentityService;
+  readonly audit: AuditService;
 
   readonly #core: ServiceCore;
 
@@ -51,6 +57,9 @@ export class Services {
     this.models = new ModelsService(core);
     this.mcp = new McpService(core);
     this.skills = new SkillsService(core);
+    this.routines = new RoutinesService(core);
+    this.identity = new IdentityService(core);
+    this.audit = new AuditService(core);
   }
 
   /**
