@@ -174,7 +174,7 @@ async function oz0Flavour(name: string, options: Oz0Options): Promise<Flavour> {
       turn = 0;
       const t0 = performance.now();
       const job = await runtime.jobs.start({ tenant: TENANT, agent: "bench/stepper", input: "go" });
-      const done = await runtime.jobs.run(job.id);
+      const done = await runtime.jobs.run(job.id, { tenant: TENANT });
       const us = ((performance.now() - t0) * 1000) / count;
       if (done.status !== "succeeded" || done.output !== "done") {
         throw new Error(`the bench job ${done.id} ended ${done.status}: ${JSON.stringify(done.failure)}`);

@@ -19,8 +19,8 @@ import {
 } from "@oz0/runtime";
 import type { FunctionCall } from "@oz0/sdk";
 import { createRecordingHost } from "@oz0/sdk/internal";
+import { event } from "../packages/runtime/src/events/index.js";
 import { hookInterceptor } from "../packages/runtime/src/hooks/index.js";
-import { event } from "../packages/runtime/src/jobs/events.js";
 import { JobStore, type Lease } from "../packages/runtime/src/jobs/store.js";
 import { bumpGovernanceVersion, governanceInterceptor } from "../packages/runtime/src/policy/index.js";
 import type { CallContext } from "../packages/runtime/src/tools/index.js";
@@ -238,7 +238,7 @@ async function main(): Promise<void> {
         for (let round = 0; round < ROUNDS * 3; round++) {
           const t0 = performance.now();
           const job = await engine.start({ tenant: "default", agent: "bench/stepper", input: "go" });
-          const done = await engine.run(job.id);
+          const done = await engine.run(job.id, { tenant: "default" });
           if (done.status !== "succeeded") throw new Error(`the bench job ${done.id} ended ${done.status}`);
           times.push(((performance.now() - t0) * 1000) / JOB_STEPS);
         }

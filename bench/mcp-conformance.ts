@@ -3,7 +3,9 @@
 // so for stdio each of its sessions is carried by a small relay: an MCP Streamable HTTP endpoint
 // (the SDK's transport) whose messages go, unchanged, to an `oz0 mcp serve` started for that
 // session on stdio. `npm run conformance` prints what passes, beside the counts before oz0
-// served more than tools; `packages/cli/test/mcp-conformance.test.ts` asserts it in CI.
+// served more than tools; `packages/cli/test/mcp-conformance.test.ts` asserts it in CI. Its
+// client `auth/*` scenarios run against oz0 as an MCP client (`mcp-auth-client.ts`: a plugin
+// whose tool is the suite's server, logged in as `oz0 mcp login` does, its tool then called).
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { once } from "node:events";
@@ -67,6 +69,70 @@ export const BEFORE: Readonly<Record<Transport, readonly string[]>> = {
   stdio: ["server-initialize", "ping", "tools-list", "server-sse-multiple-streams"],
 };
 
+/** The suite's client `auth/*` scenarios, in its order. */
+export const AUTH_SCENARIOS: readonly string[] = [
+  "auth/metadata-default",
+  "auth/metadata-var1",
+  "auth/metadata-var2",
+  "auth/metadata-var3",
+  "auth/basic-cimd",
+  "auth/scope-from-www-authenticate",
+  "auth/scope-from-scopes-supported",
+  "auth/scope-omitted-when-undefined",
+  "auth/scope-step-up",
+  "auth/scope-retry-limit",
+  "auth/token-endpoint-auth-basic",
+  "auth/token-endpoint-auth-post",
+  "auth/token-endpoint-auth-none",
+  "auth/pre-registration",
+  "auth/2025-03-26-oauth-metadata-backcompat",
+  "auth/2025-03-26-oauth-endpoint-fallback",
+  "auth/resource-mismatch",
+  "auth/offline-access-scope",
+  "auth/offline-access-not-supported",
+  "auth/client-credentials-jwt",
+  "auth/client-credentials-basic",
+  "auth/cross-app-access-complete-flow",
+];
+
+/**
+ * The suite's authorization extensions, beyond the MCP authorization spec: machine-to-machine
+ * client credentials (a secret or a signed JWT instead of a person's login) and cross-app
+ * access. oz0 logs in for a person, so it does not run them.
+ */
+export const AUTH_EXTENSIONS: ReadonlySet<string> = new Set([
+  "auth/client-credentials-jwt",
+  "auth/client-credentials-basic",
+  "auth/cross-app-access-complete-flow",
+]);
+
+const AUTH_CLIENT = fileURLToPath(new URL("./mcp-auth-client.ts", import.meta.url));
+
+/** Runs the client `auth/*` scenarios (all when left out) against oz0 as a client, four at a time. */
+export async function runClientConformance(
+  scenarios: readonly string[] = AUTH_SCENARIOS,
+): Promise<ScenarioResult[]> {
+  const output = await mkdtemp(join(tmpdir(), "oz0-conformance-client-"));
+  const command = [process.execPath, ...CLI.slice(0, -1), AUTH_CLIENT].join(" ");
+  try {
+    const queue = [...scenarios];
+    const worker = async () => {
+      for (let scenario = queue.shift(); scenario !== undefined; scenario = queue.shift()) {
+        const args = [SUITE, "client", "--command", command, "--scenario", scenario, "-o", output];
+        const suite = spawn(process.execPath, args, { stdio: "ignore", cwd: output });
+        await once(suite, "exit");
+      }
+    };
+    await Promise.all([worker(), worker(), worker(), worker()]);
+    return (await readResults(join(output, "auth"), /^(.+)-\d{4}-\d\d-\d\dT/)).map((result) => ({
+      ...result,
+      scenario: `auth/${result.scenario}`,
+    }));
+  } finally {
+    await rm(output, { recursive: true, force: true });
+  }
+}
+
 export interface ScenarioResult {
   readonly scenario: string;
   readonly passed: boolean;
@@ -111,10 +177,13 @@ export async function runConformance(
   }
 }
 
-async function readResults(output: string): Promise<ScenarioResult[]> {
+async function readResults(
+  output: string,
+  named: RegExp = /^server-(.+)-\d{4}-\d\d-\d\dT/,
+): Promise<ScenarioResult[]> {
   const results: ScenarioResult[] = [];
-  for (const dir of (await readdir(output)).sort()) {
-    const match = /^server-(.+)-\d{4}-\d\d-\d\dT/.exec(dir);
+  for (const dir of (await readdir(output).catch(() => [])).sort()) {
+    const match = named.exec(dir);
     if (match === null) continue;
     const checks = JSON.parse(await readFile(join(output, dir, "checks.json"), "utf8")) as {
       status: string;
@@ -235,6 +304,24 @@ async function main(): Promise<void> {
       console.log(
         `  passing: before ${before.length} of ${results.length}, now ${passing.length} of ${results.length}; ` +
           `without fixture names: before ${free.filter((name) => before.includes(name)).length} of ${free.length}, now ${freePassing.length} of ${free.length}\n`,
+      );
+    }
+    if (asked.length === 0 || asked.includes("auth")) {
+      const results = await runClientConformance();
+      const core = results.filter((result) => !AUTH_EXTENSIONS.has(result.scenario));
+      console.log(`MCP conformance (${SUITE_VERSION}), client auth/* scenarios, oz0 as an MCP client:`);
+      for (const result of results) {
+        const mark = result.passed
+          ? "pass"
+          : AUTH_EXTENSIONS.has(result.scenario)
+            ? "fail (an extension oz0 does not run)"
+            : "FAIL";
+        console.log(`  ${mark.padEnd(38)} ${result.scenario}`);
+      }
+      // Before oz0's client spoke OAuth (commit f42ed58), no auth scenario could pass.
+      console.log(
+        `  passing: before 0 of ${results.length}, now ${results.filter((result) => result.passed).length} of ${results.length}; ` +
+          `of the MCP authorization spec's (extensions aside): before 0 of ${core.length}, now ${core.filter((result) => result.passed).length} of ${core.length}\n`,
       );
     }
   } finally {

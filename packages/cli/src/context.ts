@@ -1,12 +1,21 @@
 // Opens the runtime a command acts on, from the global options: --home or OZ0_HOME, and
-// OZ0_DATABASE_URL for PostgreSQL. The runtime is loaded here, when a command needs it, and
-// closed when the command ends.
-import type { Runtime } from "@oz0/runtime";
+// OZ0_DATABASE_URL for PostgreSQL, and builds the command's caller once: the person at this
+// terminal, admin of --tenant. The runtime is loaded here, when a command needs it, and closed
+// when the command ends. Commands call only its services, as that caller.
+import type { Caller, Runtime, Services } from "@oz0/runtime";
 import { makeFolder } from "./folders.js";
 import type { Output } from "./output.js";
 
-export async function withRuntime<T>(out: Output, work: (runtime: Runtime) => Promise<T>): Promise<T> {
-  const { defaultHome, Runtime } = await import("@oz0/runtime");
+/** What a command acts through: the runtime's services, as the command's caller. */
+export interface Session {
+  readonly services: Services;
+  readonly caller: Caller;
+  /** The process-wide runtime, for what is no tenant's operation (`oz0 worker`). */
+  readonly runtime: Runtime;
+}
+
+export async function withRuntime<T>(out: Output, work: (session: Session) => Promise<T>): Promise<T> {
+  const { defaultHome, localAdmin, Runtime } = await import("@oz0/runtime");
   const home = out.options.home ?? defaultHome();
   const databaseUrl = process.env.OZ0_DATABASE_URL;
   // Owner-only: the home keeps the database and its encryption key.
@@ -14,7 +23,7 @@ export async function withRuntime<T>(out: Output, work: (runtime: Runtime) => Pr
     await makeFolder(home, { said: "--home", issue: "home" }, { mode: 0o700 });
   const runtime = await Runtime.open({ home, databaseUrl });
   try {
-    return await work(runtime);
+    return await work({ services: runtime.services, caller: localAdmin(out.options.tenant), runtime });
   } finally {
     warnAboutDefaults(out, runtime);
     await runtime.close();

@@ -1,4 +1,6 @@
+import type { JobEvent, JobView } from "@oz0/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { drawTrace } from "../src/commands/job.js";
 import { homeWithPlugins, LAB, type RunShape } from "./jobs-helpers.js";
 import { oz0 } from "./run-cli.js";
 
@@ -45,6 +47,42 @@ describe("oz0 job get", () => {
 });
 
 describe("oz0 job trace", () => {
+  it("names the agent runtime: the job's on its started line, and another runtime's on each step it took", async () => {
+    const result = await run(["job", "trace", triage]);
+    expect(result.stdout).toMatch(
+      /started {6}support-triage\/triage · input "ticket 7" · by [^\n]* · runtime oz0\n/,
+    );
+    // oz0's own steps are the usual case and say nothing more.
+    expect(result.stdout).not.toContain(" · on ");
+    const step = (runtime: string): JobEvent =>
+      ({
+        seq: 3,
+        at: 20,
+        kind: "model_call",
+        data: {
+          step: 1,
+          runtime,
+          model: "test:m",
+          calls: [],
+          text: "hi",
+          usage: { input: 1, output: 1 },
+          ms: 1,
+        },
+      }) as JobEvent;
+    const started = {
+      seq: 1,
+      at: 0,
+      kind: "job_started",
+      data: { agent: "p/a", mode: "run", input: "x", runtime: "scripted" },
+    } as JobEvent;
+    const drawn = drawTrace({ id: "j", agent: "p/a", status: "succeeded", createdAt: 0 } as JobView, [
+      started,
+      step("scripted"),
+    ]);
+    expect(drawn).toContain('started      p/a · input "x" · runtime scripted');
+    expect(drawn).toContain("model        step 1 · on scripted · test:m · 1 ms");
+  });
+
   it("draws a readable timeline of the steps, with durations, tokens and results", async () => {
     const result = await run(["job", "trace", triage]);
     expect(result.code).toBe(0);

@@ -3,7 +3,14 @@
 // own (tool, resource and prompt names of its reference server) passes. `npm run conformance`
 // prints the whole suite's results.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { conformanceHome, FIXTURE_FREE, runConformance } from "../../../bench/mcp-conformance.js";
+import {
+  AUTH_EXTENSIONS,
+  AUTH_SCENARIOS,
+  conformanceHome,
+  FIXTURE_FREE,
+  runClientConformance,
+  runConformance,
+} from "../../../bench/mcp-conformance.js";
 
 let home: string;
 let cleanup: () => Promise<void>;
@@ -23,4 +30,15 @@ describe("the MCP conformance suite against oz0 mcp serve", () => {
       expect(results.filter((result) => !result.passed)).toEqual([]);
     });
   }
+});
+
+describe("the MCP conformance suite's client auth scenarios against oz0 as an MCP client", () => {
+  it("passes every auth scenario of the MCP authorization spec (discovery, registration, PKCE, scopes, refresh)", {
+    timeout: 300_000,
+  }, async () => {
+    const core = AUTH_SCENARIOS.filter((scenario) => !AUTH_EXTENSIONS.has(scenario));
+    const results = await runClientConformance(core);
+    expect(results.map((result) => result.scenario).sort()).toEqual([...core].sort());
+    expect(results.filter((result) => !result.passed)).toEqual([]);
+  });
 });

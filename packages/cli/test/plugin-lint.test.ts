@@ -41,6 +41,14 @@ describe("oz0 plugin lint", () => {
     expect(result.code).toBe(1);
   });
 
+  it("lints a Claude Code plugin folder, reporting what oz0 cannot honour as OZ-S030", async () => {
+    const dir = await copyFixture("oz-s030", "triggers");
+    const result = await oz0(["plugin", "lint", dir]);
+    expect(result.stdout).toMatch(/^hooks:1:1 error OZ-S030 runs shell commands on Claude Code events/m);
+    expect(result.stdout.trimEnd().split("\n").at(-1)).toBe("3 errors, 0 warnings");
+    expect(result.code).toBe(1);
+  });
+
   it("exits 0 when there are only warnings", async () => {
     const dir = await copyFixture("oz-s019", "triggers");
     const result = await oz0(["plugin", "lint", dir]);

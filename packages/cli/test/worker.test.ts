@@ -143,4 +143,159 @@ describe.each(fixtures)("oz0 worker on $label", (fixture) => {
       await runtime.close();
     }
   });
+
+  /**
+   * Every JSON line of `child`'s stdout, kept from its start: `next` resolves with the first not
+   * yet taken that `wanted` accepts, however early it came.
+   */
+  function jsonLines(child: ChildProcess) {
+    const seen: Record<string, unknown>[] = [];
+    const waiting: {
+      wanted: (value: Record<string, unknown>) => boolean;
+      resolve: (value: Record<string, unknown>) => void;
+    }[] = [];
+    const match = () => {
+      for (const waiter of [...waiting]) {
+        const at = seen.findIndex(waiter.wanted);
+        if (at === -1) continue;
+        const [value] = seen.splice(at, 1);
+        waiting.splice(waiting.indexOf(waiter), 1);
+        waiter.resolve(value!);
+      }
+    };
+    createInterface({ input: child.stdout! }).on("line", (text) => {
+      seen.push(JSON.parse(text) as Record<string, unknown>);
+      match();
+    });
+    return {
+      next: (wanted: (value: Record<string, unknown>) => boolean) =>
+        new Promise<Record<string, unknown>>((resolve, reject) => {
+          waiting.push({ wanted, resolve });
+          match();
+          child.once("exit", (code) => reject(new Error(`the worker exited (${code}) first`)));
+        }),
+    };
+  }
+
+  /** `oz0 worker` from its sources, with `args`, printing JSON lines. */
+  function spawnWorker(args: readonly string[]): ChildProcess {
+    return spawn(
+      process.execPath,
+      ["--conditions=@oz0/source", "--import", RESOLVE_TS, MAIN, "worker", "--json", "--home", home, ...args],
+      {
+        env: process.env,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+  }
+
+  async function stop(worker: ChildProcess): Promise<void> {
+    if (worker.exitCode !== null) return;
+    const exited = once(worker, "exit");
+    worker.kill("SIGTERM");
+    await exited;
+  }
+
+  it("hands a plain oz0 run's job to a live worker in the same process, and follows its run to the answer", async () => {
+    const runtime = await Runtime.open({ home, databaseUrl });
+    const claimed: string[] = [];
+    const worker = runtime.worker({
+      pollMs: fixture.engine === "postgres" ? HOUR_MS : 100,
+      onClaimed: (job) => claimed.push(job.id),
+    });
+    await worker.start();
+    try {
+      const result = await oz0(["run", "support-triage/triage", "ticket 7", "--json", "--home", home]);
+      expect(result.code).toBe(0);
+      const job = result.json<RunShape>();
+      expect(job).toMatchObject({ agent: "support-triage/triage", status: "succeeded", output: "billing" });
+      expect(claimed).toContain(job.id);
+      const events = await runtime.jobs.events(job.id, { tenant: "default" });
+      const claims = events.flatMap((entry) => (entry.kind === "job_claimed" ? [entry.data.node] : []));
+      expect(claims).toEqual([worker.id]);
+    } finally {
+      await worker.drain();
+      await runtime.close();
+    }
+  });
+
+  it("hands a plain oz0 run's job to a live worker in another process, and follows its run to the answer", async () => {
+    const worker = spawnWorker([]);
+    const fromWorker = jsonLines(worker);
+    try {
+      const started = await fromWorker.next((value) => value.event === "started");
+      const claimed = fromWorker.next((value) => value.event === "claimed");
+      const result = await oz0(["run", "support-triage/triage", "ticket 7", "--json", "--home", home]);
+      expect(result.code).toBe(0);
+      const job = result.json<RunShape>();
+      expect(job).toMatchObject({ status: "succeeded", output: "billing" });
+      expect(await claimed).toMatchObject({ job: { id: job.id } });
+      const runtime = await Runtime.open({ home, databaseUrl });
+      try {
+        const events = await runtime.jobs.events(job.id, { tenant: "default" });
+        const claims = events.flatMap((entry) => (entry.kind === "job_claimed" ? [entry.data.node] : []));
+        expect(claims).toEqual([started.worker]);
+      } finally {
+        await runtime.close();
+      }
+    } finally {
+      await stop(worker);
+    }
+  });
+
+  it("takes only the jobs of the tenant an explicit --tenant names, and every tenant's without it", async () => {
+    // Queued oldest first: a worker that took every tenant's jobs would take default's first.
+    const other = await oz0([
+      "run",
+      "support-triage/triage",
+      "ticket 7",
+      "--no-wait",
+      "--json",
+      "--home",
+      home,
+    ]);
+    const mine = await oz0([
+      "run",
+      "helpdesk/triage",
+      "ticket 8",
+      "--no-wait",
+      "--json",
+      "--home",
+      home,
+      "--tenant",
+      LAB,
+    ]);
+    const otherJob = other.json<RunShape>();
+    const labJob = mine.json<RunShape>();
+    const only = spawnWorker(["--concurrency", "1", "--tenant", LAB]);
+    const fromOnly = jsonLines(only);
+    try {
+      expect(await fromOnly.next((value) => value.event === "started")).toMatchObject({ tenant: LAB });
+      const stopped = fromOnly.next((value) => value.event === "stopped");
+      expect(await fromOnly.next((value) => value.event === "claimed")).toMatchObject({
+        job: { id: labJob.id },
+      });
+      expect(await stopped).toMatchObject({ job: { id: labJob.id, status: "succeeded" } });
+    } finally {
+      await stop(only);
+    }
+    const runtime = await Runtime.open({ home, databaseUrl });
+    try {
+      expect(await runtime.jobs.get(otherJob.id, "default")).toMatchObject({ status: "queued" });
+    } finally {
+      await runtime.close();
+    }
+    const every = spawnWorker(["--concurrency", "1"]);
+    const fromEvery = jsonLines(every);
+    try {
+      expect(await fromEvery.next((value) => value.event === "started")).toMatchObject({ tenant: null });
+      const stopped = fromEvery.next((value) => value.event === "stopped");
+      expect(await fromEvery.next((value) => value.event === "claimed")).toMatchObject({
+        job: { id: otherJob.id },
+      });
+      expect(await stopped).toMatchObject({ job: { id: otherJob.id, status: "succeeded" } });
+    } finally {
+      await stop(every);
+    }
+  });
 });

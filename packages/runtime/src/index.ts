@@ -95,6 +95,10 @@ export {
   type UserView,
 } from "./identity/index.js";
 export {
+  type ApprovalDecision,
+  type ApprovalFilter,
+  Approvals,
+  type DecisionReport,
   JOB_ENGINE_DEFAULTS,
   JOB_EVENT_KINDS,
   JobEngine,
@@ -128,9 +132,12 @@ export {
 } from "./lint/index.js";
 export {
   checkSecretKind,
+  importMcpServers,
   JOB_META_KEY,
+  loopback,
   MCP_HTTP_PATH,
   type McpConnectionStatus,
+  type McpImport,
   McpManager,
   type McpSecretKind,
   type McpSecretNames,
@@ -140,6 +147,7 @@ export {
   OzMcpServer,
   serveHttp,
   serveStdio,
+  writeMcpImport,
 } from "./mcp/index.js";
 export { MEMORY_LIMITS, MemoryProviders, StoreMemoryDatabase } from "./memory/index.js";
 export {
@@ -177,11 +185,7 @@ export {
   type ToolManifestHandler,
 } from "./plugin-dir/index.js";
 export {
-  type ApprovalDecision,
-  type ApprovalFilter,
-  Approvals,
   type ApprovalView,
-  type DecisionReport,
   Inventory,
   type InventoryEntry,
   type KillReport,
@@ -205,6 +209,21 @@ export {
 } from "./routines/index.js";
 export { defaultHome, Runtime, type RuntimeOptions } from "./runtime.js";
 export { type ScaffoldResult, scaffoldPlugin } from "./scaffold/index.js";
+export {
+  answerText,
+  type ChangeEvent,
+  type ChangeListener,
+  type ChatTurn,
+  type Inventoried,
+  type RunOutcome,
+  type RunResult,
+  type RunWatch,
+  runResult,
+  SERVICE_ROLES,
+  type ServiceAction,
+  Services,
+  type ShownProposal,
+} from "./services/index.js";
 export { DEFAULT_PROPOSAL_BASE, type ProposalView, SkillProposals } from "./skills/index.js";
 export {
   DEFAULT_TENANT,

@@ -3,13 +3,13 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { Audit } from "./audit/index.js";
+import { ROLES } from "./callers/index.js";
 import { Catalog, type DefaultPluginOutcome, defaultPluginDirs, requireTenant } from "./catalog/index.js";
 import { Identity, type ThrottleOptions } from "./identity/index.js";
-import { JobEngine, JobWorker, liveWorkers, type WorkerOptions } from "./jobs/index.js";
+import { Approvals, JobEngine, JobWorker, liveWorkers, type WorkerOptions } from "./jobs/index.js";
 import { McpManager } from "./mcp/index.js";
 import { Models, SecretStore, TenantSettings } from "./models/index.js";
 import {
-  Approvals,
   approvalBindingInterceptor,
   governanceInterceptor,
   Inventory,
@@ -17,6 +17,7 @@ import {
   ToolPolicy,
 } from "./policy/index.js";
 import { Routines } from "./routines/index.js";
+import { type ChangeListener, SERVICE_ROLES, Services } from "./services/index.js";
 import { SkillProposals } from "./skills/index.js";
 import { DEFAULT_TENANT, openStore, type Store } from "./store/index.js";
 import { Telemetry } from "./telemetry/index.js";
@@ -42,6 +43,8 @@ export interface RuntimeOptions {
   readonly otlpEndpoint?: string | undefined;
   /** The limits on failed sign-ins per source and per user (`THROTTLE_DEFAULTS` when left out). */
   readonly throttle?: ThrottleOptions | undefined;
+  /** Told of every change a caller makes through the services: where the audit log attaches. */
+  readonly onChange?: ChangeListener | undefined;
 }
 
 /** The home folder oz0 uses when none is given: `$OZ0_HOME`, else `~/.oz0`. */
@@ -85,6 +88,11 @@ export class Runtime {
   readonly audit: Audit;
   /** Tenants, users, memberships and API keys, and the sign-ins that turn them into a Caller. */
   readonly identity: Identity;
+  /**
+   * What every surface calls: each operation takes a Caller first, checks its role, and acts
+   * only in its tenant and within its agents (see docs/roles.md).
+   */
+  readonly services: Services;
 
   private constructor(
     home: string,
@@ -92,6 +100,7 @@ export class Runtime {
     defaults: readonly string[],
     telemetry: Telemetry | undefined,
     throttle: ThrottleOptions | undefined,
+    onChange: ChangeListener | undefined,
   ) {
     this.home = home;
     this.store = store;
@@ -141,6 +150,14 @@ export class Runtime {
       source: this.catalog,
       secrets: new SecretStore({ settings: new TenantSettings(store.db, store.clockSql), home }),
     });
+    this.services = new Services(this, { onChange });
+    // Every approver's, operator's and admin's change lands in the audit log, a refused one too;
+    // a runner's jobs and chats have their own history.
+    this.services.onChange((change) =>
+      ROLES.indexOf(SERVICE_ROLES[change.action].role) >= ROLES.indexOf("approver")
+        ? this.audit.onChange(change)
+        : undefined,
+    );
   }
 
   static async open(options: RuntimeOptions = {}): Promise<Runtime> {
@@ -153,6 +170,7 @@ export class Runtime {
       options.defaultPlugins ?? defaultPluginDirs(),
       telemetry,
       options.throttle,
+      options.onChange,
     );
     try {
       await runtime.catalog.installDefaults(DEFAULT_TENANT);

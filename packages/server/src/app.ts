@@ -10,7 +10,13 @@ import { type Authenticator, bearerKey } from "./auth.js";
 import type { ServerEnv } from "./env.js";
 import { errorResponse, invalidRequest, routeNotFound } from "./errors.js";
 import { JobsService } from "./jobs-service.js";
+import { registerAuditRoutes } from "./routes/audit.js";
+import { registerChatRoutes } from "./routes/chat.js";
 import { registerJobRoutes } from "./routes/jobs.js";
+import { registerMemberRoutes } from "./routes/members.js";
+import { registerModelRoutes } from "./routes/models.js";
+import { registerPluginConfigRoutes } from "./routes/plugin-config.js";
+import { registerRoutineRoutes, registerRoutineWebhooks } from "./routes/routines.js";
 import { HealthSchema } from "./schemas.js";
 import { DEFAULT_BODY_LIMIT, DOCS_PATH, originCheck, securityHeaders, sizeLimit } from "./security.js";
 
@@ -39,6 +45,8 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
   app.use("*", securityHeaders());
   app.use("*", originCheck(options.allowedOrigins));
   app.use("*", sizeLimit(options.bodyLimit ?? DEFAULT_BODY_LIMIT));
+  // Signed by the routine's secret, not by a key: registered before the key is asked for.
+  registerRoutineWebhooks(app, options.runtime.routines);
   app.use("/v1/t/*", async (c, next) => {
     const key = bearerKey(c.req.header("authorization"));
     const caller = await options.authenticator.authenticateKey(key, { source: clientAddress(c) });
@@ -71,6 +79,12 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
     (c) => c.json({ status: "ok" as const }, 200),
   );
   registerJobRoutes(app, new JobsService(options.runtime), options.eventPollMs ?? 100);
+  registerModelRoutes(app, options.runtime.services);
+  registerPluginConfigRoutes(app, options.runtime.services);
+  registerMemberRoutes(app, options.runtime.services);
+  registerAuditRoutes(app, options.runtime.services);
+  registerRoutineRoutes(app, options.runtime.services);
+  registerChatRoutes(app, options.runtime.services);
 
   app.doc31(OPENAPI_PATH, {
     openapi: "3.1.0",

@@ -42,8 +42,8 @@ async function configure(name: string, config: object): Promise<void> {
 
 async function run(name: string, agent: string): Promise<{ job: JobView; events: JobEvent[] }> {
   const started = await runtime.jobs.start({ tenant: name, agent, input: "go" });
-  const job = await runtime.jobs.run(started.id);
-  return { job, events: await runtime.jobs.events(job.id) };
+  const job = await runtime.jobs.run(started.id, { tenant: started.tenant });
+  return { job, events: await runtime.jobs.events(job.id, { tenant: job.tenant }) };
 }
 
 function tokensOf(events: readonly JobEvent[]): number {

@@ -1,11 +1,11 @@
 // `oz0 approval list` and `oz0 approval approve|deny <id> [--reason TEXT]`: the calls an ask
 // rule holds, each with its job, agent, function by address and arguments. A decision then runs
 // the job on here, as `oz0 job answer` does (unless --no-wait).
-import type { ApprovalView, DecisionReport, JobView, Runtime } from "@oz0/runtime";
+import type { ApprovalView, DecisionReport } from "@oz0/runtime";
 import type { Command } from "commander";
 import { withRuntime } from "../context.js";
 import type { Output } from "../output.js";
-import { actor, finishRun, withProgress } from "./job.js";
+import { finishRun, withProgress } from "./job.js";
 import { table } from "./plugin.js";
 
 export function registerApproval(program: Command, out: Output): Command {
@@ -18,8 +18,8 @@ export function registerApproval(program: Command, out: Output): Command {
     .description("list the pending calls: job, agent, function and arguments, oldest first")
     .option("--all", "every approval, decided ones too")
     .action(async (options: { all?: boolean }) => {
-      const list = await withRuntime(out, (runtime) =>
-        runtime.approvals.list(out.options.tenant, options.all === true ? { status: "all" } : {}),
+      const list = await withRuntime(out, ({ services, caller }) =>
+        services.approvals.list(caller, options.all === true ? { status: "all" } : {}),
       );
       out.result(list, (approvals) => drawList(approvals, options.all === true));
     });
@@ -36,11 +36,12 @@ export function registerApproval(program: Command, out: Output): Command {
       .option("--reason <text>", "why, for the record (the model reads it for a denied call)")
       .option("--no-wait", "decide and return; the job is queued for a worker")
       .action(async (id: string, options: { reason?: string; wait: boolean }) => {
-        const tenant = out.options.tenant;
         let report: DecisionReport | undefined;
-        const view = await withRuntime(out, async (runtime) => {
-          report = await runtime.approvals.decide(tenant, id, decision, actor(), options.reason);
-          return options.wait && report.queued ? runOn(out, runtime, report.approval.job) : undefined;
+        const view = await withRuntime(out, async ({ services, caller }) => {
+          report = await services.approvals.decide(caller, id, decision, options.reason);
+          const job = report.approval.job;
+          if (!options.wait || !report.queued) return undefined;
+          return (await withProgress(out, (listeners) => services.jobs.runOn(caller, job, listeners))).view;
         });
         if (view !== undefined) {
           await finishRun(out, view);
@@ -51,12 +52,6 @@ export function registerApproval(program: Command, out: Output): Command {
   }
 
   return approval;
-}
-
-function runOn(out: Output, runtime: Runtime, job: string): Promise<JobView> {
-  return withProgress(out, (listeners) =>
-    runtime.jobs.runUp(job, { tenant: out.options.tenant, ...listeners }),
-  );
 }
 
 function drawDecision(report: DecisionReport): string {

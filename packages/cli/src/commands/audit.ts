@@ -34,10 +34,10 @@ export function registerAudit(program: Command, out: Output): Command {
       100,
     )
     .action(async (options: ListOptions) => {
-      const { localAdmin, parseDuration } = await import("@oz0/runtime");
+      const { parseDuration } = await import("@oz0/runtime");
       const since = options.since === undefined ? undefined : await readSince(options.since, parseDuration);
-      const entries = await withRuntime(out, (runtime) =>
-        runtime.audit.list(localAdmin(out.options.tenant), {
+      const entries = await withRuntime(out, ({ runtime, caller }) =>
+        runtime.services.audit.list(caller, {
           since,
           actor: options.actor,
           action: options.action,

@@ -1,5 +1,5 @@
 // `oz0 catalog`: every agent, flow, tool, function and skill of the tenant, by address.
-import type { CatalogEntry, InventoryEntry, Runtime } from "@oz0/runtime";
+import type { CatalogEntry, Inventoried } from "@oz0/runtime";
 import { type Command, Option } from "commander";
 import { withRuntime } from "../context.js";
 import type { Output } from "../output.js";
@@ -30,37 +30,17 @@ export function registerCatalog(program: Command, out: Output): Command {
     .action(async (name: string | undefined, options: { tag?: string; kind?: CatalogEntry["kind"] }) => {
       const tenant = out.options.tenant;
       if (name !== undefined) {
-        const entry = await withRuntime(out, async (runtime) => {
-          const found = await runtime.catalog.lookup(tenant, name, { kind: options.kind });
-          return (await inventoried(runtime, tenant))(found);
-        });
+        const entry = await withRuntime(out, ({ services, caller }) =>
+          services.catalog.lookup(caller, name, { kind: options.kind }),
+        );
         out.result(entry, drawEntry);
         return;
       }
-      const entries = await withRuntime(out, async (runtime) => {
-        const add = await inventoried(runtime, tenant);
-        return (await runtime.catalog.entries(tenant, { tag: options.tag })).map(add);
-      });
+      const entries = await withRuntime(out, ({ services, caller }) =>
+        services.catalog.entries(caller, { tag: options.tag }),
+      );
       out.result(entries, (list) => drawCatalog(tenant, list, options.tag));
     });
-}
-
-/** What the inventory says an agent or tool is for, and who answers for it (oz0 inventory set). */
-type Inventoried = { readonly inventory?: Pick<InventoryEntry, "purpose" | "owner"> };
-
-/** Adds what the tenant's inventory says to an agent or tool entry that has one. */
-async function inventoried(
-  runtime: Runtime,
-  tenant: string,
-): Promise<<E extends CatalogEntry>(entry: E) => E & Inventoried> {
-  const known = new Map(
-    (await runtime.inventory.list(tenant)).map((entry) => [`${entry.kind} ${entry.address}`, entry]),
-  );
-  return (entry) => {
-    const listed = known.get(`${entry.kind} ${entry.address}`);
-    if (listed === undefined) return entry;
-    return { ...entry, inventory: { purpose: listed.purpose, owner: listed.owner } };
-  };
 }
 
 function inventoryText(entry: Inventoried): string {

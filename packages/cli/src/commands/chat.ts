@@ -9,8 +9,7 @@ import type { Command } from "commander";
 import { withRuntime } from "../context.js";
 import { drawCard } from "../draw/index.js";
 import type { Output } from "../output.js";
-import { agentAt } from "../parts.js";
-import { actor, finishRun, progress } from "./job.js";
+import { finishRun, progress } from "./job.js";
 
 /** The lines a person types, a prompt before each, and the end of reading them. */
 export interface ChatLines extends AsyncIterable<string> {
@@ -50,11 +49,8 @@ export function registerChat(program: Command, out: Output): Command {
     .description("talk with an agent: each message is a step of one job, and its history is kept")
     .argument("<address>", "the agent, by address: <plugin>/<agent>")
     .action(async (address: string) => {
-      const tenant = out.options.tenant;
-      const by = actor();
-      const view = await withRuntime(out, async (runtime) => {
-        await agentAt(runtime, tenant, address, {
-          flows: false,
+      const view = await withRuntime(out, async ({ services, caller }) => {
+        await services.chat.open(caller, address, {
           hint: (found) =>
             found.kind === "flow"
               ? `oz0 chat talks with an agent; oz0 run ${found.address} runs the flow`
@@ -68,35 +64,24 @@ export function registerChat(program: Command, out: Output): Command {
           for await (const line of lines) {
             const text = line.trim();
             if (END.has(text)) break;
-            if (job === undefined) {
-              job = await runtime.jobs.start({ tenant, agent: address, input: text, mode: "chat", by });
-            } else {
-              await runtime.jobs.say(job.id, text, by, { tenant });
-            }
-            job = await runtime.jobs.run(job.id, {
-              tenant,
-              follow: true,
-              onText: out.json ? undefined : (delta) => out.stdout(delta),
-              ...(out.json ? {} : { onLeaseWait: progress(out).onLeaseWait }),
-            });
+            const turn = await services.chat.say(
+              caller,
+              { agent: address, job: job?.id, text },
+              {
+                onText: out.json ? undefined : (delta) => out.stdout(delta),
+                ...(out.json ? {} : { onLeaseWait: progress(out).onLeaseWait }),
+              },
+            );
+            job = turn.view;
             // A job that waits for anything but the next message (an approval, an answer) ends the chat here.
             if (job.status !== "waiting" || job.waitingFor?.kind !== "chat") return job;
-            const card = await runtime.jobs.card(job.id, tenant);
-            if (out.json) {
-              const answer = (await runtime.jobs.events(job.id, { tenant })).findLast(
-                (entry) => entry.kind === "model_call",
-              );
-              const said =
-                answer?.kind === "model_call" ? (answer.data.text ?? answer.data.output) : undefined;
-              out.writeJson({ id: job.id, answer: said ?? null });
-            } else {
-              // A text answer streamed as it came; a structured one is drawn once it is whole.
-              out.stdout(card === undefined ? "\n" : `${drawCard(card)}\n`);
-            }
+            if (out.json) out.writeJson({ id: job.id, answer: turn.answer });
+            // A text answer streamed as it came; a structured one is drawn once it is whole.
+            else out.stdout(turn.card === undefined ? "\n" : `${drawCard(turn.card)}\n`);
             lines.prompt();
           }
           if (job === undefined) return undefined;
-          return runtime.jobs.endChat(job.id, { tenant });
+          return services.chat.end(caller, job.id);
         } finally {
           lines.close();
         }

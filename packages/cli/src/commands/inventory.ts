@@ -19,8 +19,8 @@ export function registerInventory(program: Command, out: Output): Command {
     .requiredOption("--purpose <text>", "what it is for")
     .option("--owner <name>", "who answers for it (an empty name clears it)")
     .action(async (kind: "agent" | "tool", address: string, options: { purpose: string; owner?: string }) => {
-      const entry = await withRuntime(out, (runtime) =>
-        runtime.inventory.set(out.options.tenant, kind, address, {
+      const entry = await withRuntime(out, ({ services, caller }) =>
+        services.inventory.set(caller, kind, address, {
           purpose: options.purpose,
           owner: options.owner,
         }),
@@ -36,7 +36,7 @@ export function registerInventory(program: Command, out: Output): Command {
     .command("list")
     .description("list the tenant's inventory entries")
     .action(async () => {
-      const list = await withRuntime(out, (runtime) => runtime.inventory.list(out.options.tenant));
+      const list = await withRuntime(out, ({ services, caller }) => services.inventory.list(caller));
       out.result(list, (entries) => drawList(out.options.tenant, entries));
     });
 

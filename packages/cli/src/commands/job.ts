@@ -1,14 +1,12 @@
 // `oz0 job get|trace|search|cancel|resume|answer`: a tenant's jobs. Each command calls the
-// runtime's job engine; `trace` draws the job's history as a timeline, and `--json` prints the
-// events as they are stored, each with its `seq` and `kind`.
-import { userInfo } from "node:os";
-import type { Card, JobEvent, JobStatus, JobView, Runtime } from "@oz0/runtime";
+// runtime's job service as the command's caller; `trace` draws the job's history as a
+// timeline, and `--json` prints the events as they are stored, each with its `seq` and `kind`.
+import type { Card, JobEvent, JobStatus, JobView } from "@oz0/runtime";
 import { type Command, CommanderError, Option } from "commander";
 import { withRuntime } from "../context.js";
 import { drawCard } from "../draw/index.js";
 import { allOf, numberOption } from "../options.js";
 import type { Output } from "../output.js";
-import { agentAt } from "../parts.js";
 
 const STATUSES = allOf<JobStatus>()([
   "queued",
@@ -20,15 +18,6 @@ const STATUSES = allOf<JobStatus>()([
   "dead",
 ]);
 
-/** Who a command acts as, as histories record it. */
-export function actor(): string {
-  try {
-    return `cli:${userInfo().username}`;
-  } catch {
-    return "cli";
-  }
-}
-
 export function registerJob(program: Command, out: Output): Command {
   const job = program
     .command("job")
@@ -39,7 +28,7 @@ export function registerJob(program: Command, out: Output): Command {
     .description("show a job: its agent, status, input and output or failure")
     .argument("<id>", "the job's ID")
     .action(async (id: string) => {
-      const view = await withRuntime(out, (runtime) => runtime.jobs.get(id, out.options.tenant));
+      const view = await withRuntime(out, ({ services, caller }) => services.jobs.get(caller, id));
       out.result(view, drawJob);
     });
 
@@ -48,9 +37,9 @@ export function registerJob(program: Command, out: Output): Command {
     .description("draw a job's history as a timeline of its steps, durations, tokens and results")
     .argument("<id>", "the job's ID")
     .action(async (id: string) => {
-      const { view, events } = await withRuntime(out, async (runtime) => ({
-        view: await runtime.jobs.get(id, out.options.tenant),
-        events: await runtime.jobs.events(id, { tenant: out.options.tenant }),
+      const { view, events } = await withRuntime(out, async ({ services, caller }) => ({
+        view: await services.jobs.get(caller, id),
+        events: await services.jobs.events(caller, id),
       }));
       out.result(events, (list) => drawTrace(view, list));
     });
@@ -60,20 +49,8 @@ export function registerJob(program: Command, out: Output): Command {
     .description("draw a succeeded job's answer as its card (a table, key-values, a diff or text)")
     .argument("<id>", "the job's ID")
     .action(async (id: string) => {
-      const { view, card } = await withRuntime(out, async (runtime) =>
-        withCard(runtime, await runtime.jobs.get(id, out.options.tenant)),
-      );
-      if (view.status !== "succeeded") {
-        const { Oz0Error } = await import("@oz0/sdk");
-        throw new Oz0Error(
-          "JOB_STATE_CONFLICT",
-          `job ${view.id} has no answer to draw: it is ${view.status}.`,
-          {
-            data: { job: view.id, status: view.status },
-          },
-        );
-      }
-      out.result(card ?? { kind: "text", text: answerText(view.output) }, drawCard);
+      const card = await withRuntime(out, ({ services, caller }) => services.jobs.answerCard(caller, id));
+      out.result(card, drawCard);
     });
 
   job
@@ -89,18 +66,15 @@ export function registerJob(program: Command, out: Output): Command {
       50,
     )
     .action(async (options: { agent?: string; status?: JobStatus; tag?: string; limit: number }) => {
-      const tenant = out.options.tenant;
-      const jobs = await withRuntime(out, async (runtime) => {
-        const agent =
-          options.agent === undefined ? undefined : await agentFilter(runtime, tenant, options.agent);
-        return runtime.jobs.search({
-          tenant,
+      const jobs = await withRuntime(out, ({ services, caller }) =>
+        services.jobs.search(caller, {
+          agent: options.agent,
+          status: options.status,
+          tag: options.tag,
           limit: options.limit,
-          ...(agent ?? {}),
-          ...(options.status === undefined ? {} : { status: options.status }),
-          ...(options.tag === undefined ? {} : { tag: options.tag }),
-        });
-      });
+          hint: () => "--agent takes the address of the agent or flow whose jobs to list",
+        }),
+      );
       out.result(jobs, drawJobList);
     });
 
@@ -109,12 +83,13 @@ export function registerJob(program: Command, out: Output): Command {
     .description("cancel a job: a queued or waiting one ends now, a running one at its next step")
     .argument("<id>", "the job's ID")
     .action(async (id: string) => {
-      const view = await withRuntime(out, (runtime) =>
-        runtime.jobs.cancel(id, actor(), { tenant: out.options.tenant }),
-      );
+      const { view, by } = await withRuntime(out, async ({ services, caller }) => ({
+        view: await services.jobs.cancel(caller, id),
+        by: caller.actor,
+      }));
       out.result(view, (job) =>
         job.status === "cancelled"
-          ? `job ${job.id} cancelled by ${job.cancelRequestedBy ?? actor()}`
+          ? `job ${job.id} cancelled by ${job.cancelRequestedBy ?? by}`
           : `job ${job.id}: cancel requested by ${job.cancelRequestedBy}; it stops at its next step`,
       );
     });
@@ -126,13 +101,8 @@ export function registerJob(program: Command, out: Output): Command {
     )
     .argument("<id>", "the job's ID")
     .action(async (id: string) => {
-      const { view, card } = await withRuntime(out, async (runtime) =>
-        withCard(
-          runtime,
-          await withProgress(out, (listeners) =>
-            runtime.jobs.resume(id, { tenant: out.options.tenant, ...listeners }),
-          ),
-        ),
+      const { view, card } = await withRuntime(out, ({ services, caller }) =>
+        withProgress(out, (listeners) => services.jobs.resume(caller, id, listeners)),
       );
       await finishRun(out, view, { card });
     });
@@ -144,40 +114,16 @@ export function registerJob(program: Command, out: Output): Command {
     .argument("<text>", "the answer")
     .option("--no-wait", "answer and return; the job is queued for a worker")
     .action(async (id: string, text: string, options: { wait: boolean }) => {
-      const { view, card } = await withRuntime(out, async (runtime) => {
-        const answered = await runtime.jobs.answer(id, text, actor(), { tenant: out.options.tenant });
+      const { view, card } = await withRuntime(out, async ({ services, caller }) => {
+        const answered = await services.jobs.answer(caller, id, text);
         if (!options.wait) return { view: answered, card: undefined };
-        return withCard(
-          runtime,
-          await withProgress(out, (listeners) =>
-            runtime.jobs.runUp(id, { tenant: out.options.tenant, ...listeners }),
-          ),
-        );
+        return withProgress(out, (listeners) => services.jobs.runOn(caller, id, listeners));
       });
       if (!options.wait) out.result(view, (job) => `job ${job.id} answered; it is queued to go on`);
       else await finishRun(out, view, { card });
     });
 
   return job;
-}
-
-/**
- * The agent filter of a search, by address: an agent or a flow, checked against its owner while
- * it is installed; the address of a tool or a skill is refused, saying what it is.
- */
-async function agentFilter(
-  runtime: Runtime,
-  tenant: string,
-  text: string,
-): Promise<{ plugin: string; agent: string }> {
-  const { parsePartAddress } = await import("@oz0/sdk");
-  const part = await agentAt(runtime, tenant, text, {
-    flows: true,
-    hint: () => "--agent takes the address of the agent or flow whose jobs to list",
-    // A removed or renamed agent has no owner to check, and its jobs are still there to find.
-    missing: () => parsePartAddress(text, "agent"),
-  });
-  return { plugin: part.plugin, agent: part.name };
 }
 
 interface ProgressListeners {
@@ -284,17 +230,6 @@ export function progress(out: Output, onLine: () => void = () => {}): ProgressLi
   };
 }
 
-/** The job with the card its answer is drawn as, once it succeeded with a structured answer. */
-export async function withCard(
-  runtime: Runtime,
-  view: JobView,
-): Promise<{ view: JobView; card: Card | undefined }> {
-  return {
-    view,
-    card: view.status === "succeeded" ? await runtime.jobs.card(view.id, view.tenant) : undefined,
-  };
-}
-
 /** The exit code of a run that did not succeed (docs/cli.md, "Exit codes"). */
 export const EXIT_CODES = { failed: 1, waiting: 2, declaredFailure: 3, interrupted: 130 } as const;
 
@@ -309,14 +244,8 @@ export async function finishRun(
   view: JobView,
   options: { readonly oneLine?: boolean; readonly card?: Card | undefined } = {},
 ): Promise<void> {
-  const shape = {
-    id: view.id,
-    agent: view.agent,
-    status: view.status,
-    output: view.output,
-    failure: view.failure,
-  };
-  if (out.json) out.writeJson(shape, { pretty: options.oneLine !== true });
+  const { answerText, runResult } = await import("@oz0/runtime");
+  if (out.json) out.writeJson(runResult(view), { pretty: options.oneLine !== true });
   else if (view.status === "succeeded") {
     out.stdout(`${options.card === undefined ? answerText(view.output) : drawCard(options.card)}\n`);
   }
@@ -370,10 +299,6 @@ function endLine(view: JobView): string {
   if (view.status === "running") return `job ${view.id} is running`;
   const failure = view.failure;
   return `job ${view.id} ${view.status}${failure === null ? "" : `: ${failure.kind}: ${failure.message}${failureFlags(failure)}`}`;
-}
-
-function answerText(output: unknown): string {
-  return typeof output === "string" ? output : JSON.stringify(output, null, 2);
 }
 
 export function drawJob(view: JobView): string {
@@ -453,7 +378,7 @@ function contextLine(entry: Pick<JobEvent, "kind" | "data">): string {
   const e = entry as JobEvent;
   switch (e.kind) {
     case "job_started":
-      return `started      ${e.data.agent}${e.data.mode === "chat" ? " (chat)" : ""} · input ${short(e.data.input, 80)}${e.data.by === undefined ? "" : ` · by ${e.data.by}`}`;
+      return `started      ${e.data.agent}${e.data.mode === "chat" ? " (chat)" : ""} · input ${short(e.data.input, 80)}${e.data.by === undefined ? "" : ` · by ${e.data.by}`}${e.data.runtime === undefined ? "" : ` · runtime ${e.data.runtime}`}`;
     case "job_claimed":
       return `claimed      attempt ${e.data.attempt} by ${e.data.node}`;
     case "context_part_contributed":
@@ -484,7 +409,9 @@ function stepLine(entry: Pick<JobEvent, "kind" | "data">): string | undefined {
           : e.data.output !== undefined
             ? `→ output ${short(e.data.output, 80)}`
             : `→ "${short(e.data.text ?? "", 80, false)}"`;
-      return `model        step ${e.data.step} · ${e.data.model} · ${e.data.ms} ms · ${e.data.usage.input}+${e.data.usage.output} tokens${usd(e.data.cost_usd ?? 0)} ${what}`;
+      // A step another runtime's loop took says so; oz0's own are the usual case.
+      const on = e.data.runtime === undefined || e.data.runtime === "oz0" ? "" : ` · on ${e.data.runtime}`;
+      return `model        step ${e.data.step}${on} · ${e.data.model} · ${e.data.ms} ms · ${e.data.usage.input}+${e.data.usage.output} tokens${usd(e.data.cost_usd ?? 0)} ${what}`;
     }
     case "tool_call":
       return `tool call    ${e.data.callId} ${e.data.address || e.data.name}${ranWith(e.data)} · key ${e.data.key}${decidedBy(e.data.decided)}`;

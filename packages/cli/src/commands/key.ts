@@ -26,12 +26,12 @@ export function registerKey(program: Command, out: Output): Command {
     .option("--agents <list>", AGENTS_HELP)
     .option("--expires <duration>", "how long the key works: 90m, 12h, 30d, 8w (default: until revoked)")
     .action(async (options: CreateOptions) => {
-      const { localAdmin, parseAgentList, parseDuration } = await import("@oz0/runtime");
+      const { parseAgentList, parseDuration } = await import("@oz0/runtime");
       const agents = parseAgentList(options.agents);
       const expiresInMs =
         options.expires === undefined ? undefined : parseDuration(options.expires, "--expires");
-      const made = await withRuntime(out, (runtime) =>
-        runtime.identity.createKey(localAdmin(out.options.tenant), {
+      const made = await withRuntime(out, ({ runtime, caller }) =>
+        runtime.services.identity.createKey(caller, {
           name: options.name,
           role: options.role,
           agents,
@@ -50,9 +50,10 @@ export function registerKey(program: Command, out: Output): Command {
     .command("list")
     .description("list the tenant's keys (never their secrets)")
     .action(async () => {
-      const { localAdmin } = await import("@oz0/runtime");
       const tenant = out.options.tenant;
-      const keys = await withRuntime(out, (runtime) => runtime.identity.listKeys(localAdmin(tenant)));
+      const keys = await withRuntime(out, ({ runtime, caller }) =>
+        runtime.services.identity.listKeys(caller),
+      );
       out.result(keys, (list) => drawKeys(tenant, list));
     });
 
@@ -61,9 +62,8 @@ export function registerKey(program: Command, out: Output): Command {
     .description("revoke a key: its next request is refused")
     .argument("<id>", "the key's id, as oz0 key list shows it")
     .action(async (id: string) => {
-      const { localAdmin } = await import("@oz0/runtime");
-      const revoked = await withRuntime(out, (runtime) =>
-        runtime.identity.revokeKey(localAdmin(out.options.tenant), id),
+      const revoked = await withRuntime(out, ({ runtime, caller }) =>
+        runtime.services.identity.revokeKey(caller, id),
       );
       out.result(revoked, (view) => `revoked key ${view.id} (${view.name})`);
     });

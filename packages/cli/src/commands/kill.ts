@@ -5,7 +5,6 @@ import type { KillSwitchView } from "@oz0/runtime";
 import type { Command } from "commander";
 import { withRuntime } from "../context.js";
 import type { Output } from "../output.js";
-import { actor } from "./job.js";
 import { table } from "./plugin.js";
 
 const KINDS = {
@@ -29,8 +28,8 @@ export function registerKill(program: Command, out: Output): void {
       )
       .argument("<address>", argument)
       .action(async (address: string) => {
-        const report = await withRuntime(out, (runtime) =>
-          runtime.killSwitches.kill(out.options.tenant, kind, address, actor()),
+        const report = await withRuntime(out, ({ services, caller }) =>
+          services.killSwitches.kill(caller, kind, address),
         );
         out.result(report, ({ switch: on, changed }) =>
           changed
@@ -43,8 +42,8 @@ export function registerKill(program: Command, out: Output): void {
       .description(`let a killed ${kind} run again`)
       .argument("<address>", argument)
       .action(async (address: string) => {
-        const off = await withRuntime(out, (runtime) =>
-          runtime.killSwitches.revive(out.options.tenant, kind, address),
+        const off = await withRuntime(out, ({ services, caller }) =>
+          services.killSwitches.revive(caller, kind, address),
         );
         out.result(off, (view) => `${view.kind} ${view.address} revived`);
       });
@@ -54,7 +53,7 @@ export function registerKill(program: Command, out: Output): void {
     .command("list")
     .description("list the agents and tools the tenant's kill switches stop")
     .action(async () => {
-      const list = await withRuntime(out, (runtime) => runtime.killSwitches.list(out.options.tenant));
+      const list = await withRuntime(out, ({ services, caller }) => services.killSwitches.list(caller));
       out.result(list, (switches) => drawList(out.options.tenant, switches));
     });
 }

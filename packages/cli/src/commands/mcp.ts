@@ -1,12 +1,13 @@
 // `oz0 mcp serve|status|secret`: oz0's functions served to MCP clients (stdio, or Streamable
 // HTTP with --http), the tenant's MCP-backed tools and what their servers list, and the secrets
 // those servers are started with, which are set and removed here and never shown.
-import type { McpSecretKind, McpSecretNames, McpToolReport, Runtime } from "@oz0/runtime";
+import type { McpSecretKind, McpSecretNames, McpToolReport } from "@oz0/runtime";
 import { Argument, type Command } from "commander";
 import { withRuntime } from "../context.js";
 import { invalidInput } from "../errors.js";
 import { numberOption } from "../options.js";
 import type { Output } from "../output.js";
+import { registerMcpClient } from "./mcp-client.js";
 import { table } from "./plugin.js";
 
 export function registerMcp(program: Command, out: Output): Command {
@@ -34,9 +35,9 @@ export function registerMcp(program: Command, out: Output): Command {
     .option("--host <host>", "the address to listen on with --http", "127.0.0.1")
     .action(async (options: { agent?: string; http?: number; host: string }) => {
       const tenant = out.options.tenant;
-      await withRuntime(out, async (runtime) => {
-        const { OzMcpServer, serveHttp, serveStdio } = await import("@oz0/runtime");
-        const server = await OzMcpServer.open(serveDeps(runtime), { tenant, agent: options.agent });
+      await withRuntime(out, async ({ services, caller }) => {
+        const { serveHttp, serveStdio } = await import("@oz0/runtime");
+        const server = await services.mcp.serve(caller, { agent: options.agent });
         try {
           const { functions, leftOut } = await server.functions();
           const scope = options.agent === undefined ? `tenant ${tenant}'s catalog` : `agent ${server.agent}`;
@@ -78,10 +79,7 @@ export function registerMcp(program: Command, out: Output): Command {
     )
     .action(async () => {
       const tenant = out.options.tenant;
-      const reports = await withRuntime(out, async (runtime) => {
-        const { mcpToolReports } = await import("@oz0/runtime");
-        return mcpToolReports(runtime.catalog, runtime.mcp, tenant);
-      });
+      const reports = await withRuntime(out, ({ services, caller }) => services.mcp.status(caller));
       out.result(reports, (list) => drawStatus(tenant, list));
     });
 
@@ -103,25 +101,17 @@ export function registerMcp(program: Command, out: Output): Command {
     .option("--from-env <variable>", "take the value from this environment variable of oz0 instead of stdin")
     .action(async (tool: string, which: McpSecretKind, name: string, options: { fromEnv?: string }) => {
       const value = options.fromEnv === undefined ? await readStdin() : await fromEnv(options.fromEnv);
-      const tenant = out.options.tenant;
-      const ref = await withRuntime(out, async (runtime) => {
-        const { checkSecretKind, mcpToolAt } = await import("@oz0/runtime");
-        const found = await mcpToolAt(runtime.catalog, tenant, tool);
-        checkSecretKind(found, which);
-        await runtime.mcp.secrets.set(tenant, found.plugin, found.tool, which, name, value);
-        return found;
-      });
-      out.result(
-        { tool: ref.address, kind: which, name },
-        () => `set ${which} ${name} of ${ref.address}; its server gets it from the next start`,
+      const set = await withRuntime(out, ({ services, caller }) =>
+        services.mcp.setSecret(caller, tool, which, name, value),
       );
+      out.result(set, () => `set ${which} ${name} of ${set.tool}; its server gets it from the next start`);
     });
   secret
     .command("list")
     .description("list which secrets are set, by name (values are never shown)")
     .action(async () => {
       const tenant = out.options.tenant;
-      const list = await withRuntime(out, (runtime) => runtime.mcp.secrets.list(tenant));
+      const list = await withRuntime(out, ({ services, caller }) => services.mcp.secrets(caller));
       out.result(list, (entries) => drawSecrets(tenant, entries));
     });
   secret
@@ -138,35 +128,19 @@ export function registerMcp(program: Command, out: Output): Command {
           "kind and name go together",
         );
       }
-      const tenant = out.options.tenant;
-      const { ref, removed } = await withRuntime(out, async (runtime) => {
-        const { mcpToolAt } = await import("@oz0/runtime");
-        const found = await mcpToolAt(runtime.catalog, tenant, tool);
-        const one = which === undefined || name === undefined ? undefined : { kind: which, name };
-        return {
-          ref: found,
-          removed: await runtime.mcp.secrets.remove(tenant, found.plugin, found.tool, one),
-        };
-      });
+      const one = which === undefined || name === undefined ? undefined : { kind: which, name };
+      const removed = await withRuntime(out, ({ services, caller }) =>
+        services.mcp.removeSecret(caller, tool, one),
+      );
       const what = name === undefined ? "its secrets" : `${which} ${name}`;
-      out.result({ tool: ref.address, removed }, (data) =>
+      out.result(removed, (data) =>
         data.removed
-          ? `removed ${what} of ${ref.address}`
-          : `${ref.address} had no ${name === undefined ? "secrets" : `${which} ${name}`}`,
+          ? `removed ${what} of ${data.tool}`
+          : `${data.tool} had no ${name === undefined ? "secrets" : `${which} ${name}`}`,
       );
     });
+  registerMcpClient(mcp, out);
   return mcp;
-}
-
-function serveDeps(runtime: Runtime) {
-  return {
-    store: runtime.store,
-    catalog: runtime.catalog,
-    home: runtime.home,
-    tools: runtime.tools,
-    jobs: runtime.jobs.jobs,
-    mcp: runtime.mcp,
-  };
 }
 
 async function fromEnv(variable: string): Promise<string> {

@@ -27,10 +27,10 @@ export function registerMember(program: Command, out: Output): Command {
     )
     .option("--agents <list>", AGENTS_HELP)
     .action(async (user: string, options: { role: Role; agents?: string }) => {
-      const { localAdmin, parseAgentList } = await import("@oz0/runtime");
+      const { parseAgentList } = await import("@oz0/runtime");
       const agents = parseAgentList(options.agents);
-      const change = await withRuntime(out, (runtime) =>
-        runtime.identity.addMember(localAdmin(out.options.tenant), { user, role: options.role, agents }),
+      const change = await withRuntime(out, ({ runtime, caller }) =>
+        runtime.services.identity.addMember(caller, { user, role: options.role, agents }),
       );
       out.result(change, drawChange);
     });
@@ -39,9 +39,10 @@ export function registerMember(program: Command, out: Output): Command {
     .command("list")
     .description("list the tenant's members")
     .action(async () => {
-      const { localAdmin } = await import("@oz0/runtime");
       const tenant = out.options.tenant;
-      const members = await withRuntime(out, (runtime) => runtime.identity.listMembers(localAdmin(tenant)));
+      const members = await withRuntime(out, ({ runtime, caller }) =>
+        runtime.services.identity.listMembers(caller),
+      );
       out.result(members, (list) => drawMembers(tenant, list));
     });
 
@@ -50,9 +51,8 @@ export function registerMember(program: Command, out: Output): Command {
     .description("end a user's membership of the tenant")
     .argument("<user>", "the member, as oz0 member list shows them")
     .action(async (user: string) => {
-      const { localAdmin } = await import("@oz0/runtime");
-      const removed = await withRuntime(out, (runtime) =>
-        runtime.identity.removeMember(localAdmin(out.options.tenant), user),
+      const removed = await withRuntime(out, ({ runtime, caller }) =>
+        runtime.services.identity.removeMember(caller, user),
       );
       out.result(removed, (view) => `${view.user} is no longer a member of tenant ${view.tenant}`);
     });

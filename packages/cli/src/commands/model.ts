@@ -34,8 +34,8 @@ export function registerModel(program: Command, out: Output): Command {
     )
     .action(async (alias: string, target: string, flags: SetFlags, command: Command) => {
       const options = await aliasOptions(flags, command);
-      const view = await withRuntime(out, (runtime) =>
-        runtime.models.setAlias(out.options.tenant, alias, target, options),
+      const view = await withRuntime(out, ({ services, caller }) =>
+        services.models.setAlias(caller, alias, target, options),
       );
       out.result(
         view,
@@ -48,7 +48,7 @@ export function registerModel(program: Command, out: Output): Command {
     .command("list")
     .description("list the tenant's aliases and the models they name")
     .action(async () => {
-      const aliases = await withRuntime(out, (runtime) => runtime.models.aliases(out.options.tenant));
+      const aliases = await withRuntime(out, ({ services, caller }) => services.models.aliases(caller));
       out.result(aliases, drawAliases);
     });
 
@@ -57,7 +57,7 @@ export function registerModel(program: Command, out: Output): Command {
     .description("remove an alias (default then runs on the offline test model)")
     .argument("<alias>", "the alias")
     .action(async (alias: string) => {
-      await withRuntime(out, (runtime) => runtime.models.removeAlias(out.options.tenant, alias));
+      await withRuntime(out, ({ services, caller }) => services.models.removeAlias(caller, alias));
       out.result({ alias, removed: true }, () => `alias ${alias} removed from tenant ${out.options.tenant}`);
     });
 
@@ -80,7 +80,7 @@ export function registerModel(program: Command, out: Output): Command {
       ) => {
         const tenant = out.options.tenant;
         if (options.remove === true) {
-          await withRuntime(out, (runtime) => runtime.models.removePrice(tenant, target));
+          await withRuntime(out, ({ services, caller }) => services.models.removePrice(caller, target));
           out.result({ target, removed: true }, () => `price of ${target} removed from tenant ${tenant}`);
           return;
         }
@@ -91,8 +91,8 @@ export function registerModel(program: Command, out: Output): Command {
             "missing",
           );
         }
-        const view = await withRuntime(out, (runtime) =>
-          runtime.models.setPrice(tenant, target, {
+        const view = await withRuntime(out, ({ services, caller }) =>
+          services.models.setPrice(caller, target, {
             input: options.input!,
             output: options.output!,
             ...(options.cached === undefined ? {} : { cached: options.cached }),
@@ -106,7 +106,7 @@ export function registerModel(program: Command, out: Output): Command {
     .command("prices")
     .description("list the tenant's price table")
     .action(async () => {
-      const prices = await withRuntime(out, (runtime) => runtime.models.prices(out.options.tenant));
+      const prices = await withRuntime(out, ({ services, caller }) => services.models.prices(caller));
       out.result(prices, drawPrices);
     });
 

@@ -20,12 +20,11 @@ export function registerPluginConfig(plugin: Command, out: Output): void {
       if (options.set !== undefined && options.unset === true) {
         throw await invalidInput("give --set or --unset, not both", "set", "given with --unset");
       }
-      const tenant = out.options.tenant;
-      const view = await withRuntime(out, async (runtime) => {
-        const configs = runtime.catalog.configs;
-        if (options.unset === true) await configs.unset(tenant, name);
-        if (options.set !== undefined) return configs.set(tenant, name, await parseJson(options.set));
-        return configs.show(tenant, name);
+      const config = options.set === undefined ? undefined : await parseJson(options.set);
+      const view = await withRuntime(out, ({ services, caller }) => {
+        if (options.unset === true) return services.pluginConfig.unset(caller, name);
+        if (options.set !== undefined) return services.pluginConfig.set(caller, name, config);
+        return services.pluginConfig.show(caller, name);
       });
       out.result(view, draw);
     });

@@ -2,7 +2,7 @@
 // file:line:col severity CODE message, then a count; exit code 1 when there is an error. With
 // --tenant or --home it lints against that tenant's installed plugins, to know their parts and
 // what an install there would refuse.
-import type { LintCode, LintFinding, LintSummary, TenantContext } from "@oz0/runtime";
+import type { LintCode, LintFinding, LintSummary } from "@oz0/runtime";
 import { type Command, CommanderError } from "commander";
 import { withRuntime } from "../context.js";
 import type { Output } from "../output.js";
@@ -41,17 +41,12 @@ export function registerPluginLint(pluginCommand: Command, out: Output): Command
       "hold the plugin to a verified plugin's rules, as verified: true in plugin.yaml does",
     )
     .action(async (dir: string, options: LintCommandOptions, command: Command) => {
-      const { formatFinding, formatSummary, lintPlugin, tenantContextFromCatalog } = await import(
-        "@oz0/runtime"
-      );
-      const lint = (tenant?: TenantContext) =>
-        lintPlugin(dir, { fix: options.fix === true, verified: options.verified === true, tenant });
+      const { formatFinding, formatSummary, lintPlugin } = await import("@oz0/runtime");
+      const flags = { fix: options.fix === true, verified: options.verified === true };
       // Against a tenant, the catalog stays open while lint runs: it checks what install would refuse.
       const report = selectsTenant(command)
-        ? await withRuntime(out, async (runtime) =>
-            lint(await tenantContextFromCatalog(runtime.catalog, out.options.tenant)),
-          )
-        : await lint();
+        ? await withRuntime(out, ({ services, caller }) => services.plugins.lint(caller, dir, flags))
+        : await lintPlugin(dir, flags);
       out.result<LintOutput>({ findings: report.findings.map(toPrinted), summary: report.summary }, () =>
         [...report.findings.map(formatFinding), formatSummary(report.summary)].join("\n"),
       );

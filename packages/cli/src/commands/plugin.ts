@@ -25,12 +25,15 @@ export function registerPlugin(program: Command, out: Output): Command {
     .description(
       "install the plugin in a folder, or in an archive from oz0 plugin pack, into the tenant (creating the tenant if it is new)",
     )
-    .argument("<dir>", "the plugin folder, with its plugin.yaml, or its .tgz archive")
+    .argument(
+      "<dir>",
+      "the plugin folder (plugin.yaml, a Claude Code plugin or an Agent Skill; docs/compat.md), or its .tgz archive",
+    )
     .option("--force", "go ahead even though other installed plugins lose what they use")
     .option("--reason <text>", "why, recorded with the change; required with --force")
     .action(async (dir: string, options: ForceOptions) => {
-      const report = await withRuntime(out, (runtime) =>
-        runtime.catalog.install(out.options.tenant, dir, options),
+      const report = await withRuntime(out, ({ services, caller }) =>
+        services.plugins.install(caller, dir, options),
       );
       out.result(report, drawChange);
     });
@@ -38,15 +41,18 @@ export function registerPlugin(program: Command, out: Output): Command {
   plugin
     .command("update")
     .description("replace an installed plugin with the version in a folder or an archive")
-    .argument("<dir>", "the plugin folder, with its plugin.yaml, or its .tgz archive")
+    .argument(
+      "<dir>",
+      "the plugin folder (plugin.yaml, a Claude Code plugin or an Agent Skill; docs/compat.md), or its .tgz archive",
+    )
     .option(
       "--force",
       "go ahead even though other installed plugins lose parts they name, jobs that have not ended lose their agent or flow, or agents ask more of their callers",
     )
     .option("--reason <text>", "why, recorded with the change; required with --force")
     .action(async (dir: string, options: ForceOptions) => {
-      const report = await withRuntime(out, (runtime) =>
-        runtime.catalog.update(out.options.tenant, dir, options),
+      const report = await withRuntime(out, ({ services, caller }) =>
+        services.plugins.update(caller, dir, options),
       );
       out.result(report, drawChange);
     });
@@ -61,8 +67,8 @@ export function registerPlugin(program: Command, out: Output): Command {
     )
     .option("--reason <text>", "why, recorded with the change; required with --force")
     .action(async (name: string, options: ForceOptions) => {
-      const report = await withRuntime(out, (runtime) =>
-        runtime.catalog.remove(out.options.tenant, name, options),
+      const report = await withRuntime(out, ({ services, caller }) =>
+        services.plugins.remove(caller, name, options),
       );
       out.result(report, drawChange);
     });
@@ -71,7 +77,7 @@ export function registerPlugin(program: Command, out: Output): Command {
     .command("list")
     .description("list the tenant's installed plugins")
     .action(async () => {
-      const plugins = await withRuntime(out, (runtime) => runtime.catalog.list(out.options.tenant));
+      const plugins = await withRuntime(out, ({ services, caller }) => services.plugins.list(caller));
       out.result(plugins, (list) => drawList(out.options.tenant, list));
     });
 
@@ -80,7 +86,7 @@ export function registerPlugin(program: Command, out: Output): Command {
     .description("show an installed plugin's parts by address, what it uses, and its history")
     .argument("<plugin>", "the plugin's name")
     .action(async (name: string) => {
-      const detail = await withRuntime(out, (runtime) => runtime.catalog.inspect(out.options.tenant, name));
+      const detail = await withRuntime(out, ({ services, caller }) => services.plugins.inspect(caller, name));
       out.result(detail, drawDetail);
     });
 

@@ -26,8 +26,8 @@ export function registerPolicy(program: Command, out: Output): Command {
         "<plugin>/<tool>.<function>, <plugin>/<tool>.*, <plugin>/*, oz.<function> or oz.*",
       )
       .action(async (pattern: string) => {
-        const change = await withRuntime(out, (runtime) =>
-          runtime.policy.set(out.options.tenant, action, pattern),
+        const change = await withRuntime(out, ({ services, caller }) =>
+          services.policy.set(caller, action, pattern),
         );
         out.result(change, drawChange);
       });
@@ -37,7 +37,7 @@ export function registerPolicy(program: Command, out: Output): Command {
     .command("list")
     .description("list the tenant's rules, the most specific first")
     .action(async () => {
-      const rules = await withRuntime(out, (runtime) => runtime.policy.list(out.options.tenant));
+      const rules = await withRuntime(out, ({ services, caller }) => services.policy.list(caller));
       out.result(rules, (list) => drawRules(out.options.tenant, list));
     });
 
@@ -46,7 +46,9 @@ export function registerPolicy(program: Command, out: Output): Command {
     .description("remove the rule on a pattern")
     .argument("<pattern>", "the pattern, as oz0 policy list shows it")
     .action(async (pattern: string) => {
-      const removed = await withRuntime(out, (runtime) => runtime.policy.remove(out.options.tenant, pattern));
+      const removed = await withRuntime(out, ({ services, caller }) =>
+        services.policy.remove(caller, pattern),
+      );
       out.result(removed, (rule) => `removed the rule ${rule.action} ${rule.pattern}`);
     });
 

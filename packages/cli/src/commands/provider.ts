@@ -77,8 +77,8 @@ export function registerProvider(program: Command, out: Output): Command {
         ...(command.getOptionValueSource("stream") === "cli" ? { stream: options.stream === true } : {}),
         ...(options.structuredOutput === undefined ? {} : { structuredOutput: options.structuredOutput }),
       };
-      const view = await withRuntime(out, (runtime) =>
-        runtime.models.setProvider(out.options.tenant, name, change),
+      const view = await withRuntime(out, ({ services, caller }) =>
+        services.models.setProvider(caller, name, change),
       );
       out.result(
         view,
@@ -90,7 +90,7 @@ export function registerProvider(program: Command, out: Output): Command {
     .command("list")
     .description("list the providers the tenant can use, with their base URLs and where their keys come from")
     .action(async () => {
-      const list = await withRuntime(out, (runtime) => runtime.models.providers(out.options.tenant));
+      const list = await withRuntime(out, ({ services, caller }) => services.models.providers(caller));
       out.result(list, (views) => views.map(drawProvider).join("\n"));
     });
 
@@ -99,7 +99,7 @@ export function registerProvider(program: Command, out: Output): Command {
     .description("remove a provider's settings and its stored key")
     .argument("<name>", "the provider")
     .action(async (name: string) => {
-      await withRuntime(out, (runtime) => runtime.models.removeProvider(out.options.tenant, name));
+      await withRuntime(out, ({ services, caller }) => services.models.removeProvider(caller, name));
       out.result(
         { name, removed: true },
         () => `provider ${name}'s settings removed from tenant ${out.options.tenant}`,

@@ -31,15 +31,14 @@ export function registerRoutine(program: Command, out: Output): void {
   const routine = program
     .command("routine")
     .description("the tenant's routines: schedules and events that start jobs (oz0 worker fires them)");
-  const caller = async () => (await import("@oz0/runtime")).localAdmin(out.options.tenant);
 
   routine
     .command("list")
     .description("list the tenant's routines: trigger, target, policies, next tick, last fire")
     .action(async () => {
-      const { list, workers } = await withRuntime(out, async (runtime) => ({
-        list: await runtime.routines.list(await caller()),
-        workers: await runtime.liveWorkers(),
+      const { list, workers } = await withRuntime(out, async ({ runtime, caller }) => ({
+        list: await runtime.services.routines.list(caller),
+        workers: await runtime.services.jobs.liveWorkers(caller),
       }));
       out.result(list, (routines) => drawList(out.options.tenant, routines));
       // A routine fires only while a worker runs: say so rather than let it look armed.
@@ -54,9 +53,9 @@ export function registerRoutine(program: Command, out: Output): void {
     .argument("<name>", "the routine: <plugin>/<name>, or a tenant routine's name")
     .option("--input <text>", "the job's input instead of the routine's")
     .action(async (name: string, options: { input?: string }) => {
-      const fired = await withRuntime(out, async (runtime) =>
-        runtime.routines.fire(
-          await caller(),
+      const fired = await withRuntime(out, async ({ runtime, caller }) =>
+        runtime.services.routines.fire(
+          caller,
           name,
           options.input === undefined ? {} : { input: options.input },
         ),
@@ -77,10 +76,10 @@ export function registerRoutine(program: Command, out: Output): void {
       )
       .argument("<name>", "the routine")
       .action(async (name: string) => {
-        const view = await withRuntime(out, async (runtime) =>
+        const view = await withRuntime(out, async ({ runtime, caller }) =>
           paused
-            ? runtime.routines.pause(await caller(), name)
-            : runtime.routines.resume(await caller(), name),
+            ? runtime.services.routines.pause(caller, name)
+            : runtime.services.routines.resume(caller, name),
         );
         out.result(view, (one) => `routine ${one.name} ${one.paused ? "paused" : "resumed"}`);
       });
@@ -96,9 +95,9 @@ export function registerRoutine(program: Command, out: Output): void {
       numberOption({ whole: true, min: 1, what: "how many fires to show", example: "20" }),
     )
     .action(async (name: string, options: { limit?: number }) => {
-      const fires = await withRuntime(out, async (runtime) =>
-        runtime.routines.history(
-          await caller(),
+      const fires = await withRuntime(out, async ({ runtime, caller }) =>
+        runtime.services.routines.history(
+          caller,
           name,
           options.limit === undefined ? {} : { limit: options.limit },
         ),
@@ -142,8 +141,8 @@ export function registerRoutine(program: Command, out: Output): void {
       numberOption({ min: 0, what: "US dollars", example: "0.5" }),
     )
     .action(async (name: string, options: AddOptions) => {
-      const view = await withRuntime(out, async (runtime) =>
-        runtime.routines.add(await caller(), routineFrom(name, options)),
+      const view = await withRuntime(out, async ({ runtime, caller }) =>
+        runtime.services.routines.add(caller, routineFrom(name, options)),
       );
       out.result(view, (one) => `routine ${one.name} added: ${trigger(one)} → ${one.run}`);
     });
@@ -153,8 +152,8 @@ export function registerRoutine(program: Command, out: Output): void {
     .description("remove a routine of the tenant's own (a plugin's goes with its plugin)")
     .argument("<name>", "the routine")
     .action(async (name: string) => {
-      const removed = await withRuntime(out, async (runtime) =>
-        runtime.routines.remove(await caller(), name),
+      const removed = await withRuntime(out, async ({ runtime, caller }) =>
+        runtime.services.routines.remove(caller, name),
       );
       out.result(removed, (report) => `routine ${report.removed} removed`);
     });
@@ -164,7 +163,9 @@ export function registerRoutine(program: Command, out: Output): void {
     .description("make a webhook routine's signing secret anew; it is shown this once")
     .argument("<name>", "the routine (event: webhook)")
     .action(async (name: string) => {
-      const made = await withRuntime(out, async (runtime) => runtime.routines.secret(await caller(), name));
+      const made = await withRuntime(out, async ({ runtime, caller }) =>
+        runtime.services.routines.secret(caller, name),
+      );
       out.result(
         made,
         (one) =>

@@ -6,13 +6,11 @@
 // on the store, the job is left to it: --no-wait returns at once, and without it this process
 // follows the worker's run, or runs the job itself should no worker take it soon. With no live
 // worker, --no-wait leaves the job queued for the next worker or `oz0 job resume`.
-import { readFile } from "node:fs/promises";
-import type { Runtime } from "@oz0/runtime";
 import type { Command } from "commander";
 import { withRuntime } from "../context.js";
-import { invalidInput } from "../errors.js";
+import { invalidInput, readOptionFile } from "../errors.js";
 import type { Output } from "../output.js";
-import { actor, finishRun, withCard, withProgress } from "./job.js";
+import { finishRun, withProgress } from "./job.js";
 
 /** Where `--input-file -` reads the input; tests put text of their own here. */
 export const stdinInput = {
@@ -41,30 +39,23 @@ export function registerRun(program: Command, out: Output): Command {
     .option("--no-wait", "start the job and return: a running worker (oz0 worker) takes it")
     .action(async (address: string, input: string | undefined, options: RunOptions) => {
       const text = await readInput(input, options.inputFile);
-      const tenant = out.options.tenant;
-      const { view, card, workers } = await withRuntime(out, async (runtime) => {
-        const started = await runtime.jobs.start({ tenant, agent: address, input: text, by: actor() });
-        const workers = await runtime.liveWorkers();
+      const { runResult } = await import("@oz0/runtime");
+      const { view, card, workers } = await withRuntime(out, async ({ services, caller }) => {
+        const started = await services.jobs.start(caller, { agent: address, input: text });
+        const workers = await services.jobs.liveWorkers(caller);
         if (!options.wait) return { view: started, card: undefined, workers };
         if (!out.json) out.stderr(`job ${started.id} · ${started.agent}\n`);
-        if (workers > 0) await takenByWorker(runtime, started.id, tenant);
-        return withCard(
-          runtime,
-          await withProgress(out, (listeners) =>
-            runtime.jobs.run(started.id, { tenant, follow: true, ...listeners }),
-          ),
-        ).then((shown) => ({ ...shown, workers }));
+        const ran = await withProgress(out, (listeners) => services.jobs.run(caller, started.id, listeners));
+        return { ...ran, workers };
       });
       if (options.wait) {
         await finishRun(out, view, { card });
         return;
       }
-      out.result(
-        { id: view.id, agent: view.agent, status: view.status, output: view.output, failure: view.failure },
-        (job) =>
-          workers > 0
-            ? `job ${job.id} is queued; a running worker takes it (oz0 job get ${job.id})`
-            : `job ${job.id} is queued; no worker is running: oz0 worker, or oz0 job resume ${job.id}, runs it`,
+      out.result(runResult(view), (job) =>
+        workers > 0
+          ? `job ${job.id} is queued; a running worker takes it (oz0 job get ${job.id})`
+          : `job ${job.id} is queued; no worker is running: oz0 worker, or oz0 job resume ${job.id}, runs it`,
       );
     });
 }
@@ -80,38 +71,9 @@ async function readInput(input: string | undefined, file: string | undefined): P
     );
   }
   if (file === "-") return stdinInput.read();
-  try {
-    return await readFile(file, "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why =
-      code === "ENOENT"
-        ? "there is no such file"
-        : code === "EISDIR"
-          ? "it is a folder"
-          : code === "EACCES"
-            ? "oz0 may not read it"
-            : (error as Error).message;
-    throw await invalidInput(
-      `--input-file ${file}: ${why}; give a file to read the input from, or - for stdin`,
-      "input-file",
-      "cannot be read",
-    );
-  }
-}
-
-/** How long `oz0 run` gives a live worker to take its job before running the job itself. */
-const WORKER_TAKE_MS = 5_000;
-const WORKER_LOOK_MS = 100;
-
-/**
- * Waits a while for a live worker to take the job; `run` then follows that worker's run, or,
- * should the job still be queued (the worker busy or gone), takes the job itself.
- */
-async function takenByWorker(runtime: Runtime, id: string, tenant: string): Promise<void> {
-  const until = Date.now() + WORKER_TAKE_MS;
-  while (Date.now() < until) {
-    if ((await runtime.jobs.get(id, tenant)).status !== "queued") return;
-    await new Promise((resolve) => setTimeout(resolve, WORKER_LOOK_MS));
-  }
+  return readOptionFile(file, {
+    said: "--input-file",
+    issue: "input-file",
+    hint: "give a file to read the input from, or - for stdin",
+  });
 }

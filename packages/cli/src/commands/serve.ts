@@ -34,7 +34,7 @@ export function registerServe(program: Command, out: Output): Command {
     )
     .action(async (options: ServeOptions) => {
       const key = await serverKey(options.apiKeyFile);
-      await withRuntime(out, async (runtime) => {
+      await withRuntime(out, async ({ runtime }) => {
         const { fixedKeys, startServer } = await import("@oz0/server");
         const tenant = out.options.tenant;
         const caller = { tenant, actor: "key:serve", role: "admin" as const, agents: ["*"] };

@@ -1,12 +1,11 @@
 // `oz0 skill proposals|proposal|approve|reject`: the skills agents proposed with
 // oz.propose_skill (skills.propose). A person reads a proposal and its patch, then approves it,
 // which opens the pull request through the agent's apply function, or rejects it.
-import type { ProposalStatus, ProposalView } from "@oz0/runtime";
+import type { ProposalStatus, ProposalView, ShownProposal } from "@oz0/runtime";
 import { type Command, Option } from "commander";
 import { withRuntime } from "../context.js";
 import { allOf } from "../options.js";
 import type { Output } from "../output.js";
-import { actor } from "./job.js";
 import { table } from "./plugin.js";
 
 /** The runtime's PROPOSAL_STATUSES. */
@@ -20,11 +19,8 @@ export function registerSkill(program: Command, out: Output): Command {
     .description("list the skill proposals of the tenant, newest first")
     .addOption(new Option("--status <status>", "only proposals in this status").choices(PROPOSAL_STATUSES))
     .action(async (options: { status?: ProposalStatus }) => {
-      const list = await withRuntime(out, (runtime) =>
-        runtime.proposals.list(
-          out.options.tenant,
-          options.status === undefined ? {} : { status: options.status },
-        ),
+      const list = await withRuntime(out, ({ services, caller }) =>
+        services.skills.proposals(caller, { status: options.status }),
       );
       out.result(list, drawList);
     });
@@ -34,10 +30,7 @@ export function registerSkill(program: Command, out: Output): Command {
     .description("show one proposal: the skill, why, and the patch approving it would send")
     .argument("<id>", "the proposal's ID (sp-…)")
     .action(async (id: string) => {
-      const shown = await withRuntime(out, async (runtime) => ({
-        ...(await runtime.proposals.get(out.options.tenant, id)),
-        ...(await runtime.proposals.patch(out.options.tenant, id)),
-      }));
+      const shown = await withRuntime(out, ({ services, caller }) => services.skills.proposal(caller, id));
       out.result(shown, drawProposal);
     });
 
@@ -48,8 +41,8 @@ export function registerSkill(program: Command, out: Output): Command {
     .option("--base <branch>", "the branch the pull request goes to", "main")
     .option("--draft", "open the pull request as a draft")
     .action(async (id: string, options: { base: string; draft?: boolean }) => {
-      const approved = await withRuntime(out, (runtime) =>
-        runtime.proposals.approve(out.options.tenant, id, actor(), {
+      const approved = await withRuntime(out, ({ services, caller }) =>
+        services.skills.approve(caller, id, {
           base: options.base,
           draft: options.draft === true,
         }),
@@ -67,8 +60,8 @@ export function registerSkill(program: Command, out: Output): Command {
     .argument("<id>", "the proposal's ID (sp-…)")
     .option("--reason <text>", "why, for the record")
     .action(async (id: string, options: { reason?: string }) => {
-      const rejected = await withRuntime(out, (runtime) =>
-        runtime.proposals.reject(out.options.tenant, id, actor(), options.reason),
+      const rejected = await withRuntime(out, ({ services, caller }) =>
+        services.skills.reject(caller, id, options.reason),
       );
       out.result(rejected, (proposal) => `proposal ${proposal.id} rejected by ${proposal.decidedBy}`);
     });
@@ -90,7 +83,7 @@ function drawList(list: readonly ProposalView[]): string {
   ]);
 }
 
-function drawProposal(proposal: ProposalView & { path: string; patch: string }): string {
+function drawProposal(proposal: ShownProposal): string {
   const lines = [
     `proposal ${proposal.id} · ${proposal.status}${proposal.decidedBy === null ? "" : ` by ${proposal.decidedBy}`}`,
     `  skill    ${proposal.into}/${proposal.skill}: ${proposal.description}`,

@@ -16,9 +16,8 @@ export function registerTenant(program: Command, out: Output): Command {
     .description("create a tenant; it gets the default plugins (std)")
     .argument("<name>", "lowercase letters, digits and single dashes")
     .action(async (name: string) => {
-      const { localAdmin } = await import("@oz0/runtime");
-      const made = await withRuntime(out, (runtime) =>
-        runtime.identity.createTenant(localAdmin(out.options.tenant), name),
+      const made = await withRuntime(out, ({ runtime, caller }) =>
+        runtime.services.identity.createTenant(caller, name),
       );
       out.result(made, (view) => `created tenant ${view.name}`);
     });
@@ -27,9 +26,8 @@ export function registerTenant(program: Command, out: Output): Command {
     .command("list")
     .description("list the tenants")
     .action(async () => {
-      const { localAdmin } = await import("@oz0/runtime");
-      const tenants = await withRuntime(out, (runtime) =>
-        runtime.identity.listTenants(localAdmin(out.options.tenant)),
+      const tenants = await withRuntime(out, ({ runtime, caller }) =>
+        runtime.services.identity.listTenants(caller),
       );
       out.result(tenants, drawTenants);
     });

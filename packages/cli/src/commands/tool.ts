@@ -15,8 +15,8 @@ export function registerTool(program: Command, out: Output): Command {
     .option("--args <json>", "the arguments, a JSON object", "{}")
     .action(async (address: string, options: { args: string }) => {
       const args = await parseArgs(options.args);
-      const report = await withRuntime(out, (runtime) =>
-        runtime.tools.call(out.options.tenant, address, args),
+      const report = await withRuntime(out, ({ services, caller }) =>
+        services.tools.call(caller, address, args),
       );
       if (report.ok) {
         out.result(report, (done) => JSON.stringify(done.result, null, 2));

@@ -1,11 +1,10 @@
 // `oz0 user add NAME`, `oz0 user list`, `oz0 user remove NAME`: people who sign in to a server
 // with a password. The password comes from stdin or --password-file, never from the command
 // line, where shell history and every other user's `ps` would see it.
-import { readFile } from "node:fs/promises";
 import type { UserView } from "@oz0/runtime";
 import { type Command, Option } from "commander";
 import { withRuntime } from "../context.js";
-import { invalidInput } from "../errors.js";
+import { invalidInput, readOptionFile } from "../errors.js";
 import type { Output } from "../output.js";
 import { table } from "./plugin.js";
 
@@ -47,9 +46,8 @@ export function registerUser(program: Command, out: Output): Command {
         );
       }
       const password = await readPassword(options.passwordFile);
-      const { localAdmin } = await import("@oz0/runtime");
-      const added = await withRuntime(out, (runtime) =>
-        runtime.identity.addUser(localAdmin(out.options.tenant), name, password),
+      const added = await withRuntime(out, ({ runtime, caller }) =>
+        runtime.services.identity.addUser(caller, name, password),
       );
       out.result(
         added,
@@ -62,9 +60,8 @@ export function registerUser(program: Command, out: Output): Command {
     .command("list")
     .description("list the users and the tenants each is a member of")
     .action(async () => {
-      const { localAdmin } = await import("@oz0/runtime");
-      const users = await withRuntime(out, (runtime) =>
-        runtime.identity.listUsers(localAdmin(out.options.tenant)),
+      const users = await withRuntime(out, ({ runtime, caller }) =>
+        runtime.services.identity.listUsers(caller),
       );
       out.result(users, drawUsers);
     });
@@ -74,9 +71,8 @@ export function registerUser(program: Command, out: Output): Command {
     .description("remove a user and every membership the user has")
     .argument("<name>", "the user, as oz0 user list shows it")
     .action(async (name: string) => {
-      const { localAdmin } = await import("@oz0/runtime");
-      const removed = await withRuntime(out, (runtime) =>
-        runtime.identity.removeUser(localAdmin(out.options.tenant), name),
+      const removed = await withRuntime(out, ({ runtime, caller }) =>
+        runtime.services.identity.removeUser(caller, name),
       );
       out.result(removed, (view) =>
         view.tenants.length === 0
@@ -92,20 +88,7 @@ export function registerUser(program: Command, out: Output): Command {
 async function readPassword(file: string | undefined): Promise<string> {
   let text: string;
   if (file !== undefined) {
-    try {
-      text = await readFile(file, "utf8");
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      const why =
-        code === "ENOENT"
-          ? "there is no such file"
-          : code === "EISDIR"
-            ? "it is a folder"
-            : code === "EACCES"
-              ? "oz0 may not read it"
-              : (error as Error).message;
-      throw await invalidInput(`--password-file ${file}: ${why}`, "password-file", "cannot be read");
-    }
+    text = await readOptionFile(file, { said: "--password-file", issue: "password-file" });
   } else {
     // A terminal would show the password as it is typed.
     if (passwordInput.isTerminal()) {

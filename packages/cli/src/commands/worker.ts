@@ -1,5 +1,6 @@
 // `oz0 worker [--concurrency N]`: runs a worker in the foreground. It takes the store's
-// runnable jobs, up to N at once, printing a line as it takes each and as each stops (JSON
+// runnable jobs (every tenant's, or only those of the tenant a --tenant given on the command
+// line names), up to N at once, printing a line as it takes each and as each stops (JSON
 // lines with --json), and fires the routines that come due (a line for each fire). SIGTERM or
 // SIGINT drains it: it takes nothing more, lets the jobs in flight finish within the grace
 // period, lets go of the rest (queued, for another worker) and exits 0.
@@ -29,8 +30,10 @@ export function registerWorker(program: Command, out: Output): Command {
       "on SIGTERM, how long the jobs in flight run on before they are let go (default 30)",
       numberOption({ min: 0, what: "seconds to let the jobs in flight finish", example: "30" }),
     )
-    .action(async (options: WorkerOptions) => {
-      await withRuntime(out, async (runtime) => {
+    .action(async (options: WorkerOptions, command: Command) => {
+      // A worker serves the whole store unless told which tenant: --tenant's default is no choice.
+      const tenant = tenantGiven(command) ? out.options.tenant : undefined;
+      await withRuntime(out, async ({ runtime }) => {
         const say = (what: "claimed" | "stopped", job: JobView) => {
           if (out.json)
             out.writeJson({ event: what, job: { id: job.id, agent: job.agent, status: job.status } });
@@ -40,6 +43,7 @@ export function registerWorker(program: Command, out: Output): Command {
             );
         };
         const worker = runtime.worker({
+          ...(tenant === undefined ? {} : { tenant }),
           ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
           ...(options.grace === undefined ? {} : { graceMs: options.grace * 1000 }),
           onClaimed: (job) => say("claimed", job),
@@ -49,6 +53,7 @@ export function registerWorker(program: Command, out: Output): Command {
         });
         // Every worker runs the routine scheduler too: each tick fires once however many run it.
         const routines = runtime.routines.scheduler({
+          ...(tenant === undefined ? {} : { tenant }),
           onFired: ({ routine, result }) => {
             const job = result.outcome === "started" ? result.job.id : null;
             if (out.json) out.writeJson({ event: "routine", routine, outcome: result.outcome, job });
@@ -65,8 +70,16 @@ export function registerWorker(program: Command, out: Output): Command {
           await worker.start();
           routines.start();
           if (out.json)
-            out.writeJson({ event: "started", worker: worker.id, concurrency: worker.concurrency });
-          else out.stderr(`worker ${worker.id} · ${worker.concurrency} at once · SIGTERM drains it\n`);
+            out.writeJson({
+              event: "started",
+              worker: worker.id,
+              concurrency: worker.concurrency,
+              tenant: tenant ?? null,
+            });
+          else
+            out.stderr(
+              `worker ${worker.id} · ${tenant === undefined ? "every tenant" : `tenant ${tenant}`} · ${worker.concurrency} at once · SIGTERM drains it\n`,
+            );
           if (!stop.signal.aborted) await once(stop.signal, "abort");
           if (!out.json)
             out.stderr(`worker ${worker.id} draining: ${worker.inFlight.length} job(s) in flight\n`);
@@ -80,4 +93,11 @@ export function registerWorker(program: Command, out: Output): Command {
         }
       });
     });
+}
+
+/** Whether --tenant was given on the command line, rather than left at its default. */
+function tenantGiven(command: Command): boolean {
+  let root = command;
+  while (root.parent !== null) root = root.parent;
+  return root.getOptionValueSource("tenant") === "cli";
 }

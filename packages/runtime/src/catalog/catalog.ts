@@ -18,8 +18,10 @@ import {
   unpackBundle,
 } from "../bundles/index.js";
 import {
+  type ContractBreak,
   checkPlugin,
   lintRefusal,
+  type PluginContract,
   type TenantContext,
   type TenantProblem,
   tenantContextFromEntries,
@@ -35,7 +37,7 @@ import {
   refuseUnmetUses,
   tenantProblems,
 } from "./checks.js";
-import { type ContractBreak, type PluginContract, refuseBrokenContract, storedContract } from "./contract.js";
+import { refuseBrokenContract, storedContract } from "./contract.js";
 import {
   type DefaultPluginOutcome,
   defaultNames,

@@ -8,14 +8,6 @@ export {
   type PluginSource,
 } from "./catalog.js";
 export type { ReferenceProblem } from "./checks.js";
-export {
-  type AgentContract,
-  type ContractBreak,
-  contractBreaks,
-  describeBreak,
-  nextMajor,
-  type PluginContract,
-} from "./contract.js";
 export { DEFAULTS_SETTING, type DefaultPluginOutcome, defaultPluginDirs } from "./defaults.js";
 export { listWords, nameClashError, toolClashError } from "./errors.js";
 export { type GrantTarget, grantRefusal } from "./grants.js";

@@ -180,6 +180,9 @@ function agentReferences(
   ];
 }
 
+/** `<tool>.*` or `<plugin>/<tool>.*`, a whole tool in an agent's `tools:`; `oz.*` is not one. */
+const WHOLE_TOOL = /^(?!oz\.)[^*]+\.\*$/;
+
 /** Reads one reference written inside plugin `own`; built-ins name no plugin's part, so give nothing. */
 function read(
   own: string,
@@ -190,6 +193,28 @@ function read(
 ): Reference | undefined {
   const placed = at === undefined ? {} : { at };
   if (kind === "function" && isToolRef(text)) return { ...readToolRef(where, text), ...placed };
+  // `<tool>.*` in tools: grants a whole tool, so what must hold is the tool.
+  if (kind === "function" && WHOLE_TOOL.test(text)) {
+    try {
+      const { address, bare } = resolveReference(`${text.slice(0, -2)}.x`, {
+        plugin: own,
+        expect: "function",
+      });
+      if (address.kind !== "function") return undefined;
+      return {
+        type: "part",
+        where,
+        text,
+        kind: "tool",
+        plugin: bare ? undefined : address.plugin,
+        name: address.tool,
+        ...placed,
+      };
+    } catch (error) {
+      if (!isOz0Error(error)) throw error;
+      return { type: "invalid", where, text, problem: error.message, ...placed };
+    }
+  }
   let address: Address | AddressPattern;
   let bare: boolean;
   try {

@@ -12,7 +12,7 @@ import {
   PolicyViolation,
   toOz0Error,
 } from "@oz0/sdk";
-import type { GovernanceSink } from "./events.js";
+import type { GovernanceSink } from "../events/index.js";
 import type { HookEntry, HookTable } from "./table.js";
 
 /** Where the hooks fire: every payload carries these. */

@@ -1,13 +1,14 @@
 // The hook bus: the tenant's hook table (every handler its plugins register through addHook,
 // the lifecycle specs and governance contracts), run with each hook point's semantics, and the
 // governance events it records in a job's history.
-export { HookBus, type HookFields, type HookOutcome, type HookScope } from "./bus.js";
+
 export type {
   GovernanceEvent,
   GovernanceEventData,
   GovernanceEventKind,
   GovernanceSink,
-} from "./events.js";
+} from "../events/index.js";
+export { HookBus, type HookFields, type HookOutcome, type HookScope } from "./bus.js";
 export { hookInterceptor } from "./interceptor.js";
 export {
   hookFailure,

@@ -3,14 +3,13 @@
 // order with the step they belong to (a model call's checks in the write of its reply, a tool
 // call's in the write of its result). Each method fires one point where the job engine acts.
 import { ContextPart, type HookPayload, type Oz0Error } from "@oz0/sdk";
-import type { JobFailure, NewEvent } from "../jobs/events.js";
-import { SetupFailure } from "../jobs/failures.js";
+import type { GovernanceEvent, JobFailure, NewEvent } from "../events/index.js";
+import { SetupFailure } from "../events/index.js";
 import type { ModelFunction, ModelReply, ModelRequest } from "../models/index.js";
 import type { Store } from "../store/index.js";
 import type { CallableFunction, CallContext } from "../tools/index.js";
 import { type JobUsage, tenantUsage, type UsageQuery, type UsageTotals } from "../usage/index.js";
 import { HookBus, type HookScope } from "./bus.js";
-import type { GovernanceEvent } from "./events.js";
 import {
   functionDescriptions,
   HookMessages,

@@ -5,6 +5,7 @@
 // `oz.call_tool` stands for the function it names, which the loop calls in its place.
 import {
   BUILTIN_FUNCTIONS,
+  type BuiltinFunction,
   type FunctionCall,
   type JsonSchemaObject,
   modelVisibleName,
@@ -12,8 +13,7 @@ import {
 } from "@oz0/sdk";
 import type { CallableFunction } from "../tools/index.js";
 
-export { BUILTIN_FUNCTIONS };
-export type BuiltinFunction = (typeof BUILTIN_FUNCTIONS)[number];
+export { BUILTIN_FUNCTIONS, type BuiltinFunction };
 
 /** Built-ins the loop carries out itself instead of running them. */
 export const JOB_CONTROL_BUILTINS: ReadonlySet<string> = new Set(["fail", "ask_user", "delegate"]);
@@ -25,6 +25,8 @@ export interface SkillEntry {
   readonly label: string;
   readonly description: string;
   readonly body: string;
+  /** The skill folder's bundled text files (`references/x.md`), read with oz.skill's `file`. */
+  readonly files?: Readonly<Record<string, string>>;
 }
 
 /** An agent this one may delegate to, as `delegation.allow` names it, with its description. */
@@ -46,10 +48,6 @@ export interface BuiltinContext {
         readonly record: (args: Record<string, unknown>, call: FunctionCall) => Promise<unknown>;
       }
     | undefined;
-}
-
-export function isBuiltin(name: string): name is BuiltinFunction {
-  return (BUILTIN_FUNCTIONS as readonly string[]).includes(name);
 }
 
 /** The callable form of a built-in, for the model's list and for the dispatch path's checks. */
@@ -105,16 +103,19 @@ const SPECS: Record<BuiltinFunction, (context: BuiltinContext) => Spec> = {
     },
   }),
   skill: ({ skills }) => ({
-    description: "Read the body of one of your skills, by its name in the skills index.",
+    description:
+      "Read the body of one of your skills, by its name in the skills index; with file, one of the files bundled with it (such as references/guide.md).",
     input: {
       type: "object",
       properties: {
         name: skills.length === 0 ? { type: "string" } : { type: "string", enum: skillNames(skills) },
+        file: { type: "string", minLength: 1 },
       },
       required: ["name"],
       additionalProperties: false,
     },
-    run: async (args) => readSkill(skills, String(args.name)),
+    run: async (args) =>
+      readSkill(skills, String(args.name), args.file === undefined ? undefined : String(args.file)),
   }),
   delegate: ({ delegates }) => ({
     description:
@@ -191,7 +192,11 @@ function skillNames(skills: readonly SkillEntry[]): string[] {
   return skills.map((skill) => skill.label);
 }
 
-function readSkill(skills: readonly SkillEntry[], name: string): { name: string; body: string } {
+function readSkill(
+  skills: readonly SkillEntry[],
+  name: string,
+  file: string | undefined,
+): { name: string; body: string } | { name: string; file: string; text: string } {
   const skill = skills.find((entry) => entry.label === name || `${entry.plugin}/${entry.name}` === name);
   if (skill === undefined) {
     throw new Oz0Error(
@@ -200,7 +205,19 @@ function readSkill(skills: readonly SkillEntry[], name: string): { name: string;
       { data: { kind: "skill", name } },
     );
   }
-  return { name: skill.label, body: skill.body };
+  if (file === undefined) return { name: skill.label, body: skill.body };
+  // Only the files bundled with the skill: a path is a key of that map, never a place on disk.
+  const text =
+    skill.files === undefined ? undefined : Object.hasOwn(skill.files, file) ? skill.files[file] : undefined;
+  if (text === undefined) {
+    const have = Object.keys(skill.files ?? {});
+    throw new Oz0Error(
+      "NOT_FOUND",
+      `skill ${skill.label} has no bundled file ${file}; its files: ${have.join(", ") || "none"}.`,
+      { data: { kind: "skill file", name: `${skill.label}:${file}` } },
+    );
+  }
+  return { name: skill.label, file, text };
 }
 
 function carriedOutByTheLoop(name: string): () => Promise<never> {

@@ -1,6 +1,6 @@
 // Starting a child job (oz.delegate, a flow's agent step): the parent waits for it, and the
 // child is created, tagged and queued in the same transaction, so neither exists without the other.
-import { event, type NewEvent } from "./events.js";
+import { event, type NewEvent } from "../events/index.js";
 import { childJobId } from "./ids.js";
 import type { JobRun } from "./job-run.js";
 import { agentTags } from "./tags.js";

@@ -5,12 +5,12 @@
 // every token is there. The context hooks see and may change the parts and the prompt.
 import { randomUUID } from "node:crypto";
 import { ContextPart, type SystemPromptSpec } from "@oz0/sdk";
+import type { JobEventData } from "../events/index.js";
 import type { PromptSection, RunHooks } from "../hooks/index.js";
 import { estimateTokens } from "../models/index.js";
 import type { LoadedAgent, LoadedPlugin } from "../plugin-dir/index.js";
 import type { FunctionResolver } from "../tools/index.js";
 import type { SkillEntry } from "./builtins.js";
-import type { JobEventData } from "./events.js";
 import type { Toolset } from "./toolset.js";
 
 type PartEvent = JobEventData["context_part_contributed"];
@@ -231,6 +231,7 @@ export async function agentSkills(
       label: pluginName === own ? name : `${pluginName}/${name}`,
       description: skill.description,
       body: skill.body,
+      ...(skill.files === undefined ? {} : { files: skill.files }),
     });
     return true;
   };

@@ -6,13 +6,19 @@
 import { isOz0Error, Oz0Error } from "@oz0/sdk";
 import type { Transaction } from "kysely";
 import { buildCard, type Card } from "../cards/index.js";
+import {
+  event,
+  type JobEvent,
+  type JobFailure,
+  type RoutineGrant,
+  type WaitingFor,
+} from "../events/index.js";
 import { type HookSource, storeHookSource } from "../hooks/index.js";
 import { type ModelResolver, modelResolver } from "../models/index.js";
-import { assertAgentRuns } from "../policy/kill-switches.js";
+import { assertAgentRuns } from "../policy/index.js";
 import type { Database, JobMode, JobRow, JobStatus, Store } from "../store/index.js";
 import { checkedTraceparent, type Telemetry } from "../telemetry/index.js";
 import type { CallInterceptor, PartSource } from "../tools/index.js";
-import { event, type JobEvent, type JobFailure, type RoutineGrant, type WaitingFor } from "./events.js";
 import { keyedJobId, newJobId, newLeaseToken, newNodeId } from "./ids.js";
 import type { RunDeps, RunListeners } from "./job-run.js";
 import { runJob } from "./loop.js";
@@ -91,8 +97,8 @@ export interface StartRequest {
 }
 
 export interface RunOptions extends RunListeners {
-  /** The tenant the caller acts in; a job of another tenant is not found. */
-  readonly tenant?: string;
+  /** The tenant the caller acts in, never "any tenant": a job of another tenant is not found. */
+  readonly tenant: string;
   /** When another worker holds the job, wait for it to stop (or for its lease to run out) instead of refusing. */
   readonly follow?: boolean;
   /** Told while waiting on another worker's lease, about every poll. */
@@ -167,10 +173,11 @@ export class JobEngine {
    */
   async start(request: StartRequest): Promise<JobView> {
     const part = await this.resolveRunnable(request);
+    let runtime: string | undefined;
     // A killed agent starts no job (kill switches, policy/).
     if (part.kind === "agent") {
       await assertAgentRuns(this.jobs.store, request.tenant, `${part.plugin}/${part.name}`);
-      await assertRuntimeRuns(this.#deps.source, request.tenant, part);
+      runtime = await assertRuntimeRuns(this.#deps.source, request.tenant, part);
       if (request.checkInput === true) await this.assertInput(request, part);
     }
     const id =
@@ -207,6 +214,7 @@ export class JobEngine {
           input: request.input ?? "",
           ...(request.by === undefined ? {} : { by: request.by }),
           ...(request.routine === undefined ? {} : { routine: request.routine }),
+          ...(runtime === undefined ? {} : { runtime }),
         }),
       ],
       request.inTransaction === undefined
@@ -285,7 +293,8 @@ export class JobEngine {
    * job another worker holds is waited for: until it stops, or until its lease runs out and
    * this process takes it over.
    */
-  async run(id: string, options: RunOptions = {}): Promise<JobView> {
+  async run(id: string, options: RunOptions): Promise<JobView> {
+    requireTenant(options?.tenant);
     for (;;) {
       if (aborted(options.signal)) return this.get(id, options.tenant);
       const claimed = await this.jobs.claim({
@@ -293,7 +302,7 @@ export class JobEngine {
         node: this.node,
         token: newLeaseToken(this.node),
         ttlMs: this.#leaseMs,
-        ...(options.tenant === undefined ? {} : { tenant: options.tenant }),
+        tenant: options.tenant,
       });
       if (claimed !== undefined) {
         await this.runClaimed(claimed, options);
@@ -347,7 +356,8 @@ export class JobEngine {
    * the tree: a person who answers a child's question or approves a child's call carries the
    * whole delegation on. Returns the view of the last job run: the top of what went on.
    */
-  async runUp(id: string, options: RunOptions = {}): Promise<JobView> {
+  async runUp(id: string, options: RunOptions): Promise<JobView> {
+    requireTenant(options?.tenant);
     let view = await this.run(id, { ...options, follow: true });
     while (isTerminal(view.status) && view.parent !== null) {
       const parent = await this.get(view.parent, options.tenant);
@@ -361,7 +371,8 @@ export class JobEngine {
    * Takes up job `id` from its history (`oz0 job resume`): a queued job, or one whose worker
    * died, once its lease runs out. Refuses a job that ended or waits for someone.
    */
-  async resume(id: string, options: RunOptions = {}): Promise<JobView> {
+  async resume(id: string, options: RunOptions): Promise<JobView> {
+    requireTenant(options?.tenant);
     const row = await this.row(id, options.tenant);
     if (isTerminal(row.status) || row.status === "waiting") throw notResumable(row);
     // A lease without an expiry (an `oz0 mcp serve` call's job) never runs out: following it would wait forever.
@@ -398,22 +409,23 @@ export class JobEngine {
     return {
       job: jobView(claimed.row),
       run: async (runOptions = {}) => {
-        await this.runClaimed(claimed, runOptions);
-        return this.get(claimed.row.id);
+        await this.runClaimed(claimed, { ...runOptions, tenant: claimed.row.tenant });
+        return this.get(claimed.row.id, claimed.row.tenant);
       },
     };
   }
 
-  async get(id: string, tenant?: string): Promise<JobView> {
-    return jobView(await this.row(id, tenant));
+  /** Job `id` of `tenant`; a job of another tenant is not found. */
+  async get(id: string, tenant: string): Promise<JobView> {
+    return jobView(await this.row(id, requireTenant(tenant)));
   }
 
   /** The job's events in order (after `afterSeq`): its trace. */
   async events(
     id: string,
-    options: { readonly tenant?: string; readonly afterSeq?: number } = {},
+    options: { readonly tenant: string; readonly afterSeq?: number },
   ): Promise<JobEvent[]> {
-    await this.row(id, options.tenant);
+    await this.row(id, requireTenant(options?.tenant));
     return this.jobs.events(id, options.afterSeq ?? 0);
   }
 
@@ -435,8 +447,8 @@ export class JobEngine {
    * waits for the next message, shaped by its agent's output schema. Undefined for a text
    * answer, and for a job that has no answer.
    */
-  async card(id: string, tenant?: string): Promise<Card | undefined> {
-    const row = await this.row(id, tenant);
+  async card(id: string, tenant: string): Promise<Card | undefined> {
+    const row = await this.row(id, requireTenant(tenant));
     const events = await this.jobs.events(id);
     if (row.status === "succeeded") {
       const end = events.findLast((entry) => entry.kind === "job_succeeded");
@@ -455,10 +467,11 @@ export class JobEngine {
    * Cancels a job, recording who did. A queued or waiting job (or one whose worker died) ends
    * at once, with the child it waits for; a running one stops at its next step.
    */
-  async cancel(id: string, by: string, options: { readonly tenant?: string } = {}): Promise<JobView> {
+  async cancel(id: string, by: string, options: { readonly tenant: string }): Promise<JobView> {
+    const tenant = requireTenant(options?.tenant);
     await this.jobs.store.transaction(async (trx) => {
       const row = await this.jobs.lockJob(trx, id);
-      if (options.tenant !== undefined && row.tenant !== options.tenant) throw jobNotFound(id);
+      if (row.tenant !== tenant) throw jobNotFound(id);
       if (isTerminal(row.status)) {
         throw new Oz0Error(
           "JOB_STATE_CONFLICT",
@@ -470,7 +483,7 @@ export class JobEngine {
       }
       await this.cancelIn(trx, row, by);
     });
-    return this.get(id);
+    return this.get(id, tenant);
   }
 
   private async cancelIn(trx: Transaction<Database>, row: JobRow, by: string): Promise<void> {
@@ -511,31 +524,30 @@ export class JobEngine {
     id: string,
     answer: string,
     by: string,
-    options: { readonly tenant?: string } = {},
+    options: { readonly tenant: string },
   ): Promise<JobView> {
-    await this.wake(id, "answer", options.tenant, (waiting) => [
+    const tenant = requireTenant(options?.tenant);
+    await this.wake(id, "answer", tenant, (waiting) => [
       event("answer_received", { callId: (waiting as { callId: string }).callId, answer, by }),
     ]);
-    return this.get(id);
+    return this.get(id, tenant);
   }
 
   /** The person's next message in a chat job; the job is queued to answer it. */
-  async say(
-    id: string,
-    text: string,
-    by: string,
-    options: { readonly tenant?: string } = {},
-  ): Promise<JobView> {
-    await this.wake(id, "chat", options.tenant, () => [event("user_message", { text, by })]);
-    return this.get(id);
+  async say(id: string, text: string, by: string, options: { readonly tenant: string }): Promise<JobView> {
+    const tenant = requireTenant(options?.tenant);
+    await this.wake(id, "chat", tenant, () => [event("user_message", { text, by })]);
+    return this.get(id, tenant);
   }
 
   /** Ends a chat: the job succeeds with its last answer. */
-  async endChat(id: string, options: { readonly tenant?: string } = {}): Promise<JobView> {
+  async endChat(id: string, options: { readonly tenant: string }): Promise<JobView> {
+    const tenant = requireTenant(options?.tenant);
+    await this.row(id, tenant);
     const last = (await this.jobs.events(id)).findLast((entry) => entry.kind === "model_call");
     const output = last?.kind === "model_call" ? (last.data.text ?? last.data.output ?? null) : null;
     await this.jobs.outside(id, async (row, { trx, append }) => {
-      this.expectWaiting(row, "chat", options.tenant);
+      this.expectWaiting(row, "chat", tenant);
       await append([event("job_succeeded", { output })]);
       await moveJob(trx, id, "succeeded", {
         from: ["waiting"],
@@ -543,13 +555,13 @@ export class JobEngine {
       });
       await this.jobs.notifyParent(trx, { id, parent: row.parent_id }, { status: "succeeded", output });
     });
-    return this.get(id);
+    return this.get(id, tenant);
   }
 
   private async wake(
     id: string,
     kind: WaitingFor["kind"],
-    tenant: string | undefined,
+    tenant: string,
     events: (waiting: WaitingFor) => Parameters<JobStore["appendOutside"]>[2],
   ): Promise<void> {
     await this.jobs.outside(id, async (row, { trx, append }) => {
@@ -562,8 +574,8 @@ export class JobEngine {
     });
   }
 
-  private expectWaiting(row: JobRow, kind: WaitingFor["kind"], tenant: string | undefined): WaitingFor {
-    if (tenant !== undefined && row.tenant !== tenant) throw jobNotFound(row.id);
+  private expectWaiting(row: JobRow, kind: WaitingFor["kind"], tenant: string): WaitingFor {
+    if (row.tenant !== tenant) throw jobNotFound(row.id);
     const waiting = row.waiting_for === null ? null : (JSON.parse(row.waiting_for) as WaitingFor);
     if (row.status === "waiting" && waiting?.kind === kind) return waiting;
     const wanted =
@@ -579,11 +591,24 @@ export class JobEngine {
     );
   }
 
-  private async row(id: string, tenant?: string): Promise<JobRow> {
+  private async row(id: string, tenant: string): Promise<JobRow> {
     const row = await this.jobs.get(id);
-    if (row === undefined || (tenant !== undefined && row.tenant !== tenant)) throw jobNotFound(id);
+    if (row === undefined || row.tenant !== tenant) throw jobNotFound(id);
     return row;
   }
+}
+
+/**
+ * The tenant a call acts in. One forgotten argument must not reach every tenant's jobs, so a
+ * missing or empty tenant is refused here as well as by the types.
+ */
+function requireTenant(tenant: string | undefined): string {
+  if (typeof tenant === "string" && tenant !== "") return tenant;
+  throw new Oz0Error(
+    "INVALID_INPUT",
+    "a job operation must name the tenant it acts in, and none was given; pass the caller's tenant",
+    { data: { issues: [{ path: "tenant", message: "required" }] } },
+  );
 }
 
 function describeState(row: JobRow, waiting: WaitingFor | null): string {

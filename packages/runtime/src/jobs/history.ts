@@ -1,8 +1,9 @@
 // Rebuilds a job's state from its history: the conversation the model sees, the steps and
 // tokens spent, and the calls the last model reply asked for that have no result yet. A worker
 // that takes over a job reads this and goes on from there, repeating no completed step.
+
+import type { JobEvent, JobEventData, ModelCallRecord, NewEvent } from "../events/index.js";
 import { estimateTokens, estimateValueTokens, type ModelMessage } from "../models/index.js";
-import type { JobEvent, JobEventData, ModelCallRecord, NewEvent } from "./events.js";
 
 /** A call of the last model reply that has no result yet. */
 export interface PendingCall {
@@ -114,6 +115,11 @@ export function applyEvent(history: History, entry: NewEvent): void {
       });
       pending.clear();
       for (const call of entry.data.calls) pending.set(call.id, { call });
+      return;
+    case "mcp_sampling":
+      // A server's sampling counts against the job's limits like its own model calls.
+      history.tokensUsed += (entry.data.usage?.input ?? 0) + (entry.data.usage?.output ?? 0);
+      history.costUsd += entry.data.cost_usd ?? 0;
       return;
     case "tool_call": {
       const call = pending.get(entry.data.callId);

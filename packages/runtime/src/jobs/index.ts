@@ -1,6 +1,22 @@
 // Jobs: the durable engine. A job is a row plus an append-only history of events; workers
 // claim jobs under leases by the database's clock, run the agent loop step by step, record
 // every step before its result is used, and any process can take a job up from its history.
+
+export {
+  JOB_EVENT_KINDS,
+  type JobEvent,
+  type JobEventData,
+  type JobEventKind,
+  type JobFailure,
+  type NewEvent,
+  type WaitingFor,
+} from "../events/index.js";
+export {
+  type ApprovalDecision,
+  type ApprovalFilter,
+  Approvals,
+  type DecisionReport,
+} from "./approvals.js";
 export { BUILTIN_FUNCTIONS, type BuiltinFunction } from "./builtins.js";
 export {
   JOB_ENGINE_DEFAULTS,
@@ -12,20 +28,17 @@ export {
   type TakenJob,
   type WorkOptions,
 } from "./engine.js";
-export {
-  JOB_EVENT_KINDS,
-  type JobEvent,
-  type JobEventData,
-  type JobEventKind,
-  type JobFailure,
-  type NewEvent,
-  type RoutineGrant,
-  type WaitingFor,
-} from "./events.js";
 export { childJobId, newJobId } from "./ids.js";
 export type { RunListeners } from "./job-run.js";
 export { OUTPUT_RETRIES } from "./model-step.js";
-export { isTerminal, JobStore, type Lease, TERMINAL_STATUSES, type TenantRedactor } from "./store.js";
+export {
+  isTerminal,
+  JobStore,
+  jobNotFound,
+  type Lease,
+  TERMINAL_STATUSES,
+  type TenantRedactor,
+} from "./store.js";
 export { DELEGATION_DEFAULTS } from "./tool-step.js";
 export { type JobView, jobView } from "./view.js";
-export { JobWorker, liveWorkers, WORKER_DEFAULTS, type WorkerOptions } from "./worker.js";
+export { clearDeadWorkers, JobWorker, liveWorkers, WORKER_DEFAULTS, type WorkerOptions } from "./worker.js";

@@ -6,13 +6,13 @@
 import { Oz0Error } from "@oz0/sdk";
 import type { Transaction } from "kysely";
 import type { Card } from "../cards/index.js";
+import { event, type JobFailure, type NewEvent, type WaitingFor } from "../events/index.js";
 import type { HookSource, RunHooks } from "../hooks/index.js";
 import { Conversation, type LanguageModel, type ModelResolver } from "../models/index.js";
 import type { Database, Heartbeat, JobRow, JobUpdate } from "../store/index.js";
 import type { RunSpans, Telemetry } from "../telemetry/index.js";
 import type { CallInterceptor, PartSource } from "../tools/index.js";
 import { callsIn, JobUsage } from "../usage/index.js";
-import { event, type JobFailure, type NewEvent, type WaitingFor } from "./events.js";
 import { applyEvent, type History } from "./history.js";
 import type { JobStore, Lease, Renewal } from "./store.js";
 

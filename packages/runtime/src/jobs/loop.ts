@@ -1,20 +1,21 @@
-// The agent loop, wired: replay the history, record the claim, set the agent up, then take
-// steps (the next pending tool call, else a model call) until the job ends or waits, checking
-// for a cancel request and the wall time before each. Every step lives in its own module.
+// The agent loop, wired: replay the history, record the claim, set the agent up, then hand the
+// job to the agent runtime its `runtime:` selects (runtimes/), which takes steps through the
+// core's session until the job ends or waits: oz0's own runtime takes the next pending tool
+// call, else a model call. Before each step the gate checks for a cancel request, the wall
+// time, the tool policy and the kill switches. Every step lives in its own module.
 import { isOz0Error } from "@oz0/sdk";
-import { runFlow } from "../flows/index.js";
+import { event, failureOf } from "../events/index.js";
 import { runHooksFor } from "../hooks/index.js";
-import { governStep } from "../policy/job-gate.js";
+import { RuntimeStop } from "../runtimes/index.js";
 import { tracedRun } from "../telemetry/index.js";
 import { callsIn } from "../usage/index.js";
-import { event } from "./events.js";
-import { failureOf } from "./failures.js";
+import { runFlow } from "./flows/index.js";
 import { replay } from "./history.js";
 import { JobRun, type RunDeps, type RunListeners } from "./job-run.js";
-import { modelStep, stopped, timeoutFailure } from "./model-step.js";
+import { stopped } from "./model-step.js";
+import { CoreSession } from "./session.js";
 import { type AgentSetup, setUpAgent } from "./setup.js";
 import type { Claimed } from "./store.js";
-import { toolStep } from "./tool-step.js";
 
 /** How a run ended for its worker: the job stopped (ended or waits), or the lease went to another. */
 export type RunOutcome = "stopped" | "lost";
@@ -71,6 +72,8 @@ async function guarded(run: JobRun): Promise<void> {
     await loop(run);
   } catch (error) {
     if (isOz0Error(error, "LEASE_LOST")) throw error;
+    // The job stopped inside a runtime's call (it ended or waits): the run is over.
+    if (error instanceof RuntimeStop) return;
     try {
       await run.fail(failureOf(error));
     } catch {
@@ -119,21 +122,6 @@ async function loop(run: JobRun): Promise<void> {
   }
   // Setting up ran the plugins' code after the last write: the first step reads the version itself.
   run.forgetGovernanceVersion();
-  for (;;) {
-    if (run.stopReason === "lost") throw run.signal.reason;
-    // A call whose tool_call went out with its model reply finishes its step first.
-    if (run.cancelBy !== null && run.recordedCall === undefined) {
-      await run.end({ status: "cancelled", by: run.cancelBy });
-      return;
-    }
-    if (run.now >= run.deadline || run.stopReason === "timeout") {
-      await run.fail(timeoutFailure(run));
-      return;
-    }
-    // The tenant's tool policy and kill switches as of this step; a killed agent's job ends here.
-    if (await governStep(run)) return;
-    const next = run.history.pending.values().next().value;
-    const done = next !== undefined ? await toolStep(run, setup, next) : await modelStep(run, setup);
-    if (done) return;
-  }
+  const session = new CoreSession(run, setup);
+  await session.run();
 }

@@ -3,15 +3,15 @@
 // a final answer ends the job (or, in a chat, waits for the person) in the same write.
 import { isOz0Error } from "@oz0/sdk";
 import { buildCard } from "../cards/index.js";
+import { event, failureOf, type JobFailure, type ModelCallRecord, type NewEvent } from "../events/index.js";
 import type { ModelReply, ModelRequest } from "../models/index.js";
-import { waitsForApproval } from "../policy/job-gate.js";
 import { argumentIssues, formatIssues } from "../tools/index.js";
 import { JOB_CONTROL_BUILTINS } from "./builtins.js";
-import { event, type NewEvent } from "./events.js";
-import { failureOf } from "./failures.js";
+import { waitsForApproval } from "./gate.js";
 import type { JobRun } from "./job-run.js";
 import { callTarget } from "./lazy-tools.js";
 import type { AgentSetup } from "./setup.js";
+import { offeredNow } from "./toolset.js";
 
 /** How many times a structured answer that does not match the output schema goes back to the model. */
 export const OUTPUT_RETRIES = 2;
@@ -19,81 +19,27 @@ export const OUTPUT_RETRIES = 2;
 /** Runs one model step; true when the job stopped (it ended or waits). */
 export async function modelStep(run: JobRun, setup: AgentSetup): Promise<boolean> {
   const { history } = run;
-  const { limits } = setup;
-  if (history.steps >= limits.max_turns) {
-    return run.fail({
-      kind: "max_turns",
-      message: `the job made ${history.steps} model calls, the most limits.max_turns (${limits.max_turns}) allows, without an answer`,
-    });
-  }
-  if (history.tokensUsed >= limits.max_tokens) {
-    return run.fail({
-      kind: "token_limit",
-      message: `the job's model calls used ${history.tokensUsed} tokens, at or over limits.max_tokens (${limits.max_tokens})`,
-    });
-  }
-  if (limits.max_cost_usd !== undefined && history.costUsd >= limits.max_cost_usd) {
-    return run.fail({
-      kind: "budget_exceeded",
-      message: `the job's model calls cost $${history.costUsd.toFixed(4)}, at or over its routine's limits.max_cost_usd ($${limits.max_cost_usd})`,
-    });
-  }
+  const limit = limitFailure(run, setup);
+  if (limit !== undefined) return run.fail(limit);
   const step = history.steps + 1;
-  let request: ModelRequest = {
+  const request: ModelRequest = {
     step,
     messages: history.conversation.messages,
-    functions: setup.toolset.offered,
+    functions: await offeredNow(setup.toolset, {
+      plugin: run.row.plugin,
+      manifest: setup.plugin.manifest,
+      resolver: setup.resolver,
+      lazy: setup.definition.tool_loading === "lazy",
+    }),
     outputSchema: setup.outputSchema,
     estimatedInputTokens: history.conversation.tokens,
     signal: run.signal,
     conversation: run.conversation,
   };
-  // Streamed text is redacted as it comes, as the recorded reply is when it is written.
-  const streamed =
-    run.listeners.onText === undefined ? undefined : run.lease.redactor.stream(run.listeners.onText);
-  if (streamed !== undefined) request = { ...request, onText: (delta) => streamed.write(delta) };
-  // pre_llm_call may rewrite the request's messages and functions, or refuse the call (budgets).
-  if (run.hooks !== undefined) {
-    const addressOf = (name: string) => setup.toolset.functions.get(name)?.address ?? name;
-    const checked = await run.hooks.beforeModelCall(request, setup.model.id, addressOf);
-    if ("failure" in checked) return run.fail(checked.failure);
-    request = checked.request;
-  }
-  const started = performance.now();
-  let reply: ModelReply;
-  try {
-    reply = await setup.model.generate(request);
-  } catch (error) {
-    return stopped(run) ?? run.fail(failureOf(error, "model_error"));
-  } finally {
-    streamed?.end();
-  }
-  const ms = Math.round((performance.now() - started) * 1000) / 1000;
-  // post_llm_call may rewrite the reply before the job records or uses it.
-  if (run.hooks !== undefined) reply = await run.hooks.afterModelCall(step, setup.model.id, reply);
-  const calls = reply.calls.map((call, index) => ({
-    id: `${step}.${index + 1}`,
-    name: call.name,
-    args: call.args,
-    ...(call.wireId === undefined ? {} : { wireId: call.wireId }),
-  }));
-  const events: NewEvent[] = [
-    event("model_call", {
-      step,
-      model: setup.model.id,
-      ...(reply.text === undefined ? {} : { text: reply.text }),
-      calls,
-      ...(reply.output === undefined ? {} : { output: reply.output }),
-      usage: {
-        input: reply.usage.inputTokens,
-        output: reply.usage.outputTokens,
-        ...(reply.usage.cachedInputTokens === undefined ? {} : { cached: reply.usage.cachedInputTokens }),
-      },
-      ...(reply.costUsd === undefined ? {} : { cost_usd: reply.costUsd }),
-      ms,
-    }),
-    ...(reply.warnings ?? []).map((message) => event("model_warning", { message })),
-  ];
+  const answered = await callModel(run, setup, request);
+  if (answered === true) return true;
+  const { reply, ms } = answered;
+  const { calls, events } = modelCallEvents(setup, step, reply, ms);
   if (calls.length > 0) {
     // The first call's tool_call goes with the reply, saving a write per step; the call runs
     // next, as the tool step of a call recorded but not yet run.
@@ -131,6 +77,21 @@ export async function modelStep(run: JobRun, setup: AgentSetup): Promise<boolean
     await run.write(events);
     return false;
   }
+  return answer(run, setup, step, reply, events);
+}
+
+/**
+ * Ends the job with a final answer (checked against the output schema), or in a chat waits
+ * for the person; false when the answer went back to the model for not matching the schema.
+ */
+export async function answer(
+  run: JobRun,
+  setup: AgentSetup,
+  step: number,
+  reply: { readonly text?: string | undefined; readonly output?: unknown },
+  events: readonly NewEvent[],
+): Promise<boolean> {
+  const { history } = run;
   if (run.row.mode === "chat") return run.wait({ kind: "chat" }, events);
   if (setup.outputSchema === undefined) {
     return run.end({ status: "succeeded", output: reply.text ?? JSON.stringify(reply.output ?? "") }, events);
@@ -152,6 +113,101 @@ export async function modelStep(run: JobRun, setup: AgentSetup): Promise<boolean
     },
     events,
   );
+}
+
+/**
+ * Calls the model through the job's hooks (pre_llm_call may rewrite the request or refuse it,
+ * post_llm_call the reply): the reply and its time, or true when the job stopped instead.
+ */
+export async function callModel(
+  run: JobRun,
+  setup: AgentSetup,
+  request: ModelRequest,
+): Promise<{ readonly reply: ModelReply; readonly ms: number } | true> {
+  const step = request.step;
+  // Streamed text is redacted as it comes, as the recorded reply is when it is written.
+  const streamed =
+    run.listeners.onText === undefined ? undefined : run.lease.redactor.stream(run.listeners.onText);
+  if (streamed !== undefined) request = { ...request, onText: (delta) => streamed.write(delta) };
+  // pre_llm_call may rewrite the request's messages and functions, or refuse the call (budgets).
+  if (run.hooks !== undefined) {
+    const addressOf = (name: string) => setup.toolset.functions.get(name)?.address ?? name;
+    const checked = await run.hooks.beforeModelCall(request, setup.model.id, addressOf);
+    if ("failure" in checked) return run.fail(checked.failure);
+    request = checked.request;
+  }
+  const started = performance.now();
+  let reply: ModelReply;
+  try {
+    reply = await setup.model.generate(request);
+  } catch (error) {
+    return stopped(run) ?? run.fail(failureOf(error, "model_error"));
+  } finally {
+    streamed?.end();
+  }
+  const ms = Math.round((performance.now() - started) * 1000) / 1000;
+  // post_llm_call may rewrite the reply before the job records or uses it.
+  if (run.hooks !== undefined) reply = await run.hooks.afterModelCall(step, setup.model.id, reply);
+  return { reply, ms };
+}
+
+/** The limit a next model call would go past, as the job's failure; undefined when none. */
+export function limitFailure(run: JobRun, setup: AgentSetup): JobFailure | undefined {
+  const { history } = run;
+  const { limits } = setup;
+  if (history.steps >= limits.max_turns) {
+    return {
+      kind: "max_turns",
+      message: `the job made ${history.steps} model calls, the most limits.max_turns (${limits.max_turns}) allows, without an answer`,
+    };
+  }
+  if (history.tokensUsed >= limits.max_tokens) {
+    return {
+      kind: "token_limit",
+      message: `the job's model calls used ${history.tokensUsed} tokens, at or over limits.max_tokens (${limits.max_tokens})`,
+    };
+  }
+  if (limits.max_cost_usd !== undefined && history.costUsd >= limits.max_cost_usd) {
+    return {
+      kind: "budget_exceeded",
+      message: `the job's model calls cost $${history.costUsd.toFixed(4)}, at or over its routine's limits.max_cost_usd ($${limits.max_cost_usd})`,
+    };
+  }
+  return undefined;
+}
+
+/** A reply's record: its calls with the ids the tool steps use, and the events of the step. */
+export function modelCallEvents(
+  setup: AgentSetup,
+  step: number,
+  reply: ModelReply,
+  ms: number,
+): { calls: ModelCallRecord[]; events: NewEvent[] } {
+  const calls = reply.calls.map((call, index) => ({
+    id: `${step}.${index + 1}`,
+    name: call.name,
+    args: call.args,
+    ...(call.wireId === undefined ? {} : { wireId: call.wireId }),
+  }));
+  const events: NewEvent[] = [
+    event("model_call", {
+      step,
+      runtime: setup.runtime.name,
+      model: setup.model.id,
+      ...(reply.text === undefined ? {} : { text: reply.text }),
+      calls,
+      ...(reply.output === undefined ? {} : { output: reply.output }),
+      usage: {
+        input: reply.usage.inputTokens,
+        output: reply.usage.outputTokens,
+        ...(reply.usage.cachedInputTokens === undefined ? {} : { cached: reply.usage.cachedInputTokens }),
+      },
+      ...(reply.costUsd === undefined ? {} : { cost_usd: reply.costUsd }),
+      ms,
+    }),
+    ...(reply.warnings ?? []).map((message) => event("model_warning", { message })),
+  ];
+  return { calls, events };
 }
 
 /** The end a stop from outside calls for (cancel, wall time), or undefined; a lost lease throws. */

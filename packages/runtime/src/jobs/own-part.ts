@@ -2,7 +2,7 @@
 // started (an update forced past the job, or a forced remove) ends the job as `part_removed`,
 // saying which change took it, instead of as a platform fault.
 import { isOz0Error } from "@oz0/sdk";
-import { SetupFailure } from "./failures.js";
+import { SetupFailure } from "../events/index.js";
 import type { JobRun } from "./job-run.js";
 
 /**

@@ -3,10 +3,12 @@
 // at the job's first claim only, its checked input and its recorded start-up context.
 import { type AgentDefinition, type JsonSchemaObject, Oz0Error } from "@oz0/sdk";
 import { AGENT_LIMIT_DEFAULTS, toolEntryCovered } from "@oz0/sdk/internal";
+import { event, type RoutineGrant, SetupFailure } from "../events/index.js";
 import { hookInterceptor } from "../hooks/index.js";
 import { runtimeProblem } from "../lint/index.js";
 import { DEFAULT_MODEL_ALIAS, type LanguageModel } from "../models/index.js";
 import { type LoadedAgent, type LoadedPlugin, pluginToolSpec, readInPlugin } from "../plugin-dir/index.js";
+import { type AgentRuntime, agentRuntimes } from "../runtimes/index.js";
 import { proposalRecorder } from "../skills/index.js";
 import {
   type ArgumentIssue,
@@ -18,8 +20,6 @@ import {
 } from "../tools/index.js";
 import type { BuiltinContext, DelegateEntry } from "./builtins.js";
 import { agentSkills, assembleContext } from "./context.js";
-import { event, type RoutineGrant } from "./events.js";
-import { SetupFailure } from "./failures.js";
 import type { JobRun } from "./job-run.js";
 import { checkOwnPart } from "./own-part.js";
 import { resolveToolset, type Toolset } from "./toolset.js";
@@ -37,26 +37,39 @@ export interface AgentSetup {
   readonly builtins: BuiltinContext;
   /** The dispatch path's interceptors for this run: the engine's, then the job's hooks. */
   readonly interceptors: readonly CallInterceptor[];
+  /** The loop that takes the job's steps, as the agent's `runtime:` selects it. */
+  readonly runtime: AgentRuntime;
 }
 
 /**
- * Refuses to start a job of agent `part` when it names a runtime this oz0 does not have; a
- * plugin that does not load now is left to the job's first claim, which says why.
+ * Refuses to start a job of agent `part` when it names a runtime this oz0 does not have, and
+ * returns the name of the one it runs on; a plugin that does not load now is left to the
+ * job's first claim, which says why.
  */
 export async function assertRuntimeRuns(
   source: PartSource,
   tenant: string,
   part: { readonly plugin: string; readonly name: string },
-): Promise<void> {
+): Promise<string | undefined> {
   let definition: AgentDefinition | undefined;
   try {
     const loaded = await source.loadInstalled(tenant, part.plugin);
     definition = loaded.agents.find((entry) => entry.definition.name === part.name)?.definition;
   } catch {
-    return;
+    return undefined;
   }
-  const unsupported = definition === undefined ? undefined : runtimeProblem(part.name, definition.runtime);
-  if (unsupported !== undefined) throw runtimeRefusal(`${part.plugin}/${part.name}`, unsupported);
+  if (definition === undefined) return undefined;
+  return runtimeOf(`${part.plugin}/${part.name}`, definition).name;
+}
+
+/** The runtime agent `definition` runs on, refused (OZ-S023's words) when this oz0 has none of that name. */
+function runtimeOf(address: string, definition: AgentDefinition): AgentRuntime {
+  const runtime = agentRuntimes.select(definition.runtime);
+  if (runtime !== undefined) return runtime;
+  throw runtimeRefusal(
+    address,
+    runtimeProblem(definition.name, definition.runtime) ?? `runtime '${definition.runtime}' is not known`,
+  );
 }
 
 function runtimeRefusal(address: string, problem: string): Oz0Error {
@@ -85,9 +98,8 @@ export async function setUpAgent(run: JobRun): Promise<AgentSetup> {
     );
   }
   const definition = agent.definition;
-  // An agent installed before its runtime was refused at install still never runs on this loop.
-  const unsupported = runtimeProblem(definition.name, definition.runtime);
-  if (unsupported !== undefined) throw runtimeRefusal(run.address, unsupported);
+  // An agent installed before its runtime was refused at install still never runs on another loop.
+  const runtime = runtimeOf(run.address, definition);
   const grant = run.history.started.routine;
   const limits = routineLimits(definition.limits ?? { ...AGENT_LIMIT_DEFAULTS }, grant);
   run.setDeadline(row.created_at + limits.wall_seconds * 1000);
@@ -204,6 +216,7 @@ export async function setUpAgent(run: JobRun): Promise<AgentSetup> {
     limits,
     builtins,
     interceptors,
+    runtime,
   };
 }
 

@@ -13,9 +13,9 @@ import {
   sql,
   type Transaction,
 } from "kysely";
+import { event, type JobEvent, type JobFailure, type NewEvent, type WaitingFor } from "../events/index.js";
 import { NO_SECRETS, type Redactor } from "../models/index.js";
 import type { Database, Heartbeat, JobRow, JobStatus, JobUpdate, NewJob, Store } from "../store/index.js";
-import { event, type JobEvent, type JobFailure, type NewEvent, type WaitingFor } from "./events.js";
 import { assertInitial, assertMove, moveJob, moveStatus } from "./status.js";
 
 /** A worker's hold on one job. `nextSeq` moves on with every write the worker makes. */

@@ -5,16 +5,24 @@
 // same checks and then end the job or make it wait, in one write with their `tool_call`.
 import type { FunctionCall } from "@oz0/sdk";
 import { grantRefusal } from "../catalog/index.js";
-import { governCall } from "../policy/job-gate.js";
-import { type CallableFunction, type CallContext, dispatchCall, prepareCall } from "../tools/index.js";
+import { type CallDecider, event, type NewEvent } from "../events/index.js";
+import {
+  type CallableFunction,
+  type CallContext,
+  dispatchCall,
+  prepareCall,
+  withMcpHost,
+} from "../tools/index.js";
 import { JOB_CONTROL_BUILTINS } from "./builtins.js";
 import { childIdOf, waitForChild } from "./children.js";
-import { type CallDecider, event, type NewEvent } from "./events.js";
+import { governCall } from "./gate.js";
 import type { PendingCall } from "./history.js";
 import type { JobRun } from "./job-run.js";
 import { callTarget } from "./lazy-tools.js";
+import { jobMcpHost } from "./mcp-host.js";
 import type { AgentSetup } from "./setup.js";
 import { isTerminal } from "./store.js";
+import { addedSince } from "./toolset.js";
 
 /** How deep child jobs go, and how many one job starts, when `delegation:` does not say. */
 export const DELEGATION_DEFAULTS = { max_depth: 3, max_children: 16 } as const;
@@ -23,9 +31,19 @@ export const DELEGATION_DEFAULTS = { max_depth: 3, max_children: 16 } as const;
 export async function toolStep(run: JobRun, setup: AgentSetup, pending: PendingCall): Promise<boolean> {
   const { call } = pending;
   const key = `${run.row.id}:${call.id}`;
-  const called = setup.toolset.functions.get(call.name);
+  // A function of a tool granted whole that its MCP server added since the job began is found now.
+  const called =
+    setup.toolset.functions.get(call.name) ??
+    (setup.toolset.wholeTools.length === 0
+      ? undefined
+      : await addedSince(
+          setup.toolset,
+          { plugin: run.row.plugin, manifest: setup.plugin.manifest, resolver: setup.resolver },
+          call.name,
+        ));
   if (called === undefined) {
     const names = [...setup.toolset.functions.keys()].join(", ") || "none";
+    const missing = setup.toolset.missing.get(call.name);
     // A function the agent lists but uses: does not grant is refused as such, not as unknown.
     const ungranted = setup.toolset.ungranted.get(call.name);
     await run.write([
@@ -36,12 +54,14 @@ export async function toolStep(run: JobRun, setup: AgentSetup, pending: PendingC
         error:
           ungranted !== undefined
             ? { code: "NOT_GRANTED", message: ungranted }
-            : {
-                code: "NOT_FOUND",
-                message: setup.toolset.lazy.has(call.name)
-                  ? `call ${call.name} through oz__call_tool: { "name": "${call.name}", "args": { … } }`
-                  : `there is no function ${call.name}; the functions you may call: ${names}`,
-              },
+            : missing !== undefined
+              ? { code: "NOT_FOUND", message: `${call.name}: ${missing}` }
+              : {
+                  code: "NOT_FOUND",
+                  message: setup.toolset.lazy.has(call.name)
+                    ? `call ${call.name} through oz__call_tool: { "name": "${call.name}", "args": { … } }`
+                    : `there is no function ${call.name}; the functions you may call: ${names}`,
+                },
         ms: 0,
       }),
     ]);
@@ -77,16 +97,20 @@ export async function toolStep(run: JobRun, setup: AgentSetup, pending: PendingC
   const decided = governed.decided === undefined ? {} : { decided: governed.decided };
   const recorded = run.settleRecorded(call.id);
   const attempt = pending.started === undefined || recorded ? 1 : pending.started.attempt + 1;
-  const functionCall: FunctionCall = {
-    tenant: run.row.tenant,
-    jobId: run.row.id,
-    callId: call.id,
-    idempotencyKey: key,
-    agent: run.address,
-    address: fn.address,
-    attempt,
-    signal: run.signal,
-  };
+  // An MCP server behind the function reaches the job through its host (roots, sampling, notifications).
+  const functionCall: FunctionCall = withMcpHost(
+    {
+      tenant: run.row.tenant,
+      jobId: run.row.id,
+      callId: call.id,
+      idempotencyKey: key,
+      agent: run.address,
+      address: fn.address,
+      attempt,
+      signal: run.signal,
+    },
+    jobMcpHost(run, setup, call.id),
+  );
   // The loop's decision goes with the call, for the dispatch path's policy check to read.
   const context: CallContext = {
     origin: { kind: "step", job: run.row.id, decision: governed.decision },

@@ -5,12 +5,19 @@
 // another plugin's function its plugin's uses: does not grant, is left out with the reason; a
 // tool two plugins provide fails the job. With `tool_loading: lazy` the plugin functions are
 // kept aside for oz.find_tools and oz.call_tool.
-import { MODEL_NAME_LIMIT, type PluginManifest } from "@oz0/sdk";
+import {
+  isBuiltinFunction,
+  isOz0Error,
+  MODEL_NAME_LIMIT,
+  modelVisibleName,
+  type PluginManifest,
+  resolveReference,
+} from "@oz0/sdk";
 import { grantRefusal } from "../catalog/index.js";
+import type { JobEventData } from "../events/index.js";
 import type { ModelFunction } from "../models/index.js";
 import type { CallableFunction, FunctionResolver } from "../tools/index.js";
-import { type BuiltinContext, builtinFunction, isBuiltin } from "./builtins.js";
-import type { JobEventData } from "./events.js";
+import { type BuiltinContext, builtinFunction } from "./builtins.js";
 import { findToolsFunction, type Unavailable } from "./lazy-tools.js";
 
 /** A tool whose functions the agent uses: its manual joins the start-up context. */
@@ -37,7 +44,17 @@ export interface Toolset {
   readonly tools: readonly UsedTool[];
   /** The plugins whose functions the agent uses, its own first. */
   readonly plugins: readonly string[];
+  /**
+   * Functions the agent lists by name that the MCP server behind their tool does not list now,
+   * by model-visible name, with why: a call to one fails that call, not the job.
+   */
+  readonly missing: ReadonlyMap<string, string>;
+  /** MCP-backed tools granted whole (`fs.*`): a function their server adds later can be called. */
+  readonly wholeTools: readonly { readonly plugin: string; readonly tool: string }[];
 }
+
+/** `<tool>.*` or `<plugin>/<tool>.*`: every function of one tool (`oz.*` is the built-ins' own). */
+const WHOLE_TOOL = /^(?!oz\.)[^*]+\.\*$/;
 
 export interface ToolsetOptions {
   readonly plugin: string;
@@ -79,12 +96,69 @@ export async function resolveToolset(options: ToolsetOptions): Promise<Toolset> 
   if (options.builtins.propose !== undefined && !listed.includes("oz.propose_skill")) {
     listed.push("oz.propose_skill");
   }
+  /** Offers `fn` unless its grant or its name's length keeps it out. */
+  const add = async (fn: CallableFunction): Promise<void> => {
+    const refusal =
+      fn.plugin === undefined
+        ? undefined
+        : grantRefusal(options.manifest, {
+            kind: "function",
+            plugin: fn.plugin,
+            tool: fn.tool,
+            function: fn.function,
+          });
+    if (refusal !== undefined) {
+      leftOut.push({ name: fn.modelName, address: fn.address, reason: refusal.message });
+      ungranted.set(fn.modelName, refusal.message).set(fn.address, refusal.message);
+      return;
+    }
+    if (fn.modelName.length > nameLimit) {
+      leftOut.push({
+        name: fn.modelName,
+        address: fn.address,
+        reason: `a model would see it as ${fn.modelName}, ${fn.modelName.length} characters; ${why}`,
+        length: fn.modelName.length,
+        limit: nameLimit,
+      });
+      return;
+    }
+    if (functions.has(fn.modelName) || lazy.has(fn.modelName)) return;
+    (options.lazy === true && fn.plugin !== undefined ? lazy : functions).set(fn.modelName, fn);
+    const toolAddress = fn.plugin === undefined ? "oz" : `${fn.plugin}/${fn.tool}`;
+    let tool = tools.get(toolAddress);
+    if (tool === undefined) {
+      const description =
+        fn.plugin === undefined
+          ? "oz0's built-in functions."
+          : await options.describeTool(fn.plugin, fn.tool);
+      tool = { address: toolAddress, description, functions: [] };
+      tools.set(toolAddress, tool);
+    }
+    tool.functions.push(fn);
+    if (fn.plugin !== undefined && !plugins.includes(fn.plugin)) plugins.push(fn.plugin);
+  };
+  const missing = new Map<string, string>();
+  const wholeTools: { plugin: string; tool: string }[] = [];
   for (const text of listed) {
-    const resolved = await options.resolver.resolve(text, options.plugin);
-    let fn: CallableFunction;
+    if (WHOLE_TOOL.test(text)) {
+      const whole = await options.resolver.resolveTool(text.slice(0, -2), options.plugin);
+      if (whole.mcp) wholeTools.push({ plugin: whole.plugin, tool: whole.tool });
+      for (const fn of whole.functions) await add(fn);
+      continue;
+    }
+    let resolved: Awaited<ReturnType<FunctionResolver["resolve"]>>;
+    try {
+      resolved = await options.resolver.resolve(text, options.plugin);
+    } catch (error) {
+      const lacking = await lackingMcpFunction(options, text, error);
+      if (lacking === undefined) throw error;
+      leftOut.push(lacking);
+      missing.set(lacking.name, lacking.reason);
+      continue;
+    }
     if (resolved.kind === "builtin") {
       const name = resolved.address.function;
-      if (!isBuiltin(name)) {
+      if (!isBuiltinFunction(name)) {
         leftOut.push({
           name: `oz__${name}`,
           address: `oz.${name}`,
@@ -100,48 +174,10 @@ export async function resolveToolset(options: ToolsetOptions): Promise<Toolset> 
         });
         continue;
       }
-      fn = builtinFunction(name, options.builtins);
-    } else {
-      fn = resolved.fn;
-      const refusal =
-        fn.plugin === undefined
-          ? undefined
-          : grantRefusal(options.manifest, {
-              kind: "function",
-              plugin: fn.plugin,
-              tool: fn.tool,
-              function: fn.function,
-            });
-      if (refusal !== undefined) {
-        leftOut.push({ name: fn.modelName, address: fn.address, reason: refusal.message });
-        ungranted.set(fn.modelName, refusal.message).set(fn.address, refusal.message);
-        continue;
-      }
-    }
-    if (fn.modelName.length > nameLimit) {
-      leftOut.push({
-        name: fn.modelName,
-        address: fn.address,
-        reason: `a model would see it as ${fn.modelName}, ${fn.modelName.length} characters; ${why}`,
-        length: fn.modelName.length,
-        limit: nameLimit,
-      });
+      await add(builtinFunction(name, options.builtins));
       continue;
     }
-    if (functions.has(fn.modelName) || lazy.has(fn.modelName)) continue;
-    (options.lazy === true && fn.plugin !== undefined ? lazy : functions).set(fn.modelName, fn);
-    const toolAddress = fn.plugin === undefined ? "oz" : `${fn.plugin}/${fn.tool}`;
-    let tool = tools.get(toolAddress);
-    if (tool === undefined) {
-      const description =
-        fn.plugin === undefined
-          ? "oz0's built-in functions."
-          : await options.describeTool(fn.plugin, fn.tool);
-      tool = { address: toolAddress, description, functions: [] };
-      tools.set(toolAddress, tool);
-    }
-    tool.functions.push(fn);
-    if (fn.plugin !== undefined && !plugins.includes(fn.plugin)) plugins.push(fn.plugin);
+    await add(resolved.fn);
   }
   if (options.lazy === true) {
     const finder = findToolsFunction(lazy, options.unavailable ?? (async () => undefined));
@@ -161,5 +197,113 @@ export async function resolveToolset(options: ToolsetOptions): Promise<Toolset> 
     description: fn.description,
     inputSchema: fn.inputSchema,
   }));
-  return { functions, lazy, offered, leftOut, ungranted, tools: [...tools.values()], plugins };
+  return {
+    functions,
+    lazy,
+    offered,
+    leftOut,
+    ungranted,
+    tools: [...tools.values()],
+    plugins,
+    missing,
+    wholeTools,
+  };
+}
+
+/**
+ * `text` names a function its tool's MCP server does not list now: what the job says of it
+ * (left out, and a call to it fails that call). Undefined for any other failure to resolve,
+ * which fails the job as before: a code tool's functions do not come and go.
+ */
+async function lackingMcpFunction(
+  options: ToolsetOptions,
+  text: string,
+  error: unknown,
+): Promise<JobEventData["function_left_out"] | undefined> {
+  if (
+    !isOz0Error(error) ||
+    error.code !== "NOT_FOUND" ||
+    (error.data as { kind?: unknown }).kind !== "function"
+  ) {
+    return undefined;
+  }
+  let address: { plugin: string; tool: string; function: string };
+  let whole: Awaited<ReturnType<FunctionResolver["resolveTool"]>>;
+  try {
+    const read = resolveReference(text, { plugin: options.plugin, expect: "function" }).address;
+    if (read.kind !== "function") return undefined;
+    address = read;
+    whole = await options.resolver.resolveTool(`${read.plugin}/${read.tool}`, options.plugin);
+  } catch {
+    return undefined;
+  }
+  if (!whole.mcp) return undefined;
+  return {
+    name: modelVisibleName(whole.tool, address.function),
+    address: `${whole.plugin}/${whole.tool}.${address.function}`,
+    reason: `the MCP server of ${whole.plugin}/${whole.tool} does not list ${address.function} now (it lists ${whole.functions.map((fn) => fn.function).join(", ") || "nothing"}); a call to it fails`,
+  };
+}
+
+/**
+ * The functions to offer the model now: with tools granted whole, what their servers list at this
+ * moment joins the toolset (a function a server added since the last step is offered from this
+ * one on, under the same grant and name checks). Listing reads each connection's current list,
+ * which `notifications/tools/list_changed` keeps up to date, so no server is asked per step.
+ */
+export async function offeredNow(
+  toolset: Toolset,
+  options: Pick<ToolsetOptions, "plugin" | "manifest" | "resolver" | "lazy">,
+): Promise<readonly ModelFunction[]> {
+  if (toolset.wholeTools.length === 0 || options.lazy === true) return toolset.offered;
+  const functions = toolset.functions as Map<string, CallableFunction>;
+  const offered = toolset.offered as ModelFunction[];
+  for (const whole of toolset.wholeTools) {
+    let now: Awaited<ReturnType<FunctionResolver["resolveTool"]>>;
+    try {
+      now = await options.resolver.resolveTool(`${whole.plugin}/${whole.tool}`, options.plugin, true);
+    } catch {
+      // A server that cannot be listed now keeps what the job was offered; its calls say why.
+      continue;
+    }
+    for (const fn of now.functions) {
+      if (functions.has(fn.modelName) || fn.modelName.length > MODEL_NAME_LIMIT) continue;
+      const refusal = grantRefusal(options.manifest, {
+        kind: "function",
+        plugin: now.plugin,
+        tool: now.tool,
+        function: fn.function,
+      });
+      if (refusal !== undefined) continue;
+      functions.set(fn.modelName, fn);
+      offered.push({ name: fn.modelName, description: fn.description, inputSchema: fn.inputSchema });
+    }
+  }
+  return offered;
+}
+
+/**
+ * A function of an MCP-backed tool the agent is granted whole that its server added after the
+ * job's toolset was resolved, looked up now (its server's current list); undefined when the
+ * server does not list it, or the agent may not call it.
+ */
+export async function addedSince(
+  toolset: Toolset,
+  options: Pick<ToolsetOptions, "plugin" | "manifest" | "resolver">,
+  name: string,
+): Promise<CallableFunction | undefined> {
+  for (const whole of toolset.wholeTools) {
+    if (!name.startsWith(`${whole.tool}__`)) continue;
+    const now = await options.resolver.resolveTool(`${whole.plugin}/${whole.tool}`, options.plugin, true);
+    const fn = now.functions.find((candidate) => candidate.modelName === name);
+    if (fn === undefined || fn.modelName.length > MODEL_NAME_LIMIT) return undefined;
+    const refusal = grantRefusal(options.manifest, {
+      kind: "function",
+      plugin: now.plugin,
+      tool: now.tool,
+      function: fn.function,
+    });
+    return refusal === undefined ? fn : undefined;
+  }
+  return undefined;
 }

@@ -1,7 +1,8 @@
 // A job as the CLI, the API and the console show it: its agent by address, its status, and
 // its output or failure, read from the stored row.
+
+import type { JobFailure, WaitingFor } from "../events/index.js";
 import type { JobMode, JobRow, JobStatus } from "../store/index.js";
-import type { JobFailure, WaitingFor } from "./events.js";
 
 export interface JobView {
   readonly id: string;

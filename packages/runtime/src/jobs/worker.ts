@@ -15,8 +15,13 @@ import type { JobView } from "./view.js";
 /** Worker settings when the options leave them out. */
 export const WORKER_DEFAULTS = {
   concurrency: 4,
-  /** The slow poll: how often an idle worker looks without being told. */
+  /** The slow poll on PostgreSQL, where a NOTIFY tells of every queued job: for dead workers' leases. */
   pollMs: 10_000,
+  /**
+   * The slow poll on SQLite, where nothing tells of another process's writes: shorter than the
+   * 5 s `oz0 run` gives a live worker to take the job it queued.
+   */
+  sqlitePollMs: 2_000,
   /** How long a drain lets the jobs in flight run on before it lets go of their leases. */
   graceMs: 30_000,
   /** How long the worker's row counts as live without a heartbeat; renewed every third of it. */
@@ -65,7 +70,9 @@ export class JobWorker {
     this.id = engine.node;
     this.concurrency = concurrency;
     this.#options = options;
-    this.#pollMs = options.pollMs ?? WORKER_DEFAULTS.pollMs;
+    this.#pollMs =
+      options.pollMs ??
+      (engine.jobs.store.engine === "postgres" ? WORKER_DEFAULTS.pollMs : WORKER_DEFAULTS.sqlitePollMs);
     this.#graceMs = options.graceMs ?? WORKER_DEFAULTS.graceMs;
     this.#ttlMs = options.ttlMs ?? WORKER_DEFAULTS.ttlMs;
   }
@@ -111,6 +118,7 @@ export class JobWorker {
   async #register(): Promise<void> {
     const db = store(this).db;
     const clock = store(this).clockSql;
+    await clearDeadWorkers(this.engine);
     await db
       .insertInto("workers")
       .values({
@@ -186,12 +194,18 @@ export class JobWorker {
     if (!this.#kicked) {
       this.#tell(() => this.#options.onIdle?.());
       let timer: NodeJS.Timeout | undefined;
+      let polled = false;
       await new Promise<void>((resolve) => {
         this.#wake = resolve;
-        timer = setTimeout(resolve, this.#pollMs);
+        timer = setTimeout(() => {
+          polled = true;
+          resolve();
+        }, this.#pollMs);
       });
       clearTimeout(timer);
       this.#wake = undefined;
+      // The slow poll also clears what dead workers left, for a store whose workers seldom restart.
+      if (polled) await clearDeadWorkers(this.engine).catch((error) => this.#fault(error));
     }
     this.#kicked = false;
   }
@@ -223,6 +237,18 @@ export async function liveWorkers(engine: JobEngine): Promise<number> {
     .where("expires_at", ">", clockSql)
     .executeTakeFirst();
   return Number(row?.count ?? 0);
+}
+
+/**
+ * Removes the rows of workers whose heartbeat has lapsed (killed outright, or their machine
+ * gone): each worker clears them as it registers, so the table holds the live ones and the
+ * recently dead. A stalled worker whose row went puts it back at its next heartbeat. Returns
+ * how many rows went.
+ */
+export async function clearDeadWorkers(engine: JobEngine): Promise<number> {
+  const { db, clockSql } = engine.jobs.store;
+  const result = await db.deleteFrom("workers").where("expires_at", "<=", clockSql).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
 /** How long a drain waits for stopped runs to return once their leases are let go. */

@@ -3,7 +3,7 @@
 // at install (a check the catalog provides). Install runs these same checks, so an error here
 // is an install refusal with the same text, and what install refuses is an error here.
 import { isOz0Error, type ManifestIssue, Oz0Error } from "@oz0/sdk";
-import { loadPluginDir } from "../plugin-dir/index.js";
+import { type FormatRefusal, foreignFormat, loadPluginDir, pluginRoot } from "../plugin-dir/index.js";
 import { finding, type LintFinding, orderFindings, type YamlPath } from "./finding.js";
 import { readPluginFiles } from "./read.js";
 import { RULES, type RuleContext } from "./rules/index.js";
@@ -46,6 +46,8 @@ export function lintFiles(files: PluginFiles, context: RuleContext): LintFinding
 
 /** Reads the plugin folder at `dir` and runs every check; throws INVALID_PLUGIN only when it is no plugin folder. */
 export async function checkPlugin(dir: string, options: CheckOptions = {}): Promise<CheckResult> {
+  const root = await pluginRoot(dir);
+  if ((await foreignFormat(root)) !== undefined) return checkForeign(root, options);
   const read = await readPluginFiles(dir);
   const { files } = read;
   const verified = options.verified === true || files.manifest?.raw.verified === true;
@@ -114,6 +116,49 @@ async function loaderFindings(root: string, files: PluginFiles): Promise<LintFin
         ? { file: "plugin.yaml", line: 1, column: 1 }
         : placeOf(manifest, Object.hasOwn(manifest.raw, "main") ? ["main"] : []);
     return [finding("OZ-E004", place, error.message)];
+  }
+}
+
+/**
+ * A Claude Code plugin or standalone Agent Skill: the reader's refusals are the findings
+ * (OZ-S030), so lint and install decide the same; one that loads has no plugin.yaml rules to run.
+ */
+async function checkForeign(root: string, options: CheckOptions): Promise<CheckResult> {
+  const files: PluginFiles = {
+    manifest: undefined,
+    agents: [],
+    toolManifests: [],
+    paths: new Map(),
+    schemas: new Map(),
+    scripts: new Map(),
+    code: { status: "none" },
+    listing: undefined,
+  };
+  try {
+    const loaded = await loadPluginDir(root);
+    // What the tenant would refuse, at the file of the part concerned (the manifest's place is
+    // the file that names the plugin: plugin.json, or the skill's SKILL.md).
+    const manifestFile =
+      loaded.skills.length === 1 && loaded.skills[0]?.file === "SKILL.md"
+        ? "SKILL.md"
+        : ".claude-plugin/plugin.json";
+    const problems = (await options.tenant?.check?.(root)) ?? [];
+    const findings = problems.map((problem) =>
+      finding(
+        problem.code,
+        { file: problem.file === "plugin.yaml" ? manifestFile : problem.file, line: 1, column: 1 },
+        problem.message,
+      ),
+    );
+    return { root, files, plugin: loaded.manifest.name, findings: orderFindings(findings) };
+  } catch (error) {
+    if (!isOz0Error(error)) throw error;
+    const refusals = error.data?.refusals as FormatRefusal[] | undefined;
+    const findings =
+      refusals === undefined
+        ? [finding("OZ-E004", { file: ".", line: 1, column: 1 }, error.message)]
+        : refusals.map((r) => finding("OZ-S030", r, r.field === "" ? r.message : `${r.field}: ${r.message}`));
+    return { root, files, plugin: undefined, findings: orderFindings(findings) };
   }
 }
 

@@ -163,6 +163,11 @@ export const LINT_CODES = {
     summary:
       "A routine cannot fire as written: its identity's agents leave out what it runs, its job.ended event watches what it runs, or croner cannot read its schedule.",
   },
+  "OZ-S030": {
+    severity: "error",
+    summary:
+      "A part of a Claude Code plugin or a standalone Agent Skill that oz0 cannot honour (docs/compat.md).",
+  },
 } as const satisfies Record<string, LintCodeInfo>;
 
 export type LintCode = keyof typeof LINT_CODES;

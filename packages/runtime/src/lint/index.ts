@@ -11,6 +11,17 @@ export {
 } from "./checks.js";
 export { LINT_CODES, type LintCode, type LintCodeInfo, type LintSeverity } from "./codes.js";
 export {
+  type AgentContract,
+  type ContractBreak,
+  contractBreaks,
+  describeBreak,
+  FAILURE_FLAGS,
+  type FailureFlag,
+  isNewMajor,
+  nextMajor,
+  type PluginContract,
+} from "./contracts.js";
+export {
   formatFinding,
   formatSummary,
   type LintFinding,
@@ -29,7 +40,7 @@ export { type LintOptions, type LintReport, lintPlugin } from "./lint.js";
 export { LISTING_FILE, type ListedFunction, type ToolListing } from "./listing.js";
 export { type ReadResult, readPluginFiles } from "./read.js";
 export { type LintRule, missingFunctionProblem, type RuleContext } from "./rules/index.js";
-export { AGENT_RUNTIMES, runtimeProblem } from "./runtimes.js";
+export { runtimeProblem } from "./runtimes.js";
 export type { PluginFiles } from "./source.js";
 export {
   type CatalogReader,

@@ -3,8 +3,8 @@
 // and an address can be checked against its owner. Lint works without one, from the folder
 // and its uses: alone.
 import { type Address, parseAddress } from "@oz0/sdk";
-import type { PluginContract } from "../catalog/index.js";
 import type { TenantProblem } from "./checks.js";
+import type { PluginContract } from "./contracts.js";
 import type { HarnessProtocol } from "./harnesses.js";
 
 /** One installed plugin and its parts, by bare name. */

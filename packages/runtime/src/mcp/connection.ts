@@ -4,15 +4,28 @@
 // doubles with each failure in a row. A server that dies in the middle of a call fails that call
 // with a clear error; the next call finds it running again.
 
+import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ErrorCode,
+  type JSONRPCMessage,
+  ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
+  McpError,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { JsonSchemaObject } from "@oz0/sdk";
-import { nameProblem, Oz0Error } from "@oz0/sdk";
-import { argumentIssues } from "../tools/index.js";
+import { isOz0Error, nameProblem, Oz0Error } from "@oz0/sdk";
+import { argumentIssues } from "../schemas/index.js";
+import type { McpCallHost, McpProgress } from "../tools/index.js";
+import { samplingRequestOf } from "./client-capabilities.js";
 import type { McpEndpoint } from "./endpoint.js";
+import { type OAuthOptions, oauthFetch, StoredOAuthProvider } from "./oauth.js";
 import type { McpCallResult } from "./results.js";
 
 /** How oz0 treats every MCP server, unless a manager is given other values. */
@@ -71,9 +84,38 @@ export interface McpConnectionStatus {
 
 export interface McpConnectionOptions {
   readonly timings: McpTimings;
+  /** How a remote server's OAuth is kept and authorized; absent, a server asking for a login is refused. */
+  readonly oauth?: ((endpoint: McpEndpoint) => OAuthOptions) | undefined;
   /** Told when the server's list of tools changed (after it sent `list_changed`). */
   readonly onToolsChanged?: (connection: McpConnection) => void;
 }
+
+/** The `_meta` key that ties a call's request to the call until it is sent (observe). */
+const CALL_MARKER = "oz0/call";
+
+/** A progress notification's fields, when `message` is one. */
+function progressIn(
+  message: JSONRPCMessage,
+): { token: string | number; progress: number; total?: number; message?: string } | undefined {
+  if (!("method" in message) || message.method !== "notifications/progress" || "id" in message)
+    return undefined;
+  const params = message.params as
+    | { progressToken?: unknown; progress?: unknown; total?: unknown; message?: unknown }
+    | undefined;
+  const token = params?.progressToken;
+  if ((typeof token !== "string" && typeof token !== "number") || typeof params?.progress !== "number") {
+    return undefined;
+  }
+  return {
+    token,
+    progress: params.progress,
+    ...(typeof params.total === "number" ? { total: params.total } : {}),
+    ...(typeof params.message === "string" ? { message: params.message } : {}),
+  };
+}
+
+/** The host of a call no job made (`oz0 tool call`): no roots, and nothing served. */
+const NO_JOB: McpCallHost = { job: "", roots: [] };
 
 /** The longest retry pause a caller waits out; during a longer one it is refused at once. */
 const MAX_RETRY_WAIT_MS = 1_000;
@@ -94,6 +136,16 @@ export class McpConnection {
   #retryAt = 0;
   #lastError: string | null = null;
   #stderr = "";
+  /** The hosts of the calls in flight: whose roots the server sees, who serves its requests. */
+  readonly #inFlight = new Map<symbol, McpCallHost>();
+  #rootsKey = "[]";
+  /** Each call's progress listener, by the marker its request carries until it is sent. */
+  readonly #progressOf = new Map<string, (progress: McpProgress) => void>();
+  /** The progress token the SDK gave each marked request. */
+  readonly #progressTokens = new Map<string | number, string>();
+  #calls = 0;
+  /** The listing under way after the server said its tools changed; uses wait for it. */
+  #refreshing: Promise<void> | undefined;
 
   constructor(endpoint: McpEndpoint, options: McpConnectionOptions) {
     this.endpoint = endpoint;
@@ -119,9 +171,10 @@ export class McpConnection {
     };
   }
 
-  /** The server's tools, connecting first when needed. */
+  /** The server's tools, connecting first when needed, and after the list it just said changed. */
   async listing(signal?: AbortSignal): Promise<McpListing> {
     await this.ready(signal);
+    await this.#refreshing;
     return this.#listing;
   }
 
@@ -129,22 +182,47 @@ export class McpConnection {
    * Calls tool `name` of the server. Throws MCP_SERVER_ERROR when the server cannot be reached,
    * stops during the call, or does not answer in time; the abort reason when `signal` fires.
    */
-  async call(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpCallResult> {
+  async call(
+    name: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    host?: McpCallHost,
+  ): Promise<McpCallResult> {
     const client = await this.ready(signal);
+    const key = Symbol(name);
+    this.#inFlight.set(key, host ?? NO_JOB);
+    this.rootsChanged(client);
+    const tool = `${this.endpoint.address}.${name}`;
+    const marker = host?.progress === undefined ? undefined : String(this.#calls++);
+    if (marker !== undefined) this.#progressOf.set(marker, (progress) => host?.progress?.(tool, progress));
     try {
-      const result = await client.callTool({ name, arguments: args }, undefined, {
-        signal,
-        timeout: this.#options.timings.callTimeoutMs,
-        resetTimeoutOnProgress: true,
-        // Asking for progress is what lets a long call keep its timeout alive.
-        onprogress: () => {},
-      });
+      const result = await client.callTool(
+        { name, arguments: args, ...(marker === undefined ? {} : { _meta: { [CALL_MARKER]: marker } }) },
+        undefined,
+        {
+          signal,
+          timeout: this.#options.timings.callTimeoutMs,
+          resetTimeoutOnProgress: true,
+          // Asking for progress is what lets a long call keep its timeout alive; the host hears
+          // of each notification from the transport (observe), which misses none.
+          onprogress: () => {},
+        },
+      );
       // The server answered: whatever failed before, it works now.
       this.#failures = 0;
       return result as McpCallResult;
     } catch (error) {
       if (signal.aborted) throw signal.reason ?? error;
       throw this.callError(name, error);
+    } finally {
+      if (marker !== undefined) {
+        for (const [token, found] of this.#progressTokens)
+          if (found === marker) this.#progressTokens.delete(token);
+        this.#progressOf.delete(marker);
+      }
+      this.#inFlight.delete(key);
+      if (this.#client === client) this.rootsChanged(client);
+      await host?.settle?.();
     }
   }
 
@@ -200,13 +278,13 @@ export class McpConnection {
     this.#starts += 1;
     this.#stderr = "";
     const client = new Client(MCP_CLIENT_INFO, {
-      listChanged: {
-        tools: { autoRefresh: false, debounceMs: 50, onChanged: () => void this.refresh() },
-      },
+      capabilities: { roots: { listChanged: true }, sampling: {}, elicitation: { form: {} } },
     });
+    this.serveRequests(client);
     const transport = this.transport();
     try {
       await client.connect(transport, { timeout: this.#options.timings.connectTimeoutMs });
+      this.observe(transport);
       this.#client = client;
       this.#transport = transport;
       this.#listing = await this.list(client);
@@ -214,6 +292,12 @@ export class McpConnection {
       await client.close().catch(() => undefined);
       this.#client = undefined;
       this.#transport = undefined;
+      // A login is a person's to give, not a failing server's: no pause before the next try.
+      const login = authRequired(error);
+      if (login !== undefined) {
+        if (this.#state === "connecting") this.#state = "idle";
+        throw login;
+      }
       const how = this.endpoint.transport.kind === "http" ? "could not be reached" : "could not be started";
       const failure = this.serverError(`${how}: ${causeOf(error)}`);
       this.failed(`${how}: ${causeOf(error)}`);
@@ -234,8 +318,12 @@ export class McpConnection {
   private transport(): Transport {
     const spec = this.endpoint.transport;
     if (spec.kind === "http") {
-      return new StreamableHTTPClientTransport(new URL(spec.url), {
+      const url = new URL(spec.url);
+      const oauth = this.#options.oauth?.(this.endpoint);
+      return new StreamableHTTPClientTransport(url, {
         requestInit: { headers: { ...spec.headers } },
+        // A server that answers 401 gets OAuth (discovery, registration, PKCE, refresh).
+        ...(oauth === undefined ? {} : { fetch: oauthFetch(new StoredOAuthProvider(oauth), url) }),
       });
     }
     const transport = new StdioClientTransport({
@@ -249,6 +337,139 @@ export class McpConnection {
       this.#stderr = (this.#stderr + chunk.toString()).slice(-STDERR_TAIL_CHARS);
     });
     return transport;
+  }
+
+  /**
+   * What oz0 answers when the server asks something of it: roots, sampling and elicitation go
+   * to the host of the call in flight, and log messages to every call in flight (the server is
+   * one per tenant and tool, so they are all the same tenant's).
+   */
+  private serveRequests(client: Client): void {
+    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: this.roots() }));
+    // Handled here rather than by the SDK's debounced listChanged option, so a use right after
+    // the call that changed the list (a job's next step) waits for the new list instead of
+    // racing it.
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      const refreshing = (this.#refreshing ?? Promise.resolve()).then(() => this.refresh());
+      this.#refreshing = refreshing;
+      void refreshing.finally(() => {
+        if (this.#refreshing === refreshing) this.#refreshing = undefined;
+      });
+    });
+    client.setRequestHandler(CreateMessageRequestSchema, async (request, extra) => {
+      const host = this.askingHost("sampling/createMessage");
+      if (host.sample === undefined) throw refused("sampling/createMessage", host.refusal?.sampling);
+      const asked = samplingRequestOf(request.params);
+      const reply = await host.sample(this.endpoint.address, asked, extra.signal);
+      return {
+        model: reply.model,
+        role: "assistant" as const,
+        content: { type: "text" as const, text: reply.text },
+        stopReason: reply.stopReason,
+      };
+    });
+    client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
+      const host = this.askingHost("elicitation/create");
+      if (request.params.mode === "url") {
+        throw refused(
+          "elicitation/create",
+          "oz0 answers elicitation in form mode only; a URL elicitation would send a person to a page oz0 cannot vouch for",
+        );
+      }
+      if (host.elicit === undefined) throw refused("elicitation/create", host.refusal?.elicitation);
+      const params = request.params as { message: string; requestedSchema: Record<string, unknown> };
+      const answer = await host.elicit(
+        this.endpoint.address,
+        { message: this.endpoint.redactor.text(params.message), requestedSchema: params.requestedSchema },
+        extra.signal,
+      );
+      return { action: answer.action, ...(answer.content === undefined ? {} : { content: answer.content }) };
+    });
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+      const { level, logger, data } = notification.params;
+      const message = {
+        level,
+        ...(logger === undefined ? {} : { logger }),
+        data: this.endpoint.redactor.json(data),
+      };
+      for (const host of new Set(this.#inFlight.values())) host.log?.(this.endpoint.address, message);
+    });
+  }
+
+  /**
+   * Watches the messages themselves for progress: the SDK runs notification handlers a tick
+   * after it reads them, so a call's last progress notification, read in the same chunk as its
+   * answer, reaches no handler. The marker a call's request carries ties the progress token the
+   * SDK gives it to the call; it is taken off before the request goes out.
+   */
+  private observe(transport: Transport): void {
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => {
+      const meta = (message as { params?: { _meta?: Record<string, unknown> } }).params?._meta;
+      const marker = meta?.[CALL_MARKER];
+      if (meta === undefined || typeof marker !== "string") return send(message, options);
+      const { [CALL_MARKER]: _marker, ...rest } = meta;
+      const token = rest.progressToken as string | number | undefined;
+      if (token !== undefined) this.#progressTokens.set(token, marker);
+      const params = { ...(message as { params: Record<string, unknown> }).params, _meta: rest };
+      return send({ ...message, params } as typeof message, options);
+    };
+    const receive = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      const progress = progressIn(message);
+      if (progress !== undefined) {
+        const marker = this.#progressTokens.get(progress.token);
+        const listener = marker === undefined ? undefined : this.#progressOf.get(marker);
+        listener?.({
+          progress: progress.progress,
+          ...(progress.total === undefined ? {} : { total: progress.total }),
+          ...(progress.message === undefined
+            ? {}
+            : { message: this.endpoint.redactor.text(progress.message) }),
+        });
+      }
+      receive?.(message, extra);
+    };
+  }
+
+  /** The roots of the calls in flight, each folder once, as `file://` URIs. */
+  private roots(): { uri: string; name: string }[] {
+    const seen = new Map<string, string>();
+    for (const host of this.#inFlight.values()) {
+      for (const root of host.roots) if (!seen.has(root.path)) seen.set(root.path, root.name);
+    }
+    return [...seen].map(([path, name]) => ({ uri: pathToFileURL(path).href, name }));
+  }
+
+  /** Tells the server its roots changed when the calls in flight changed them. */
+  private rootsChanged(client: Client): void {
+    const key = JSON.stringify(this.roots());
+    if (key === this.#rootsKey) return;
+    this.#rootsKey = key;
+    void client.sendRootsListChanged().catch(() => undefined);
+  }
+
+  /**
+   * The host a server's request is for: the one job with calls in flight. The protocol does not
+   * say which call a request belongs to, so with several jobs' calls in flight it is refused
+   * rather than served (and paid for) by the wrong job.
+   */
+  private askingHost(method: string): McpCallHost {
+    const hosts = [...this.#inFlight.values()];
+    const jobs = new Set(hosts.map((host) => host.job));
+    if (hosts.length === 0) {
+      throw refused(
+        method,
+        `oz0 serves it only while a job's call to ${this.endpoint.address} is in flight, and none is`,
+      );
+    }
+    if (jobs.size > 1) {
+      throw refused(
+        method,
+        `calls of ${jobs.size} jobs to ${this.endpoint.address} are in flight, and the request does not say which it is for`,
+      );
+    }
+    return hosts[0]!;
   }
 
   /** The transport closed: a crash unless oz0 closed it. */
@@ -286,7 +507,8 @@ export class McpConnection {
   /** Lists the tools again after the server said they changed. */
   private async refresh(): Promise<void> {
     const client = this.#client;
-    if (client === undefined || this.#state !== "ready") return;
+    // During the handshake too: a server may change its list right after `initialized`.
+    if (client === undefined || (this.#state !== "ready" && this.#state !== "connecting")) return;
     try {
       this.#listing = await this.list(client);
     } catch {
@@ -376,6 +598,23 @@ function offerable(tool: {
   }
   const description = tool.description?.trim() || tool.title?.trim() || `The MCP tool ${tool.name}.`;
   return { name: tool.name, description, inputSchema };
+}
+
+/** The MCP_AUTH_REQUIRED behind `error`, which the SDK may have wrapped. */
+function authRequired(error: unknown): Oz0Error | undefined {
+  for (let cause = error, depth = 0; cause !== undefined && depth < 5; depth += 1) {
+    if (isOz0Error(cause) && cause.code === "MCP_AUTH_REQUIRED") return cause;
+    cause = cause instanceof Error ? cause.cause : undefined;
+  }
+  return undefined;
+}
+
+/** The JSON-RPC error a server gets for a request oz0 does not serve, saying why. */
+function refused(method: string, why: string | undefined): McpError {
+  return new McpError(
+    ErrorCode.InvalidRequest,
+    `oz0 refuses ${method}: ${why ?? "this call was not made by a job, so no model or person stands behind it"}`,
+  );
 }
 
 function causeOf(error: unknown): string {

@@ -12,7 +12,16 @@ export {
   type McpTimings,
 } from "./connection.js";
 export { endpointOf, type HttpTransportSpec, type McpEndpoint, type StdioTransportSpec } from "./endpoint.js";
+export {
+  importMcpServers,
+  type McpImport,
+  type McpImportedTool,
+  type McpImportOptions,
+  type McpImportSecret,
+  writeMcpImport,
+} from "./import.js";
 export { McpManager, type McpManagerOptions, type McpToolsChange } from "./manager.js";
+export { type Authorizer, type Loopback, loopback, needsLogin } from "./oauth.js";
 export { functionResult, type McpCallResult, type McpContentBlock } from "./results.js";
 export {
   type McpSecretKind,

@@ -4,10 +4,11 @@
 // or updated, or a secret changed, stops or restarts its servers), and every connection stops
 // when the runtime closes. Its listings are the functions of MCP-backed tools everywhere: the
 // catalog, a job's toolset, `oz0 tool call` and `oz0 mcp serve`.
-import type { FunctionCall } from "@oz0/sdk";
+import { type FunctionCall, Oz0Error } from "@oz0/sdk";
 import type { BuiltFunction, BuiltTool } from "@oz0/sdk/internal";
 import type { LoadedPlugin } from "../plugin-dir/index.js";
 import type { Store } from "../store/index.js";
+import { mcpHostOf } from "../tools/index.js";
 import {
   MCP_DEFAULTS,
   McpConnection,
@@ -16,6 +17,7 @@ import {
   type McpTimings,
 } from "./connection.js";
 import { endpointKey, endpointOf, type McpEndpoint } from "./endpoint.js";
+import type { Authorizer, OAuthOptions } from "./oauth.js";
 import { functionResult } from "./results.js";
 import { McpSecrets } from "./secrets.js";
 
@@ -25,6 +27,18 @@ export interface McpManagerOptions {
   readonly home: string;
   /** Timeouts and retry pauses; MCP_DEFAULTS for what is left out. */
   readonly timings?: Partial<McpTimings>;
+}
+
+/** How this process's connections authorize with remote servers that ask for OAuth. */
+export interface McpOAuthSettings {
+  /**
+   * Who authorizes a login a connection needs; absent (the default), a job's connection to a
+   * server without usable tokens is refused with MCP_AUTH_REQUIRED and `oz0 mcp login` is the
+   * way to log in.
+   */
+  authorizer?: { readonly redirectUrl: string; readonly authorize: Authorizer } | undefined;
+  /** A Client ID Metadata Document oz0 is published at (the operator's), for servers that take one. */
+  clientMetadataUrl?: string | undefined;
 }
 
 /** A change to the functions of an MCP-backed tool, told to listeners. */
@@ -40,6 +54,8 @@ export class McpManager {
   readonly #timings: McpTimings;
   readonly #connections = new Map<string, McpConnection>();
   readonly #listeners = new Set<(change: McpToolsChange) => void>();
+  /** What remote servers' OAuth uses in this process. */
+  readonly oauth: McpOAuthSettings = {};
   #closed = false;
 
   constructor(options: McpManagerOptions) {
@@ -68,6 +84,7 @@ export class McpManager {
     const connection = new McpConnection(endpoint, {
       timings: this.#timings,
       onToolsChanged: (changed) => this.changed(changed),
+      oauth: (at) => this.oauthOptions(at, this.oauth.authorizer),
     });
     if (this.#closed) void connection.stop();
     this.#connections.set(key, connection);
@@ -106,7 +123,12 @@ export class McpManager {
               inputSchema: fn.inputSchema,
               input: fn.inputSchema,
               run: async (args: unknown, call: FunctionCall) => {
-                const answer = await connection.call(fn.name, args as Record<string, unknown>, call.signal);
+                const answer = await connection.call(
+                  fn.name,
+                  args as Record<string, unknown>,
+                  call.signal,
+                  mcpHostOf(call),
+                );
                 return functionResult(`${endpoint.address}.${fn.name}`, answer, endpoint.redactor);
               },
             }),
@@ -157,6 +179,71 @@ export class McpManager {
       stopping.push(connection.stop());
     }
     await Promise.all(stopping);
+  }
+
+  /** The OAuth options of the tool at `endpoint`, with `authorizer` as who logs in. */
+  oauthOptions(endpoint: McpEndpoint, authorizer: McpOAuthSettings["authorizer"]): OAuthOptions {
+    return {
+      tool: endpoint.address,
+      vault: this.secrets.oauthVault(endpoint.tenant, endpoint.plugin, endpoint.tool),
+      authorizer,
+      clientMetadataUrl: this.oauth.clientMetadataUrl,
+    };
+  }
+
+  /**
+   * Logs in to the remote server behind tool `tool` of `loaded`: connects with `authorizer` as
+   * the person's way to authorize (a server that asks for OAuth runs its flow, and the tokens
+   * are stored), then lists its tools. Answers whether the server asked for a login at all.
+   */
+  async login(
+    tenant: string,
+    loaded: LoadedPlugin,
+    tool: string,
+    authorizer: NonNullable<McpOAuthSettings["authorizer"]>,
+    /** A client registered with the authorization server beforehand, instead of registering one. */
+    client?: { readonly clientId: string; readonly clientSecret?: string | undefined },
+  ): Promise<{ readonly asked: boolean; readonly functions: readonly string[] }> {
+    const endpoint = await this.endpoint(tenant, loaded, tool);
+    if (endpoint.transport.kind !== "http") {
+      throw new Oz0Error(
+        "INVALID_INPUT",
+        `${endpoint.address} is a local server (command:), started by oz0; OAuth is for servers reached at url:.`,
+        { data: { issues: [{ path: "tool", message: "not a remote server" }] } },
+      );
+    }
+    if (client !== undefined) {
+      const vault = this.secrets.oauthVault(endpoint.tenant, endpoint.plugin, endpoint.tool);
+      await vault.write(
+        "client",
+        JSON.stringify({
+          client_id: client.clientId,
+          ...(client.clientSecret === undefined ? {} : { client_secret: client.clientSecret }),
+        }),
+      );
+      // Tokens of another client are not this one's.
+      await vault.remove("tokens");
+    }
+    let asked = false;
+    const connection = new McpConnection(endpoint, {
+      timings: this.#timings,
+      oauth: (at) =>
+        this.oauthOptions(at, {
+          redirectUrl: authorizer.redirectUrl,
+          authorize: (url, state) => {
+            asked = true;
+            return authorizer.authorize(url, state);
+          },
+        }),
+    });
+    try {
+      const listing = await connection.listing();
+      // The running connection, if any, started without these tokens.
+      await this.stopWhere((running) => endpointKey(running.endpoint) === endpointKey(endpoint));
+      return { asked, functions: listing.functions.map((fn) => fn.name) };
+    } finally {
+      await connection.stop();
+    }
   }
 
   private changed(connection: McpConnection): void {

@@ -5,9 +5,9 @@
 // when oz0 connects, win over a value of the same name there, and are redacted from everything
 // the server answers.
 import { isOz0Error, Oz0Error } from "@oz0/sdk";
-import { SecretStore } from "../models/index.js";
-import { TenantSettings } from "../models/settings.js";
+import { SecretStore, TenantSettings } from "../models/index.js";
 import type { Store } from "../store/index.js";
+import type { OAuthVault } from "./oauth.js";
 
 /** One tool's secrets: environment variables (stdio servers) and headers (HTTP servers). */
 export interface McpSecretValues {
@@ -144,6 +144,19 @@ export class McpSecrets {
       const index = JSON.parse(row.value) as SecretIndex;
       return { tool: row.key.slice(KEY_PREFIX.length), env: [...index.env], headers: [...index.headers] };
     });
+  }
+
+  /**
+   * The vault of `<plugin>/<tool>`'s OAuth state (its client registration and tokens), kept
+   * encrypted beside its other secrets and never listed with them.
+   */
+  oauthVault(tenant: string, plugin: string, tool: string): OAuthVault {
+    const name = (part: string) => `mcp.${plugin}/${tool}.oauth.${part}`;
+    return {
+      read: (part) => this.#vault.get(tenant, name(part)),
+      write: (part, value) => this.#vault.set(tenant, name(part), value),
+      remove: (part) => this.#vault.remove(tenant, name(part)).then(() => undefined),
+    };
   }
 
   private async index(tenant: string, plugin: string, tool: string): Promise<SecretIndex> {

@@ -29,8 +29,7 @@ export {
   type ProviderChange,
   type ProviderView,
 } from "./service.js";
-export type { Price, ProviderConfig } from "./settings.js";
-export { TenantSettings } from "./settings.js";
+export { type Price, type ProviderConfig, TenantSettings } from "./settings.js";
 export {
   parseTestScript,
   TEST_PROVIDER,

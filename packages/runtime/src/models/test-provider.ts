@@ -137,11 +137,14 @@ function scriptError(doc: SafeYamlDocument, problems: readonly Problem[]): Oz0Er
 export function testModel(options: { readonly script?: TestScript | undefined } = {}): LanguageModel {
   const { script } = options;
   if (script === undefined) {
-    return { id: `${TEST_PROVIDER}:auto`, generate: async (request) => unscripted(request) };
+    return {
+      id: `${TEST_PROVIDER}:auto`,
+      generate: async (request) => (request.sampling === true ? sampled(request) : unscripted(request)),
+    };
   }
   return {
     id: `${TEST_PROVIDER}:${script.file}`,
-    generate: async (request) => scripted(script, request),
+    generate: async (request) => (request.sampling === true ? sampled(request) : scripted(script, request)),
     finish: (steps) => unplayed(script, steps),
   };
 }
@@ -160,6 +163,12 @@ function scripted(script: TestScript, request: ModelRequest): ModelReply {
   if ("call" in turn) return reply(request, { calls: [{ name: turn.call.function, args: turn.call.args }] });
   if ("text" in turn) return textReply(request, turn.text);
   return reply(request, { calls: [], output: turn.output });
+}
+
+/** An MCP server's sampling request: answered from its last user message, playing no turn of a script. */
+function sampled(request: ModelRequest): ModelReply {
+  const said = [...request.messages].reverse().find((message) => message.role === "user");
+  return textReply(request, `Sampled: ${said?.role === "user" ? said.content : ""}`);
 }
 
 /** What a script planned and the job never played, said once the job has ended. */

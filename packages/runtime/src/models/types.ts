@@ -61,6 +61,11 @@ export interface ModelRequest {
   readonly conversation?: Conversation | undefined;
   /** Receives the answer's text as it comes, for surfaces that stream (`oz0 chat`). */
   readonly onText?: ((delta: string) => void) | undefined;
+  /**
+   * An MCP server's sampling request during one of the job's calls, not a step of the job's
+   * loop: `step` is the step whose call asked, and a scripted model plays no turn for it.
+   */
+  readonly sampling?: boolean | undefined;
 }
 
 export interface ModelUsage {

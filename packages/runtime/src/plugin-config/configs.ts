@@ -3,11 +3,10 @@
 // before it is stored, and shown only through its redact(). Tools, hooks and providers read it.
 // What redact() masks is secret and stored encrypted, as model keys are (secrets.ts).
 import { type AdminIssue, Oz0Error, type PluginConfig } from "@oz0/sdk";
-import { SecretStore, secretKey } from "../models/index.js";
-import { TenantSettings } from "../models/settings.js";
+import { SecretStore, secretKey, TenantSettings } from "../models/index.js";
 import type { LoadedPlugin } from "../plugin-dir/index.js";
+import { argumentIssues, formatIssues } from "../schemas/index.js";
 import type { Store } from "../store/index.js";
-import { argumentIssues, formatIssues } from "../tools/validate.js";
 import { replaceAt, secretsOf, valueAt } from "./secrets.js";
 
 /**

@@ -23,6 +23,7 @@ import {
   YAML_LIMITS,
 } from "@oz0/sdk/internal";
 import { listInPlugin, readInPlugin, resolveInPlugin } from "./confine.js";
+import { foreignFormat, loadForeignPlugin } from "./formats/index.js";
 import { checkOwnToolRefs, type LoadedToolManifest, loadToolManifests } from "./tool-manifests.js";
 
 export interface LoadedAgent {
@@ -35,6 +36,8 @@ export interface LoadedAgent {
 
 export interface LoadedSkill extends SkillFile {
   readonly file: string;
+  /** The skill folder's other text files by path inside it (`references/x.md`), read with oz.skill. */
+  readonly files?: Readonly<Record<string, string>>;
 }
 
 export interface LoadedPlugin {
@@ -54,6 +57,7 @@ const MANIFEST_FILE = "plugin.yaml";
 /** Loads and checks the plugin folder at `dir`; throws `INVALID_MANIFEST` or `INVALID_PLUGIN`. */
 export async function loadPluginDir(dir: string): Promise<LoadedPlugin> {
   const root = await pluginRoot(dir);
+  if ((await foreignFormat(root)) !== undefined) return loadForeignPlugin(root);
   const manifest = parsePluginManifest(await readText(root, MANIFEST_FILE, "the plugin manifest"), {
     file: MANIFEST_FILE,
   });
@@ -81,10 +85,10 @@ export async function pluginRoot(dir: string): Promise<string> {
     );
   }
   const manifest = await stat(join(dir, MANIFEST_FILE)).catch(() => undefined);
-  if (!manifest?.isFile()) {
+  if (!manifest?.isFile() && (await foreignFormat(dir)) === undefined) {
     throw new Oz0Error(
       "INVALID_PLUGIN",
-      `${dir} is not a plugin folder: it has no ${MANIFEST_FILE}. Create one (oz0 init scaffolds one).`,
+      `${dir} is not a plugin folder: it has no ${MANIFEST_FILE}, .claude-plugin/plugin.json or SKILL.md. Create a plugin.yaml (oz0 init scaffolds one).`,
       { data: { detail: `no ${MANIFEST_FILE}` } },
     );
   }

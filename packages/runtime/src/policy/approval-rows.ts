@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import { Oz0Error } from "@oz0/sdk";
 import { CompiledQuery, type Expression, type Kysely, type Transaction } from "kysely";
 import type { ApprovalRow, ApprovalStatus, Database } from "../store/index.js";
+import { type ApprovalSubject, approvalBinding, canonicalJson } from "./canonical.js";
 
 /** What an approval asks about, as `oz0 approval list` shows it. */
 export interface ApprovalRequest {
@@ -225,4 +226,19 @@ export async function noteApproval(
     )
     .where("id", "=", approval.id)
     .execute();
+}
+
+/** Why an approved approval does not let the call `subject` through, or undefined when it does. */
+export function approvalMismatch(approval: ApprovalRow, subject: ApprovalSubject): string | undefined {
+  const request = parseRequest(approval);
+  if (approval.agent !== subject.agent) return `it approves a call of agent ${approval.agent ?? "unknown"}`;
+  if (approval.address !== subject.address) return `it approves a call of ${approval.address}`;
+  if (canonicalJson(request.args) !== canonicalJson(subject.args)) {
+    return "the call's arguments are not the ones approved";
+  }
+  if (request.definition !== subject.definition) {
+    return `the definition of ${subject.address} (its description or input schema) changed after the call asked`;
+  }
+  if (approval.binding !== approvalBinding(subject)) return "it was made for another call";
+  return undefined;
 }

@@ -1,10 +1,10 @@
 // Tool policy and kill switches on the dispatch path. A job's calls were decided by its loop at
-// their step (job-gate.ts, where an ask rule can make the job wait), which each such call's
+// their step (jobs/gate.ts, where an ask rule can make the job wait), which each such call's
 // request says (its origin), and pass here; every other call is decided here: a killed tool and a deny rule refuse it, and so does an ask rule unless
 // a person approved this very call (a call by hand, or a flow's, has no step to wait in).
 import type { Store } from "../store/index.js";
 import { type CallableFunction, type CallInterceptor, type CallRequest, callJob } from "../tools/index.js";
-import { approvalOfCall } from "./approval-rows.js";
+import { approvalMismatch, approvalOfCall } from "./approval-rows.js";
 import { type ApprovalSubject, definitionHash } from "./canonical.js";
 import {
   approvalMismatchError,
@@ -13,7 +13,6 @@ import {
   policyDeniedError,
 } from "./errors.js";
 import { governanceOf, type KillRecord, type TenantGovernance } from "./governance.js";
-import { approvalMismatch } from "./job-gate.js";
 import { callAddress } from "./rules.js";
 
 /**

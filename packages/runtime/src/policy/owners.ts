@@ -1,7 +1,7 @@
 // The owner check as governance uses it: what the catalog answers for an address before a
 // rule, a switch or an inventory entry is written. The runtime's Catalog is one.
 import type { Kysely } from "kysely";
-import { requireTenant } from "../catalog/tenants.js";
+import { requireTenant } from "../catalog/index.js";
 import type { Database } from "../store/index.js";
 
 type Awaitable<T> = T | Promise<T>;

@@ -2,8 +2,15 @@
 // A pattern is owner-checked before it is written (`github/oz0_github.*` must name a tool
 // github owns), one rule per pattern (setting a pattern again replaces its action), and every
 // change moves the tenant's governance version on, so running jobs apply it at their next step.
-import { type FunctionPattern, formatAddress, Oz0Error, parsePattern, patternSpecificity } from "@oz0/sdk";
-import { BUILTIN_FUNCTIONS, isBuiltin } from "../jobs/builtins.js";
+import {
+  BUILTIN_FUNCTIONS,
+  type FunctionPattern,
+  formatAddress,
+  isBuiltinFunction,
+  Oz0Error,
+  parsePattern,
+  patternSpecificity,
+} from "@oz0/sdk";
 import type { PolicyAction, Store } from "../store/index.js";
 import { bumpGovernanceVersion } from "./governance.js";
 import { checkTenant, type OwnerCheck } from "./owners.js";
@@ -131,7 +138,7 @@ export class ToolPolicy {
         break;
       case "builtin":
         await checkTenant(this.#store.db, tenant);
-        if (!isBuiltin(pattern.function)) {
+        if (!isBuiltinFunction(pattern.function)) {
           throw new Oz0Error(
             "NOT_FOUND",
             `oz0 has no built-in ${text}; its built-ins: ${BUILTIN_FUNCTIONS.map((name) => `oz.${name}`).join(", ")}.`,

@@ -6,7 +6,7 @@
 // events become events of the run's span. Message content is exported only on opt-in.
 import type { Attributes, Context, Span, SpanContext } from "@opentelemetry/api";
 import { Oz0Error } from "@oz0/sdk";
-import type { NewEvent } from "../jobs/events.js";
+import type { NewEvent } from "../events/index.js";
 import type {
   LanguageModel,
   ModelMessage,

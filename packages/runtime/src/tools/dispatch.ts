@@ -4,15 +4,11 @@
 // recorder. A refused or failed call becomes an outcome the caller passes on (to a model, as an
 // error it can correct), never a throw.
 import { type FunctionCall, isOz0Error, Oz0Error, toOz0Error } from "@oz0/sdk";
+import type { ArgumentChanger, CallError } from "../events/index.js";
+import { type ArgumentIssue, argumentIssues, formatIssues } from "../schemas/index.js";
 import type { CallableFunction } from "./functions.js";
-import { type ArgumentIssue, argumentIssues, formatIssues } from "./validate.js";
 
-export interface CallError {
-  readonly code: string;
-  readonly message: string;
-  /** For INVALID_INPUT: each problem with the arguments. */
-  readonly issues?: readonly ArgumentIssue[];
-}
+export type { ArgumentChanger, CallError };
 
 export type CallOutcome =
   | { readonly ok: true; readonly result: unknown; readonly ms: number }
@@ -25,7 +21,7 @@ export type CallOutcome =
 export type CallOrigin =
   /**
    * A step of a job's agent loop, which decided the call there (tool policy, kill switches,
-   * approvals; policy/job-gate.ts): the path's policy check lets it through as decided.
+   * approvals; jobs/gate.ts): the path's policy check lets it through as decided.
    */
   | { readonly kind: "step"; readonly job: string; readonly decision: StepDecision }
   /** A call of a job that no loop decided (a flow's step, an `oz0 mcp serve` call's job): decided on the path. */
@@ -65,12 +61,6 @@ export interface CallRequest {
   readonly args: Readonly<Record<string, unknown>>;
   readonly call: FunctionCall;
   readonly context: CallContext;
-}
-
-/** Who changed a call's arguments on the path: a hook handler by its plugin and registration. */
-export interface ArgumentChanger {
-  readonly plugin: string;
-  readonly handler: string;
 }
 
 /** New arguments an interceptor gives a call, and who changed them (for the trace). */

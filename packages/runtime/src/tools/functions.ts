@@ -34,6 +34,19 @@ export interface CallableFunction {
   run(args: Record<string, unknown>, call: FunctionCall): Promise<unknown>;
 }
 
+function callable(plugin: string, tool: string, built: BuiltTool["functions"][number]): CallableFunction {
+  return {
+    address: formatAddress({ kind: "function", plugin, tool, function: built.name }),
+    plugin,
+    tool,
+    function: built.name,
+    modelName: modelVisibleName(tool, built.name),
+    description: built.description,
+    inputSchema: built.inputSchema,
+    run: (args, call) => built.run(args, call),
+  };
+}
+
 /** What a reference resolved to: a plugin's function, or a built-in for the job engine to provide. */
 export type ResolvedFunction =
   | { readonly kind: "function"; readonly fn: CallableFunction; readonly address: FunctionAddress }
@@ -102,17 +115,43 @@ export class FunctionResolver {
         },
       );
     }
-    const fn: CallableFunction = {
-      address: formatAddress(owned),
+    return { kind: "function", fn: callable(owner, address.tool, built), address: owned };
+  }
+
+  /**
+   * Every function of the tool `written` names (`<tool>` read inside `fromPlugin`, or
+   * `<plugin>/<tool>`), as its plugin builds it now; `fresh` builds it again, so an MCP server's
+   * functions are the ones it lists at this moment. Throws NOT_FOUND, TOOL_CLASH or OWNER_MISMATCH.
+   */
+  async resolveTool(
+    written: string,
+    fromPlugin: string,
+    fresh = false,
+  ): Promise<{
+    readonly plugin: string;
+    readonly tool: string;
+    readonly mcp: boolean;
+    readonly functions: CallableFunction[];
+  }> {
+    // A function address with a placeholder function reads the plugin and tool as any address does.
+    const { address, bare } = resolveReference(`${written}.x`, { plugin: fromPlugin, expect: "function" });
+    if (address.kind === "builtin") {
+      throw new Oz0Error("NOT_FOUND", `${written} names oz0's built-ins, not a plugin's tool.`, {
+        data: { kind: "tool", name: written, tenant: this.#options.tenant },
+      });
+    }
+    const owner = await this.owner(address, bare);
+    if (fresh) this.#tools.delete(`${owner}/${address.tool}`);
+    const tool = await this.tool(owner, address.tool);
+    const loaded = await this.plugin(owner);
+    const mcp =
+      loaded.manifest.tools?.some((entry) => entry.id === address.tool && entry.mcp !== undefined) === true;
+    return {
       plugin: owner,
       tool: address.tool,
-      function: built.name,
-      modelName: modelVisibleName(address.tool, built.name),
-      description: built.description,
-      inputSchema: built.inputSchema,
-      run: (args, call) => built.run(args, call),
+      mcp,
+      functions: tool.functions.map((built) => callable(owner, address.tool, built)),
     };
-    return { kind: "function", fn, address: owned };
   }
 
   /**

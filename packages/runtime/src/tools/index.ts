@@ -1,6 +1,19 @@
 // Tools: the one dispatch path for function calls (argument checks, interceptors, the call with
 // its idempotency key, recording), and resolving function addresses through the catalog.
+
+export { type ArgumentIssue, argumentIssues, formatIssues } from "../schemas/index.js";
 export { ToolCaller, type ToolCallerOptions, type ToolCallReport } from "./by-hand.js";
+export {
+  type McpCallHost,
+  type McpElicitation,
+  type McpElicitationAnswer,
+  type McpLogMessage,
+  type McpProgress,
+  type McpSamplingReply,
+  type McpSamplingRequest,
+  mcpHostOf,
+  withMcpHost,
+} from "./call-host.js";
 export { type ToolContextOptions, toolContext } from "./context.js";
 export {
   type ArgumentChange,
@@ -26,4 +39,3 @@ export {
   type ResolvedFunction,
 } from "./functions.js";
 export type { PartSource, SourcePart } from "./source.js";
-export { type ArgumentIssue, argumentIssues, formatIssues } from "./validate.js";

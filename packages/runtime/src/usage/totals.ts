@@ -31,12 +31,14 @@ export function callsIn(
 ): CallUsage[] | undefined {
   let calls: CallUsage[] | undefined;
   for (const entry of events) {
-    if (entry.kind !== "model_call") continue;
+    // A server's sampling request during an MCP call is a model call of the job too.
+    if (entry.kind !== "model_call" && entry.kind !== "mcp_sampling") continue;
     const data = entry.data as {
       model: string;
-      usage: { input: number; output: number; cost_usd?: number };
+      usage?: { input: number; output: number; cost_usd?: number };
       cost_usd?: number;
     };
+    if (data.usage === undefined) continue;
     calls ??= [];
     calls.push({
       model: data.model,

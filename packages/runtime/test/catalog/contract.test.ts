@@ -5,8 +5,8 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { contractBreaks, isNewMajor } from "../../src/catalog/contract.js";
 import { Catalog } from "../../src/catalog/index.js";
+import { contractBreaks, isNewMajor } from "../../src/lint/index.js";
 import { openStore, type Store } from "../../src/store/index.js";
 import { refusal, tenantRows } from "./helpers.js";
 

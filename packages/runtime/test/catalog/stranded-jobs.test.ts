@@ -93,7 +93,7 @@ describe("a change that takes away an agent a job still runs as", () => {
       { id: job, address: "vault/keeper", kind: "agent", status: "waiting" },
     ]);
     await l.runtime.approvals.approve(tenant, approval, ALICE);
-    const ended = await l.runtime.jobs.run(job);
+    const ended = await l.runtime.jobs.run(job, { tenant });
     expect(ended.status).toBe("failed");
     expect(ended.failure).toEqual({
       kind: "part_removed",
@@ -114,7 +114,7 @@ describe("a change that takes away an agent a job still runs as", () => {
     );
     await l.runtime.catalog.remove(tenant, "vault", { force: true, reason: "retired" });
     await l.runtime.approvals.approve(tenant, approval, ALICE);
-    const ended = await l.runtime.jobs.run(job);
+    const ended = await l.runtime.jobs.run(job, { tenant });
     expect(ended.failure).toMatchObject({
       kind: "part_removed",
       message: `agent vault/keeper was taken away, so this job cannot go on: plugin vault 1.0.0 was removed from tenant ${tenant} after the job started (forced: retired). Install vault again to start a new job of it.`,
@@ -127,7 +127,7 @@ describe("a change that takes away an agent a job still runs as", () => {
     const error = await refusal(l.runtime.catalog.update(tenant, renamedFlow), "PART_IN_USE");
     expect(error.message).toContain(`  - flow ledger-flows/guarded: job ${id} (queued)\n`);
     await l.runtime.catalog.update(tenant, renamedFlow, { force: true, reason: "renamed" });
-    const ended = await l.runtime.jobs.run(id);
+    const ended = await l.runtime.jobs.run(id, { tenant });
     expect(ended.failure).toEqual({
       kind: "part_removed",
       code: "NOT_FOUND",

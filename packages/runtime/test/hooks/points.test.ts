@@ -626,7 +626,7 @@ describe("delegation", () => {
     );
     const [started] = ofKind(events, "child_job_started");
     expect(heard).toEqual([["helpdesk/triage", started!.data.job]]);
-    const child = await h.engine().events(started!.data.job);
+    const child = await h.engine().events(started!.data.job, { tenant: TENANT });
     expect(ofKind(child, "job_started")[0]?.data.input).toBe("ticket 7 (from helpdesk/boss)");
   });
 
@@ -720,7 +720,7 @@ describe("checkpoints and restores", () => {
     expect(heard).toEqual([]);
     const engine = h.engine({ hooks: pluginHookSource(plugins) });
     await engine.answer(job.id, "billing", "hal", { tenant: TENANT });
-    const done = await engine.run(job.id);
+    const done = await engine.run(job.id, { tenant: TENANT });
     expect(done.status).toBe("succeeded");
     expect(heard).toEqual([
       ["pre", 1],
@@ -743,8 +743,8 @@ describe("checkpoints and restores", () => {
     ];
     const { job } = await h.runWith(plugins, "helpdesk/asker", "ticket 7");
     const engine = h.engine({ hooks: pluginHookSource(plugins) });
-    await engine.answer(job.id, "billing", "hal");
-    const done = await engine.run(job.id);
+    await engine.answer(job.id, "billing", "hal", { tenant: TENANT });
+    const done = await engine.run(job.id, { tenant: TENANT });
     expect(done.failure).toMatchObject({ kind: "policy_denied" });
     expect(done.failure?.message).toContain("Jobs are frozen");
   });

@@ -32,8 +32,8 @@ async function triage(): Promise<JobEvent[]> {
     agent: "helpdesk/triage",
     input: "ticket 7",
   });
-  const job = await runtime.jobs.run(started.id);
-  return runtime.jobs.events(job.id);
+  const job = await runtime.jobs.run(started.id, { tenant: started.tenant });
+  return runtime.jobs.events(job.id, { tenant: job.tenant });
 }
 
 describe("the hooks a job runs with", () => {
@@ -78,7 +78,7 @@ describe("the hooks a job runs with", () => {
       agent: "helpdesk/triage",
       input: "ticket 7",
     });
-    const job = await runtime.jobs.run(started.id);
-    expect(governance(await runtime.jobs.events(job.id))).toEqual([]);
+    const job = await runtime.jobs.run(started.id, { tenant: started.tenant });
+    expect(governance(await runtime.jobs.events(job.id, { tenant: job.tenant }))).toEqual([]);
   });
 });

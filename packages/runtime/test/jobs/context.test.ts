@@ -84,9 +84,9 @@ describe("the start-up context", () => {
     expect(started).toBeDefined();
     const engine = h.engine();
     const [waiting] = await engine.search({ tenant: "default", status: "waiting" });
-    await engine.answer(waiting!.id, "billing", "hal");
-    await engine.run(waiting!.id);
-    const all = await engine.events(waiting!.id);
+    await engine.answer(waiting!.id, "billing", "hal", { tenant: "default" });
+    await engine.run(waiting!.id, { tenant: "default" });
+    const all = await engine.events(waiting!.id, { tenant: "default" });
     expect(ofKind(all, "context_assembled")).toHaveLength(1);
     expect(ofKind(all, "job_claimed")).toHaveLength(2);
   });

@@ -22,12 +22,14 @@ describe("cancel", () => {
   it("ends a queued job at once, recording who cancelled it", async () => {
     const engine = h.engine();
     const started = await engine.start({ tenant: TENANT, agent: "helpdesk/triage", input: "ticket 7" });
-    const job = await engine.cancel(started.id, "cli:erin");
+    const job = await engine.cancel(started.id, "cli:erin", { tenant: TENANT });
     expect(job).toMatchObject({
       status: "cancelled",
       failure: { kind: "cancelled", message: "cancelled by cli:erin" },
     });
-    expect(ofKind(await engine.events(job.id), "job_cancelled")[0]?.data).toEqual({ by: "cli:erin" });
+    expect(ofKind(await engine.events(job.id, { tenant: TENANT }), "job_cancelled")[0]?.data).toEqual({
+      by: "cli:erin",
+    });
   });
 
   it("stops a running job at its next step", async () => {
@@ -38,7 +40,7 @@ describe("cancel", () => {
         // The person cancels while the first model call is in flight.
         if (request.step === 1) {
           const [running] = await engine.search({ tenant: TENANT, status: "running" });
-          await engine.cancel(running!.id, "frank");
+          await engine.cancel(running!.id, "frank", { tenant: TENANT });
         }
         return {
           calls: [{ name: "tickets__lookup", args: { id: 7 } }],
@@ -48,14 +50,14 @@ describe("cancel", () => {
     };
     engine = h.engine({ models: using(cancelling) });
     const started = await engine.start({ tenant: TENANT, agent: "helpdesk/triage", input: "ticket 7" });
-    expect(await engine.get(started.id)).toMatchObject({ cancelRequestedBy: null });
-    const job = await engine.run(started.id);
+    expect(await engine.get(started.id, TENANT)).toMatchObject({ cancelRequestedBy: null });
+    const job = await engine.run(started.id, { tenant: TENANT });
     expect(job).toMatchObject({
       status: "cancelled",
       cancelRequestedBy: "frank",
       failure: { message: "cancelled by frank" },
     });
-    const events = await engine.events(job.id);
+    const events = await engine.events(job.id, { tenant: TENANT });
     // The step under way finished and was recorded; no further model call was made.
     expect(kinds(events).slice(-3)).toEqual(["tool_call", "tool_result", "job_cancelled"]);
     expect(ofKind(events, "model_call")).toHaveLength(1);
@@ -65,7 +67,7 @@ describe("cancel", () => {
     const { job } = await h.run("helpdesk/triage", "ticket 7");
     const error = await h
       .engine()
-      .cancel(job.id, "gina")
+      .cancel(job.id, "gina", { tenant: TENANT })
       .catch((thrown: unknown) => thrown);
     expect(isOz0Error(error, "JOB_STATE_CONFLICT")).toBe(true);
     expect((error as Error).message).toBe(
@@ -90,11 +92,13 @@ describe("attempts and dead letters", () => {
     // A worker claims the job and dies before writing anything.
     await jobs.claim({ job: started.id, node: "dead", token: "dead#1", ttlMs: 60_000 });
     await expireLease(started.id);
-    const job = await engine.run(started.id);
+    const job = await engine.run(started.id, { tenant: TENANT });
     expect(job).toMatchObject({ status: "succeeded", attempts: 2 });
-    expect(ofKind(await engine.events(job.id), "job_claimed").map((entry) => entry.data.attempt)).toEqual([
-      2,
-    ]);
+    expect(
+      ofKind(await engine.events(job.id, { tenant: TENANT }), "job_claimed").map(
+        (entry) => entry.data.attempt,
+      ),
+    ).toEqual([2]);
   });
 
   it("dead-letters a job that keeps stopping its worker, after the set number of attempts", async () => {
@@ -105,11 +109,11 @@ describe("attempts and dead letters", () => {
       await jobs.claim({ job: started.id, node, token: `${node}#1`, ttlMs: 60_000 });
       await expireLease(started.id);
     }
-    const job = await engine.run(started.id);
+    const job = await engine.run(started.id, { tenant: TENANT });
     expect(job.status).toBe("dead");
     expect(job.failure?.kind).toBe("dead_letter");
     expect(job.failure?.message).toContain("stopped 2 times in a row");
-    const [dead] = ofKind(await engine.events(job.id), "job_dead");
+    const [dead] = ofKind(await engine.events(job.id, { tenant: TENANT }), "job_dead");
     expect(dead?.data).toMatchObject({ kind: "dead_letter", attempts: 3 });
     // A dead job is not claimed again.
     expect(await engine.work()).toBeUndefined();
@@ -126,7 +130,7 @@ describe("resume", () => {
     const engine = h.engine();
     const started = await engine.start({ tenant: TENANT, agent: "helpdesk/triage", input: "ticket 7" });
     await new JobStore(h.store).claim({ job: started.id, node: "other", token: "other#1", ttlMs: 60_000 });
-    const error = await engine.run(started.id).catch((thrown: unknown) => thrown);
+    const error = await engine.run(started.id, { tenant: TENANT }).catch((thrown: unknown) => thrown);
     expect(isOz0Error(error, "JOB_STATE_CONFLICT")).toBe(true);
     expect((error as Error).message).toContain(
       `oz0 job resume ${started.id} takes it over once the lease runs out`,
@@ -138,14 +142,19 @@ describe("resume", () => {
     const started = await engine.start({ tenant: TENANT, agent: "helpdesk/triage", input: "ticket 7" });
     await new JobStore(h.store).claim({ job: started.id, node: "gone", token: "gone#1", ttlMs: 150 });
     const waits: number[] = [];
-    const job = await engine.resume(started.id, { onLeaseWait: (wait) => waits.push(wait.remainingMs) });
+    const job = await engine.resume(started.id, {
+      tenant: TENANT,
+      onLeaseWait: (wait) => waits.push(wait.remainingMs),
+    });
     expect(job).toMatchObject({ status: "succeeded", attempts: 2 });
     expect(waits.length).toBeGreaterThan(0);
   });
 
   it("refuses to resume a job that has ended", async () => {
     const { job } = await h.run("helpdesk/triage", "ticket 7");
-    await expect(h.engine().resume(job.id)).rejects.toMatchObject({ code: "JOB_STATE_CONFLICT" });
+    await expect(h.engine().resume(job.id, { tenant: TENANT })).rejects.toMatchObject({
+      code: "JOB_STATE_CONFLICT",
+    });
   });
 });
 

@@ -49,9 +49,10 @@ async function main(task: WorkerTask): Promise<JobView> {
     models: async (choice, context) => logging(await resolve(choice, context), task),
   });
   try {
-    if (task.mode === "run") return await engine.run(task.job);
+    if (task.mode === "run") return await engine.run(task.job, { tenant: "default" });
     if (task.mode === "resume") {
       return await engine.resume(task.job, {
+        tenant: "default",
         onLeaseWait: (wait) => process.stdout.write(`${JSON.stringify({ wait })}\n`),
       });
     }

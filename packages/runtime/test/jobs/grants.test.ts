@@ -35,8 +35,8 @@ async function tenant(freeloader = "freeloader"): Promise<string> {
 
 async function run(tenant: string, agent: string): Promise<JobEvent[]> {
   const started = await runtime.jobs.start({ tenant, agent, input: "acme/site" });
-  await runtime.jobs.run(started.id);
-  return runtime.jobs.events(started.id);
+  await runtime.jobs.run(started.id, { tenant: started.tenant });
+  return runtime.jobs.events(started.id, { tenant: started.tenant });
 }
 
 const GET_FILE_REFUSED =
@@ -89,7 +89,7 @@ describe("uses: grants at run time", () => {
       agent: "freeloader/fetch",
       input: "acme/site",
     });
-    const done = await runtime.jobs.run(started.id);
+    const done = await runtime.jobs.run(started.id, { tenant: started.tenant });
     expect(done.status).toBe("failed");
     expect(done.failure?.message).toContain(`NOT_GRANTED: ${GET_FILE_REFUSED}`);
   });
@@ -132,6 +132,8 @@ describe("uses: grants at run time", () => {
       agent: "freeloader/fetch",
       input: "acme/site",
     });
-    expect(await runtime.jobs.run(started.id)).toMatchObject({ status: "succeeded" });
+    expect(await runtime.jobs.run(started.id, { tenant: started.tenant })).toMatchObject({
+      status: "succeeded",
+    });
   });
 });

@@ -39,8 +39,8 @@ export async function harness(plugins: readonly string[] = ["helpdesk"], store?:
     async run(agent, input, options = {}) {
       const jobs = engine(options);
       const started = await jobs.start({ tenant: TENANT, agent, input });
-      const job = await jobs.run(started.id);
-      return { job, events: await jobs.events(job.id) };
+      const job = await jobs.run(started.id, { tenant: TENANT });
+      return { job, events: await jobs.events(job.id, { tenant: TENANT }) };
     },
     close: () => opened.close(),
   };

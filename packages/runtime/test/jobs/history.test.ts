@@ -61,9 +61,9 @@ describe("histories of 0.1.0", () => {
       )
       .execute();
     const engine = h.engine();
-    await engine.answer(job.id, "billing", "ivy");
-    const done = await engine.run(job.id);
+    await engine.answer(job.id, "billing", "ivy", { tenant: "default" });
+    const done = await engine.run(job.id, { tenant: "default" });
     expect(done).toMatchObject({ status: "succeeded", output: "assigned as asked" });
-    expect(ofKind(await engine.events(job.id), "context_assembled")).toHaveLength(1);
+    expect(ofKind(await engine.events(job.id, { tenant: "default" }), "context_assembled")).toHaveLength(1);
   });
 });

@@ -1,7 +1,7 @@
 // A run's state is its own: steps in other modules read it and change it only through the
 // run's methods (the type system refuses a write to its fields), and each mark is taken once.
 import { describe, expect, it } from "vitest";
-import type { JobEvent } from "../../src/jobs/events.js";
+import type { JobEvent } from "../../src/events/index.js";
 import { replay } from "../../src/jobs/history.js";
 import { JobRun, type RunDeps } from "../../src/jobs/job-run.js";
 import { NO_SECRETS } from "../../src/models/index.js";

@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { JobEngine } from "../../src/jobs/index.js";
 import type { Runtime } from "../../src/runtime.js";
-import { ledgerRuntime, ofKind, TENANT } from "../flows/helpers.js";
+import { ledgerRuntime, ofKind, TENANT } from "./flows/helpers.js";
 
 let runtime: Runtime;
 let close: () => Promise<void>;
@@ -15,8 +15,8 @@ afterEach(() => close());
 
 async function runLazy() {
   const started = await runtime.jobs.start({ tenant: TENANT, agent: "ledger-flows/lazy", input: "go" });
-  const job = await runtime.jobs.run(started.id);
-  return { job, events: await runtime.jobs.events(job.id) };
+  const job = await runtime.jobs.run(started.id, { tenant: TENANT });
+  return { job, events: await runtime.jobs.events(job.id, { tenant: TENANT }) };
 }
 
 function found(events: Awaited<ReturnType<typeof runLazy>>["events"]): string[] {
@@ -82,7 +82,7 @@ describe("oz.call_tool", () => {
       },
     });
     const started = await jobs.start({ tenant: TENANT, agent: "ledger-flows/lazy", input: "go" });
-    expect((await jobs.run(started.id)).status).toBe("succeeded");
+    expect((await jobs.run(started.id, { tenant: TENANT })).status).toBe("succeeded");
     expect(offered).toEqual(Array.from({ length: 4 }, () => ["oz__find_tools", "oz__call_tool"]));
   });
 });

@@ -1,7 +1,7 @@
 // The engine's life cycle of a job on every store engine: a job row plus an append-only
 // history, claimed under a lease by the database's clock, and owner-checked writes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { event } from "../../src/jobs/events.js";
+import { event } from "../../src/events/events.js";
 import { JobStore } from "../../src/jobs/index.js";
 import type { Renewal } from "../../src/jobs/store.js";
 import { openStore, type Store } from "../../src/store/index.js";
@@ -71,9 +71,11 @@ describe.each(fixtures)("jobs on $label", (fixture) => {
     expect(started).toMatchObject({ status: "queued", attempts: 0 });
     const done = await h.engine().work({ queues: ["pool.helpdesk"] });
     expect(done).toMatchObject({ id: started.id, status: "succeeded", attempts: 1 });
-    expect(ofKind(await engine.events(started.id), "job_claimed").map((entry) => entry.data.attempt)).toEqual(
-      [1],
-    );
+    expect(
+      ofKind(await engine.events(started.id, { tenant: TENANT }), "job_claimed").map(
+        (entry) => entry.data.attempt,
+      ),
+    ).toEqual([1]);
     expect(await h.engine().work({ queues: ["pool.helpdesk"] })).toBeUndefined();
   });
 

@@ -160,7 +160,7 @@ describe("limits", () => {
     const engine = h.engine();
     const started = await engine.start({ tenant: TENANT, agent: "helpdesk/triage", input: "ticket 7" });
     await h.store.db.updateTable("jobs").set({ created_at: 0 }).where("id", "=", started.id).execute();
-    const job = await engine.run(started.id);
+    const job = await engine.run(started.id, { tenant: TENANT });
     expect(job.failure).toMatchObject({ kind: "timeout" });
     expect(job.failure?.message).toContain("limits.wall_seconds (3600 s)");
   });
@@ -183,7 +183,7 @@ describe("limits", () => {
       .set({ created_at: now - 3_599_700 })
       .where("id", "=", started.id)
       .execute();
-    const job = await engine.run(started.id);
+    const job = await engine.run(started.id, { tenant: TENANT });
     expect(job.failure?.kind).toBe("timeout");
   });
 });

@@ -36,9 +36,11 @@ describe("an agent on a runtime this oz0 does not have", () => {
       source: await DirSource.load([fixture("elsewhere")]),
       home: opened.home,
     });
-    const job = await now.run(queued.id);
+    const job = await now.run(queued.id, { tenant: TENANT });
     expect(job.status).toBe("failed");
     expect(job.failure?.message).toBe(REFUSAL);
-    expect((await now.events(job.id)).map((entry) => entry.kind)).not.toContain("model_call");
+    expect((await now.events(job.id, { tenant: TENANT })).map((entry) => entry.kind)).not.toContain(
+      "model_call",
+    );
   });
 });

@@ -33,9 +33,9 @@ describe("waiting for a person (oz.ask_user)", () => {
     expect(await later.answer(job.id, "billing", "alice", { tenant: TENANT })).toMatchObject({
       status: "queued",
     });
-    const done = await later.run(job.id);
+    const done = await later.run(job.id, { tenant: TENANT });
     expect(done).toMatchObject({ status: "succeeded", output: "assigned as asked" });
-    const events = await later.events(job.id);
+    const events = await later.events(job.id, { tenant: TENANT });
     expect(ofKind(events, "answer_received")[0]?.data).toEqual({
       callId: "1.1",
       answer: "billing",
@@ -51,8 +51,8 @@ describe("waiting for a person (oz.ask_user)", () => {
       const { job } = await first.run("helpdesk/asker", "ticket 7");
       await first.close();
       const second = await harness(["helpdesk"], await openStore({ home }));
-      await second.engine().answer(job.id, "bugs", "bob");
-      expect(await second.engine().run(job.id)).toMatchObject({ status: "succeeded" });
+      await second.engine().answer(job.id, "bugs", "bob", { tenant: TENANT });
+      expect(await second.engine().run(job.id, { tenant: TENANT })).toMatchObject({ status: "succeeded" });
       await second.close();
     } finally {
       await rm(home, { recursive: true, force: true });
@@ -63,7 +63,7 @@ describe("waiting for a person (oz.ask_user)", () => {
     const { job } = await h.run("helpdesk/triage", "ticket 7");
     const error = await h
       .engine()
-      .answer(job.id, "x", "alice")
+      .answer(job.id, "x", "alice", { tenant: TENANT })
       .catch((thrown: unknown) => thrown);
     expect(isOz0Error(error, "JOB_STATE_CONFLICT")).toBe(true);
     expect((error as Error).message).toBe(
@@ -73,7 +73,9 @@ describe("waiting for a person (oz.ask_user)", () => {
 
   it("refuses to resume a job that waits for an answer, saying how to answer", async () => {
     const { job } = await h.run("helpdesk/asker", "ticket 7");
-    await expect(h.engine().resume(job.id)).rejects.toThrow(`oz0 job answer ${job.id} TEXT`);
+    await expect(h.engine().resume(job.id, { tenant: TENANT })).rejects.toThrow(
+      `oz0 job answer ${job.id} TEXT`,
+    );
   });
 });
 
@@ -86,7 +88,7 @@ describe("waiting for a child job (oz.delegate)", () => {
       status: "waiting",
       waitingFor: { kind: "child", callId: "1.1", job: childId },
     });
-    const child = await engine.get(childId);
+    const child = await engine.get(childId, TENANT);
     expect(child).toMatchObject({
       agent: "helpdesk/triage",
       status: "queued",
@@ -95,11 +97,14 @@ describe("waiting for a child job (oz.delegate)", () => {
       input: "ticket 7",
     });
     // Any worker runs the child; its end queues the parent.
-    expect(await engine.run(childId)).toMatchObject({ status: "succeeded", output: "billing" });
-    expect(await engine.get(parent.id)).toMatchObject({ status: "queued" });
-    const done = await engine.run(parent.id);
+    expect(await engine.run(childId, { tenant: TENANT })).toMatchObject({
+      status: "succeeded",
+      output: "billing",
+    });
+    expect(await engine.get(parent.id, TENANT)).toMatchObject({ status: "queued" });
+    const done = await engine.run(parent.id, { tenant: TENANT });
     expect(done).toMatchObject({ status: "succeeded", output: "triage says billing" });
-    const events = await engine.events(parent.id);
+    const events = await engine.events(parent.id, { tenant: TENANT });
     expect(ofKind(events, "child_job_started")[0]?.data).toEqual({
       callId: "1.1",
       job: childId,
@@ -130,12 +135,12 @@ describe("waiting for a child job (oz.delegate)", () => {
   it("cancels the child with the parent", async () => {
     const engine = h.engine();
     const { job: parent } = await h.run("helpdesk/boss", "ticket 7");
-    await engine.cancel(parent.id, "carol");
-    expect(await engine.get(parent.id)).toMatchObject({
+    await engine.cancel(parent.id, "carol", { tenant: TENANT });
+    expect(await engine.get(parent.id, TENANT)).toMatchObject({
       status: "cancelled",
       failure: { kind: "cancelled", message: "cancelled by carol" },
     });
-    expect(await engine.get(`${parent.id}.triage-1-1`)).toMatchObject({ status: "cancelled" });
+    expect(await engine.get(`${parent.id}.triage-1-1`, TENANT)).toMatchObject({ status: "cancelled" });
   });
 });
 
@@ -149,15 +154,15 @@ describe("chat", () => {
       input: "hello",
       mode: "chat",
     });
-    const first = await engine.run(started.id, { onText: (delta) => streamed.push(delta) });
+    const first = await engine.run(started.id, { tenant: TENANT, onText: (delta) => streamed.push(delta) });
     expect(first).toMatchObject({ status: "waiting", waitingFor: { kind: "chat" }, mode: "chat" });
     expect(streamed.join("")).toBe("Done (the offline test model answered without calling a function).");
-    await engine.say(started.id, "and now?", "dave");
-    const second = await engine.run(started.id);
+    await engine.say(started.id, "and now?", "dave", { tenant: TENANT });
+    const second = await engine.run(started.id, { tenant: TENANT });
     expect(second.status).toBe("waiting");
-    const ended = await engine.endChat(started.id);
+    const ended = await engine.endChat(started.id, { tenant: TENANT });
     expect(ended).toMatchObject({ status: "succeeded", output: "You said: and now?" });
-    const events = await engine.events(started.id);
+    const events = await engine.events(started.id, { tenant: TENANT });
     expect(
       kinds(events).filter((kind) => ["model_call", "user_message", "job_waiting"].includes(kind)),
     ).toEqual(["model_call", "job_waiting", "user_message", "model_call", "job_waiting"]);

@@ -123,7 +123,7 @@ describe.each(fixtures)("the worker on $label", (fixture) => {
     expect(claimed).toHaveLength(2);
     expect([...worker.inFlight].sort()).toEqual([...claimed].sort());
     const left = ids.filter((id) => !claimed.includes(id));
-    expect(await engine.get(left[0]!)).toMatchObject({ status: "queued" });
+    expect(await engine.get(left[0]!, TENANT)).toMatchObject({ status: "queued" });
     model.open();
     for (const id of ids)
       expect(await stopped.of(id)).toMatchObject({ status: "succeeded", output: "done", failure: null });
@@ -167,5 +167,57 @@ describe.each(fixtures)("the worker on $label", (fixture) => {
       failure: null,
     });
     await second.drain();
+  });
+});
+
+describe.each(fixtures)("the workers table on $label", (fixture) => {
+  let store: Store;
+  let h: Harness;
+  beforeAll(async () => {
+    store = await openStore(await fixture.fresh());
+    h = await harness(["helpdesk"], store);
+  });
+  afterAll(() => store?.close());
+
+  async function deadRow(id: string): Promise<void> {
+    await store.db
+      .insertInto("workers")
+      .values({ id, host: "gone", pid: 1, concurrency: 1, started_at: 0, expires_at: 1 })
+      .execute();
+  }
+
+  async function rows(): Promise<string[]> {
+    return (await store.db.selectFrom("workers").select("id").orderBy("id").execute()).map((row) => row.id);
+  }
+
+  it("cleans up dead worker rows, whose heartbeat lapsed, as a worker starts, and counts them not as live", async () => {
+    await deadRow("dead-1#1");
+    await deadRow("dead-2#1");
+    const engine = h.engine();
+    expect(await liveWorkers(engine)).toBe(0);
+    const worker = new JobWorker(engine, { pollMs: HOUR_MS });
+    await worker.start();
+    try {
+      expect(await rows()).toEqual([worker.id]);
+      expect(await liveWorkers(engine)).toBe(1);
+    } finally {
+      await worker.drain();
+    }
+    expect(await rows()).toEqual([]);
+  });
+
+  it("cleans up dead worker rows at its slow poll too", async () => {
+    const idle = idling();
+    const worker = new JobWorker(h.engine(), { pollMs: 50, ...idle });
+    await worker.start();
+    try {
+      await deadRow("dead-3#1");
+      // The second sleep from now follows a poll that began after the row came.
+      await idle.next();
+      await idle.next();
+      expect(await rows()).toEqual([worker.id]);
+    } finally {
+      await worker.drain();
+    }
   });
 });

@@ -137,7 +137,7 @@ export async function history(s: Scene) {
   const store = await openStore(s.options);
   try {
     const engine = new JobEngine({ store, source: await source(s.plugins), home: s.dir });
-    return await engine.events(s.job);
+    return await engine.events(s.job, { tenant: "default" });
   } finally {
     await store.close();
   }

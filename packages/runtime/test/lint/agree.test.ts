@@ -179,20 +179,6 @@ const CASES: readonly Case[] = [
     code: "OZ-S025",
   },
   {
-    rule: "a pattern of another plugin's functions in tools: is refused by both",
-    change: (files) =>
-      edit(
-        "plugin.yaml",
-        "[notes.lookup, oz.fail]",
-        "[notes.lookup, github/oz0_github.*, oz.fail]",
-      )({
-        ...files,
-        "plugin.yaml": `${files["plugin.yaml"]}uses:\n  github:\n    tools: [oz0_github.*]\n`,
-      }),
-    tenant: ["github"],
-    code: "OZ-E001",
-  },
-  {
     rule: "a pattern of a whole plugin in tools: is refused by both",
     change: edit("plugin.yaml", "[notes.lookup, oz.fail]", "[notes.lookup, github/*, oz.fail]"),
     tenant: ["github"],

@@ -298,6 +298,17 @@ const CASES: readonly RuleCase[] = [
       "plugin.yaml:24:15 error OZ-S029 the schedule '0 0 30 2 *' never fires; give it a date that comes",
     ],
   },
+  {
+    code: "OZ-S030",
+    triggers:
+      "reports each part of a Claude Code plugin oz0 cannot honour: hooks, Claude Code tools, allowed-tools",
+    passes: "reads a Claude Code plugin whose agent and skill map onto oz0",
+    lines: [
+      "agents/reviewer.md:4:1 error OZ-S030 tools: names Claude Code's tools (Read, Grep, Bash), which oz0 does not have; an oz0 agent is granted oz0 tools by address. Remove tools: and grant oz0 tools in an oz0 agent file",
+      "hooks:1:1 error OZ-S030 runs shell commands on Claude Code events (PreToolUse, Stop, ...); oz0 has no hook point that runs a shell command, and its hooks are code a plugin registers (host.addHook). Remove hooks/, or write the hook as oz0 plugin code",
+      "skills/style/SKILL.md:4:1 error OZ-S030 allowed-tools: pre-approves tools while the skill is active, and an oz0 skill grants no tools: an agent's tools: and the tenant's policy decide what it may call. Remove allowed-tools and grant those tools to the agent that uses the skill",
+    ],
+  },
 ];
 
 describe("each lint rule, on the fixture that triggers it and the one that passes", () => {

@@ -79,8 +79,8 @@ async function run(
   onEvent?: (kind: string) => void,
 ): Promise<{ status: string; events: JobEvent[] }> {
   const job = await runtime.jobs.start({ tenant: TENANT, agent, input: "go" });
-  const done = await runtime.jobs.run(job.id, { onEvent: (entry) => onEvent?.(entry.kind) });
-  return { status: done.status, events: await runtime.jobs.events(job.id) };
+  const done = await runtime.jobs.run(job.id, { tenant: TENANT, onEvent: (entry) => onEvent?.(entry.kind) });
+  return { status: done.status, events: await runtime.jobs.events(job.id, { tenant: TENANT }) };
 }
 
 function results(events: readonly JobEvent[]) {

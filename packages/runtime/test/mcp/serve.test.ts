@@ -125,7 +125,7 @@ describe("oz0 mcp serve without an agent", () => {
       status: "succeeded",
       input: { function: "helpdesk/tickets.lookup", arguments: { id: 7 } },
     });
-    const events = await runtime.jobs.events(jobId);
+    const events = await runtime.jobs.events(jobId, { tenant: TENANT });
     expect(events.map((entry) => entry.kind)).toEqual([
       "job_started",
       "tool_call",
@@ -188,7 +188,7 @@ describe("oz0 mcp serve without an agent", () => {
     expect(progress[0]).toBe(
       `waiting for a person to approve helpdesk/tickets.assign: oz0 approval approve ${approvals[0]!.id}`,
     );
-    const events = await runtime.jobs.events(String(result._meta?.[JOB_META_KEY]));
+    const events = await runtime.jobs.events(String(result._meta?.[JOB_META_KEY]), { tenant: TENANT });
     expect(events.map((entry) => entry.kind)).toEqual([
       "job_started",
       "tool_call",
@@ -213,7 +213,7 @@ describe("oz0 mcp serve without an agent", () => {
     const jobId = String(result._meta?.[JOB_META_KEY]);
     const job = await runtime.jobs.get(jobId, TENANT);
     expect(job.failure).toMatchObject({ kind: "policy_denied", code: "APPROVAL_DENIED" });
-    const events = await runtime.jobs.events(jobId);
+    const events = await runtime.jobs.events(jobId, { tenant: TENANT });
     expect(events.filter((entry) => entry.kind === "tool_result").map((entry) => entry.data)).toEqual([
       expect.objectContaining({ ok: false, error: expect.objectContaining({ code: "APPROVAL_DENIED" }) }),
     ]);
@@ -243,7 +243,7 @@ describe("oz0 mcp serve without an agent", () => {
       code: "APPROVAL_STATE_CONFLICT",
     });
     expect(await ledger()).toBe("");
-    const kinds = (await runtime.jobs.events(job.id)).map((entry) => entry.kind);
+    const kinds = (await runtime.jobs.events(job.id, { tenant: TENANT })).map((entry) => entry.kind);
     expect(kinds).toEqual(["job_started", "tool_call", "approval_requested", "job_cancelled"]);
   });
 
@@ -635,7 +635,7 @@ describe("oz0 mcp serve and the tenant's secrets", () => {
     expect(result.structuredContent).toMatchObject({ token: "[redacted]" });
     expect(JSON.stringify(result)).not.toContain(token);
     const jobId = String(result._meta?.[JOB_META_KEY]);
-    expect(JSON.stringify(await runtime.jobs.events(jobId))).not.toContain(token);
+    expect(JSON.stringify(await runtime.jobs.events(jobId, { tenant: TENANT }))).not.toContain(token);
     expect(JSON.stringify(await runtime.jobs.get(jobId, TENANT))).not.toContain(token);
   });
 });

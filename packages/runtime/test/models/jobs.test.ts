@@ -247,7 +247,7 @@ describe("jobs on real providers", () => {
     expect(job.failure).toMatchObject({ kind: "model_error", code: "MODEL_CALL_FAILED" });
     expect(job.failure?.message).toContain("Incorrect API key provided: [redacted]");
     expect(JSON.stringify(events)).not.toContain(leaky);
-    expect(JSON.stringify(await runtime.jobs.get(job.id))).not.toContain(leaky);
+    expect(JSON.stringify(await runtime.jobs.get(job.id, TENANT))).not.toContain(leaky);
     expect(JSON.stringify(await runtime.models.providers(TENANT))).not.toContain(leaky);
   });
 

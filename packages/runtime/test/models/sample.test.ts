@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { sampleFromSchema } from "../../src/models/index.js";
-import { argumentIssues } from "../../src/tools/index.js";
+import { argumentIssues } from "../../src/schemas/index.js";
 
 describe("sampleFromSchema", () => {
   it("gives an object its required properties, and leaves optional ones out", () => {

@@ -55,7 +55,7 @@ describe("an approval decided while the job goes to wait for it", () => {
       interceptors: [governanceInterceptor(store)],
     });
     const started = await jobs.start({ tenant, agent: "vault/keeper", input: "go" });
-    await jobs.run(started.id);
+    await jobs.run(started.id, { tenant: started.tenant });
     const [first, second] = await l.runtime.approvals.list(tenant);
     await l.runtime.approvals.approve(tenant, first!.id, ALICE);
     // Once call 1.1 has its result, the next transaction is the worker's wait for 1.2: the
@@ -69,12 +69,12 @@ describe("an approval decided while the job goes to wait for it", () => {
       await l.runtime.approvals.approve(tenant, second!.id, ALICE);
     };
     before = decideFirst;
-    const afterRace = await jobs.run(started.id);
+    const afterRace = await jobs.run(started.id, { tenant: started.tenant });
     expect(afterRace.status).toBe("queued");
     expect(ofKind(await l.events(started.id), "job_waiting").at(-1)?.data.for).toMatchObject({
       callId: "1.2",
     });
-    expect(await jobs.run(started.id)).toMatchObject({ status: "succeeded" });
+    expect(await jobs.run(started.id, { tenant: started.tenant })).toMatchObject({ status: "succeeded" });
     expect(executionsOf(started.id).map((call) => call.args)).toEqual([
       { key: "a", value: "1" },
       { key: "b", value: "2" },

@@ -71,7 +71,7 @@ describe.each(fixtures)("approvals on $label", (fixture) => {
     if (approval === undefined) throw new Error("no approval was asked for");
     expect(approval.args).toEqual({ key: "door", value: "open" });
     await l.runtime.approvals.approve(tenant, approval.id, ALICE, "open is fine");
-    await l.runtime.jobs.run(job.id);
+    await l.runtime.jobs.run(job.id, { tenant: job.tenant });
     expect(executionsOf(job.id)).toEqual([]);
     const refused = ofKind(await l.events(job.id), "tool_result")[0]?.data as {
       ok: boolean;
@@ -91,7 +91,7 @@ describe.each(fixtures)("approvals on $label", (fixture) => {
     if (approval === undefined) throw new Error("no approval was asked for");
     await l.runtime.policy.remove(tenant, "vault/vault.write");
     await l.runtime.approvals.approve(tenant, approval.id, ALICE);
-    await l.runtime.jobs.run(job.id);
+    await l.runtime.jobs.run(job.id, { tenant: job.tenant });
     expect(executionsOf(job.id)).toEqual([]);
     expect(results(await l.events(job.id))).toEqual({
       "1.1": { ok: false, code: "APPROVAL_STATE_CONFLICT" },
@@ -102,7 +102,7 @@ describe.each(fixtures)("approvals on $label", (fixture) => {
     const { tenant, job, approval } = await held();
     const decided = await l.runtime.approvals.approve(tenant, approval.id, ALICE, "looks right");
     expect(decided).toMatchObject({ changed: true, queued: true, approval: { status: "approved" } });
-    const done = await l.runtime.jobs.run(job.id);
+    const done = await l.runtime.jobs.run(job.id, { tenant: job.tenant });
     expect(done).toMatchObject({ status: "succeeded", output: "written" });
     expect(executionsOf(job.id)).toHaveLength(1);
     const events = await l.events(job.id);
@@ -133,9 +133,9 @@ describe.each(fixtures)("approvals on $label", (fixture) => {
     await l.runtime.approvals.approve(tenant, approval.id, ALICE);
     const again = await l.runtime.approvals.approve(tenant, approval.id, "bob");
     expect(again).toMatchObject({ changed: false, queued: false, approval: { decidedBy: ALICE } });
-    await l.runtime.jobs.run(job.id);
+    await l.runtime.jobs.run(job.id, { tenant: job.tenant });
     await l.runtime.approvals.approve(tenant, approval.id, ALICE);
-    await l.runtime.jobs.run(job.id);
+    await l.runtime.jobs.run(job.id, { tenant: job.tenant });
     expect(executionsOf(job.id)).toHaveLength(1);
     expect(ofKind(await l.events(job.id), "approval_decided")).toHaveLength(1);
   });
@@ -143,7 +143,7 @@ describe.each(fixtures)("approvals on $label", (fixture) => {
   it("never runs a denied call, and tells the model it was denied, with the reason", async () => {
     const { tenant, job, approval } = await held();
     await l.runtime.approvals.deny(tenant, approval.id, ALICE, "not this door");
-    const done = await l.runtime.jobs.run(job.id);
+    const done = await l.runtime.jobs.run(job.id, { tenant: job.tenant });
     expect(done).toMatchObject({ status: "succeeded" });
     expect(executionsOf(job.id)).toEqual([]);
     const result = ofKind(await l.events(job.id), "tool_result")[0]?.data;
@@ -168,7 +168,7 @@ describe.each(fixtures)("approvals on $label", (fixture) => {
   it("approves one call only: a later call with the same arguments asks again", async () => {
     const { tenant, job, approval } = await held("vault/twice");
     await l.runtime.approvals.approve(tenant, approval.id, ALICE);
-    const second = await l.runtime.jobs.run(job.id);
+    const second = await l.runtime.jobs.run(job.id, { tenant: job.tenant });
     expect(second).toMatchObject({ status: "waiting", waitingFor: { kind: "approval", callId: "2.1" } });
     expect(executionsOf(job.id)).toHaveLength(1);
     const [next] = await l.runtime.approvals.list(tenant);
@@ -201,12 +201,12 @@ describe.each(fixtures)("approvals on $label", (fixture) => {
     const [a, b, c] = pending;
     // The job waits for 1.1: deciding 1.2 leaves it waiting.
     expect(await l.runtime.approvals.deny(tenant, b!.id, ALICE, "not b")).toMatchObject({ queued: false });
-    expect((await l.runtime.jobs.get(job.id)).status).toBe("waiting");
+    expect((await l.runtime.jobs.get(job.id, job.tenant)).status).toBe("waiting");
     await l.runtime.approvals.approve(tenant, a!.id, ALICE);
-    const afterA = await jobs.run(job.id);
+    const afterA = await jobs.run(job.id, { tenant: job.tenant });
     expect(afterA).toMatchObject({ status: "waiting", waitingFor: { kind: "approval", callId: "1.3" } });
     await l.runtime.approvals.approve(tenant, c!.id, ALICE);
-    expect(await jobs.run(job.id)).toMatchObject({ status: "succeeded" });
+    expect(await jobs.run(job.id, { tenant: job.tenant })).toMatchObject({ status: "succeeded" });
     expect(executionsOf(job.id).map((call) => call.args)).toEqual([
       { key: "a", value: "1" },
       { key: "c", value: "3" },
@@ -238,7 +238,7 @@ describe.each(fixtures)("approvals on $label", (fixture) => {
     await l.runtime.approvals.approve(tenant, a!.id, ALICE);
     // Queued now, not yet run: the second decision waits for the job to take it up.
     await l.runtime.approvals.approve(tenant, b!.id, ALICE);
-    expect(await jobs.run(job.id)).toMatchObject({ status: "succeeded" });
+    expect(await jobs.run(job.id, { tenant: job.tenant })).toMatchObject({ status: "succeeded" });
     expect(executionsOf(job.id)).toHaveLength(2);
     const decided = ofKind(await l.events(job.id), "approval_decided").map((entry) => entry.data.callId);
     expect(decided).toEqual(["1.1", "1.2"]);
@@ -248,7 +248,7 @@ describe.each(fixtures)("approvals on $label", (fixture) => {
     const { tenant, job, approval } = await held();
     await l.runtime.approvals.approve(tenant, approval.id, ALICE);
     await l.runtime.policy.set(tenant, "deny", "vault/vault.write");
-    await l.runtime.jobs.run(job.id);
+    await l.runtime.jobs.run(job.id, { tenant: job.tenant });
     expect(executionsOf(job.id)).toEqual([]);
     expect(results(await l.events(job.id))).toEqual({ "1.1": { ok: false, code: "POLICY_VIOLATION" } });
   });
@@ -259,7 +259,7 @@ describe.each(fixtures)("approvals on $label", (fixture) => {
       if (change === "remove") await l.runtime.policy.remove(tenant, "vault/vault.write");
       else await l.runtime.policy.set(tenant, "allow", "vault/vault.write");
       await l.runtime.approvals.deny(tenant, approval.id, ALICE, "not this door");
-      expect(await l.runtime.jobs.run(job.id)).toMatchObject({ status: "succeeded" });
+      expect(await l.runtime.jobs.run(job.id, { tenant: job.tenant })).toMatchObject({ status: "succeeded" });
       expect(executionsOf(job.id)).toEqual([]);
       const events = await l.events(job.id);
       expect(results(events)).toEqual({ "1.1": { ok: false, code: "APPROVAL_DENIED" } });
@@ -272,7 +272,7 @@ describe.each(fixtures)("approvals on $label", (fixture) => {
     const { tenant, job, approval } = await held();
     await l.runtime.policy.remove(tenant, "vault/vault.write");
     await l.runtime.approvals.approve(tenant, approval.id, ALICE);
-    expect(await l.runtime.jobs.run(job.id)).toMatchObject({ status: "succeeded" });
+    expect(await l.runtime.jobs.run(job.id, { tenant: job.tenant })).toMatchObject({ status: "succeeded" });
     expect(executionsOf(job.id)).toHaveLength(1);
     const events = await l.events(job.id);
     expect(ofKind(events, "tool_call")[0]?.data.decided).toEqual({ by: "approval", approval: approval.id });
@@ -297,13 +297,13 @@ describe.each(fixtures)("approvals on $label", (fixture) => {
     const [a, b] = await l.runtime.approvals.list(tenant);
     await l.runtime.policy.remove(tenant, "vault/vault.write");
     await l.runtime.approvals.approve(tenant, a!.id, ALICE);
-    expect(await jobs.run(job.id)).toMatchObject({
+    expect(await jobs.run(job.id, { tenant: job.tenant })).toMatchObject({
       status: "waiting",
       waitingFor: { kind: "approval", callId: "1.2", approval: b!.id },
     });
     expect(executionsOf(job.id).map((call) => call.args)).toEqual([{ key: "a", value: "1" }]);
     await l.runtime.approvals.deny(tenant, b!.id, ALICE);
-    expect(await jobs.run(job.id)).toMatchObject({ status: "succeeded" });
+    expect(await jobs.run(job.id, { tenant: job.tenant })).toMatchObject({ status: "succeeded" });
     expect(executionsOf(job.id)).toHaveLength(1);
   });
 
@@ -311,7 +311,7 @@ describe.each(fixtures)("approvals on $label", (fixture) => {
     const { tenant, job, approval } = await held();
     await l.runtime.approvals.approve(tenant, approval.id, ALICE);
     await l.runtime.policy.set(tenant, "deny", "vault/vault.write");
-    await l.runtime.jobs.run(job.id);
+    await l.runtime.jobs.run(job.id, { tenant: job.tenant });
     expect(executionsOf(job.id)).toEqual([]);
     const events = await l.events(job.id);
     expect(ofKind(events, "tool_call")[0]?.data.decided).toEqual({
@@ -325,7 +325,7 @@ describe.each(fixtures)("approvals on $label", (fixture) => {
     const { tenant, job, approval } = await held();
     await l.runtime.approvals.approve(tenant, approval.id, ALICE);
     await l.runtime.killSwitches.kill(tenant, "tool", "vault/vault", ALICE);
-    await l.runtime.jobs.run(job.id);
+    await l.runtime.jobs.run(job.id, { tenant: job.tenant });
     expect(executionsOf(job.id)).toEqual([]);
     expect(results(await l.events(job.id))).toEqual({ "1.1": { ok: false, code: "KILLED" } });
   });
@@ -336,7 +336,7 @@ describe.each(fixtures)("approvals on $label", (fixture) => {
     expect((await later.approvals.list(tenant)).map((one) => one.id)).toEqual([approval.id]);
     await later.approvals.approve(tenant, approval.id, ALICE);
     const again = await l.reopen();
-    expect(await again.jobs.run(job.id)).toMatchObject({ status: "succeeded" });
+    expect(await again.jobs.run(job.id, { tenant: job.tenant })).toMatchObject({ status: "succeeded" });
     expect(executionsOf(job.id)).toHaveLength(1);
   });
 
@@ -357,7 +357,7 @@ describe.each(fixtures)("approvals on $label", (fixture) => {
       .where("seq", "=", reply.seq)
       .execute();
     await l.runtime.approvals.approve(tenant, approval.id, ALICE);
-    await l.runtime.jobs.run(job.id);
+    await l.runtime.jobs.run(job.id, { tenant: job.tenant });
     expect(executionsOf(job.id)).toEqual([]);
     const result = ofKind(await l.events(job.id), "tool_result")[0]?.data;
     expect(result?.error).toEqual({
@@ -370,7 +370,7 @@ describe.each(fixtures)("approvals on $label", (fixture) => {
     const { tenant, job, approval } = await held();
     await l.runtime.catalog.update(tenant, VAULT_2);
     await l.runtime.approvals.approve(tenant, approval.id, ALICE);
-    await (await l.reopen()).jobs.run(job.id);
+    await (await l.reopen()).jobs.run(job.id, { tenant: job.tenant });
     expect(executionsOf(job.id)).toEqual([]);
     const result = ofKind(await l.events(job.id), "tool_result")[0]?.data;
     expect(result?.error?.code).toBe("APPROVAL_STATE_CONFLICT");
@@ -382,7 +382,7 @@ describe.each(fixtures)("approvals on $label", (fixture) => {
   it("lets a replayed approval of another call through for nothing", async () => {
     const first = await held();
     await l.runtime.approvals.approve(first.tenant, first.approval.id, ALICE);
-    await l.runtime.jobs.run(first.job.id);
+    await l.runtime.jobs.run(first.job.id, { tenant: first.job.tenant });
     // A second job of the same agent asks the same call; someone copies the first approval onto it.
     const second = await l.run(first.tenant, "vault/keeper");
     const [pending] = await l.runtime.approvals.list(first.tenant);
@@ -407,7 +407,7 @@ describe.each(fixtures)("approvals on $label", (fixture) => {
       .set({ status: "queued", waiting_for: null })
       .where("id", "=", second.id)
       .execute();
-    await l.runtime.jobs.run(second.id);
+    await l.runtime.jobs.run(second.id, { tenant: second.tenant });
     expect(executionsOf(second.id)).toEqual([]);
     const result = ofKind(await l.events(second.id), "tool_result")[0]?.data;
     expect(result?.error?.code).toBe("APPROVAL_STATE_CONFLICT");
@@ -416,7 +416,7 @@ describe.each(fixtures)("approvals on $label", (fixture) => {
 
   it("refuses a decision on an approval whose job has ended, and lists it no more", async () => {
     const { tenant, job, approval } = await held();
-    await l.runtime.jobs.cancel(job.id, ALICE);
+    await l.runtime.jobs.cancel(job.id, ALICE, { tenant });
     expect(await l.runtime.approvals.list(tenant)).toEqual([]);
     const error = await l.runtime.approvals
       .approve(tenant, approval.id, ALICE)

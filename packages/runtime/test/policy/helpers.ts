@@ -78,9 +78,11 @@ export async function lab(store: StoreOptions = { memory: true }): Promise<Lab> 
     },
     async run(tenant, agent, input = "go", jobs = runtime.jobs) {
       const started = await jobs.start({ tenant, agent, input });
-      return jobs.run(started.id);
+      return jobs.run(started.id, { tenant: started.tenant });
     },
-    events: (id) => runtime.jobs.events(id),
+    // The job's own tenant: the helper is handed only its ID.
+    events: async (id) =>
+      runtime.jobs.events(id, { tenant: (await runtime.jobs.jobs.get(id))?.tenant ?? "" }),
     engine: (model) =>
       new JobEngine({
         store: runtime.store,

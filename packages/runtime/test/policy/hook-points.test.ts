@@ -70,7 +70,7 @@ describe("on_kill_switch", () => {
     await l.runtime.killSwitches.revive(tenant, "tool", "vault/vault");
     const queued = await l.runtime.jobs.start({ tenant, agent: "vault/keeper", input: "go" });
     await l.runtime.killSwitches.kill(tenant, "agent", "vault/keeper", ALICE);
-    const ended = await l.runtime.jobs.run(queued.id);
+    const ended = await l.runtime.jobs.run(queued.id, { tenant: queued.tenant });
     expect(ended.failure?.kind).toBe("killed");
     const notes = killNotes().filter((note) => note.tenant === tenant);
     expect(notes.map((note) => [note.jobId, note.switch])).toEqual([

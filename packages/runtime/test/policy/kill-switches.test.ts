@@ -67,7 +67,10 @@ describe.each(fixtures)("kill switches on $label", (fixture) => {
     const [approval] = await l.runtime.approvals.list(tenant);
     await l.runtime.killSwitches.kill(tenant, "agent", "vault/keeper", ALICE);
     await l.runtime.approvals.approve(tenant, approval!.id, ALICE);
-    expect(await l.runtime.jobs.run(job.id)).toMatchObject({ status: "failed", failure: { kind: "killed" } });
+    expect(await l.runtime.jobs.run(job.id, { tenant: job.tenant })).toMatchObject({
+      status: "failed",
+      failure: { kind: "killed" },
+    });
     expect(executionsOf(job.id)).toEqual([]);
   });
 

@@ -197,7 +197,7 @@ describe("built-ins", () => {
       args: { agent: "keeper", input: "open the door" },
     });
     await l.runtime.approvals.approve(tenant, approval!.id, ALICE);
-    const parent = await l.runtime.jobs.run(waiting.id);
+    const parent = await l.runtime.jobs.run(waiting.id, { tenant: waiting.tenant });
     expect(parent).toMatchObject({ status: "waiting", waitingFor: { kind: "child" } });
     const [child] = await l.runtime.jobs.search({ tenant, agent: "keeper" });
     expect(child).toBeDefined();
@@ -223,7 +223,7 @@ describe("lazy tool loading", () => {
     const [approval] = await l.runtime.approvals.list(tenant);
     expect(approval).toMatchObject({ address: "vault/vault.write", args: { key: "door", value: "open" } });
     await l.runtime.approvals.approve(tenant, approval!.id, ALICE);
-    expect(await jobs.run(job.id)).toMatchObject({ status: "succeeded" });
+    expect(await jobs.run(job.id, { tenant: job.tenant })).toMatchObject({ status: "succeeded" });
     expect(executionsOf(job.id)).toHaveLength(1);
   });
 

@@ -142,7 +142,7 @@ describe.each(fixtures)("routines on $label", (fixture) => {
     clock.set(T0 + 2 * SECOND);
     await scheduler.pass();
     const [first] = await outcomes(tenant);
-    await runtime.jobs.run(first?.job ?? "");
+    await runtime.jobs.run(first?.job ?? "", { tenant: tenant });
     clock.set(T0 + 3 * SECOND);
     await scheduler.pass();
     expect((await outcomes(tenant)).map((fire) => [fire.outcome, fire.tick])).toEqual([
@@ -160,7 +160,7 @@ describe.each(fixtures)("routines on $label", (fixture) => {
     }
     expect((await outcomes(tenant)).map((fire) => fire.outcome)).toEqual(["started", "queued", "queued"]);
     const [first] = await outcomes(tenant);
-    await runtime.jobs.run(first?.job ?? "");
+    await runtime.jobs.run(first?.job ?? "", { tenant: tenant });
     clock.set(T0 + 4 * SECOND);
     await scheduler.pass();
     const fires = await outcomes(tenant);
@@ -197,7 +197,7 @@ describe.each(fixtures)("routines on $label", (fixture) => {
     await runtime.routines.scheduler({ clock: clock.now, tenant }).pass();
     const [kept] = await outcomes(tenant);
     expect((await outcomes(tenant)).map((fire) => fire.outcome)).toEqual(["started"]);
-    await runtime.jobs.run(kept?.job ?? "");
+    await runtime.jobs.run(kept?.job ?? "", { tenant: tenant });
     await runtime.routines.scheduler({ clock: clock.now, tenant }).pass();
     expect(await outcomes(tenant)).toEqual([]);
   });
@@ -226,9 +226,9 @@ describe.each(fixtures)("routines on $label", (fixture) => {
     const fired = await runtime.routines.webhook(
       signed(tenant, "clockwork/read-only", secret.secret, "sweep"),
     );
-    const job = await runtime.jobs.run(fired.job ?? "");
+    const job = await runtime.jobs.run(fired.job ?? "", { tenant: tenant });
     expect(job.status).toBe("succeeded");
-    const events = await runtime.jobs.events(job.id);
+    const events = await runtime.jobs.events(job.id, { tenant: tenant });
     const started = events.find((entry) => entry.kind === "job_started") as Extract<
       JobEvent,
       { kind: "job_started" }
@@ -288,7 +288,7 @@ describe.each(fixtures)("routines on $label", (fixture) => {
       limits: { max_turns: 1 },
     });
     const fired = await runtime.routines.fire(localAdmin(tenant), "brief");
-    const job = await runtime.jobs.run(fired.job ?? "");
+    const job = await runtime.jobs.run(fired.job ?? "", { tenant: tenant });
     expect(job.status).toBe("failed");
     expect(job.failure).toMatchObject({ kind: "max_turns" });
     expect(job.failure?.message).toContain("limits.max_turns (1)");
@@ -305,7 +305,7 @@ describe.each(fixtures)("routines on $label", (fixture) => {
       limits: { max_cost_usd: 0.5 },
     });
     const fired = await runtime.routines.fire(localAdmin(tenant), "thrifty");
-    const job = await runtime.jobs.run(fired.job ?? "");
+    const job = await runtime.jobs.run(fired.job ?? "", { tenant: tenant });
     expect(job.failure).toMatchObject({ kind: "budget_exceeded" });
     expect(job.failure?.message).toContain("limits.max_cost_usd ($0.5)");
   });
@@ -365,7 +365,7 @@ describe.each(fixtures)("routines on $label", (fixture) => {
     const summary = await runtime.jobs.start({ tenant, agent: "clockwork/summarizer", input: "the week" });
     await scheduler.pass();
     expect(await runtime.routines.history(localAdmin(tenant), "clockwork/after-summary")).toEqual([]);
-    const ended = await runtime.jobs.run(summary.id);
+    const ended = await runtime.jobs.run(summary.id, { tenant: tenant });
     expect(ended.status).toBe("succeeded");
     await scheduler.pass();
     await scheduler.pass();

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import { Runtime } from "../../src/runtime.js";
-import { LEDGER_FLOWS, TENANT } from "../flows/helpers.js";
+import { LEDGER_FLOWS, TENANT } from "../jobs/flows/helpers.js";
 import { attr, collector, KIND } from "./collector.js";
 
 test("a flow's run is an invoke_workflow span, with its steps' calls and its agent step's child job under it", async () => {
@@ -19,9 +19,9 @@ test("a flow's run is an invoke_workflow span, with its steps' calls and its age
       agent: "ledger-flows/yaml-steps",
       input: "t",
     });
-    expect((await runtime.jobs.run(started.id)).status).toBe("waiting");
-    expect((await runtime.jobs.run(`${started.id}.noter-note`)).status).toBe("succeeded");
-    expect((await runtime.jobs.run(started.id)).status).toBe("succeeded");
+    expect((await runtime.jobs.run(started.id, { tenant: TENANT })).status).toBe("waiting");
+    expect((await runtime.jobs.run(`${started.id}.noter-note`, { tenant: TENANT })).status).toBe("succeeded");
+    expect((await runtime.jobs.run(started.id, { tenant: TENANT })).status).toBe("succeeded");
     await runtime.close();
 
     const flows = c.spans().filter((span) => span.name === "invoke_workflow ledger-flows/yaml-steps");

@@ -26,7 +26,7 @@ function otelModulesLoaded(env: NodeJS.ProcessEnv): string[] {
     const runtime = await Runtime.open({ home: mkdtempSync(join(tmpdir(), "oz0-lazy-")), memory: true, defaultPlugins: [] });
     await runtime.catalog.install("default", ${JSON.stringify(helpdesk)});
     const job = await runtime.jobs.start({ tenant: "default", agent: "helpdesk/triage", input: "ticket 7" });
-    await runtime.jobs.run(job.id);
+    await runtime.jobs.run(job.id, { tenant: "default" });
     await runtime.close();
     process.stdout.write(JSON.stringify([...new Set(seen)]));
   `;

@@ -238,7 +238,7 @@ describe("one trace per job tree", () => {
     const step = async (id: string) => {
       const telemetry = new Telemetry(tracesUrl({ endpoint: c.endpoint }, {})!, { batchDelayMs: 10 });
       exporters.push(telemetry);
-      const job = await h.engine({ telemetry }).run(id);
+      const job = await h.engine({ telemetry }).run(id, { tenant: "default" });
       await telemetry.shutdown();
       return job;
     };
@@ -268,7 +268,7 @@ describe("one trace per job tree", () => {
       input: "ticket 7",
       traceparent,
     });
-    await engine.run(job.id);
+    await engine.run(job.id, { tenant: "default" });
     await telemetry.shutdown();
     const [run] = named("invoke_agent");
     expect(run!.traceId).toBe("0af7651916cd43dd8448eb211c80319c");

@@ -51,7 +51,7 @@ async function main(task: TracedTask): Promise<JobView> {
     models: async (choice, context) => hanging(await resolve(choice, context)),
   });
   try {
-    if (task.mode === "run") return await engine.run(task.job);
+    if (task.mode === "run") return await engine.run(task.job, { tenant: "default" });
     for (;;) {
       const done = await engine.work();
       if (done?.id === task.job) return done;

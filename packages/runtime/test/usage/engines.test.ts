@@ -1,7 +1,7 @@
 // The usage totals on every store engine: the database adds each model_call event to its row
 // as the event is inserted, and counts nothing for an event that names no model.
 import { afterAll, describe, expect, test } from "vitest";
-import { event } from "../../src/jobs/events.js";
+import { event } from "../../src/events/events.js";
 import { JobStore } from "../../src/jobs/store.js";
 import { openStore } from "../../src/store/index.js";
 import { hourOf, tenantUsage } from "../../src/usage/index.js";

@@ -202,7 +202,7 @@ export const ERROR_CODES = {
     status: 409,
     retryable: false,
     summary:
-      "A tenant, user, live API key or tenant routine of that name exists already; pick another name, or remove (revoke) the one there first.",
+      "A tenant, user, live API key, tenant routine or agent runtime of that name exists already; pick another name, or remove (revoke) the one there first.",
     data: "{ kind: string, name: string, tenant?: string }: what kind of thing, the name given, and the tenant it is in.",
   },
   ROUTINE_PAUSED: {
@@ -382,6 +382,14 @@ export const ERROR_CODES = {
     summary:
       "A hook handler registered as required failed (threw something other than PolicyViolation), so the action it guards did not happen.",
     data: "{ hook: string, plugin: string, handler: string, error: string }: the hook point, the plugin and registration of the handler, and its error.",
+  },
+  MCP_AUTH_REQUIRED: {
+    side: "user",
+    status: 409,
+    retryable: false,
+    summary:
+      "The remote MCP server behind a tool asks for an OAuth login that oz0 does not have (or can no longer refresh); a person runs oz0 mcp login <plugin>/<tool>.",
+    data: "{ tool: string }: the tool by address.",
   },
   MCP_SERVER_ERROR: {
     side: "system",

@@ -107,6 +107,13 @@ export const BUILTIN_FUNCTIONS = [
   "propose_skill",
 ] as const;
 
+export type BuiltinFunction = (typeof BUILTIN_FUNCTIONS)[number];
+
+/** Whether `name` is one of oz0's built-in functions (`fail`, not `oz.fail`). */
+export function isBuiltinFunction(name: string): name is BuiltinFunction {
+  return (BUILTIN_FUNCTIONS as readonly string[]).includes(name);
+}
+
 /** At most this many tags on an agent. */
 export const MAX_TAGS = 16;
 

@@ -1,7 +1,7 @@
 // OZ-S022: against a tenant, an update's agents ask no more of their callers than the installed
 // version's did, unless the version is a new major one: the rule an update is refused by
 // (BREAKING_CHANGE), so lint says so before the update is tried.
-import { type AgentContract, contractBreaks, describeBreak, nextMajor } from "../../catalog/index.js";
+import { type AgentContract, contractBreaks, describeBreak, nextMajor } from "../contracts.js";
 import { finding, type LintFinding } from "../finding.js";
 import { type AgentSource, asList, asMap, asString, placeOf, pluginName } from "../source.js";
 import type { LintRule } from "./rule.js";

@@ -57,6 +57,16 @@ function checkReference(reference: PartReference, known: Known): LintFinding[] {
   if (reference.kind === "skill") return checkSkill(reference, known);
   if (reference.kind === "function" && isToolRef(reference.value)) return checkToolRef(reference, known);
   const place = placeOf(reference.source, reference.path);
+  // A whole tool (`fs.*`): install checks that the tool is there; its functions come and go.
+  if (reference.kind === "function" && /^(?!oz\.)[^*]+\.\*$/.test(reference.value)) {
+    try {
+      resolveReference(`${reference.value.slice(0, -2)}.x`, { plugin: known.self, expect: "function" });
+      return [];
+    } catch (error) {
+      if (error instanceof Oz0Error) return [finding("OZ-E001", place, error.message)];
+      throw error;
+    }
+  }
   let address: Address;
   let bare: boolean;
   try {

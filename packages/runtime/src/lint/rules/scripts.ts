@@ -52,7 +52,9 @@ function checkScript(files: PluginFiles, agent: AgentSource, source: ScriptSourc
     if (!("call" in turn)) return;
     const name = turn.call.function;
     const turnPath: YamlPath = ["turns", index, "call"];
-    if (offered !== undefined && !offered.includes(name) && !implicit.includes(name)) {
+    // A tool granted whole (`fs.*`, offered as `fs__*`) offers whatever its server lists.
+    const whole = offered?.some((fn) => fn.endsWith("__*") && name.startsWith(fn.slice(0, -1))) === true;
+    if (offered !== undefined && !whole && !offered.includes(name) && !implicit.includes(name)) {
       const list = offered.length === 0 ? "it is offered none" : `it is offered ${offered.join(", ")}`;
       found.push(
         finding(

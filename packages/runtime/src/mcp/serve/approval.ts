@@ -7,17 +7,19 @@
 // never runs, even if approved a moment later, its approval is stored withdrawn (undecidable,
 // off the pending list), and its job ends cancelled.
 
-import { event } from "../../jobs/events.js";
-import { insertApprovals, moveApproval, noteApproval } from "../../policy/approval-rows.js";
-import { approvalDeniedError } from "../../policy/errors.js";
+import { event } from "../../events/index.js";
 import {
   type ApprovalRequest,
   approvalBinding,
+  approvalDeniedError,
   callAddress,
   canonicalJson,
   definitionHash,
   governanceOf,
+  insertApprovals,
+  moveApproval,
   newApprovalId,
+  noteApproval,
 } from "../../policy/index.js";
 import type { Store } from "../../store/index.js";
 import { argumentIssues, type CallableFunction, type CallError } from "../../tools/index.js";

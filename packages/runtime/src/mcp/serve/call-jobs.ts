@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { type FunctionCall, Oz0Error } from "@oz0/sdk";
 import type { Transaction } from "kysely";
-import { event, type NewEvent } from "../../jobs/events.js";
+import { event, type NewEvent } from "../../events/index.js";
 import { type JobFailure, type JobStore, type Lease, newJobId } from "../../jobs/index.js";
 import type { Database } from "../../store/index.js";
 import type { CallableFunction, CallOutcome } from "../../tools/index.js";

@@ -28,6 +28,7 @@ import { assertAgentRuns } from "../../policy/index.js";
 import type { Store } from "../../store/index.js";
 import { tracedMcpCall } from "../../telemetry/index.js";
 import type { CallableFunction, ToolCaller } from "../../tools/index.js";
+import { withMcpHost } from "../../tools/index.js";
 import { MCP_CLIENT_INFO } from "../connection.js";
 import type { McpManager } from "../manager.js";
 import { holdForApproval } from "./approval.js";
@@ -43,6 +44,7 @@ import {
   resourceTemplates,
 } from "./context.js";
 import { type ExposedFunctions, exposedFunctions, servedAgent } from "./exposed.js";
+import { type ClientForward, forwardingHost } from "./forward.js";
 
 /** What the server needs of the runtime. */
 export interface McpServeDeps {
@@ -195,6 +197,31 @@ export class OzMcpServer {
               server
                 .sendLoggingMessage({ level, logger: "oz0", data }, extra.sessionId)
                 .catch(() => undefined),
+            forward: {
+              progress,
+              // A server's log message keeps its level and logger on the way through.
+              log: (message) =>
+                server
+                  .sendLoggingMessage({ ...message, level: message.level as LoggingLevel }, extra.sessionId)
+                  .catch(() => undefined),
+              elicit:
+                server.getClientCapabilities()?.elicitation === undefined
+                  ? undefined
+                  : async (asked, signal) => {
+                      const answer = await server.elicitInput(
+                        {
+                          mode: "form",
+                          message: asked.message,
+                          requestedSchema: asked.requestedSchema as never,
+                        },
+                        { signal },
+                      );
+                      return {
+                        action: answer.action,
+                        ...(answer.content === undefined ? {} : { content: answer.content }),
+                      };
+                    },
+            },
             traceparent,
           }),
       );
@@ -238,6 +265,8 @@ export class OzMcpServer {
       readonly progress?: ((message: string) => Promise<void>) | undefined;
       /** Tells the client about the call (a log message), at the level it set. */
       readonly log?: ((level: LoggingLevel, data: unknown) => Promise<void>) | undefined;
+      /** Where the notifications and requests of an MCP server behind the function go. */
+      readonly forward?: ClientForward | undefined;
       /** The request's span, which the call's own span goes under. */
       readonly traceparent?: string | undefined;
     },
@@ -253,7 +282,11 @@ export class OzMcpServer {
       }
     }
     const scope: CallJobScope = { tenant: this.tenant, agent: this.#scope, by };
-    const job = await startCallJob(this.#deps.jobs, scope, fn, args, signal);
+    const started = await startCallJob(this.#deps.jobs, scope, fn, args, signal);
+    const job = {
+      ...started,
+      call: withMcpHost(started.call, forwardingHost(started, request.forward ?? {})),
+    };
     const log = request.log ?? (async () => {});
     await log("info", { job: job.id, function: fn.address, event: "started" });
     let outcome = await this.#deps.tools.dispatch(fn, args, job.call, undefined, traceparent);

@@ -1,0 +1,18 @@
+// Agent runtimes: the interface a loop implements to run an agent's jobs, and the registry
+// `runtime:` selects one from. oz0's own loop is the default; others register here.
+import { OZ0_RUNTIME } from "./oz0.js";
+import { RuntimeRegistry } from "./registry.js";
+
+export { OZ0_RUNTIME } from "./oz0.js";
+export { RuntimeRegistry } from "./registry.js";
+export {
+  type AgentRuntime,
+  type RuntimeCallResult,
+  type RuntimeModelReply,
+  type RuntimeModelRequest,
+  type RuntimeSession,
+  RuntimeStop,
+} from "./types.js";
+
+/** The runtimes this oz0 has: lint, install and the job engine read it, and a runtime registers in it. */
+export const agentRuntimes = new RuntimeRegistry(OZ0_RUNTIME);

@@ -1,0 +1,62 @@
+// Which agent runtimes this oz0 has, by the `runtime:` values that select them: lint, install
+// and the start and claim of a job all read this one table, so an agent whose runtime is not in
+// it is refused everywhere the same way and never runs on another loop.
+import { Oz0Error } from "@oz0/sdk";
+import type { AgentRuntime } from "./types.js";
+
+export class RuntimeRegistry {
+  readonly #byName = new Map<string, AgentRuntime>();
+  readonly #bySelector = new Map<string, AgentRuntime>();
+  readonly #default: AgentRuntime;
+
+  /** `fallback` runs an agent without `runtime:`. */
+  constructor(fallback: AgentRuntime) {
+    this.#default = fallback;
+    this.register(fallback);
+  }
+
+  /**
+   * Adds a runtime; the function returned takes it out again. A name or a `runtime:` value
+   * another runtime has already is refused (ALREADY_EXISTS): two loops never share one.
+   */
+  register(runtime: AgentRuntime): () => void {
+    const taken = this.#byName.has(runtime.name)
+      ? runtime.name
+      : runtime.selects.find((value) => this.#bySelector.has(value));
+    if (taken !== undefined) {
+      const holder = this.#byName.get(taken) ?? this.#bySelector.get(taken);
+      throw new Oz0Error(
+        "ALREADY_EXISTS",
+        `agent runtime '${runtime.name}' cannot be registered: '${taken}' is runtime '${holder?.name}''s already; pick another name`,
+        { data: { kind: "runtime", name: taken } },
+      );
+    }
+    this.#byName.set(runtime.name, runtime);
+    for (const value of runtime.selects) this.#bySelector.set(value, runtime);
+    return () => {
+      if (this.#byName.get(runtime.name) !== runtime || runtime === this.#default) return;
+      this.#byName.delete(runtime.name);
+      for (const value of runtime.selects) this.#bySelector.delete(value);
+    };
+  }
+
+  /** The runtime an agent's `runtime:` selects (left out: the default), or undefined when this oz0 has none. */
+  select(value: string | undefined): AgentRuntime | undefined {
+    return value === undefined ? this.#default : this.#bySelector.get(value);
+  }
+
+  /** The `runtime:` values that select a runtime, the default's first, as messages list them. */
+  values(): string[] {
+    const values: string[] = [];
+    for (const runtime of this.#byName.values()) {
+      const suffix = runtime === this.#default ? " (the default, oz0's own loop)" : "";
+      for (const value of runtime.selects) values.push(`${value}${suffix}`);
+    }
+    return values;
+  }
+
+  /** The selecting values alone, without the default's note. */
+  selectors(): string[] {
+    return [...this.#bySelector.keys()];
+  }
+}

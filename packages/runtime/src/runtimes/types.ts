@@ -1,0 +1,97 @@
+// The seam between oz0's core and an agent runtime: what a runtime implements (`AgentRuntime`)
+// and what the core gives it for one run of a job (`RuntimeSession`). The core keeps
+// everything that governs a job: policy, approvals and kill switches, hooks, usage, telemetry,
+// the lease and the history. A runtime only decides what to ask the model and which of its
+// calls to run, so a loop that is not oz0's (an SDK that owns its agent loop) runs governed
+// by plugging its model and function calls into `callModel` and `callFunction`.
+import type { JsonSchemaObject } from "@oz0/sdk";
+import type { ModelCall, ModelFunction, ModelMessage, ModelUsage } from "../models/index.js";
+
+/**
+ * One implementation of an agent's loop, selected by the agent's `runtime:`.
+ *
+ * - **start** and **resume** are one call, `run`: the core replays the job's history first, so
+ *   a run of a new job and of one taken up after a crash or a wait look the same to it;
+ *   `session.recordedSteps` says how many model calls are recorded already.
+ * - **step**: each model call (`callModel`) and function call (`callFunction`) is recorded in
+ *   the job's history before its result is returned; on a resumed run a recorded one is
+ *   returned from the history and never made again. A runtime that takes oz0's own steps calls
+ *   `session.step()` instead.
+ * - **wait**: an approval, a question (`oz.ask_user`) or a child job (`oz.delegate`) parks the
+ *   job inside `callFunction`, which then throws a `RuntimeStop`; the runtime lets it propagate.
+ *   When the job is queued again, `run` is called anew and replays to the same point.
+ * - **cancel**: `session.signal` aborts when the job is cancelled, runs out of time or the
+ *   worker lost its lease; `cancel`, when given, is told too, to let go of what the runtime
+ *   holds outside the process (a harness's process, a remote task).
+ */
+export interface AgentRuntime {
+  /** The runtime's name: every step event of its runs records it (`runtime`), and the trace shows it. */
+  readonly name: string;
+  /** The values of an agent's `runtime:` that select it (the default also takes an agent without one). */
+  readonly selects: readonly string[];
+  /** Takes the job, from its history, to its next stop: it ends, or waits. */
+  run(session: RuntimeSession): Promise<void>;
+  cancel?(session: RuntimeSession, reason: "cancel" | "timeout" | "lost"): void;
+}
+
+/** A model request a runtime makes: its own conversation, and the functions it offers (the agent's when left out). */
+export interface RuntimeModelRequest {
+  readonly messages: readonly ModelMessage[];
+  readonly functions?: readonly ModelFunction[] | undefined;
+}
+
+/** A model reply as the job records it: its calls carry the ids `callFunction` takes. */
+export interface RuntimeModelReply {
+  /** The model step, from 1. */
+  readonly step: number;
+  readonly text?: string | undefined;
+  readonly calls: readonly ModelCall[];
+  readonly output?: unknown;
+  /** The call's tokens; a replayed reply's are the recorded ones' sum, already counted. */
+  readonly usage?: ModelUsage | undefined;
+  /** Whether the reply came from the history rather than from the model. */
+  readonly replayed: boolean;
+}
+
+/** A function call's outcome as the model is told it. */
+export type RuntimeCallResult =
+  | { readonly ok: true; readonly result: unknown }
+  | { readonly ok: false; readonly error: { readonly code: string; readonly message: string } };
+
+/** What the core gives a runtime for one run of a job. */
+export interface RuntimeSession {
+  readonly job: string;
+  /** The agent, by address. */
+  readonly agent: string;
+  /** The name of the runtime this run is on. */
+  readonly runtime: string;
+  /** The start-up context recorded at the job's first claim, then the job's input as hooks left it. */
+  readonly opening: readonly ModelMessage[];
+  /** The functions the agent is offered, under their model-visible names. */
+  readonly functions: readonly ModelFunction[];
+  readonly outputSchema: JsonSchemaObject | undefined;
+  /** Model calls the history holds already. */
+  readonly recordedSteps: number;
+  /** Aborted when the job is cancelled, out of time, or the worker lost its lease. */
+  readonly signal: AbortSignal;
+  /** oz0's own step: the next pending call of the last reply, else a model call; true when the job stopped. */
+  step(): Promise<boolean>;
+  /** One model call through the core: limits, `pre_llm_call`/`post_llm_call`, usage and spans, recorded. */
+  callModel(request: RuntimeModelRequest): Promise<RuntimeModelReply>;
+  /** Runs call `callId` of the last reply on the governed dispatch path, recorded; a recorded one is replayed. */
+  callFunction(callId: string): Promise<RuntimeCallResult>;
+  /** Ends the job with the answer (checked against the output schema); in a chat, waits for the person. */
+  finish(answer: { readonly text?: string | undefined; readonly output?: unknown }): Promise<void>;
+  fail(failure: { readonly kind: string; readonly message: string }): Promise<void>;
+}
+
+/**
+ * Thrown by a session's call once the job stopped inside it (it waits, ended, or was stopped):
+ * the runtime lets it propagate, and the core ends the run. Every later call throws it again.
+ */
+export class RuntimeStop extends Error {
+  constructor(job: string) {
+    super(`job ${job} stopped: this run takes no more steps`);
+    this.name = "RuntimeStop";
+  }
+}

@@ -1,0 +1,163 @@
+// The catalog and plugins as callers see them: a tenant's parts by address (agents outside the
+// caller's scope left out), its installed plugins, lint against the tenant, and install,
+// update and remove, which only an admin may do.
+import { Oz0Error } from "@oz0/sdk";
+import type { Caller } from "../callers/index.js";
+import type {
+  CatalogEntry,
+  ChangeOptions,
+  ChangeReport,
+  PluginDetail,
+  PluginSummary,
+} from "../catalog/index.js";
+import { type LintOptions, type LintReport, lintPlugin, tenantContextFromCatalog } from "../lint/index.js";
+import type { InventoryEntry } from "../policy/index.js";
+import { inScope, type ServiceCore, scoped } from "./core.js";
+
+/** What the inventory says an agent or tool is for, and who answers for it. */
+export type Inventoried = { readonly inventory?: Pick<InventoryEntry, "purpose" | "owner"> };
+
+export type LookupKind = CatalogEntry["kind"];
+
+function visible(caller: Caller, entry: Pick<CatalogEntry, "kind" | "address" | "tags">): boolean {
+  return (entry.kind !== "agent" && entry.kind !== "flow") || inScope(caller, entry);
+}
+
+export class CatalogService {
+  readonly #core: ServiceCore;
+
+  constructor(core: ServiceCore) {
+    this.#core = core;
+  }
+
+  /** Every part of the tenant by address, with what the inventory says of it. */
+  async entries(
+    caller: Caller,
+    options: { readonly tag?: string | undefined } = {},
+  ): Promise<(CatalogEntry & Inventoried)[]> {
+    const tenant = this.#core.check(caller, "catalog.entries");
+    const add = await this.#inventoried(tenant);
+    const entries = await this.#core.deps.catalog.entries(tenant, { tag: options.tag });
+    return entries.filter((entry) => visible(caller, entry)).map(add);
+  }
+
+  /** One part by address or bare name; an agent outside the caller's scope is not found. */
+  async lookup(
+    caller: Caller,
+    name: string,
+    options: { readonly kind?: LookupKind | undefined } = {},
+  ): Promise<CatalogEntry & Inventoried & { bare: boolean }> {
+    const tenant = this.#core.check(caller, "catalog.lookup");
+    const add = await this.#inventoried(tenant);
+    let found: CatalogEntry & { bare: boolean };
+    try {
+      found = await this.#core.deps.catalog.lookup(tenant, name, { kind: options.kind });
+    } catch (error) {
+      // The catalog's refusal may name the closest part, which a scoped caller may not see.
+      if (scoped(caller) && (error as { code?: string }).code === "NOT_FOUND")
+        throw partNotFound(caller, name);
+      throw error;
+    }
+    if (!visible(caller, found)) throw partNotFound(caller, name);
+    return add(found);
+  }
+
+  async #inventoried(tenant: string): Promise<<E extends CatalogEntry>(entry: E) => E & Inventoried> {
+    const known = new Map(
+      (await this.#core.deps.inventory.list(tenant)).map((entry) => [
+        `${entry.kind} ${entry.address}`,
+        entry,
+      ]),
+    );
+    return (entry) => {
+      const listed = known.get(`${entry.kind} ${entry.address}`);
+      if (listed === undefined) return entry;
+      return { ...entry, inventory: { purpose: listed.purpose, owner: listed.owner } };
+    };
+  }
+}
+
+function partNotFound(caller: Caller, name: string): Oz0Error {
+  return new Oz0Error("NOT_FOUND", `no agent, flow, tool or skill ${name} in tenant ${caller.tenant}`, {
+    data: { kind: "part", name, tenant: caller.tenant },
+  });
+}
+
+export interface LintAgainstTenant {
+  readonly fix?: boolean | undefined;
+  readonly verified?: boolean | undefined;
+}
+
+export class PluginsService {
+  readonly #core: ServiceCore;
+
+  constructor(core: ServiceCore) {
+    this.#core = core;
+  }
+
+  /** The tenant's plugins; for a scoped caller their agents and flows are counted only within its scope. */
+  async list(caller: Caller): Promise<PluginSummary[]> {
+    const tenant = this.#core.check(caller, "plugins.list");
+    const plugins = await this.#core.deps.catalog.list(tenant);
+    if (!scoped(caller)) return plugins;
+    const seen = (await this.#core.deps.catalog.entries(tenant)).filter(
+      (entry) => (entry.kind === "agent" || entry.kind === "flow") && inScope(caller, entry),
+    );
+    const count = (plugin: string, kind: string) =>
+      seen.filter((entry) => entry.plugin === plugin && entry.kind === kind).length;
+    return plugins.map((plugin) => ({
+      ...plugin,
+      parts: { ...plugin.parts, agent: count(plugin.name, "agent"), flow: count(plugin.name, "flow") },
+    }));
+  }
+
+  /** A plugin's parts, uses and history; agents outside the caller's scope are left out. */
+  async inspect(caller: Caller, plugin: string): Promise<PluginDetail> {
+    const tenant = this.#core.check(caller, "plugins.inspect");
+    const detail = await this.#core.deps.catalog.inspect(tenant, plugin);
+    if (!scoped(caller)) return detail;
+    const tags = new Map(
+      (await this.#core.deps.catalog.entries(tenant))
+        .filter((entry) => entry.kind === "agent")
+        .map((entry) => [entry.address, entry.tags]),
+    );
+    const visible = (address: string) => inScope(caller, { address, tags: tags.get(address) });
+    return {
+      ...detail,
+      agents: detail.agents.filter((agent) => inScope(caller, agent)),
+      flows: detail.flows.filter((flow) => inScope(caller, flow)),
+      // What it uses of other plugins' agents names them: only those in scope.
+      uses: detail.uses.map((used) => ({ ...used, agents: used.agents.filter(visible) })),
+    };
+  }
+
+  /** Lints the plugin folder `dir` against the caller's tenant: its parts, and what install would refuse. */
+  async lint(caller: Caller, dir: string, options: LintAgainstTenant = {}): Promise<LintReport> {
+    const tenant = this.#core.check(caller, "plugins.lint");
+    const context = await tenantContextFromCatalog(this.#core.deps.catalog, tenant);
+    const lintOptions: LintOptions = {
+      fix: options.fix === true,
+      verified: options.verified === true,
+      tenant: context,
+    };
+    return lintPlugin(dir, lintOptions);
+  }
+
+  async install(caller: Caller, dir: string, options: ChangeOptions = {}): Promise<ChangeReport> {
+    return this.#core.change(caller, "plugins.install", dir, (tenant) =>
+      this.#core.deps.catalog.install(tenant, dir, options),
+    );
+  }
+
+  async update(caller: Caller, dir: string, options: ChangeOptions = {}): Promise<ChangeReport> {
+    return this.#core.change(caller, "plugins.update", dir, (tenant) =>
+      this.#core.deps.catalog.update(tenant, dir, options),
+    );
+  }
+
+  async remove(caller: Caller, plugin: string, options: ChangeOptions = {}): Promise<ChangeReport> {
+    return this.#core.change(caller, "plugins.remove", plugin, (tenant) =>
+      this.#core.deps.catalog.remove(tenant, plugin, options),
+    );
+  }
+}
