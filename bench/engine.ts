@@ -4,13 +4,17 @@
 // job runs through `Runtime.open` on SQLite in memory, on a file (WAL), and on a file with the
 // governance plugin (budget, rate limit) and two tool-policy rules. The floor, from the same
 // run, is the least a durable loop does: two bare SQLite inserts per step on a file. Every job
-// is checked to have succeeded with one tool result per step in its history.
+// is checked to have succeeded with one tool result per step in its history. Then the same on
+// PostgreSQL (when a server answers at OZ0_BENCH_DATABASE_URL, by default the local one) beside
+// its floor, two bare autocommit inserts per step, and one-step jobs per second on both engines.
 // Run it with `npm run bench`.
+import { randomBytes } from "node:crypto";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { Runtime } from "@oz0/runtime";
+import pg from "pg";
 
 const STEP_COUNTS = [5, 20, 100];
 const ROUNDS = 25;
@@ -20,6 +24,11 @@ const LONG_ROUNDS = 5;
 /** Steps 901–1,000 may cost this much more than steps 1–100 and still be called flat. */
 const FLAT_WITHIN = 0.15;
 const TENANT = "default";
+/** PostgreSQL steps cost milliseconds: fewer rounds keep the run short. */
+const POSTGRES_ROUNDS = 7;
+/** One-step jobs run back to back for the throughput figure. */
+const THROUGHPUT_JOBS = 400;
+const POSTGRES_URL = process.env.OZ0_BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
 /** What the generated plugin's code reads its model and tool from, by bench key. */
 interface Slot {
@@ -77,7 +86,16 @@ interface Flavour {
   close(): Promise<void>;
 }
 
-async function oz0Flavour(name: string, options: { memory: boolean; governed: boolean }): Promise<Flavour> {
+interface Oz0Options {
+  readonly memory: boolean;
+  readonly governed: boolean;
+  /** A PostgreSQL database for the store, instead of SQLite. */
+  readonly databaseUrl?: string;
+  /** Runs when the flavour closes, after the runtime (drops its PostgreSQL database). */
+  readonly dispose?: () => Promise<void>;
+}
+
+async function oz0Flavour(name: string, options: Oz0Options): Promise<Flavour> {
   const key = `${name}-${Math.random().toString(36).slice(2)}`;
   const home = await mkdtemp(join(tmpdir(), "oz0-bench-"));
   const pluginDir = join(home, "bench-plugin");
@@ -136,7 +154,7 @@ async function oz0Flavour(name: string, options: { memory: boolean; governed: bo
       },
     },
   };
-  const runtime = await Runtime.open({ home, memory: options.memory });
+  const runtime = await Runtime.open({ home, memory: options.memory, databaseUrl: options.databaseUrl });
   await runtime.catalog.install(TENANT, pluginDir);
   await runtime.models.setPrice(TENANT, "scripted:fake", { input: 0, output: 0 });
   if (options.governed) {
@@ -175,6 +193,7 @@ async function oz0Flavour(name: string, options: { memory: boolean; governed: bo
     async close() {
       await runtime.close();
       await rm(home, { recursive: true, force: true });
+      await options.dispose?.();
     },
   };
 }
@@ -231,17 +250,168 @@ async function floorFlavour(): Promise<Flavour> {
   };
 }
 
+/** A fresh PostgreSQL database on the bench's server, or undefined when none answers there. */
+async function postgresDatabase(): Promise<{ url: string; drop: () => Promise<void> } | undefined> {
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  try {
+    await admin.connect();
+  } catch {
+    await admin.end().catch(() => {});
+    return undefined;
+  }
+  const name = `oz0_bench_${randomBytes(6).toString("hex")}`;
+  await admin.query(`create database ${name}`);
+  const url = new URL(POSTGRES_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+/** PostgreSQL's floor: the SQLite floor's statements, each its own commit (one round trip). */
+async function postgresFloorFlavour(url: string): Promise<Flavour> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query(`create table jobs (id text primary key, status text not null, input text, output text, created_at bigint, updated_at bigint);
+    create table job_events (job_id text not null, seq integer not null, kind text not null, data text not null, at bigint not null, primary key (job_id, seq))`);
+  const insJob =
+    "insert into jobs (id, status, input, created_at, updated_at) values ($1, 'running', $2, $3, $4)";
+  const insEvent = "insert into job_events (job_id, seq, kind, data, at) values ($1, $2, $3, $4, $5)";
+  const endJob = "update jobs set status = 'succeeded', output = $1, updated_at = $2 where id = $3";
+  const run = (name: string, text: string, values: unknown[]) => client.query({ name, text, values });
+  let jobs = 0;
+  return {
+    name: "floor",
+    turnTimes: [],
+    async run(count) {
+      const t0 = performance.now();
+      const id = `job-${++jobs}`;
+      let seq = 0;
+      await run("job", insJob, [id, '"go"', Date.now(), Date.now()]);
+      for (let k = 0; k < count; k++) {
+        const call = { id: `c${k}`, name: "add", args: { a: k, b: 1 } };
+        await run("event", insEvent, [
+          id,
+          ++seq,
+          "model_call",
+          JSON.stringify({ step: k + 1, calls: [call] }),
+          Date.now(),
+        ]);
+        await run("event", insEvent, [
+          id,
+          ++seq,
+          "tool_result",
+          JSON.stringify({ callId: call.id, ok: true, result: k + 1 }),
+          Date.now(),
+        ]);
+      }
+      await run("event", insEvent, [
+        id,
+        ++seq,
+        "model_call",
+        JSON.stringify({ step: count + 1, text: "done", calls: [] }),
+        Date.now(),
+      ]);
+      await run("end", endJob, ['"done"', Date.now(), id]);
+      return ((performance.now() - t0) * 1000) / count;
+    },
+    async close() {
+      await client.end();
+    },
+  };
+}
+
+/** One-step jobs per second, `THROUGHPUT_JOBS` of them one after another. */
+async function jobsPerSecond(flavour: Flavour): Promise<number> {
+  const t0 = performance.now();
+  for (let index = 0; index < THROUGHPUT_JOBS; index++) await flavour.run(1);
+  return THROUGHPUT_JOBS / ((performance.now() - t0) / 1000);
+}
+
+/** PostgreSQL per step beside its floor, then one-step jobs/s on both engines. */
+async function postgresAndThroughput(sqliteFile: Flavour, sqliteFloor: Flavour): Promise<void> {
+  const database = await postgresDatabase();
+  const flavours: Flavour[] = [];
+  if (database === undefined) {
+    console.log(
+      `\nno PostgreSQL answers at ${POSTGRES_URL} (OZ0_BENCH_DATABASE_URL): its figures are left out`,
+    );
+  } else {
+    const floorDatabase = await postgresDatabase();
+    flavours.push(
+      await oz0Flavour("PostgreSQL", {
+        memory: false,
+        governed: false,
+        databaseUrl: database.url,
+        dispose: database.drop,
+      }),
+      await postgresFloorFlavour(floorDatabase!.url),
+    );
+    const floorClose = flavours[1]!.close;
+    flavours[1] = {
+      ...flavours[1]!,
+      close: async () => {
+        await floorClose();
+        await floorDatabase!.drop();
+      },
+    };
+  }
+  try {
+    if (flavours.length > 0) {
+      for (let round = 0; round < 5; round++) for (const flavour of flavours) await flavour.run(5);
+      console.log(
+        `\non PostgreSQL (${new URL(POSTGRES_URL).host}), median µs per step of ${POSTGRES_ROUNDS} jobs; floor: two bare autocommit inserts per step`,
+      );
+      console.log(`steps  ${"PostgreSQL".padStart(12)}  ${"floor".padStart(12)}  pg/floor`);
+      for (const count of STEP_COUNTS) {
+        const samples = flavours.map(() => [] as number[]);
+        for (let round = 0; round < POSTGRES_ROUNDS; round++) {
+          for (const [index, flavour] of flavours.entries()) samples[index]!.push(await flavour.run(count));
+        }
+        const [oz0, floor] = samples.map(median) as [number, number];
+        console.log(
+          `${String(count).padStart(5)}  ${oz0.toFixed(1).padStart(12)}  ${floor.toFixed(1).padStart(12)}  ${(oz0 / floor).toFixed(2).padStart(8)}`,
+        );
+      }
+    }
+    console.log(
+      `\none-step jobs per second, ${THROUGHPUT_JOBS} one after another in one process (goal on SQLite: 1,000):`,
+    );
+    const pairs: [string, Flavour, Flavour][] = [["SQLite file", sqliteFile, sqliteFloor]];
+    if (flavours.length > 0) pairs.push(["PostgreSQL", flavours[0]!, flavours[1]!]);
+    for (const [name, oz0, floor] of pairs) {
+      const rates = { oz0: [] as number[], floor: [] as number[] };
+      for (let round = 0; round < 3; round++) {
+        rates.oz0.push(await jobsPerSecond(oz0));
+        rates.floor.push(await jobsPerSecond(floor));
+      }
+      console.log(
+        `${name.padEnd(12)}  oz0 ${median(rates.oz0).toFixed(0).padStart(6)}/s   floor (its statements bare) ${median(rates.floor).toFixed(0).padStart(6)}/s`,
+      );
+    }
+  } finally {
+    for (const flavour of flavours) await flavour.close();
+  }
+}
+
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
-/** `--profile [--governed]`: only 1,000-step jobs on a file, for `node --cpu-prof` (docs/performance.md). */
+/** `--profile [--governed] [--setup]`: only 1,000-step (or one-step) jobs on a file, for `node --cpu-prof` (docs/performance.md). */
 async function profile(): Promise<void> {
   const governed = process.argv.includes("--governed");
   const flavour = await oz0Flavour(governed ? "governed (file)" : "SQLite file", { memory: false, governed });
   try {
-    for (let round = 0; round < 5; round++) await flavour.run(LONG_JOB);
+    // `--setup`: one-step jobs, where setting a job up is most of the cost.
+    if (process.argv.includes("--setup"))
+      for (let round = 0; round < THROUGHPUT_JOBS * 2; round++) await flavour.run(1);
+    else for (let round = 0; round < 5; round++) await flavour.run(LONG_JOB);
   } finally {
     await flavour.close();
   }
@@ -302,9 +472,30 @@ async function main(): Promise<void> {
       );
     }
     console.log(`\n${verdicts.join("\n")}`);
+    await postgresAndThroughput(flavours[1]!, flavours[3]!);
   } finally {
     for (const flavour of flavours) await flavour.close();
   }
 }
 
-await (process.argv.includes("--profile") ? profile() : main());
+/** `--postgres`: only the PostgreSQL figures and the throughput, for a quick comparison. */
+async function postgresOnly(): Promise<void> {
+  const file = await oz0Flavour("SQLite file", { memory: false, governed: false });
+  const floor = await floorFlavour();
+  try {
+    for (let round = 0; round < WARM_UP_JOBS; round++) {
+      await file.run(5);
+      await floor.run(5);
+    }
+    await postgresAndThroughput(file, floor);
+  } finally {
+    await file.close();
+    await floor.close();
+  }
+}
+
+await (process.argv.includes("--profile")
+  ? profile()
+  : process.argv.includes("--postgres")
+    ? postgresOnly()
+    : main());

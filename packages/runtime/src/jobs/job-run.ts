@@ -330,12 +330,15 @@ export class JobRun {
         lease_expires_at: null,
         waiting_for: null,
       },
-      (trx) =>
-        this.deps.jobs.notifyParent(
-          trx,
-          { id: this.row.id, parent: this.row.parent_id },
-          { status: end.status, output, failure },
-        ),
+      // Only a child has a parent to tell; without one the end is a single statement on PostgreSQL.
+      this.row.parent_id === null
+        ? undefined
+        : (trx) =>
+            this.deps.jobs.notifyParent(
+              trx,
+              { id: this.row.id, parent: this.row.parent_id },
+              { status: end.status, output, failure },
+            ),
     );
     return true;
   }

@@ -16,7 +16,7 @@ import {
 import { event, type JobEvent, type JobFailure, type NewEvent, type WaitingFor } from "../events/index.js";
 import { NO_SECRETS, type Redactor } from "../models/index.js";
 import type { Database, Heartbeat, JobRow, JobStatus, JobUpdate, NewJob, Store } from "../store/index.js";
-import { assertInitial, moveJob, moveStatus } from "./status.js";
+import { assertInitial, assertMove, moveJob, moveStatus } from "./status.js";
 
 /** A worker's hold on one job. `nextSeq` moves on with every write the worker makes. */
 export interface Lease {
@@ -98,7 +98,7 @@ export class JobStore {
   /** `redactor` gives a tenant's secrets; without it nothing is redacted (for tests of the store alone). */
   constructor(store: Store, redactor?: TenantRedactor) {
     this.store = store;
-    this.#queries = new StepQueries(store.db, store.clockSql);
+    this.#queries = new StepQueries(store.db, store.clockSql, store.engine);
     this.#redactor = redactor;
   }
 
@@ -170,48 +170,27 @@ export class JobStore {
   private async claimRow(
     options: ClaimOptions,
   ): Promise<{ readonly row: JobRow; readonly nextSeq: number; readonly now: number } | undefined> {
-    return this.store.transaction(async (trx) => {
-      const runnable = (eb: ExpressionBuilder<Database, "jobs">) =>
-        eb.or([
-          eb("status", "=", "queued"),
-          eb.and([eb("status", "=", "running"), eb("lease_expires_at", "<", this.clock)]),
-        ]);
-      let pick = trx.selectFrom("jobs").select("id").where(runnable);
-      if (options.tenant !== undefined) pick = pick.where("tenant", "=", options.tenant);
-      if (options.queues !== undefined && options.queues.length > 0) {
-        pick = pick.where("queue", "in", options.queues);
-      }
-      pick = pick.orderBy("created_at").orderBy("id").limit(1);
-      // Workers on PostgreSQL pass over a job another worker is claiming instead of waiting for it.
-      if (this.store.engine === "postgres") pick = pick.forUpdate().skipLocked();
-      const claimed = await moveStatus(trx.updateTable("jobs"), "running", ["queued", "running"], options.job)
-        .set((eb) => ({
-          lease_owner: options.token,
-          lease_expires_at: sql<number>`${this.clock} + ${options.ttlMs}`,
-          attempts: eb("attempts", "+", 1),
-          updated_at: this.clock,
-        }))
-        // `=`, not `in`: PostgreSQL runs a scalar subquery once, where `in (… limit 1)` may be
-        // run again for each row and hand one claim every queued job.
-        .where((eb) => (options.job === undefined ? eb("id", "=", pick) : eb("id", "=", options.job)))
-        .$if(options.tenant !== undefined && options.job !== undefined, (qb) =>
-          qb.where("tenant", "=", options.tenant!),
-        )
-        .where(runnable)
-        .returningAll()
-        .returning((eb) => [
-          sql<number>`${this.clock}`.as("now"),
-          eb
-            .selectFrom("job_events")
-            .select((inner) => inner.fn.max("seq").as("seq"))
-            .whereRef("job_events.job_id", "=", "jobs.id")
-            .as("last_seq"),
-        ])
-        .executeTakeFirst();
-      if (claimed === undefined) return undefined;
-      const { now, last_seq, ...job } = claimed;
-      return { row: job, nextSeq: Number(last_seq ?? 0) + 1, now: Number(now) };
+    const claim = this.#queries.claim(options);
+    const values: Record<string, unknown> = {
+      token: options.token,
+      ttl: options.ttlMs,
+      tenant: options.tenant,
+      job: options.job,
+    };
+    (options.queues ?? []).forEach((queue, index) => {
+      values[`queue${index}`] = queue;
     });
+    const parameters = bind(claim, values);
+    // One statement, atomic by itself on either engine (on SQLite it takes the write lock
+    // before it reads; on PostgreSQL its pick skips rows other claims hold locked), so it
+    // needs no transaction around it.
+    const { rows } = await this.store.db.executeQuery<JobRow & { now: number; last_seq: number | null }>(
+      CompiledQuery.raw(claim.sql, parameters),
+    );
+    const claimed = rows[0];
+    if (claimed === undefined) return undefined;
+    const { now, last_seq, ...job } = claimed;
+    return { row: job, nextSeq: Number(last_seq ?? 0) + 1, now: Number(now) };
   }
 
   /**
@@ -237,8 +216,17 @@ export class JobStore {
     if (plain && this.store.engine === "sqlite") {
       return this.single(lease, this.#queries.append(events.length), appendParameters(lease, events), events);
     }
+    // On PostgreSQL one statement too: the lease's renewal (which locks the job's row, and sets
+    // its columns when the write changes it) and the inserts of the rows it returned, in one
+    // round trip and one commit, where a transaction of its own would be four round trips.
+    const shape = also === undefined ? writeShape(set) : undefined;
+    if (shape !== undefined && this.store.engine === "postgres") {
+      if (shape.status !== undefined) assertMove(lease.job, "running", shape.status);
+      const write = this.#queries.renewAndWrite(events.length, shape);
+      return this.single(lease, write.sql, bind(write, writeValues(lease, events, set)), events);
+    }
     return this.store.transaction(async (trx) => {
-      const row = plain ? await this.renew(trx, lease) : await this.renewAndSet(trx, lease, set);
+      const row = await this.renewAndSet(trx, lease, set);
       if (row === undefined) throw leaseLost(lease);
       await this.insertEvents(trx, lease.job, lease.nextSeq, events);
       const now = Number(row.now);
@@ -298,15 +286,17 @@ export class JobStore {
     };
   }
 
-  /** Renews the lease under the owner check, by a query compiled once. */
-  private async renew(trx: Trx, lease: Lease): Promise<RenewedRow | undefined> {
-    const { rows } = await trx.executeQuery<RenewedRow>(
-      CompiledQuery.raw(this.#queries.renew, [...renewParameters(lease), lease.job]),
-    );
-    return rows[0];
-  }
-
-  private renewAndSet(trx: Trx, lease: Lease, given: JobUpdate): Promise<RenewedRow | undefined> {
+  /** Renews the lease and applies `given` under the owner check, by a query compiled once per shape. */
+  private async renewAndSet(trx: Trx, lease: Lease, given: JobUpdate): Promise<RenewedRow | undefined> {
+    const shape = writeShape(given);
+    if (shape !== undefined) {
+      if (shape.status !== undefined) assertMove(lease.job, "running", shape.status);
+      const write = this.#queries.renewAndWrite(0, shape);
+      const { rows } = await trx.executeQuery<RenewedRow>(
+        CompiledQuery.raw(write.sql, bind(write, writeValues(lease, [], given))),
+      );
+      return rows[0];
+    }
     const { status, ...set } = given;
     const update = trx.updateTable("jobs");
     // A worker's write moves its job only out of running (an end, a wait), as jobs/status.ts allows.
@@ -506,10 +496,14 @@ class StepQueries {
   readonly #clock: Expression<number>;
   readonly #inserts = new Map<number, string>();
   readonly #appends = new Map<number, string>();
+  readonly #writes = new Map<string, CompiledWrite>();
+  readonly #claims = new Map<string, CompiledWrite>();
+  readonly #engine: Store["engine"];
 
-  constructor(db: Kysely<Database>, clock: Expression<number>) {
+  constructor(db: Kysely<Database>, clock: Expression<number>, engine: Store["engine"]) {
     this.#db = db;
     this.#clock = clock;
+    this.#engine = engine;
     const renew = db
       .updateTable("jobs")
       .set({ updated_at: clock, lease_expires_at: sql<number>`${clock} + ${RENEW_ORDER[0]}` })
@@ -582,6 +576,174 @@ class StepQueries {
     return text;
   }
 
+  /**
+   * The owner-checked renewal that also sets the columns of `shape` (and moves the job out of
+   * running when it has a status), compiled once per shape. With `count` events (PostgreSQL
+   * only) it inserts them from the row the renewal returned, in the same statement: a writer
+   * that lost its lease changes nothing and inserts nothing (no row comes back). With none it
+   * is the update alone, for either engine.
+   */
+  renewAndWrite(count: number, shape: WriteShape): CompiledWrite {
+    const key = `${count}:${shape.status ?? ""}:${shape.columns.join(",")}`;
+    let found = this.#writes.get(key);
+    if (found !== undefined) return found;
+    const clock = this.#clock;
+    const markers = new Map<unknown, string>([
+      [WRITE_MARKERS.ttl, "ttl"],
+      [WRITE_MARKERS.job, "job"],
+      [WRITE_MARKERS.token, "token"],
+    ]);
+    const marker = (name: string) => {
+      const value = `\u0000${name}`;
+      markers.set(value, name);
+      return value;
+    };
+    const set: Record<string, unknown> = {};
+    for (const column of shape.columns) set[column] = marker(`set:${column}`);
+    const update = this.#db.updateTable("jobs");
+    // A worker's write moves its job only out of running (an end, a wait), as jobs/status.ts allows.
+    const moved =
+      shape.status === undefined ? update : moveStatus(update, shape.status, ["running"], "(any job)");
+    const renewal = moved
+      .set({
+        updated_at: clock,
+        lease_expires_at: sql<number>`${clock} + ${WRITE_MARKERS.ttl}`,
+        ...(set as JobUpdate),
+      })
+      .where("id", "=", WRITE_MARKERS.job)
+      .where("lease_owner", "=", WRITE_MARKERS.token)
+      .where("status", "=", "running");
+    let compiled: CompiledQuery<unknown>;
+    if (count === 0) {
+      compiled = renewal
+        .returning((eb) => [
+          "cancel_requested_by",
+          sql<number>`${clock}`.as("now"),
+          governanceVersionOf(eb, WRITE_MARKERS.job),
+        ])
+        .compile();
+    } else {
+      compiled = this.#db
+        .with("renewed", () => renewal.returning(["id", "tenant", "cancel_requested_by"]))
+        .with("inserted", (db) => {
+          const row = (index: number) =>
+            db
+              .selectFrom("renewed")
+              .select((eb) => [
+                "renewed.id as job_id",
+                eb.cast<number>(eb.val(marker(`seq${index}`)), "integer").as("seq"),
+                eb.cast<string>(eb.val(marker(`kind${index}`)), "text").as("kind"),
+                eb.cast<string>(eb.val(marker(`data${index}`)), "text").as("data"),
+                sql<number>`${clock}`.as("at"),
+              ]);
+          let rows = row(0);
+          for (let index = 1; index < count; index++) rows = rows.unionAll(row(index));
+          return db
+            .insertInto("job_events")
+            .columns(["job_id", "seq", "kind", "data", "at"])
+            .expression(rows)
+            .returning("seq");
+        })
+        .selectFrom("renewed")
+        .select((eb) => [
+          "renewed.cancel_requested_by",
+          sql<number>`${clock}`.as("now"),
+          eb
+            .selectFrom("tenants")
+            .select("tenants.governance_version")
+            .whereRef("tenants.name", "=", "renewed.tenant")
+            .as("governance_version"),
+          // Referenced, so that the insert's failure (a duplicate seq) is the statement's.
+          eb
+            .selectFrom("inserted")
+            .select((inner) => inner.fn.countAll<number>().as("n"))
+            .as("inserted"),
+        ])
+        .compile();
+    }
+    found = {
+      sql: compiled.sql,
+      recipe: compiled.parameters.map((value) => {
+        const name = markers.get(value);
+        return name === undefined ? { value } : { name };
+      }),
+    };
+    this.#writes.set(key, found);
+    return found;
+  }
+
+  /**
+   * The claim of a runnable job (one by ID, or the oldest of a tenant or of some queues),
+   * compiled once per shape: building it costs more than running it.
+   */
+  claim(options: ClaimOptions): CompiledWrite {
+    const queues = options.queues?.length ?? 0;
+    const key = `${options.job === undefined ? "-" : "job"}:${options.tenant === undefined ? "-" : "tenant"}:${queues}`;
+    let found = this.#claims.get(key);
+    if (found !== undefined) return found;
+    const clock = this.#clock;
+    const markers = new Map<unknown, string>([
+      [CLAIM_MARKERS.token, "token"],
+      [CLAIM_MARKERS.ttl, "ttl"],
+      [CLAIM_MARKERS.tenant, "tenant"],
+      [CLAIM_MARKERS.job, "job"],
+    ]);
+    const queueMarkers = Array.from({ length: queues }, (_, index) => {
+      const marker = `\u0000queue${index}`;
+      markers.set(marker, `queue${index}`);
+      return marker;
+    });
+    const runnable = (eb: ExpressionBuilder<Database, "jobs">) =>
+      eb.or([
+        eb("status", "=", "queued"),
+        eb.and([eb("status", "=", "running"), eb("lease_expires_at", "<", clock)]),
+      ]);
+    let pick = this.#db.selectFrom("jobs").select("id").where(runnable);
+    if (options.tenant !== undefined) pick = pick.where("tenant", "=", CLAIM_MARKERS.tenant);
+    if (queues > 0) pick = pick.where("queue", "in", queueMarkers);
+    pick = pick.orderBy("created_at").orderBy("id").limit(1);
+    // Workers on PostgreSQL pass over a job another worker is claiming instead of waiting for it.
+    if (this.#engine === "postgres") pick = pick.forUpdate().skipLocked();
+    const compiled = moveStatus(
+      this.#db.updateTable("jobs"),
+      "running",
+      ["queued", "running"],
+      options.job ?? "?",
+    )
+      .set((eb) => ({
+        lease_owner: CLAIM_MARKERS.token,
+        lease_expires_at: sql<number>`${clock} + ${CLAIM_MARKERS.ttl}`,
+        attempts: eb("attempts", "+", 1),
+        updated_at: clock,
+      }))
+      // `=`, not `in`: PostgreSQL runs a scalar subquery once, where `in (… limit 1)` may be
+      // run again for each row and hand one claim every queued job.
+      .where((eb) => (options.job === undefined ? eb("id", "=", pick) : eb("id", "=", CLAIM_MARKERS.job)))
+      .$if(options.tenant !== undefined && options.job !== undefined, (qb) =>
+        qb.where("tenant", "=", CLAIM_MARKERS.tenant),
+      )
+      .where(runnable)
+      .returningAll()
+      .returning((eb) => [
+        sql<number>`${clock}`.as("now"),
+        eb
+          .selectFrom("job_events")
+          .select((inner) => inner.fn.max("seq").as("seq"))
+          .whereRef("job_events.job_id", "=", "jobs.id")
+          .as("last_seq"),
+      ])
+      .compile();
+    found = {
+      sql: compiled.sql,
+      recipe: compiled.parameters.map((value) => {
+        const name = markers.get(value);
+        return name === undefined ? { value } : { name };
+      }),
+    };
+    this.#claims.set(key, found);
+    return found;
+  }
+
   /** The insert of `count` events; its parameters are job, seq, kind and data for each in turn. */
   insert(count: number): string {
     let text = this.#inserts.get(count);
@@ -604,6 +766,54 @@ class StepQueries {
     return text;
   }
 }
+
+/** A query compiled once: each parameter is a constant of the query or the value of that name. */
+interface CompiledWrite {
+  readonly sql: string;
+  readonly recipe: readonly ({ readonly value: unknown } | { readonly name: string })[];
+}
+
+/** What a write changes on the job's row, when a query compiled once can do it. */
+interface WriteShape {
+  readonly status?: JobStatus;
+  /** The other columns it sets, in order. */
+  readonly columns: readonly string[];
+}
+
+/**
+ * The shape of `set`, or undefined when a value is not a plain one (an SQL expression), which
+ * the builder compiles each time.
+ */
+function writeShape(set: JobUpdate): WriteShape | undefined {
+  const columns: string[] = [];
+  for (const [column, value] of Object.entries(set)) {
+    if (column === "status") continue;
+    if (value !== null && typeof value !== "string" && typeof value !== "number") return undefined;
+    columns.push(column);
+  }
+  columns.sort();
+  return set.status === undefined ? { columns } : { status: set.status as JobStatus, columns };
+}
+
+/** The values a compiled write's parameters take their names from. */
+function writeValues(lease: Lease, events: readonly NewEvent[], set: JobUpdate): Record<string, unknown> {
+  const values: Record<string, unknown> = { ttl: lease.ttlMs, job: lease.job, token: lease.token };
+  for (const [column, value] of Object.entries(set)) values[`set:${column}`] = value;
+  events.forEach((entry, index) => {
+    values[`seq${index}`] = lease.nextSeq + index;
+    values[`kind${index}`] = entry.kind;
+    values[`data${index}`] = JSON.stringify(entry.data);
+  });
+  return values;
+}
+
+function bind(write: CompiledWrite, values: Record<string, unknown>): unknown[] {
+  return write.recipe.map((slot) => ("name" in slot ? values[slot.name] : slot.value));
+}
+
+const WRITE_MARKERS = { ttl: -3, job: "\u0000job", token: "\u0000token" } as const;
+
+const CLAIM_MARKERS = { token: "\u0000token", ttl: -3, tenant: "\u0000tenant", job: "\u0000job" } as const;
 
 // Markers the queries are compiled with, to check that the parameters come in the order the
 // step passes them.
