@@ -6,18 +6,16 @@ import { Oz0Error } from "@oz0/sdk";
 import { Scalar } from "@scalar/hono-api-reference";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
-import { type Authenticator, bearerKey } from "./auth.js";
+import { bearerKey } from "./auth.js";
 import type { ServerEnv } from "./env.js";
 import { errorResponse, invalidRequest, routeNotFound } from "./errors.js";
-import { JobsService } from "./jobs-service.js";
 import { registerJobRoutes } from "./routes/jobs.js";
 import { HealthSchema } from "./schemas.js";
 import { DEFAULT_BODY_LIMIT, DOCS_PATH, originCheck, securityHeaders, sizeLimit } from "./security.js";
 
 export interface AppOptions {
+  /** The runtime served; its identity turns each request's bearer key into its caller. */
   readonly runtime: Runtime;
-  /** Turns each request's bearer key into its caller. */
-  readonly authenticator: Authenticator;
   /** The largest request body read, in bytes; default 1 MiB. */
   readonly bodyLimit?: number | undefined;
   /** Origins besides the server's own whose state-changing requests are accepted; none by default. */
@@ -41,7 +39,7 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
   app.use("*", sizeLimit(options.bodyLimit ?? DEFAULT_BODY_LIMIT));
   app.use("/v1/t/*", async (c, next) => {
     const key = bearerKey(c.req.header("authorization"));
-    const caller = await options.authenticator.authenticateKey(key, { source: clientAddress(c) });
+    const caller = await options.runtime.identity.authenticateKey(key, { source: clientAddress(c) });
     c.set("caller", caller);
     await next();
   });
@@ -70,7 +68,7 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
     }),
     (c) => c.json({ status: "ok" as const }, 200),
   );
-  registerJobRoutes(app, new JobsService(options.runtime), options.eventPollMs ?? 100);
+  registerJobRoutes(app, options.runtime, options.eventPollMs ?? 100);
 
   app.doc31(OPENAPI_PATH, {
     openapi: "3.1.0",
