@@ -9,6 +9,8 @@ import { HTTPException } from "hono/http-exception";
 import { bearerKey } from "./auth.js";
 import type { ServerEnv } from "./env.js";
 import { errorResponse, invalidRequest, routeNotFound } from "./errors.js";
+import { registerCatalogRoutes } from "./routes/catalog.js";
+import { registerGovernanceRoutes } from "./routes/governance.js";
 import { registerJobRoutes } from "./routes/jobs.js";
 import { HealthSchema } from "./schemas.js";
 import { DEFAULT_BODY_LIMIT, DOCS_PATH, originCheck, securityHeaders, sizeLimit } from "./security.js";
@@ -69,6 +71,8 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
     (c) => c.json({ status: "ok" as const }, 200),
   );
   registerJobRoutes(app, options.runtime, options.eventPollMs ?? 100);
+  registerGovernanceRoutes(app, options.runtime);
+  registerCatalogRoutes(app, options.runtime);
 
   app.doc31(OPENAPI_PATH, {
     openapi: "3.1.0",

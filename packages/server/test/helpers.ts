@@ -22,6 +22,10 @@ const grants = {
   outsider: { tenant: OTHER, role: "admin", agents: ["*"] },
   support: { tenant: OTHER, role: "runner", agents: ["tag:support"] },
   billing: { tenant: OTHER, role: "runner", agents: ["tag:billing"] },
+  /** Limited by address, with every role a governance route needs. */
+  scopedOperator: { tenant: LAB, role: "admin", agents: ["helpdesk/asker"] },
+  /** Limited by a tag no LAB agent has. */
+  taggedOperator: { tenant: LAB, role: "admin", agents: ["tag:billing"] },
 } as const;
 
 export type KeyName = keyof typeof grants;
@@ -39,7 +43,11 @@ export async function makeKeys(runtime: Runtime): Promise<Record<KeyName, string
   for (const [name, grant] of Object.entries(grants) as [KeyName, (typeof grants)[KeyName]][]) {
     const admin: Caller = { tenant: grant.tenant, actor: "user:root", role: "admin", agents: ["*"] };
     keys[name] = (
-      await runtime.identity.createKey(admin, { name, role: grant.role, agents: grant.agents })
+      await runtime.identity.createKey(admin, {
+        name: name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`),
+        role: grant.role,
+        agents: grant.agents,
+      })
     ).key;
   }
   return keys;
