@@ -12,14 +12,24 @@ import { errorResponse, invalidRequest, routeNotFound } from "./errors.js";
 import { registerCatalogRoutes } from "./routes/catalog.js";
 import { registerGovernanceRoutes } from "./routes/governance.js";
 import { registerJobRoutes } from "./routes/jobs.js";
+import { registerPluginRoutes, UPLOAD_PATH } from "./routes/plugins.js";
 import { HealthSchema } from "./schemas.js";
-import { DEFAULT_BODY_LIMIT, DOCS_PATH, originCheck, securityHeaders, sizeLimit } from "./security.js";
+import {
+  DEFAULT_BODY_LIMIT,
+  DEFAULT_UPLOAD_LIMIT,
+  DOCS_PATH,
+  originCheck,
+  securityHeaders,
+  sizeLimit,
+} from "./security.js";
 
 export interface AppOptions {
   /** The runtime served; its identity turns each request's bearer key into its caller. */
   readonly runtime: Runtime;
   /** The largest request body read, in bytes; default 1 MiB. */
   readonly bodyLimit?: number | undefined;
+  /** The largest plugin bundle upload read, in bytes; default 64 MiB. */
+  readonly uploadLimit?: number | undefined;
   /** Origins besides the server's own whose state-changing requests are accepted; none by default. */
   readonly allowedOrigins?: readonly string[] | undefined;
   /** How often an event stream reads a running job's new events; default 100 ms. */
@@ -38,7 +48,10 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
   });
   app.use("*", securityHeaders());
   app.use("*", originCheck(options.allowedOrigins));
-  app.use("*", sizeLimit(options.bodyLimit ?? DEFAULT_BODY_LIMIT));
+  const jsonLimit = sizeLimit(options.bodyLimit ?? DEFAULT_BODY_LIMIT);
+  const uploadLimit = sizeLimit(options.uploadLimit ?? DEFAULT_UPLOAD_LIMIT);
+  // A bundle archive is larger than any JSON request: its paths have their own limit.
+  app.use("*", (c, next) => (UPLOAD_PATH.test(c.req.path) ? uploadLimit : jsonLimit)(c, next));
   app.use("/v1/t/*", async (c, next) => {
     const key = bearerKey(c.req.header("authorization"));
     const caller = await options.runtime.identity.authenticateKey(key, { source: clientAddress(c) });
@@ -73,6 +86,7 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
   registerJobRoutes(app, options.runtime, options.eventPollMs ?? 100);
   registerGovernanceRoutes(app, options.runtime);
   registerCatalogRoutes(app, options.runtime);
+  registerPluginRoutes(app, options.runtime);
 
   app.doc31(OPENAPI_PATH, {
     openapi: "3.1.0",
