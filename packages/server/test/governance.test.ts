@@ -167,6 +167,31 @@ describe("catalog", () => {
   });
 });
 
+describe("the role matrix", () => {
+  it("refuses each change to the role just below its own with 403 FORBIDDEN, before reading the body", async () => {
+    const changes = [
+      ["POST", `/approvals/${approvalId}/approve`, "runner"],
+      ["POST", `/approvals/${approvalId}/deny`, "runner"],
+      ["PUT", "/policy", "viewer"],
+      ["DELETE", "/policy?pattern=x", "viewer"],
+      ["POST", "/kill-switches", "viewer"],
+      ["DELETE", "/kill-switches?kind=agent&address=vault/boss", "viewer"],
+      ["PUT", "/inventory", "viewer"],
+      ["POST", "/plugins", "viewer"],
+      ["PUT", "/plugins", "runner"],
+      ["DELETE", "/plugins/vault", "runner"],
+    ] as const;
+    for (const [method, path, key] of changes) {
+      const refused = await test.request(`/v1/t/${LAB}${path}`, { method, key, body: "not json" });
+      expect({ path, status: refused.status }).toEqual({ path, status: 403 });
+      expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("FORBIDDEN");
+    }
+    expect(JSON.parse((await call("GET", `/approvals/${approvalId}`, "admin")).body)).toMatchObject({
+      status: "pending",
+    });
+  });
+});
+
 describe("the scope matrix", () => {
   // The out-of-scope agent and its job and approval, and what stands for a nonexistent one.
   const hidden = { agent: "vault/keeper", missingAgent: "vault/keeperx" };
@@ -207,6 +232,10 @@ describe("the scope matrix", () => {
       expect(approvals.approvals).toEqual([]);
       const parts = JSON.parse((await call("GET", "/catalog", key)).body) as { parts: { address: string }[] };
       expect(parts.parts.map((part) => part.address)).not.toContain(hidden.agent);
+      const plugin = JSON.parse((await call("GET", "/plugins/vault", key)).body) as {
+        agents: { address: string }[];
+      };
+      expect(plugin.agents.map((agent) => agent.address)).not.toContain(hidden.agent);
       // Nothing was decided, cancelled or killed.
       expect(JSON.parse((await call("GET", `/approvals/${approvalId}`, "admin")).body)).toMatchObject({
         status: "pending",
