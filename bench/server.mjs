@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Runtime } from "@oz0/runtime";
-import { fixedKeys, startServer } from "@oz0/server";
+import { startServer } from "@oz0/server";
 import autocannon from "autocannon";
 
 const JOBS = 60;
@@ -18,7 +18,8 @@ const WARM_UP = 10;
 const SECONDS = 3;
 const CONNECTIONS = 10;
 const TENANT = "lab";
-const KEY = "bench-key-0123456789abcdef";
+/** The API key the requests send, made through the runtime's identity as `oz0 key create` makes one. */
+let KEY = "";
 const AGENT = "helpdesk/triage";
 const HELPDESK = fileURLToPath(new URL("../packages/runtime/test/fixtures/jobs/helpdesk", import.meta.url));
 
@@ -90,12 +91,14 @@ async function main() {
   const home = await mkdtemp(join(tmpdir(), "oz0-bench-server-"));
   const runtime = await Runtime.open({ home, defaultPlugins: [] });
   try {
+    const root = { tenant: "default", actor: "user:bench", role: "admin", agents: ["*"] };
+    await runtime.identity.createTenant(root, TENANT);
     await runtime.catalog.install(TENANT, HELPDESK);
-    const caller = { tenant: TENANT, actor: "key:bench", role: "admin", agents: ["*"] };
+    const admin = { tenant: TENANT, actor: "user:bench", role: "admin", agents: ["*"] };
+    KEY = (await runtime.identity.createKey(admin, { name: "bench", role: "admin" })).key;
     const embeddedTimes = await embedded(runtime);
     const server = await startServer({
       runtime,
-      authenticator: fixedKeys(new Map([[KEY, caller]])),
       host: "127.0.0.1",
       port: 0,
       eventPollMs: 5,

@@ -1,6 +1,6 @@
 // `oz0 serve` as a real process, on SQLite and PostgreSQL: it prints the URL it listens on,
-// answers /v1/health, runs a job it starts with its own worker, refuses to start without a key,
-// and SIGTERM drains the worker and closes the server.
+// answers /v1/health, runs a job it starts with its own worker for a key made by oz0 key
+// create, refuses any other key, and SIGTERM drains the worker and closes the server.
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { join } from "node:path";
@@ -12,7 +12,6 @@ import { oz0 } from "./run-cli.js";
 
 const MAIN = join(import.meta.dirname, "../src/main.ts");
 const RESOLVE_TS = join(import.meta.dirname, "../../runtime/test/store/fixtures/resolve-ts.ts");
-const KEY = "serve-test-key-0123456789abcdef";
 
 const fixtures = engineFixtures().filter((fixture) => fixture.label !== "memory");
 afterAll(() => disposeFixtures(fixtures));
@@ -54,10 +53,14 @@ describe.each(fixtures)("oz0 serve on $label", (fixture) => {
   let home: string;
   let cleanup: (() => Promise<void>) | undefined;
   let databaseUrl: string | undefined;
+  let KEY: string;
   beforeAll(async () => {
     databaseUrl = (await fixture.fresh()).databaseUrl;
     if (databaseUrl !== undefined) process.env.OZ0_DATABASE_URL = databaseUrl;
     ({ home, cleanup } = await homeWithPlugins());
+    const made = await oz0(["key", "create", "--name", "ci", "--role", "runner", "--json", "--home", home]);
+    expect(made.code, made.stderr).toBe(0);
+    KEY = (JSON.parse(made.stdout) as { key: string }).key;
   });
   afterAll(async () => {
     delete process.env.OZ0_DATABASE_URL;
@@ -66,7 +69,6 @@ describe.each(fixtures)("oz0 serve on $label", (fixture) => {
 
   it("prints its URL, answers /v1/health, runs a job it starts, and drains on SIGTERM", async () => {
     const server = serve(["--listen", "127.0.0.1:0", "--json", "--home", home], {
-      OZ0_API_KEY: KEY,
       ...(databaseUrl === undefined ? {} : { OZ0_DATABASE_URL: databaseUrl }),
     });
     try {
@@ -74,6 +76,10 @@ describe.each(fixtures)("oz0 serve on $label", (fixture) => {
       const url = String(listening.url);
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect((await fetch(`${url}/v1/health`)).status).toBe(200);
+      const forged = await fetch(`${url}/v1/t/default/jobs`, {
+        headers: { authorization: `Bearer ${KEY.slice(0, -4)}abcd` },
+      });
+      expect(forged.status).toBe(401);
       const headers = { authorization: `Bearer ${KEY}`, "content-type": "application/json" };
       const started = await fetch(`${url}/v1/t/default/jobs`, {
         method: "POST",
@@ -103,7 +109,6 @@ describe.each(fixtures)("oz0 serve on $label", (fixture) => {
 
   it("with --no-worker, leaves the jobs it starts queued for a worker elsewhere", async () => {
     const server = serve(["--listen", "127.0.0.1:0", "--no-worker", "--json", "--home", home], {
-      OZ0_API_KEY: KEY,
       ...(databaseUrl === undefined ? {} : { OZ0_DATABASE_URL: databaseUrl }),
     });
     try {
@@ -125,20 +130,6 @@ describe.each(fixtures)("oz0 serve on $label", (fixture) => {
 });
 
 describe("oz0 serve's options", () => {
-  it("refuses to start without an API key, saying how to give one", async () => {
-    const saved = process.env.OZ0_API_KEY;
-    delete process.env.OZ0_API_KEY;
-    try {
-      const result = await oz0(["serve", "--listen", "127.0.0.1:0", "--json"]);
-      expect(result.code).toBe(1);
-      const error = (JSON.parse(result.stderr) as { error: { code: string; message: string } }).error;
-      expect(error.code).toBe("INVALID_INPUT");
-      expect(error.message).toContain("--api-key-file");
-    } finally {
-      if (saved !== undefined) process.env.OZ0_API_KEY = saved;
-    }
-  });
-
   it("refuses a --listen that is not HOST:PORT", async () => {
     const result = await oz0(["serve", "--listen", "localhost", "--json"]);
     expect(result.code).not.toBe(0);

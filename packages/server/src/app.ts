@@ -6,26 +6,36 @@ import { Oz0Error } from "@oz0/sdk";
 import { Scalar } from "@scalar/hono-api-reference";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
-import { type Authenticator, bearerKey } from "./auth.js";
+import { bearerKey } from "./auth.js";
 import type { ServerEnv } from "./env.js";
 import { errorResponse, invalidRequest, routeNotFound } from "./errors.js";
-import { JobsService } from "./jobs-service.js";
 import { registerAuditRoutes } from "./routes/audit.js";
+import { registerCatalogRoutes } from "./routes/catalog.js";
 import { registerChatRoutes } from "./routes/chat.js";
+import { registerGovernanceRoutes } from "./routes/governance.js";
 import { registerJobRoutes } from "./routes/jobs.js";
 import { registerMemberRoutes } from "./routes/members.js";
 import { registerModelRoutes } from "./routes/models.js";
 import { registerPluginConfigRoutes } from "./routes/plugin-config.js";
+import { registerPluginRoutes, UPLOAD_PATH } from "./routes/plugins.js";
 import { registerRoutineRoutes, registerRoutineWebhooks } from "./routes/routines.js";
 import { HealthSchema } from "./schemas.js";
-import { DEFAULT_BODY_LIMIT, DOCS_PATH, originCheck, securityHeaders, sizeLimit } from "./security.js";
+import {
+  DEFAULT_BODY_LIMIT,
+  DEFAULT_UPLOAD_LIMIT,
+  DOCS_PATH,
+  originCheck,
+  securityHeaders,
+  sizeLimit,
+} from "./security.js";
 
 export interface AppOptions {
+  /** The runtime served; its identity turns each request's bearer key into its caller. */
   readonly runtime: Runtime;
-  /** Turns each request's bearer key into its caller. */
-  readonly authenticator: Authenticator;
   /** The largest request body read, in bytes; default 1 MiB. */
   readonly bodyLimit?: number | undefined;
+  /** The largest plugin bundle upload read, in bytes; default 64 MiB. */
+  readonly uploadLimit?: number | undefined;
   /** Origins besides the server's own whose state-changing requests are accepted; none by default. */
   readonly allowedOrigins?: readonly string[] | undefined;
   /** How often an event stream reads a running job's new events; default 100 ms. */
@@ -44,12 +54,15 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
   });
   app.use("*", securityHeaders());
   app.use("*", originCheck(options.allowedOrigins));
-  app.use("*", sizeLimit(options.bodyLimit ?? DEFAULT_BODY_LIMIT));
+  const jsonLimit = sizeLimit(options.bodyLimit ?? DEFAULT_BODY_LIMIT);
+  const uploadLimit = sizeLimit(options.uploadLimit ?? DEFAULT_UPLOAD_LIMIT);
+  // A bundle archive is larger than any JSON request: its paths have their own limit.
+  app.use("*", (c, next) => (UPLOAD_PATH.test(c.req.path) ? uploadLimit : jsonLimit)(c, next));
   // Signed by the routine's secret, not by a key: registered before the key is asked for.
   registerRoutineWebhooks(app, options.runtime.routines);
   app.use("/v1/t/*", async (c, next) => {
     const key = bearerKey(c.req.header("authorization"));
-    const caller = await options.authenticator.authenticateKey(key, { source: clientAddress(c) });
+    const caller = await options.runtime.identity.authenticateKey(key, { source: clientAddress(c) });
     c.set("caller", caller);
     await next();
   });
@@ -78,7 +91,10 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
     }),
     (c) => c.json({ status: "ok" as const }, 200),
   );
-  registerJobRoutes(app, new JobsService(options.runtime), options.eventPollMs ?? 100);
+  registerJobRoutes(app, options.runtime, options.eventPollMs ?? 100);
+  registerGovernanceRoutes(app, options.runtime);
+  registerCatalogRoutes(app, options.runtime);
+  registerPluginRoutes(app, options.runtime);
   registerModelRoutes(app, options.runtime.services);
   registerPluginConfigRoutes(app, options.runtime.services);
   registerMemberRoutes(app, options.runtime.services);

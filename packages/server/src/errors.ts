@@ -7,6 +7,10 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 /** The response for anything thrown: `{ error: { code, message, data, side, status, retryable } }`. */
 export function errorResponse(c: Context, thrown: unknown): Response {
   const shape = errorShape(thrown);
+  const retryAfter = (shape.error.data as { retryAfter?: unknown } | undefined)?.retryAfter;
+  // A client told to slow down is told when it may try again, in seconds.
+  if (shape.error.code === "TOO_MANY_REQUESTS" && typeof retryAfter === "number")
+    c.header("Retry-After", String(Math.max(1, Math.ceil(retryAfter))));
   return c.json(shape, shape.error.status as ContentfulStatusCode);
 }
 

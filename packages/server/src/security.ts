@@ -9,6 +9,9 @@ import { errorResponse } from "./errors.js";
 /** The largest request body the server reads when its options leave it out: 1 MiB. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
+/** The largest plugin bundle upload read, in bytes: 64 MiB, a bundle's own limit. */
+export const DEFAULT_UPLOAD_LIMIT = 64 * 1024 * 1024;
+
 /** Where the API reference page is; it alone loads its viewer's script and styles. */
 export const DOCS_PATH = "/v1/docs";
 

@@ -1,7 +1,7 @@
 // The jobs API over a real server: StartJob to a succeeded job, the input checked before the
 // job exists, the owner check's refusal, and get, search, cancel and answer.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LAB, type TestServer, testServer, untilEnded } from "./helpers.js";
+import { actorOf, LAB, type TestServer, testServer, untilEnded } from "./helpers.js";
 
 let test: TestServer;
 beforeAll(async () => {
@@ -123,7 +123,10 @@ describe("jobs: get, search, cancel, answer", () => {
       key: "runner",
     });
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ status: "cancelled", cancelRequestedBy: "key:runner" });
+    expect(await response.json()).toMatchObject({
+      status: "cancelled",
+      cancelRequestedBy: actorOf("runner"),
+    });
     const again = await test.request(`/v1/t/${LAB}/jobs/${job.id}/cancel`, { method: "POST", key: "runner" });
     expect(again.status).toBe(409);
     expect(((await again.json()) as { error: { code: string } }).error.code).toBe("JOB_STATE_CONFLICT");

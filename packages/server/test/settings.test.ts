@@ -4,7 +4,7 @@
 import { join } from "node:path";
 import type { Caller } from "@oz0/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LAB, type TestServer, testServer } from "./helpers.js";
+import { actorOf, LAB, type TestServer, testServer } from "./helpers.js";
 
 const KEYRING = join(import.meta.dirname, "../../runtime/test/fixtures/secrets/keyring");
 const INSTALLATION_ADMIN: Caller = { tenant: "default", actor: "cli:test", role: "admin", agents: ["*"] };
@@ -197,9 +197,9 @@ describe("the audit log", () => {
     const all = (await send("/audit", "admin")).json.entries as { seq: number; at: number; actor: string }[];
     expect(all.length).toBeGreaterThan(0);
     expect(all.map((entry) => entry.seq)).toEqual([...all.map((entry) => entry.seq)].sort((a, b) => b - a));
-    const byActor = (await send("/audit?actor=key:admin&limit=2", "admin")).json.entries;
+    const byActor = (await send(`/audit?actor=${actorOf("admin")}&limit=2`, "admin")).json.entries;
     expect(byActor.length).toBe(2);
-    expect(byActor.every((entry: { actor: string }) => entry.actor === "key:admin")).toBe(true);
+    expect(byActor.every((entry: { actor: string }) => entry.actor === actorOf("admin"))).toBe(true);
     const later = (await send(`/audit?since=${all[0]!.at + 60_000}`, "admin")).json.entries;
     expect(later).toEqual([]);
     expect((await send("/audit?limit=0", "admin")).status).toBe(422);

@@ -1,9 +1,9 @@
 // `oz0 serve [--listen HOST:PORT] [--no-worker]`: the HTTP API over this home's store (or
-// OZ0_DATABASE_URL's), with a worker running its jobs. It prints the URL it listens on;
+// OZ0_DATABASE_URL's), with a worker running its jobs. Callers send keys made by `oz0 key
+// create`. It prints the URL it listens on;
 // SIGTERM or SIGINT drains the worker and closes the server. The server package is loaded only
 // when the command runs.
 import { once } from "node:events";
-import { readFile } from "node:fs/promises";
 import { type Command, InvalidArgumentError } from "commander";
 import { withRuntime } from "../context.js";
 import type { Output } from "../output.js";
@@ -11,11 +11,7 @@ import type { Output } from "../output.js";
 interface ServeOptions {
   listen: { host: string; port: number };
   worker: boolean;
-  apiKeyFile?: string;
 }
-
-/** Keys shorter than this are refused: a guessable key is no key. */
-const MIN_KEY_LENGTH = 16;
 
 export function registerServe(program: Command, out: Output): Command {
   return program
@@ -28,16 +24,9 @@ export function registerServe(program: Command, out: Output): Command {
       { host: "127.0.0.1", port: 7420 },
     )
     .option("--no-worker", "run no worker here: jobs it starts wait for an oz0 worker elsewhere")
-    .option(
-      "--api-key-file <file>",
-      "a file holding the API key callers send as Authorization: Bearer (default $OZ0_API_KEY); it is admin of --tenant",
-    )
     .action(async (options: ServeOptions) => {
-      const key = await serverKey(options.apiKeyFile);
       await withRuntime(out, async ({ runtime }) => {
-        const { fixedKeys, startServer } = await import("@oz0/server");
-        const tenant = out.options.tenant;
-        const caller = { tenant, actor: "key:serve", role: "admin" as const, agents: ["*"] };
+        const { startServer } = await import("@oz0/server");
         const stop = new AbortController();
         const onSignal = () => stop.abort();
         process.once("SIGTERM", onSignal);
@@ -45,7 +34,6 @@ export function registerServe(program: Command, out: Output): Command {
         try {
           const server = await startServer({
             runtime,
-            authenticator: fixedKeys(new Map([[key, caller]])),
             host: options.listen.host,
             port: options.listen.port,
             worker: options.worker ? {} : false,
@@ -76,41 +64,4 @@ function parseListen(text: string): { host: string; port: number } {
   }
   const host = match[1] ?? match[2] ?? "";
   return { host: host === "" ? "127.0.0.1" : host, port };
-}
-
-/** The one key the server accepts until it has a key store: from --api-key-file or OZ0_API_KEY. */
-async function serverKey(file: string | undefined): Promise<string> {
-  const { Oz0Error } = await import("@oz0/sdk");
-  let key: string | undefined;
-  if (file !== undefined) {
-    try {
-      key = (await readFile(file, "utf8")).trim();
-    } catch (error) {
-      throw new Oz0Error(
-        "INVALID_INPUT",
-        `--api-key-file ${file}: cannot read it (${error instanceof Error ? error.message : String(error)})`,
-        { data: { issues: [{ path: "--api-key-file", message: "cannot be read" }] } },
-      );
-    }
-  } else key = process.env.OZ0_API_KEY?.trim();
-  const said = file === undefined ? "OZ0_API_KEY" : `--api-key-file ${file}`;
-  if (key === undefined || key === "") {
-    throw new Oz0Error(
-      "INVALID_INPUT",
-      "oz0 serve needs the API key its callers will send: put one in a file and pass --api-key-file FILE, or set OZ0_API_KEY",
-      { data: { issues: [{ path: "--api-key-file", message: "is required (or OZ0_API_KEY)" }] } },
-    );
-  }
-  if (key.length < MIN_KEY_LENGTH || /\s/.test(key)) {
-    throw new Oz0Error(
-      "INVALID_INPUT",
-      `${said}: the key must be at least ${MIN_KEY_LENGTH} characters with no spaces; make one with: openssl rand -hex 32`,
-      {
-        data: {
-          issues: [{ path: file === undefined ? "OZ0_API_KEY" : "--api-key-file", message: "too short" }],
-        },
-      },
-    );
-  }
-  return key;
 }

@@ -8,6 +8,7 @@ import type {
   ChangeOptions,
   ChangeReport,
   PluginDetail,
+  PluginSource,
   PluginSummary,
 } from "../catalog/index.js";
 import { type LintOptions, type LintReport, lintPlugin, tenantContextFromCatalog } from "../lint/index.js";
@@ -143,15 +144,16 @@ export class PluginsService {
     return lintPlugin(dir, lintOptions);
   }
 
-  async install(caller: Caller, dir: string, options: ChangeOptions = {}): Promise<ChangeReport> {
-    return this.#core.change(caller, "plugins.install", dir, (tenant) =>
-      this.#core.deps.catalog.install(tenant, dir, options),
+  /** Installs a plugin from a folder, an archive's path, or a bundle (an upload unpacked). */
+  async install(caller: Caller, from: PluginSource, options: ChangeOptions = {}): Promise<ChangeReport> {
+    return this.#core.change(caller, "plugins.install", sourceName(from, options), (tenant) =>
+      this.#core.deps.catalog.install(tenant, from, options),
     );
   }
 
-  async update(caller: Caller, dir: string, options: ChangeOptions = {}): Promise<ChangeReport> {
-    return this.#core.change(caller, "plugins.update", dir, (tenant) =>
-      this.#core.deps.catalog.update(tenant, dir, options),
+  async update(caller: Caller, from: PluginSource, options: ChangeOptions = {}): Promise<ChangeReport> {
+    return this.#core.change(caller, "plugins.update", sourceName(from, options), (tenant) =>
+      this.#core.deps.catalog.update(tenant, from, options),
     );
   }
 
@@ -160,4 +162,9 @@ export class PluginsService {
       this.#core.deps.catalog.remove(tenant, plugin, options),
     );
   }
+}
+
+/** What a change records as its target: the path, or where a bundle came from. */
+function sourceName(from: PluginSource, options: ChangeOptions): string {
+  return typeof from === "string" ? from : (options.source ?? `bundle ${from.digest}`);
 }

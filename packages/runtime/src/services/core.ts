@@ -169,6 +169,13 @@ export class ServiceCore {
       if (!inScope(caller, part)) throw agentNotFound(caller, text, kind);
       return part;
     } catch (error) {
+      // The owner check names the part's owner: for a scoped caller, only when that part is in scope.
+      if (scoped(caller) && isOz0Error(error, "OWNER_MISMATCH")) {
+        const owner = (error.data as { owner?: string } | undefined)?.owner;
+        const owned = await this.#ownedInScope(caller, text, owner, kind);
+        if (!owned) throw agentNotFound(caller, text, kind);
+        throw error;
+      }
       if (
         scoped(caller) &&
         isOz0Error(error, "NOT_FOUND") &&
@@ -176,6 +183,23 @@ export class ServiceCore {
       )
         throw agentNotFound(caller, text, kind);
       throw error;
+    }
+  }
+
+  /** Whether the part `text` names, at its owner `owner`, is within the caller's scope. */
+  async #ownedInScope(
+    caller: Caller,
+    text: string,
+    owner: string | undefined,
+    kind: "agent" | "agent-or-flow",
+  ): Promise<boolean> {
+    if (owner === undefined) return false;
+    const name = text.slice(text.indexOf("/") + 1);
+    try {
+      const entry = await this.deps.catalog.lookup(caller.tenant, `${owner}/${name}`, { kind });
+      return inScope(caller, entry);
+    } catch {
+      return false;
     }
   }
 }

@@ -63,6 +63,14 @@ export class ApprovalsService {
     return shown;
   }
 
+  /** One approval; one of a job outside the caller's scope is answered as missing. */
+  async get(caller: Caller, id: string): Promise<ApprovalView> {
+    const tenant = this.#core.check(caller, "approvals.get");
+    const found = await this.#core.deps.approvals.get(tenant, id);
+    if (scoped(caller) && !(await this.#jobInScope(caller, found.job))) throw approvalNotFound(tenant, id);
+    return found;
+  }
+
   async approve(caller: Caller, id: string, reason?: string): Promise<DecisionReport> {
     return this.decide(caller, id, "approve", reason);
   }

@@ -26,6 +26,10 @@ export interface StartJob {
   readonly input: unknown;
   readonly mode?: JobMode;
   readonly traceparent?: string | undefined;
+  /** Check the input against the agent's input schema before the job exists (INVALID_INPUT). */
+  readonly checkInput?: boolean | undefined;
+  /** The same key (and input) answers with the job it first started instead of a new one. */
+  readonly idempotencyKey?: string | undefined;
 }
 
 export interface JobSearch {
@@ -33,6 +37,8 @@ export interface JobSearch {
   readonly agent?: string | undefined;
   readonly status?: JobStatus | undefined;
   readonly tag?: string | undefined;
+  /** Only the children of this job. */
+  readonly parent?: string | undefined;
   readonly limit?: number | undefined;
   /** What the refusal of a tool's or skill's address says to do instead. */
   readonly hint?: PartHint | undefined;
@@ -73,6 +79,7 @@ export class JobsService {
       ...(agent === undefined ? {} : { plugin: agent.plugin, agent: agent.name }),
       ...(filter.status === undefined ? {} : { status: filter.status }),
       ...(filter.tag === undefined ? {} : { tag: filter.tag }),
+      ...(filter.parent === undefined ? {} : { parent: filter.parent }),
     };
     if (!scoped(caller)) return this.#core.deps.jobs.search({ ...query, limit });
     // Out-of-scope jobs are left out after the query: ask for more until `limit` are in scope.
@@ -87,6 +94,19 @@ export class JobsService {
     const tenant = this.#core.check(caller, "jobs.events");
     await this.#core.job(caller, id);
     return this.#core.deps.jobs.events(id, { tenant, ...(afterSeq === undefined ? {} : { afterSeq }) });
+  }
+
+  /** The job's events after `afterSeq`, and the job as it stood once they were read. */
+  async eventPage(
+    caller: Caller,
+    id: string,
+    afterSeq = 0,
+  ): Promise<{ readonly job: JobView; readonly events: JobEvent[] }> {
+    const tenant = this.#core.check(caller, "jobs.eventPage");
+    await this.#core.job(caller, id);
+    const events = await this.#core.deps.jobs.events(id, { tenant, afterSeq });
+    // Read after the events: a job that ended before them has all its events among them.
+    return { job: await this.#core.deps.jobs.get(id, tenant), events };
   }
 
   /** The card a job's answer is drawn as; undefined for a text answer or a job without one. */
@@ -132,6 +152,8 @@ export class JobsService {
         by: caller.actor,
         ...(request.mode === undefined ? {} : { mode: request.mode }),
         ...(request.traceparent === undefined ? {} : { traceparent: request.traceparent }),
+        ...(request.checkInput === true ? { checkInput: true } : {}),
+        ...(request.idempotencyKey === undefined ? {} : { idempotencyKey: request.idempotencyKey }),
       });
     });
   }

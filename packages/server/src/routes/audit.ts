@@ -3,7 +3,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Services } from "@oz0/runtime";
 import type { ServerEnv } from "../env.js";
 import { TenantParam } from "../schemas.js";
-import { errors, json, permit, security } from "./kit.js";
+import { errors, json, permit, security } from "./shared.js";
 
 const AuditEntrySchema = z
   .object({

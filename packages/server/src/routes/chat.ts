@@ -5,7 +5,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { ChatTurn, Services } from "@oz0/runtime";
 import type { ServerEnv } from "../env.js";
 import { JobParams, JobSchema, TenantParam } from "../schemas.js";
-import { body, errors, json, permit, security } from "./kit.js";
+import { body, errors, json, permit, security } from "./shared.js";
 
 const TurnSchema = z
   .object({

@@ -1,15 +1,12 @@
 // The jobs API: StartJob, get, search, cancel, answer and events. Each route parses, calls one
-// JobsService method with the caller, and shapes the answer.
+// runtime.services.jobs method with the caller, and shapes the answer.
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
-import { type Role, requireRole } from "@oz0/runtime";
-import type { MiddlewareHandler } from "hono";
+import type { Runtime } from "@oz0/runtime";
 import type { ServerEnv } from "../env.js";
 import { invalidRequest } from "../errors.js";
 import { followEvents, lastEventId, wantsEventStream } from "../events.js";
-import type { JobsService } from "../jobs-service.js";
 import {
   AnswerBody,
-  ErrorSchema,
   EventListSchema,
   EventsQuery,
   JobListSchema,
@@ -19,30 +16,7 @@ import {
   StartJobBody,
   TenantParams,
 } from "../schemas.js";
-
-/** The caller's role is checked before the request is read: a refusal says so first. */
-function permit(role: Role, action: string): MiddlewareHandler<ServerEnv> {
-  return async (c, next) => {
-    requireRole(c.get("caller"), role, action);
-    await next();
-  };
-}
-
-const json = <S extends z.ZodType>(schema: S, description: string) => ({
-  content: { "application/json": { schema } },
-  description,
-});
-
-const errors = {
-  401: json(ErrorSchema, "No credentials, or a key the server does not accept (UNAUTHENTICATED)."),
-  403: json(ErrorSchema, "The caller's role does not allow this (FORBIDDEN), or a cross-origin request."),
-  404: json(ErrorSchema, "No such tenant, agent or job, or one the caller may not see (NOT_FOUND)."),
-  413: json(ErrorSchema, "The body is larger than the server accepts (REQUEST_TOO_LARGE)."),
-  422: json(ErrorSchema, "The request does not match its schema (INVALID_INPUT)."),
-  default: json(ErrorSchema, "Any other error, in the one error shape, with its code's status."),
-} as const;
-
-const security = [{ bearer: [] }];
+import { errors, json, permit, security } from "./shared.js";
 
 const startJob = createRoute({
   operationId: "startJob",
@@ -53,7 +27,7 @@ const startJob = createRoute({
     "The agent is named by address and checked against its owner; its input is checked against the agent's input_schema before the job exists. The job is queued for a worker.",
   tags: ["jobs"],
   security,
-  middleware: [permit("runner", "start jobs")] as const,
+  middleware: [permit("jobs.start")] as const,
   request: {
     params: TenantParams,
     body: { content: { "application/json": { schema: StartJobBody } }, required: true },
@@ -71,7 +45,7 @@ const getJob = createRoute({
   summary: "Get a job",
   tags: ["jobs"],
   security,
-  middleware: [permit("viewer", "read jobs")] as const,
+  middleware: [permit("jobs.get")] as const,
   request: { params: JobParams },
   responses: { 200: json(JobSchema, "The job."), ...errors },
 });
@@ -83,7 +57,7 @@ const searchJobs = createRoute({
   summary: "Search the tenant's jobs, newest first",
   tags: ["jobs"],
   security,
-  middleware: [permit("viewer", "read jobs")] as const,
+  middleware: [permit("jobs.search")] as const,
   request: { params: TenantParams, query: SearchQuery },
   responses: { 200: json(JobListSchema, "The jobs the caller may see."), ...errors },
 });
@@ -96,7 +70,7 @@ const cancelJob = createRoute({
   description: "A queued or waiting job ends at once; a running one at its next step.",
   tags: ["jobs"],
   security,
-  middleware: [permit("runner", "cancel jobs")] as const,
+  middleware: [permit("jobs.cancel")] as const,
   request: { params: JobParams },
   responses: { 200: json(JobSchema, "The job after the cancel."), ...errors },
 });
@@ -108,7 +82,7 @@ const answerJob = createRoute({
   summary: "Answer the question a job asked (oz.ask_user)",
   tags: ["jobs"],
   security,
-  middleware: [permit("runner", "answer a job's questions")] as const,
+  middleware: [permit("jobs.answer")] as const,
   request: {
     params: JobParams,
     body: { content: { "application/json": { schema: AnswerBody } }, required: true },
@@ -125,7 +99,7 @@ const jobEvents = createRoute({
     "As JSON, the events so far. With Accept: text/event-stream, server-sent events that follow the job until it ends: each event's id is its seq, so a client that reconnects with Last-Event-ID gets exactly the events after it; a last event named `end` carries the job.",
   tags: ["jobs"],
   security,
-  middleware: [permit("viewer", "read jobs")] as const,
+  middleware: [permit("jobs.eventPage")] as const,
   request: {
     params: JobParams,
     query: EventsQuery,
@@ -148,12 +122,14 @@ const jobEvents = createRoute({
   },
 });
 
-export function registerJobRoutes(app: OpenAPIHono<ServerEnv>, jobs: JobsService, pollMs: number): void {
+export function registerJobRoutes(app: OpenAPIHono<ServerEnv>, runtime: Runtime, pollMs: number): void {
+  const jobs = runtime.services.jobs;
   app.openapi(startJob, async (c) => {
     const body = c.req.valid("json");
     const job = await jobs.start(c.get("caller"), {
       agent: body.agent,
       input: body.input,
+      checkInput: true,
       idempotencyKey: body.idempotency_key,
     });
     return c.json(job, 201);
@@ -185,8 +161,8 @@ export function registerJobRoutes(app: OpenAPIHono<ServerEnv>, jobs: JobsService
     }
     const after = resumeAt ?? c.req.valid("query").after ?? 0;
     // Read once before any stream opens: a missing or hidden job is an ordinary error answer.
-    const first = await jobs.events(caller, id, after);
+    const first = await jobs.eventPage(caller, id, after);
     if (!wantsEventStream(c.req.header("accept"))) return c.json(first, 200);
-    return followEvents(c, { after, page: first }, (seq) => jobs.events(caller, id, seq), pollMs) as never;
+    return followEvents(c, { after, page: first }, (seq) => jobs.eventPage(caller, id, seq), pollMs) as never;
   });
 }

@@ -5,7 +5,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Services } from "@oz0/runtime";
 import type { ServerEnv } from "../env.js";
 import { TenantParam } from "../schemas.js";
-import { body, errors, json, permit, security, segment } from "./kit.js";
+import { body, errors, json, permit, security, segment } from "./shared.js";
 
 const AliasSchema = z
   .object({

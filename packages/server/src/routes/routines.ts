@@ -6,7 +6,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Routines, Services } from "@oz0/runtime";
 import type { ServerEnv } from "../env.js";
 import { ErrorSchema, TenantParam } from "../schemas.js";
-import { errors, json, permit, security, segment } from "./kit.js";
+import { errors, json, permit, security, segment } from "./shared.js";
 
 const FireSchema = z
   .object({

@@ -1,13 +1,16 @@
-// What the service routes share: the role check each runs before its request is read (the role
-// and wording of the service operation's SERVICE_ROLES row), the error responses, and the
-// bearer security every route but the signed webhook declares.
+// What every route file shares: the role check that runs before the request is read, the JSON
+// request and response helpers, the error responses each route documents, the bearer security
+// scheme every route but the signed routine webhook declares, and path segments.
 import type { z } from "@hono/zod-openapi";
 import { requireRole, SERVICE_ROLES, type ServiceAction } from "@oz0/runtime";
 import type { MiddlewareHandler } from "hono";
 import type { ServerEnv } from "../env.js";
 import { ErrorSchema } from "../schemas.js";
 
-/** Refuses a caller whose role falls short of `action`'s, before validation reads the body. */
+/**
+ * The role the service operation `action` needs, checked before the body is read: a caller
+ * whose role falls short is refused (403) whatever it sent.
+ */
 export function permit(action: ServiceAction): MiddlewareHandler<ServerEnv> {
   const rule = SERVICE_ROLES[action];
   return async (c, next) => {
@@ -31,6 +34,7 @@ export const errors = {
   404: json(ErrorSchema, "No such tenant or part, or one the caller may not see (NOT_FOUND)."),
   413: json(ErrorSchema, "The body is larger than the server accepts (REQUEST_TOO_LARGE)."),
   422: json(ErrorSchema, "The request does not match its schema (INVALID_INPUT)."),
+  429: json(ErrorSchema, "Too many failed sign-ins; Retry-After says when to try again (TOO_MANY_REQUESTS)."),
   default: json(ErrorSchema, "Any other error, in the one error shape, with its code's status."),
 } as const;
 

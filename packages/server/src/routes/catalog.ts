@@ -1,0 +1,57 @@
+// The catalog over HTTP: the tenant's parts by address, and one part looked up by address or
+// bare name. Agents and flows outside the caller's scope are left out, or answered as missing.
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { Runtime } from "@oz0/runtime";
+import type { ServerEnv } from "../env.js";
+import { TenantParams } from "../schemas.js";
+import { errors, json, permit, security } from "./shared.js";
+
+const Part = z
+  .object({ kind: z.string(), address: z.string(), plugin: z.string(), name: z.string() })
+  .catchall(z.unknown())
+  .openapi("Part", { description: "A part by address, with its tags and what the inventory says of it." });
+const KindEnum = z.enum(["agent", "flow", "tool", "function", "skill"]);
+
+const listParts = createRoute({
+  operationId: "listParts",
+  method: "get",
+  path: "/v1/t/{tenant}/catalog",
+  summary: "Every part of the tenant by address",
+  tags: ["catalog"],
+  security,
+  middleware: [permit("catalog.entries")] as const,
+  request: { params: TenantParams, query: z.object({ tag: z.string().min(1).max(64).optional() }) },
+  responses: { 200: json(z.object({ parts: z.array(Part) }), "The parts the caller may see."), ...errors },
+});
+
+const lookupPart = createRoute({
+  operationId: "lookupPart",
+  method: "get",
+  path: "/v1/t/{tenant}/catalog/lookup",
+  summary: "One part by address or bare name",
+  tags: ["catalog"],
+  security,
+  middleware: [permit("catalog.lookup")] as const,
+  request: {
+    params: TenantParams,
+    query: z.object({ name: z.string().min(1).max(400), kind: KindEnum.optional() }),
+  },
+  responses: {
+    200: json(Part, "The part, `bare` saying whether it was named without its plugin."),
+    ...errors,
+  },
+});
+
+export function registerCatalogRoutes(app: OpenAPIHono<ServerEnv>, runtime: Runtime): void {
+  const { catalog } = runtime.services;
+  app.openapi(listParts, async (c) => {
+    const { tag } = c.req.valid("query");
+    const parts = await catalog.entries(c.get("caller"), { tag });
+    return c.json({ parts: parts as unknown as z.infer<typeof Part>[] }, 200);
+  });
+  app.openapi(lookupPart, async (c) => {
+    const { name, kind } = c.req.valid("query");
+    const part = await catalog.lookup(c.get("caller"), name, { kind });
+    return c.json(part as unknown as z.infer<typeof Part>, 200);
+  });
+}

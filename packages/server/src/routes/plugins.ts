@@ -1,0 +1,157 @@
+// Plugins over HTTP: list, inspect (with the bundle's digest), install and update by uploading
+// a bundle archive (`oz0 plugin pack`'s .tgz), and remove. An upload is unpacked within the
+// bundle limits and installed from the bundle: never from a folder on the server.
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import { type Runtime, unpackBundle } from "@oz0/runtime";
+import type { Context } from "hono";
+import type { ServerEnv } from "../env.js";
+import { TenantParam, TenantParams } from "../schemas.js";
+import { errors, json, permit, security } from "./shared.js";
+
+const Plugin = z
+  .object({ name: z.string() })
+  .catchall(z.unknown())
+  .openapi("Plugin", { description: "An installed plugin: name, version, digest, part counts." });
+const PluginDetail = z
+  .object({ name: z.string() })
+  .catchall(z.unknown())
+  .openapi("PluginDetail", { description: "A plugin's parts, uses, bundle digest and history." });
+const ChangeReport = z
+  .object({})
+  .catchall(z.unknown())
+  .openapi("PluginChange", { description: "What the install, update or remove did." });
+
+const PluginParams = z.object({
+  tenant: TenantParam,
+  name: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: "name", in: "path" }, example: "support-triage" }),
+});
+const ChangeQuery = z.object({
+  force: z
+    .enum(["true", "false"])
+    .optional()
+    .openapi({ description: "Go past what the change would break for other plugins (needs reason)." }),
+  reason: z.string().min(1).max(2000).optional(),
+});
+
+/** The archive an install or update uploads. */
+const upload = {
+  body: {
+    content: {
+      "application/gzip": {
+        schema: z.string().openapi({ format: "binary", description: "A bundle archive (oz0 plugin pack)." }),
+      },
+    },
+    required: true,
+  },
+};
+
+/** The paths whose bodies are bundle archives: the upload limit applies to them, not the JSON one. */
+export const UPLOAD_PATH = /^\/v1\/t\/[^/]+\/plugins\/?$/;
+
+const routes = {
+  list: createRoute({
+    operationId: "listPlugins",
+    method: "get",
+    path: "/v1/t/{tenant}/plugins",
+    summary: "The tenant's plugins",
+    tags: ["plugins"],
+    security,
+    middleware: [permit("plugins.list")] as const,
+    request: { params: TenantParams },
+    responses: { 200: json(z.object({ plugins: z.array(Plugin) }), "The plugins."), ...errors },
+  }),
+  inspect: createRoute({
+    operationId: "inspectPlugin",
+    method: "get",
+    path: "/v1/t/{tenant}/plugins/{name}",
+    summary: "A plugin's parts, uses, bundle digest and history",
+    tags: ["plugins"],
+    security,
+    middleware: [permit("plugins.inspect")] as const,
+    request: { params: PluginParams },
+    responses: { 200: json(PluginDetail, "The plugin."), ...errors },
+  }),
+  install: createRoute({
+    operationId: "installPlugin",
+    method: "post",
+    path: "/v1/t/{tenant}/plugins",
+    summary: "Install a plugin by uploading its bundle archive",
+    tags: ["plugins"],
+    security,
+    middleware: [permit("plugins.install")] as const,
+    request: { params: TenantParams, query: ChangeQuery, ...upload },
+    responses: { 201: json(ChangeReport, "Installed."), ...errors },
+  }),
+  update: createRoute({
+    operationId: "updatePlugin",
+    method: "put",
+    path: "/v1/t/{tenant}/plugins",
+    summary: "Update an installed plugin by uploading its new bundle archive",
+    description: "The archive's manifest names the plugin it updates.",
+    tags: ["plugins"],
+    security,
+    middleware: [permit("plugins.update")] as const,
+    request: { params: TenantParams, query: ChangeQuery, ...upload },
+    responses: { 200: json(ChangeReport, "Updated."), ...errors },
+  }),
+  remove: createRoute({
+    operationId: "removePlugin",
+    method: "delete",
+    path: "/v1/t/{tenant}/plugins/{name}",
+    summary: "Remove a plugin",
+    tags: ["plugins"],
+    security,
+    middleware: [permit("plugins.remove")] as const,
+    request: { params: PluginParams, query: ChangeQuery },
+    responses: { 200: json(ChangeReport, "Removed."), ...errors },
+  }),
+};
+
+type Shaped = Record<string, unknown>;
+const shaped = (value: unknown) => value as Shaped;
+
+function changeOptions(query: z.infer<typeof ChangeQuery>) {
+  return { force: query.force === "true", ...(query.reason === undefined ? {} : { reason: query.reason }) };
+}
+
+/** The uploaded archive as a bundle; a body that is not one is refused with the bundle's own error. */
+async function uploaded(c: Context<ServerEnv>) {
+  const archive = new Uint8Array(await c.req.arrayBuffer());
+  return unpackBundle(archive, { name: "the uploaded archive" });
+}
+
+export function registerPluginRoutes(app: OpenAPIHono<ServerEnv>, runtime: Runtime): void {
+  const { plugins } = runtime.services;
+  app.openapi(routes.list, async (c) =>
+    c.json({ plugins: (await plugins.list(c.get("caller"))).map(shaped) as { name: string }[] }, 200),
+  );
+  app.openapi(routes.inspect, async (c) =>
+    c.json(
+      shaped(await plugins.inspect(c.get("caller"), c.req.valid("param").name)) as { name: string },
+      200,
+    ),
+  );
+  app.openapi(routes.install, async (c) => {
+    const options = changeOptions(c.req.valid("query"));
+    const bundle = await uploaded(c);
+    const report = await plugins.install(c.get("caller"), bundle, { ...options, source: "upload" });
+    return c.json(shaped(report), 201);
+  });
+  app.openapi(routes.update, async (c) => {
+    const options = changeOptions(c.req.valid("query"));
+    const bundle = await uploaded(c);
+    const report = await plugins.update(c.get("caller"), bundle, { ...options, source: "upload" });
+    return c.json(shaped(report), 200);
+  });
+  app.openapi(routes.remove, async (c) => {
+    const { name } = c.req.valid("param");
+    return c.json(
+      shaped(await plugins.remove(c.get("caller"), name, changeOptions(c.req.valid("query")))),
+      200,
+    );
+  });
+}
