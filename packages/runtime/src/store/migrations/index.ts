@@ -11,7 +11,7 @@ import { workers } from "./009-workers.js";
 import { bundles } from "./010-bundles.js";
 import { identity } from "./011-identity.js";
 import { approvalWithdrawn } from "./012-approval-withdrawn.js";
-import { routines } from "./014-routines.js";
+import { routines } from "./013-routines.js";
 import type { Migration } from "./types.js";
 
 export type { Migration, MigrationContext, MigrationDb } from "./types.js";

@@ -1,4 +1,4 @@
-// Migration 14: routines. `routines` holds a tenant's own routines (`oz0 routine add`); a
+// Migration 13: routines. `routines` holds a tenant's own routines (`oz0 routine add`); a
 // plugin's come from its manifest. `routine_state` keeps, per routine, whether it is paused and
 // how far its scheduler has looked (its cursor: the last tick time, or the last ended job seen).
 // `routine_fires` is one row per firing, unique per (tenant, routine, key): a schedule tick's
@@ -9,7 +9,7 @@ import { sql } from "kysely";
 import type { Migration } from "./types.js";
 
 export const routines: Migration = {
-  version: 14,
+  version: 13,
   name: "routines",
   async up(db) {
     await db.schema
