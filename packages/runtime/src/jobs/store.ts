@@ -661,13 +661,7 @@ class StepQueries {
         ])
         .compile();
     }
-    found = {
-      sql: compiled.sql,
-      recipe: compiled.parameters.map((value) => {
-        const name = markers.get(value);
-        return name === undefined ? { value } : { name };
-      }),
-    };
+    found = compiledWrite(compiled, markers);
     this.#writes.set(key, found);
     return found;
   }
@@ -733,13 +727,7 @@ class StepQueries {
           .as("last_seq"),
       ])
       .compile();
-    found = {
-      sql: compiled.sql,
-      recipe: compiled.parameters.map((value) => {
-        const name = markers.get(value);
-        return name === undefined ? { value } : { name };
-      }),
-    };
+    found = compiledWrite(compiled, markers);
     this.#claims.set(key, found);
     return found;
   }
@@ -771,6 +759,20 @@ class StepQueries {
 interface CompiledWrite {
   readonly sql: string;
   readonly recipe: readonly ({ readonly value: unknown } | { readonly name: string })[];
+}
+
+/** A compiled query whose marker parameters become names, filled in from each call's values. */
+function compiledWrite(
+  compiled: { readonly sql: string; readonly parameters: readonly unknown[] },
+  markers: ReadonlyMap<unknown, string>,
+): CompiledWrite {
+  return {
+    sql: compiled.sql,
+    recipe: compiled.parameters.map((value) => {
+      const name = markers.get(value);
+      return name === undefined ? { value } : { name };
+    }),
+  };
 }
 
 /** What a write changes on the job's row, when a query compiled once can do it. */
