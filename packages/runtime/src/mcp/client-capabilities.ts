@@ -5,9 +5,6 @@ import type { CreateMessageRequest } from "@modelcontextprotocol/sdk/types.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { McpSamplingRequest } from "../tools/index.js";
 
-/** The most tokens a server may ask one sampling reply for. */
-export const MAX_SAMPLING_TOKENS = 16_384;
-
 /** `params` as oz0's model takes them; throws InvalidParams for what it cannot take. */
 export function samplingRequestOf(params: CreateMessageRequest["params"]): McpSamplingRequest {
   if (params.tools !== undefined || params.toolChoice !== undefined) {
@@ -27,7 +24,6 @@ export function samplingRequestOf(params: CreateMessageRequest["params"]): McpSa
   return {
     messages,
     ...(params.systemPrompt === undefined ? {} : { systemPrompt: params.systemPrompt }),
-    maxTokens: Math.min(Math.max(1, params.maxTokens), MAX_SAMPLING_TOKENS),
   };
 }
 

@@ -24,7 +24,6 @@ export interface McpLogMessage {
 export interface McpSamplingRequest {
   readonly messages: readonly { readonly role: "user" | "assistant"; readonly text: string }[];
   readonly systemPrompt?: string | undefined;
-  readonly maxTokens: number;
 }
 
 /** The model's answer to a sampling request. */
