@@ -54,6 +54,21 @@ beforeAll(async () => {
       "    input: text",
       "    output: text",
       "    model: { use: test, script: scripts/echo.yaml }",
+      "  - name: asker",
+      "    description: Calls a function whose server asks a person for a form.",
+      "    tools: [everything.trigger-elicitation-request]",
+      "    skills: []",
+      "    input: text",
+      "    output: text",
+      "    model: { use: test, script: scripts/ask.yaml }",
+    ].join("\n"),
+  );
+  await writeFile(
+    join(dir, "scripts", "ask.yaml"),
+    [
+      "turns:",
+      "  - call: { function: everything__trigger-elicitation-request, args: {} }",
+      '  - text: "thanks"',
     ].join("\n"),
   );
   await writeFile(
@@ -85,6 +100,27 @@ describe("oz0 run with an MCP-backed function", () => {
     const events = trace.json<{ kind: string; data: Record<string, unknown> }[]>();
     const result_ = events.find((entry) => entry.kind === "tool_result");
     expect(result_?.data).toMatchObject({ ok: true, result: "Echo: via oz0 run" });
+  });
+});
+
+describe("oz0 run with a server that asks a person for a form (elicitation)", () => {
+  it("waits with the form's message and fields, and oz0 job answer fills it and runs the job on", async () => {
+    const asked = await cli(["run", "demo/asker", "go"]);
+    expect(asked.code).toBe(2);
+    const id = /job (\S+) asks/.exec(asked.stderr)?.[1] ?? "";
+    expect(asked.stderr).toContain(
+      `job ${id} asks, for demo/everything: Please provide inputs for the following fields: — answer with oz0 job answer ${id} JSON (fields: name, check,`,
+    );
+    const wrong = await cli(["job", "answer", id, '{"integer": 0}']);
+    expect(wrong.code).not.toBe(0);
+    expect(wrong.stderr).toContain("does not fill the form");
+    const answered = await cli(["job", "answer", id, '{"name": "Grace Hopper"}', "--json"]);
+    expect(answered.code).toBe(0);
+    expect(answered.json()).toMatchObject({ status: "succeeded", output: "thanks" });
+    const trace = await cli(["job", "trace", id]);
+    expect(trace.stdout).toContain("form         1.1 demo/everything asks a person: Please provide inputs");
+    expect(trace.stdout).toMatch(/form filled {2}1\.1 by \S+ → \{"name":"Grace Hopper"/);
+    expect(trace.stdout).toContain("Grace Hopper");
   });
 });
 

@@ -276,9 +276,17 @@ function failureFlags(failure: NonNullable<JobView["failure"]>): string {
   return flags.length === 0 ? "" : ` (${flags.join(", ")})`;
 }
 
+/** The fields of a form an MCP server asked a person to fill. */
+function formFields(form: { readonly schema: Readonly<Record<string, unknown>> }): string {
+  return Object.keys((form.schema.properties ?? {}) as object).join(", ") || "none";
+}
+
 function endLine(view: JobView): string {
   if (view.status === "waiting") {
     const waiting = view.waitingFor;
+    if (waiting?.kind === "answer" && waiting.elicitation !== undefined) {
+      return `job ${view.id} asks, for ${waiting.elicitation.tool}: ${waiting.question} — answer with oz0 job answer ${view.id} JSON (fields: ${formFields(waiting.elicitation)})`;
+    }
     if (waiting?.kind === "answer") {
       return `job ${view.id} asks: ${waiting.question} — answer with oz0 job answer ${view.id} TEXT`;
     }
@@ -385,8 +393,14 @@ function contextLine(entry: Pick<JobEvent, "kind" | "data">): string {
       return `context      ${e.data.source} ${e.data.section_id} · ${e.data.token_estimate} tokens · ${e.data.retained ? "kept" : `left out (${e.data.eviction_reason ?? "?"})`}`;
     case "context_assembled":
       return `context      ${e.data.tokens} tokens of start-up context · functions: ${e.data.functions.join(", ") || "none"}`;
-    case "job_waiting":
-      return `waiting      ${JSON.stringify(e.data.for)}`;
+    case "job_waiting": {
+      const { for: waiting } = e.data;
+      // A form's schema is the server's to show in full (oz0 job get --json); its fields name it here.
+      if (waiting.kind === "answer" && waiting.elicitation !== undefined) {
+        return `waiting      for a person to fill ${waiting.elicitation.tool}'s form for call ${waiting.callId} (fields: ${formFields(waiting.elicitation)})`;
+      }
+      return `waiting      ${JSON.stringify(waiting)}`;
+    }
     case "governance_checked":
       return `checked      ${e.data.hook} ${e.data.outcome} · ${e.data.checks_passed} passed`;
     case "governance_denied":
@@ -429,6 +443,10 @@ function stepLine(entry: Pick<JobEvent, "kind" | "data">): string | undefined {
       return `rejected     step ${e.data.step} output: ${e.data.problems}`;
     case "answer_received":
       return `answer       ${e.data.callId} by ${e.data.by}: ${short(e.data.answer, 80, false)}`;
+    case "mcp_elicitation":
+      return `form         ${e.data.callId} ${e.data.tool} asks a person: ${short(e.data.message, 80, false)}`;
+    case "elicitation_answered":
+      return `form filled  ${e.data.callId} by ${e.data.by} → ${short(e.data.content, 80)}`;
     case "approval_requested":
       return `approval     ${e.data.callId} ${e.data.address} ${short(e.data.args, 60)} asks a person (${e.data.approval}, rule ask ${e.data.rule})`;
     case "approval_decided":

@@ -37,7 +37,13 @@ export interface JobFailure {
 
 /** What a `waiting` job waits for. */
 export type WaitingFor =
-  | { readonly kind: "answer"; readonly callId: string; readonly question: string }
+  | {
+      readonly kind: "answer";
+      readonly callId: string;
+      readonly question: string;
+      /** Set when an MCP server's elicitation asked: the answer fills its form, and the call runs again. */
+      readonly elicitation?: { readonly tool: string; readonly schema: Readonly<Record<string, unknown>> };
+    }
   | { readonly kind: "chat" }
   | { readonly kind: "child"; readonly callId: string; readonly job: string }
   | { readonly kind: "approval"; readonly callId: string; readonly approval: string };
@@ -192,6 +198,20 @@ export interface JobEventData extends GovernanceEventData {
   job_waiting: { readonly for: WaitingFor };
   /** A person's answer to an `oz.ask_user` question. */
   answer_received: { readonly callId: string; readonly answer: string; readonly by: string };
+  /** An MCP server asked a person to fill a form (elicitation) during call `callId`: the call stopped, and the job waits. */
+  mcp_elicitation: {
+    readonly callId: string;
+    readonly tool: string;
+    readonly message: string;
+    readonly requestedSchema: Readonly<Record<string, unknown>>;
+  };
+  /** A person's answer to an elicitation: the form's content, given to the server when the call runs again. */
+  elicitation_answered: {
+    readonly callId: string;
+    readonly message: string;
+    readonly content: Readonly<Record<string, unknown>>;
+    readonly by: string;
+  };
   /** A call an ask rule of the tenant's tool policy holds until a person decides (oz0 approval). */
   approval_requested: {
     readonly approval: string;
@@ -258,6 +278,8 @@ export const JOB_EVENT_KINDS: readonly JobEventKind[] = [
   "output_rejected",
   "job_waiting",
   "answer_received",
+  "mcp_elicitation",
+  "elicitation_answered",
   "approval_requested",
   "approval_decided",
   "user_message",

@@ -22,6 +22,7 @@ import type { CallInterceptor, PartSource } from "../tools/index.js";
 import { keyedJobId, newJobId, newLeaseToken, newNodeId } from "./ids.js";
 import type { RunDeps, RunListeners } from "./job-run.js";
 import { runJob } from "./loop.js";
+import { elicitationContent, formFields } from "./mcp-host.js";
 import { assertRuntimeRuns, inputProblem, readSchema } from "./setup.js";
 import { moveJob } from "./status.js";
 import { type Claimed, isTerminal, JobStore, jobNotFound, type TenantRedactor } from "./store.js";
@@ -519,7 +520,10 @@ export class JobEngine {
     }
   }
 
-  /** Answers the question a job asked with oz.ask_user, and queues it to go on. */
+  /**
+   * Answers the question a job asked with oz.ask_user, or the form an MCP server asked for
+   * during a call (checked against the form before the job goes on), and queues it to go on.
+   */
   async answer(
     id: string,
     answer: string,
@@ -527,9 +531,20 @@ export class JobEngine {
     options: { readonly tenant: string },
   ): Promise<JobView> {
     const tenant = requireTenant(options?.tenant);
-    await this.wake(id, "answer", tenant, (waiting) => [
-      event("answer_received", { callId: (waiting as { callId: string }).callId, answer, by }),
-    ]);
+    await this.wake(id, "answer", tenant, (waiting) => {
+      const { callId, question, elicitation } = waiting as Extract<WaitingFor, { kind: "answer" }>;
+      if (elicitation === undefined) return [event("answer_received", { callId, answer, by })];
+      const filled = elicitationContent(elicitation.schema, answer);
+      if ("problem" in filled) {
+        throw new Oz0Error(
+          "INVALID_INPUT",
+          `job ${id} waits for the form ${elicitation.tool} asked for ("${question}"), and ${filled.problem}; ` +
+            `its fields: ${formFields(elicitation.schema)}`,
+          { data: { job: id, issues: [{ path: "answer", message: filled.problem }] } },
+        );
+      }
+      return [event("elicitation_answered", { callId, message: question, content: filled.content, by })];
+    });
     return this.get(id, tenant);
   }
 
@@ -615,7 +630,9 @@ function describeState(row: JobRow, waiting: WaitingFor | null): string {
   if (row.status !== "waiting" || waiting === null) return row.status;
   switch (waiting.kind) {
     case "answer":
-      return `waiting for an answer to "${waiting.question}" (oz0 job answer ${row.id} TEXT)`;
+      return waiting.elicitation === undefined
+        ? `waiting for an answer to "${waiting.question}" (oz0 job answer ${row.id} TEXT)`
+        : `waiting for the form ${waiting.elicitation.tool} asked for, "${waiting.question}" (oz0 job answer ${row.id} JSON; its fields: ${formFields(waiting.elicitation.schema)})`;
     case "chat":
       return "a chat waiting for its next message";
     case "child":

@@ -14,6 +14,8 @@ export interface PendingCall {
   child?: string;
   /** The approval a person was asked for: their decision, not the policy of later, decides the call. */
   asked?: string;
+  /** A person's answers to the forms an MCP server asked for during the call, in order. */
+  elicited?: { readonly message: string; readonly content: Readonly<Record<string, unknown>> }[];
 }
 
 /** The conversation, with a running token estimate kept as messages are added. */
@@ -144,6 +146,16 @@ export function applyEvent(history: History, entry: NewEvent): void {
     case "answer_received":
       settle(history, entry.data.callId, { answer: entry.data.answer }, false);
       return;
+    case "elicitation_answered": {
+      const call = pending.get(entry.data.callId);
+      if (call !== undefined) {
+        call.elicited = [
+          ...(call.elicited ?? []),
+          { message: entry.data.message, content: entry.data.content },
+        ];
+      }
+      return;
+    }
     case "approval_requested": {
       const call = pending.get(entry.data.callId);
       if (call !== undefined) call.asked = entry.data.approval;

@@ -97,7 +97,9 @@ export async function toolStep(run: JobRun, setup: AgentSetup, pending: PendingC
   const decided = governed.decided === undefined ? {} : { decided: governed.decided };
   const recorded = run.settleRecorded(call.id);
   const attempt = pending.started === undefined || recorded ? 1 : pending.started.attempt + 1;
-  // An MCP server behind the function reaches the job through its host (roots, sampling, notifications).
+  // An MCP server behind the function reaches the job through its host (roots, sampling,
+  // elicitation, notifications).
+  const host = jobMcpHost(run, setup, call.id);
   const functionCall: FunctionCall = withMcpHost(
     {
       tenant: run.row.tenant,
@@ -109,7 +111,7 @@ export async function toolStep(run: JobRun, setup: AgentSetup, pending: PendingC
       attempt,
       signal: run.signal,
     },
-    jobMcpHost(run, setup, call.id),
+    host,
   );
   // The loop's decision goes with the call, for the dispatch path's policy check to read.
   const context: CallContext = {
@@ -141,18 +143,27 @@ export async function toolStep(run: JobRun, setup: AgentSetup, pending: PendingC
             : event("tool_call_retried", { callId: call.id, attempt, ...what }),
         ]);
       },
-      finished: (_fn, outcome) =>
-        run.write([
+      finished: async (_fn, outcome) => {
+        // The server was told its form was dismissed: what it answered then is not the call's result.
+        if (host.parked !== undefined) return;
+        await run.write([
           event(
             "tool_result",
             outcome.ok
               ? { callId: call.id, ok: true, result: outcome.result, ms: outcome.ms }
               : { callId: call.id, ok: false, error: outcome.error, ms: outcome.ms },
           ),
-        ]),
+        ]);
+      },
     },
   });
-  return false;
+  const parked = host.parked;
+  if (parked === undefined) return false;
+  const { tool, message, requestedSchema } = parked;
+  return run.wait(
+    { kind: "answer", callId: call.id, question: message, elicitation: { tool, schema: requestedSchema } },
+    [event("mcp_elicitation", { callId: call.id, tool, message, requestedSchema })],
+  );
 }
 
 async function controlStep(

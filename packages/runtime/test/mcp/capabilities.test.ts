@@ -1,6 +1,6 @@
 // What oz0 declares as an MCP client, against real servers: the job's roots (confined to the
 // calling job), sampling served by the job's own model and counted as its model calls,
-// elicitation refused in a job with a reason that names it, and progress and log notifications
+// elicitation made a person's question, and progress and log notifications
 // recorded in the job's trace; outside a job, sampling is refused.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
@@ -82,10 +82,10 @@ afterEach(async () => {
   await cleanup();
 });
 
-async function run(name: string): Promise<{ status: string; events: JobEvent[] }> {
+async function run(name: string): Promise<{ id: string; status: string; events: JobEvent[] }> {
   const job = await runtime.jobs.start({ tenant: TENANT, agent: `demo/${name}`, input: "go" });
   const done = await runtime.jobs.run(job.id, { tenant: TENANT });
-  return { status: done.status, events: await runtime.jobs.events(job.id, { tenant: TENANT }) };
+  return { id: job.id, status: done.status, events: await runtime.jobs.events(job.id, { tenant: TENANT }) };
 }
 
 function result(events: readonly JobEvent[]) {
@@ -131,13 +131,66 @@ describe("oz0 as an MCP client: what servers may ask of a job", () => {
     expect(JSON.stringify(report)).toMatch(/not made by a job/);
   });
 
-  it("refuses elicitation in a job with an error that names elicitation, failing that call, not the job", async () => {
-    const { status, events } = await run("asker");
-    expect(status).toBe("succeeded");
-    const outcome = result(events);
-    expect(outcome?.ok).toBe(false);
-    expect(outcome?.error?.message).toMatch(/elicitation\/create/);
-    expect(outcome?.error?.message).toMatch(/oz\.ask_user/);
+  it("makes a server's elicitation in a job a person's question: the job waits, costing nothing, with the form's message", async () => {
+    const { id, status, events } = await run("asker");
+    expect(status).toBe("waiting");
+    const asked = events.find((entry) => entry.kind === "mcp_elicitation");
+    expect(asked?.data).toMatchObject({
+      callId: "1.1",
+      tool: "demo/everything",
+      message: "Please provide inputs for the following fields:",
+      requestedSchema: { type: "object", properties: expect.objectContaining({ name: expect.anything() }) },
+    });
+    // What the server did with the dismissed form is set aside: the call has no result yet.
+    expect(events.some((entry) => entry.kind === "tool_result")).toBe(false);
+    const view = await runtime.jobs.get(id, TENANT);
+    expect(view.waitingFor).toMatchObject({
+      kind: "answer",
+      callId: "1.1",
+      question: "Please provide inputs for the following fields:",
+      elicitation: { tool: "demo/everything" },
+    });
+  });
+
+  it("gives the server the person's answer when the call runs again, with the form's defaults, and the job goes on", async () => {
+    const { id } = await run("asker");
+    await runtime.jobs.answer(id, JSON.stringify({ name: "Ada Lovelace", check: true }), "ada", {
+      tenant: TENANT,
+    });
+    const done = await runtime.jobs.run(id, { tenant: TENANT });
+    expect(done.status).toBe("succeeded");
+    const after = await runtime.jobs.events(id, { tenant: TENANT });
+    const kinds = after.map((entry) => entry.kind);
+    expect(kinds).toContain("elicitation_answered");
+    expect(kinds.filter((kind) => kind === "tool_call_retried")).toHaveLength(1);
+    const text = JSON.stringify(result(after)?.result);
+    expect(text).toContain("Ada Lovelace");
+    // A field the person left out took the form's default.
+    expect(text).toContain("It was a dark and stormy night.");
+    expect(after.find((entry) => entry.kind === "elicitation_answered")?.data).toMatchObject({
+      callId: "1.1",
+      by: "ada",
+      content: { name: "Ada Lovelace", check: true, integer: 42 },
+    });
+  });
+
+  it("refuses an answer that does not fill the form, naming the field, and the job keeps waiting", async () => {
+    const { id } = await run("asker");
+    const refused = await runtime.jobs
+      .answer(id, JSON.stringify({ integer: 500 }), "ada", { tenant: TENANT })
+      .then(
+        () => undefined,
+        (error: unknown) => error as { code: string; message: string },
+      );
+    expect(refused?.code).toBe("INVALID_INPUT");
+    expect(refused?.message).toMatch(/integer/);
+    expect(refused?.message).toMatch(/demo\/everything/);
+    const notJson = await runtime.jobs.answer(id, "just text", "ada", { tenant: TENANT }).then(
+      () => undefined,
+      (error: unknown) => error as { code: string; message: string },
+    );
+    expect(notJson?.message).toMatch(/answer with a JSON object/);
+    expect((await runtime.jobs.get(id, TENANT)).status).toBe("waiting");
   });
 
   it("records a server's progress notifications in the job's trace, before the call's result", async () => {
