@@ -72,12 +72,77 @@ describe("Claude Code plugins", () => {
     expect(await refusalOf(dir)).toMatch(/hooks:1:1 OZ-S030 runs shell commands on Claude Code events/);
   });
 
-  it("refuses commands/, naming the folder and why", async () => {
+  it("a slash command in commands/ becomes an agent a person runs, its arguments the job's input", async () => {
     const dir = await claudeCodeWith("commands", async (d) => {
       await mkdir(join(d, "commands"));
-      await writeFile(join(d, "commands/go.md"), "---\ndescription: Go\n---\nGo $ARGUMENTS\n");
+      await writeFile(
+        join(d, "commands/explain.md"),
+        "---\ndescription: Explain a proof step by step.\nargument-hint: <problem>\nmodel: haiku\n---\nExplain $ARGUMENTS to a student, one step at a time.\n",
+      );
+      // Front matter is optional: the first line describes the command then.
+      await writeFile(join(d, "commands/hint.md"), "# Give one hint\n\nGive a single hint for $ARGUMENTS.\n");
     });
-    expect(await refusalOf(dir)).toMatch(/commands:1:1 OZ-S030 holds slash commands/);
+    const { agents } = await loadPluginDir(dir);
+    const explain = agents.find((entry) => entry.definition.name === "explain");
+    expect(explain?.file).toBe("commands/explain.md");
+    expect(explain?.definition).toMatchObject({
+      description: "Explain a proof step by step. Arguments: <problem>",
+      input: "text",
+      output: "text",
+      model: { use: "haiku" },
+    });
+    expect(explain?.prompt).toContain(
+      "Explain the arguments the person gave (the user message) to a student",
+    );
+    expect(explain?.prompt).not.toContain("$ARGUMENTS");
+    const hint = agents.find((entry) => entry.definition.name === "hint");
+    expect(hint?.definition.description).toBe("Give one hint");
+  });
+
+  it("refuses a command whose body Claude Code would expand: shell lines, positional arguments, @file references", async () => {
+    const dir = await claudeCodeWith("command-expansions", async (d) => {
+      await mkdir(join(d, "commands"));
+      await writeFile(
+        join(d, "commands/status.md"),
+        "---\ndescription: Status\n---\nThe tree: !`git status`\n",
+      );
+      await writeFile(join(d, "commands/pair.md"), "---\ndescription: Pair\n---\nCompare $1 with $2.\n");
+      await writeFile(
+        join(d, "commands/readme.md"),
+        "---\ndescription: Readme\n---\nSummarise @docs/README.md\n",
+      );
+    });
+    const refusal = await refusalOf(dir);
+    expect(refusal).toMatch(/commands\/status\.md:1:1 OZ-S030 body line 1 runs a shell command/);
+    expect(refusal).toMatch(/commands\/pair\.md:1:1 OZ-S030 body line 1 takes one argument by position/);
+    expect(refusal).toMatch(/commands\/readme\.md:1:1 OZ-S030 body line 1 references a file with @path/);
+  });
+
+  it("refuses a command's allowed-tools and disable-model-invocation, and a command named like a subagent", async () => {
+    const dir = await claudeCodeWith("command-fields", async (d) => {
+      await mkdir(join(d, "commands"));
+      await writeFile(
+        join(d, "commands/go.md"),
+        "---\ndescription: Go\nallowed-tools: Bash(git add:*)\ndisable-model-invocation: true\n---\nGo $ARGUMENTS\n",
+      );
+      await mkdir(join(d, "agents"));
+      await writeFile(
+        join(d, "agents/checker.md"),
+        "---\nname: checker\ndescription: Checks.\n---\nYou check.\n",
+      );
+      await writeFile(join(d, "commands/checker.md"), "Check $ARGUMENTS\n");
+      await mkdir(join(d, "commands/git"));
+      await writeFile(join(d, "commands/git/commit.md"), "Commit\n");
+    });
+    const refusal = await refusalOf(dir);
+    expect(refusal).toMatch(/commands\/go\.md:3:1 OZ-S030 allowed-tools: grants Claude Code's tools/);
+    expect(refusal).toMatch(
+      /commands\/go\.md:4:1 OZ-S030 disable-model-invocation: keeps models from running/,
+    );
+    expect(refusal).toMatch(
+      /commands\/checker\.md:1:1 OZ-S030 is agent checker, which agents\/checker\.md defines too/,
+    );
+    expect(refusal).toMatch(/commands\/git:1:1 OZ-S030 is a folder of namespaced commands/);
   });
 
   it("a .mcp.json server becomes an MCP-backed tool of the plugin, as oz0 mcp import maps it", async () => {

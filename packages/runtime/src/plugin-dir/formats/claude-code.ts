@@ -1,7 +1,9 @@
 // A Claude Code plugin folder: `.claude-plugin/plugin.json`, `agents/*.md` (subagents: front
-// matter and a body that is the system prompt), and `skills/<name>/SKILL.md`. Each part is mapped
-// onto oz0's loaded-plugin model; what oz0 cannot honour (commands, hooks, MCP servers declared
-// in the folder, Claude Code's own tools) is refused, naming the file and field and saying why.
+// matter and a body that is the system prompt), `commands/*.md` (slash commands: a prompt a
+// person runs with arguments, which oz0 runs as an agent whose input is the arguments),
+// `skills/<name>/SKILL.md` and `.mcp.json`. Each part is mapped onto oz0's loaded-plugin model;
+// what oz0 cannot honour (hooks, a command's shell lines, Claude Code's own tools) is refused,
+// naming the file and field and saying why.
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { type AgentDefinition, isOz0Error, parsePluginManifest } from "@oz0/sdk";
@@ -40,10 +42,6 @@ const PLACES = new Set([
 /** Folders and files with a Claude Code meaning that oz0 has not, and why each is refused. */
 const REFUSED_PLACES: readonly [string, string][] = [
   [
-    "commands",
-    "holds slash commands a person types in Claude Code ($ARGUMENTS, !`shell` lines); oz0 has no slash commands. Write guidance a model reads as skills/<name>/SKILL.md, or a task as an agent in agents/",
-  ],
-  [
     "hooks",
     "runs shell commands on Claude Code events (PreToolUse, Stop, ...); oz0 has no hook point that runs a shell command, and its hooks are code a plugin registers (host.addHook). Remove hooks/, or write the hook as oz0 plugin code",
   ],
@@ -71,6 +69,14 @@ const AGENT_REFUSED: Readonly<Record<string, string>> = {
   initialPrompt:
     "is sent by Claude Code when the subagent starts a session; oz0 agents start from their input",
 };
+/** Slash command front matter keys oz0 refuses, and why. */
+const COMMAND_REFUSED: Readonly<Record<string, string>> = {
+  "allowed-tools":
+    "grants Claude Code's tools (Bash, Read, ...) to the command, which oz0 does not have; the command's agent gets oz0's built-ins only. Remove allowed-tools:, or write the command as an oz0 agent that lists oz0 tools",
+  "disable-model-invocation":
+    "keeps models from running the command; oz0 cannot keep another plugin's agents from delegating to a command's agent, so it does not take the promise. Remove the key",
+};
+
 /** Claude Code's model shorthands, taken as tenant model aliases of the same name. */
 const MODEL_ALIASES = new Set(["sonnet", "opus", "haiku"]);
 
@@ -97,7 +103,8 @@ export async function loadClaudeCodePlugin(root: string): Promise<LoadedPlugin> 
   for (const [place, why] of REFUSED_PLACES) {
     if ((await stat(join(root, place)).catch(() => undefined)) !== undefined) refusals.add(place, "", why);
   }
-  const agents = await readAgents(root, refusals);
+  const subagents = await readAgents(root, refusals);
+  const agents = [...subagents, ...(await readCommands(root, subagents, refusals))];
   const tools = typeof meta.name === "string" ? await readMcpServers(root, meta.name, refusals) : [];
   const skills: LoadedSkill[] = [];
   for (const name of await listInPlugin(root, "skills")) {
@@ -238,17 +245,8 @@ async function readAgents(root: string, refusals: Refusals): Promise<LoadedAgent
       const line = lines[key] ?? 1;
       if (key === "name" || key === "description") definition[key] = value;
       else if (key === "color") continue;
-      else if (key === "model") {
-        if (value === "inherit") continue;
-        if (typeof value === "string" && MODEL_ALIASES.has(value)) definition.model = { use: value };
-        else
-          refusals.add(
-            file,
-            key,
-            `is ${JSON.stringify(value)}; oz0 takes inherit (the plugin's model) or sonnet, opus, haiku, each the tenant's model alias of that name`,
-            line,
-          );
-      } else if (key === "tools") {
+      else if (key === "model") mapModel(definition, value, { file, line }, refusals);
+      else if (key === "tools") {
         const tools = typeof value === "string" ? value.split(",").map((tool) => tool.trim()) : value;
         const list = Array.isArray(tools) ? tools.filter((tool) => tool !== "") : [];
         if (list.length > 0)
@@ -266,4 +264,132 @@ async function readAgents(root: string, refusals: Refusals): Promise<LoadedAgent
     agents.push({ definition: definition as unknown as AgentDefinition, file, prompt: read.body });
   }
   return agents;
+}
+
+/** `model:` of a subagent or a command: inherit (the plugin's model), or a tenant alias sonnet, opus, haiku. */
+function mapModel(
+  definition: Record<string, unknown>,
+  value: unknown,
+  where: { readonly file: string; readonly line: number },
+  refusals: Refusals,
+): void {
+  if (value === "inherit") return;
+  if (typeof value === "string" && MODEL_ALIASES.has(value)) definition.model = { use: value };
+  else
+    refusals.add(
+      where.file,
+      "model",
+      `is ${JSON.stringify(value)}; oz0 takes inherit (the plugin's model) or sonnet, opus, haiku, each the tenant's model alias of that name`,
+      where.line,
+    );
+}
+
+/** Where a command's arguments go in its prompt, now that they are the job's input. */
+const ARGUMENTS_IN_PROMPT = "the arguments the person gave (the user message)";
+
+/**
+ * `commands/<name>.md`: each slash command becomes agent `<name>`, which a person runs with
+ * `oz0 run <plugin>/<name> "arguments"`. The body is its system prompt, `$ARGUMENTS` standing
+ * for the job's input; what Claude Code does to a body before the model reads it (run !`shell`
+ * lines, read @files, split $1 $2 ...) oz0 does not, so a body that needs it is refused.
+ */
+async function readCommands(
+  root: string,
+  subagents: readonly LoadedAgent[],
+  refusals: Refusals,
+): Promise<LoadedAgent[]> {
+  const commands: LoadedAgent[] = [];
+  const taken = new Map(subagents.map((agent) => [agent.definition.name, agent.file]));
+  for (const entry of await listInPlugin(root, "commands")) {
+    const file = `commands/${entry}`;
+    if ((await stat(join(root, file)).catch(() => undefined))?.isDirectory() === true) {
+      refusals.add(
+        file,
+        "",
+        "is a folder of namespaced commands; oz0 reads commands/*.md at the top, one agent each: move the files up, each named for its agent",
+      );
+      continue;
+    }
+    if (!/\.md$/i.test(entry)) continue;
+    const text = await readInPlugin(root, file, { maxBytes: YAML_LIMITS.maxBytes });
+    // A command needs no front matter: its first line describes it then.
+    const read = text.startsWith("---")
+      ? frontMatter(text, file, refusals)
+      : { fields: {}, body: text, lines: {} };
+    if (read === undefined) continue;
+    const name = entry.replace(/\.md$/i, "");
+    const definition: Record<string, unknown> = { name, input: "text", output: "text" };
+    let hint: string | undefined;
+    for (const [key, value] of Object.entries(read.fields)) {
+      const line = read.lines[key] ?? 1;
+      if (key === "description") definition.description = value;
+      else if (key === "argument-hint") hint = String(value);
+      else if (key === "model") mapModel(definition, value, { file, line }, refusals);
+      else if (COMMAND_REFUSED[key] !== undefined) refusals.add(file, key, COMMAND_REFUSED[key] ?? "", line);
+      else refusals.add(file, key, "is not a slash command field oz0 knows; remove it", line);
+    }
+    const body = read.body;
+    refuseExpansions(file, body, refusals);
+    if (body.trim() === "") refusals.add(file, "", "has an empty body; a command's body is its prompt");
+    const described = typeof definition.description === "string" ? definition.description : firstLine(body);
+    definition.description = hint === undefined ? described : `${described} Arguments: ${hint}`;
+    const clash = taken.get(name);
+    if (clash !== undefined) {
+      refusals.add(
+        file,
+        "",
+        `is agent ${name}, which ${clash} defines too; a command and a subagent share oz0's agent names, so rename one`,
+      );
+    }
+    taken.set(name, file);
+    commands.push({
+      definition: definition as unknown as AgentDefinition,
+      file,
+      prompt: body.replaceAll("$ARGUMENTS", ARGUMENTS_IN_PROMPT),
+    });
+  }
+  return commands;
+}
+
+/** Refuses what Claude Code expands in a command's body before the model reads it, each by its first line. */
+function refuseExpansions(file: string, body: string, refusals: Refusals): void {
+  const lines = body.split(/\r?\n/);
+  // The body starts after the front matter; its lines are counted within the body.
+  const at = (pattern: RegExp) => {
+    const index = lines.findIndex((line) => pattern.test(line));
+    return index === -1 ? undefined : index + 1;
+  };
+  const shell = at(/!`[^`]+`/);
+  if (shell !== undefined) {
+    refusals.add(
+      file,
+      "",
+      `body line ${shell} runs a shell command (!\`...\`) whose output Claude Code puts in the prompt; oz0 runs no shell for a prompt. Have the agent call an oz0 tool for it instead`,
+    );
+  }
+  const positional = at(/\$[1-9]/);
+  if (positional !== undefined) {
+    refusals.add(
+      file,
+      "",
+      `body line ${positional} takes one argument by position ($1, $2, ...); oz0 gives the command its arguments as one text: use $ARGUMENTS`,
+    );
+  }
+  const reference = at(/(^|\s)@[\w.-]*[/.][\w./-]+/);
+  if (reference !== undefined) {
+    refusals.add(
+      file,
+      "",
+      `body line ${reference} references a file with @path, which Claude Code reads into the prompt; oz0 reads no file into a prompt. Put the text in a skill the agent reads with oz.skill`,
+    );
+  }
+}
+
+/** A Markdown text's first line of words, as Claude Code describes a command without a description. */
+function firstLine(body: string): string {
+  const line = body.split(/\r?\n/).find((text) => text.trim() !== "") ?? "";
+  return line
+    .replace(/^#+\s*/, "")
+    .trim()
+    .slice(0, 1024);
 }
