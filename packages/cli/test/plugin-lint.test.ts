@@ -49,6 +49,36 @@ describe("oz0 plugin lint", () => {
     expect(result.code).toBe(1);
   });
 
+  it("installs a Claude Code plugin's slash command as an agent that oz0 run runs with its arguments", async () => {
+    const dir = join(await tempDir(), "tutor");
+    await mkdir(join(dir, ".claude-plugin"), { recursive: true });
+    await mkdir(join(dir, "commands"));
+    await writeFile(join(dir, ".claude-plugin/plugin.json"), JSON.stringify({ name: "tutor" }));
+    await writeFile(
+      join(dir, "commands/explain.md"),
+      "---\ndescription: Explain a proof.\nargument-hint: <theorem>\n---\nExplain $ARGUMENTS simply.\n",
+    );
+    const { home, cleanup } = await tempHome();
+    temporary.push(home);
+    try {
+      expect((await oz0(["plugin", "install", dir, "--home", home])).code).toBe(0);
+      const catalog = await oz0(["catalog", "--home", home]);
+      expect(catalog.stdout).toContain("tutor/explain");
+      expect(catalog.stdout).toContain("Explain a proof. Arguments: <theorem>");
+      const ran = await oz0(["run", "tutor/explain", "the pigeonhole principle", "--json", "--home", home]);
+      expect(ran.code).toBe(0);
+      const job = ran.json<{ id: string; status: string }>();
+      expect(job.status).toBe("succeeded");
+      const trace = await oz0(["job", "trace", job.id, "--json", "--home", home]);
+      const events = trace.json<{ kind: string; data: Record<string, unknown> }[]>();
+      const context = events.find((entry) => entry.kind === "context_assembled")?.data;
+      expect(context?.system).toContain("Explain the arguments the person gave (the user message) simply.");
+      expect(events[0]?.data.input).toBe("the pigeonhole principle");
+    } finally {
+      await cleanup();
+    }
+  });
+
   it("exits 0 when there are only warnings", async () => {
     const dir = await copyFixture("oz-s019", "triggers");
     const result = await oz0(["plugin", "lint", dir]);

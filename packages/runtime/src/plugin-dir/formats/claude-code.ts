@@ -168,7 +168,7 @@ async function readManifest(root: string, refusals: Refusals): Promise<Record<st
       refusals.add(
         MANIFEST,
         key,
-        "names a place or setting for components that oz0 does not read; oz0 reads agents/*.md and skills/<name>/SKILL.md at their default places",
+        "names a place or setting for components that oz0 does not read; oz0 reads agents/*.md, commands/*.md and skills/<name>/SKILL.md at their default places",
       );
     else refusals.add(MANIFEST, key, "is not a plugin.json field oz0 knows; remove it");
   }
