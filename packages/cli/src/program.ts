@@ -19,6 +19,7 @@ import { registerModel } from "./commands/model.js";
 import { registerPlugin } from "./commands/plugin.js";
 import { registerPolicy } from "./commands/policy.js";
 import { registerProvider } from "./commands/provider.js";
+import { registerRecords } from "./commands/records.js";
 import { registerRoutine } from "./commands/routine.js";
 import { registerRun } from "./commands/run.js";
 import { registerServe } from "./commands/serve.js";
@@ -86,6 +87,7 @@ function buildProgram(out: Output): Command {
   registerMember(program, out);
   registerKey(program, out);
   registerAudit(program, out);
+  registerRecords(program, out);
   registerRoutine(program, out);
   return program;
 }

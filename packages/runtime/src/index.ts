@@ -88,6 +88,7 @@ export type {
   PolicyChange,
   PolicyRuleView,
 } from "./policy/index.js";
+export type { Erasure, RecordHold, Retention, TenantRecord } from "./records/index.js";
 export {
   type FireView,
   Routines,

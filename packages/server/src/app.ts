@@ -18,6 +18,7 @@ import { registerMemberRoutes } from "./routes/members.js";
 import { registerModelRoutes } from "./routes/models.js";
 import { registerPluginConfigRoutes } from "./routes/plugin-config.js";
 import { registerPluginRoutes, UPLOAD_PATH } from "./routes/plugins.js";
+import { registerRecordRoutes } from "./routes/records.js";
 import { registerRoutineRoutes, registerRoutineWebhooks } from "./routes/routines.js";
 import { HealthSchema } from "./schemas.js";
 import {
@@ -99,6 +100,7 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
   registerPluginConfigRoutes(app, options.runtime.services);
   registerMemberRoutes(app, options.runtime.services);
   registerAuditRoutes(app, options.runtime.services);
+  registerRecordRoutes(app, options.runtime.services);
   registerRoutineRoutes(app, options.runtime.services);
   registerChatRoutes(app, options.runtime.services);
 

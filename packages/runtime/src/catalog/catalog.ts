@@ -3,7 +3,7 @@
 // lock; every later use of a part's name goes through the owner check in resolve.ts.
 
 import { readFile, realpath, stat } from "node:fs/promises";
-import type { MemoryProvider, PluginConfig } from "@oz0/sdk";
+import type { MemoryProvider, PluginConfig, RecordsApi } from "@oz0/sdk";
 import { isOz0Error, Oz0Error } from "@oz0/sdk";
 import type { BuiltTool } from "@oz0/sdk/internal";
 import type { Kysely } from "kysely";
@@ -29,6 +29,7 @@ import {
 import { MemoryProviders } from "../memory/index.js";
 import { PluginConfigs } from "../plugin-config/index.js";
 import { type LoadedPlugin, loadPluginDir, pluginRoot } from "../plugin-dir/index.js";
+import { Records } from "../records/index.js";
 import type { Database, Store } from "../store/index.js";
 import {
   type ReferenceProblem,
@@ -147,6 +148,8 @@ export class Catalog {
   private readonly memories: MemoryProviders;
   /** Plugins' configs in their tenants (`oz0 plugin config`). */
   readonly configs: PluginConfigs;
+  /** The records plugins' tools keep (`ctx.records`, `oz0 records`). */
+  readonly records: Records;
 
   constructor(store: Store, home: string, options: CatalogOptions = {}) {
     this.store = store;
@@ -155,6 +158,7 @@ export class Catalog {
     this.bundles = new BundleCache(home);
     this.installed = new InstalledPlugins(store, this.bundles);
     this.memories = new MemoryProviders(store);
+    this.records = new Records(store);
     this.configs = new PluginConfigs(store, home, (tenant, plugin) => this.loadInstalled(tenant, plugin));
   }
 
@@ -182,6 +186,11 @@ export class Catalog {
   /** A memory provider `plugin` registers with addMemory, built for `tenant` (a tool's `ctx.memory`). */
   async memory(tenant: string, plugin: string, name?: string): Promise<MemoryProvider> {
     return this.memories.provider(tenant, await this.loadInstalled(tenant, plugin), name);
+  }
+
+  /** The records API of `plugin` in `tenant` (a tool's `ctx.records`). */
+  recordsOf(tenant: string, plugin: string): RecordsApi {
+    return this.records.forPlugin(tenant, plugin);
   }
 
   /**

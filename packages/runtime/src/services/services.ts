@@ -12,6 +12,7 @@ import { ChatService, JobsService } from "./jobs.js";
 import { McpService } from "./mcp.js";
 import { ModelsService } from "./models.js";
 import { PluginConfigService } from "./plugin-config.js";
+import { RecordsService } from "./records.js";
 import { RoutinesService } from "./routines.js";
 import { SkillsService } from "./skills.js";
 import { ToolsService } from "./tools.js";
@@ -36,6 +37,7 @@ export class Services {
   readonly mcp: McpService;
   readonly skills: SkillsService;
   readonly routines: RoutinesService;
+  readonly records: RecordsService;
   readonly identity: IdentityService;
   readonly audit: AuditService;
 
@@ -58,6 +60,7 @@ export class Services {
     this.mcp = new McpService(core);
     this.skills = new SkillsService(core);
     this.routines = new RoutinesService(core);
+    this.records = new RecordsService(core);
     this.identity = new IdentityService(core);
     this.audit = new AuditService(core);
   }

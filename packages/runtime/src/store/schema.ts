@@ -403,6 +403,45 @@ export interface RoutineFiresTable {
   updated_at: EpochMs;
 }
 
+/** One version of a record a plugin's tools keep (migration 14). */
+export interface RecordsTable {
+  tenant: string;
+  plugin: string;
+  kind: string;
+  key: string;
+  /** 1 for the first version of the key, then one more each put. */
+  version: number;
+  /** Who or what the record is about, as erasure finds it. */
+  subject: string | null;
+  value: Json;
+  created_at: EpochMs;
+}
+
+/** How long a tenant keeps the records of one plugin's kind. */
+export interface RecordRetentionTable {
+  tenant: string;
+  plugin: string;
+  kind: string;
+  days: number;
+  set_by: string;
+  set_at: EpochMs;
+}
+
+/** A legal hold: while unreleased, what it covers is kept from retention and erasure. */
+export interface RecordHoldsTable {
+  id: string;
+  tenant: string;
+  plugin: string | null;
+  kind: string | null;
+  key: string | null;
+  subject: string | null;
+  reason: string;
+  placed_by: string;
+  placed_at: EpochMs;
+  released_by: string | null;
+  released_at: EpochMs | null;
+}
+
 export interface Database {
   tenants: TenantsTable;
   plugins: PluginsTable;
@@ -428,6 +467,9 @@ export interface Database {
   routines: RoutinesTable;
   routine_state: RoutineStateTable;
   routine_fires: RoutineFiresTable;
+  records: RecordsTable;
+  record_retention: RecordRetentionTable;
+  record_holds: RecordHoldsTable;
   oz0_migrations: MigrationsTable;
 }
 

@@ -1,7 +1,7 @@
 // The ToolContext a tool's `build` gets when the runtime builds it for a tenant: its paths
 // under oz0's home, and the mediated file and process surface.
 import { join } from "node:path";
-import type { MemoryProvider, PluginConfig } from "@oz0/sdk";
+import type { MemoryProvider, PluginConfig, RecordsApi } from "@oz0/sdk";
 import { Oz0Error, type ToolContext, type ToolRuntime } from "@oz0/sdk";
 
 export interface ToolContextOptions {
@@ -12,6 +12,8 @@ export interface ToolContextOptions {
   readonly agent?: string | undefined;
   /** The plugin's memory providers for the tenant (`ctx.memory`); absent, tools get none. */
   readonly memory?: ((name?: string) => Promise<MemoryProvider>) | undefined;
+  /** The plugin's records in the tenant (`ctx.records`); absent, tools get none. */
+  readonly records?: RecordsApi | undefined;
   /** The plugin's config in the tenant; `{}` when not given. */
   readonly config?: PluginConfig | undefined;
 }
@@ -35,6 +37,7 @@ export function toolContext(options: ToolContextOptions): ToolContext {
     runtime: unavailableRuntime,
     config: options.config ?? {},
     ...(options.memory === undefined ? {} : { memory: options.memory }),
+    ...(options.records === undefined ? {} : { records: options.records }),
   };
 }
 

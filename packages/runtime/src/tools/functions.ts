@@ -229,6 +229,7 @@ export class FunctionResolver {
         ? undefined
         : (name?: string) => Promise.resolve(source.memory!(tenant, plugin, name));
     const config = await source.config?.(tenant, plugin);
-    return buildTool(spec, toolContext({ home, tenant, pluginId: plugin, agent, memory, config }));
+    const records = source.recordsOf?.(tenant, plugin);
+    return buildTool(spec, toolContext({ home, tenant, pluginId: plugin, agent, memory, records, config }));
   }
 }

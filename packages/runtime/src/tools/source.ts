@@ -2,7 +2,7 @@
 // function by address (the owner check), an installed plugin loaded from its folder, and the
 // plugins that provide a tool ID. The runtime's Catalog implements it; tests use a twin over
 // plugin folders.
-import type { MemoryProvider, PluginConfig } from "@oz0/sdk";
+import type { MemoryProvider, PluginConfig, RecordsApi } from "@oz0/sdk";
 import type { BuiltTool } from "@oz0/sdk/internal";
 import type { LoadedPlugin } from "../plugin-dir/index.js";
 
@@ -33,6 +33,8 @@ export interface PartSource {
    * `ctx.memory`; a source without memory leaves it out, and tools get no `ctx.memory`.
    */
   memory?(tenant: string, plugin: string, name?: string): Awaitable<MemoryProvider>;
+  /** The records `plugin` keeps in the tenant, for its tools' `ctx.records`; absent, tools get none. */
+  recordsOf?(tenant: string, plugin: string): RecordsApi;
   /** The config `plugin` runs with in `tenant` (a tool's `ctx.config`); absent, tools get `{}`. */
   config?(tenant: string, plugin: string): Awaitable<PluginConfig>;
   /**

@@ -147,6 +147,47 @@ export interface ToolContext {
    * is only built to list its functions (install, lint), so call it inside `run`.
    */
   readonly memory?: (name?: string) => Promise<MemoryProvider>;
+  /**
+   * This plugin's versioned records in the tenant, kept under the tenant's retention, holds and
+   * erasure. Absent where a tool is only built to list its functions (install, lint).
+   */
+  readonly records?: RecordsApi;
+}
+
+/** One version of a record. */
+export interface StoredRecord {
+  readonly kind: string;
+  readonly key: string;
+  /** 1 for the first put of the key, then one more each put. */
+  readonly version: number;
+  /** Who or what the record is about, as `oz0 records erase --subject` finds it. */
+  readonly subject?: string;
+  readonly value: unknown;
+  /** When this version was put, epoch milliseconds. */
+  readonly createdAt: number;
+}
+
+/**
+ * Versioned records of a plugin's tools: every put of a key keeps a new version. A kind is a
+ * name of the plugin's (`ticket`, `invoice`); a tenant sets how long it keeps each kind, holds
+ * what must not go, and erases everything about a subject.
+ */
+export interface RecordsApi {
+  put(
+    kind: string,
+    key: string,
+    value: unknown,
+    options?: { readonly subject?: string },
+  ): Promise<StoredRecord>;
+  /** The latest version, or the one asked for; undefined when there is none (or it was erased). */
+  get(kind: string, key: string, options?: { readonly version?: number }): Promise<StoredRecord | undefined>;
+  /** The latest version of each key of a kind, newest first, optionally only those about a subject. */
+  list(
+    kind: string,
+    options?: { readonly subject?: string; readonly limit?: number },
+  ): Promise<readonly StoredRecord[]>;
+  /** Every version of a key, oldest first. */
+  history(kind: string, key: string): Promise<readonly StoredRecord[]>;
 }
 
 /** One call of a function: who calls, in which job, and how to stop. */
