@@ -207,7 +207,7 @@ const CASES: readonly Case[] = [
     change: edit(
       "plugin.yaml",
       "    instructions: prompts/helper.md\n",
-      "    runtime: remote:a2a\n    instructions: prompts/helper.md\n",
+      "    runtime: remote:other\n    instructions: prompts/helper.md\n",
     ),
     code: "OZ-S023",
   },
