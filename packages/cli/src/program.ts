@@ -19,6 +19,7 @@ import { registerModel } from "./commands/model.js";
 import { registerPlugin } from "./commands/plugin.js";
 import { registerPolicy } from "./commands/policy.js";
 import { registerProvider } from "./commands/provider.js";
+import { registerRemote } from "./commands/remote.js";
 import { registerRoutine } from "./commands/routine.js";
 import { registerRun } from "./commands/run.js";
 import { registerServe } from "./commands/serve.js";
@@ -74,6 +75,7 @@ function buildProgram(out: Output): Command {
   registerJob(program, out);
   registerTool(program, out);
   registerMcp(program, out);
+  registerRemote(program, out);
   registerPolicy(program, out);
   registerApproval(program, out);
   registerKill(program, out);

@@ -12,6 +12,7 @@ import { ChatService, JobsService } from "./jobs.js";
 import { McpService } from "./mcp.js";
 import { ModelsService } from "./models.js";
 import { PluginConfigService } from "./plugin-config.js";
+import { RemoteService } from "./remote.js";
 import { RoutinesService } from "./routines.js";
 import { SkillsService } from "./skills.js";
 import { ToolsService } from "./tools.js";
@@ -34,6 +35,7 @@ export class Services {
   readonly inventory: InventoryService;
   readonly models: ModelsService;
   readonly mcp: McpService;
+  readonly remote: RemoteService;
   readonly skills: SkillsService;
   readonly routines: RoutinesService;
   readonly identity: IdentityService;
@@ -56,6 +58,7 @@ export class Services {
     this.inventory = new InventoryService(core);
     this.models = new ModelsService(core);
     this.mcp = new McpService(core);
+    this.remote = new RemoteService(core);
     this.skills = new SkillsService(core);
     this.routines = new RoutinesService(core);
     this.identity = new IdentityService(core);

@@ -9,8 +9,8 @@ import { fileURLToPath } from "node:url";
 import { generateAgentCardSignature } from "@a2a-js/sdk";
 import { exportJWK, generateKeyPair } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { localAdmin } from "../../../src/callers/index.js";
 import { lintPlugin } from "../../../src/lint/index.js";
-import { SecretStore, TenantSettings } from "../../../src/models/index.js";
 import { ENDPOINTS_VARIABLE } from "../../../src/runtimes/index.js";
 import { ALICE, type Lab, lab, ofKind } from "../../policy/helpers.js";
 import { baseCard, type FixtureAgent, startFixtureAgent } from "./agent-server.js";
@@ -23,12 +23,7 @@ const savedEndpoints = process.env[ENDPOINTS_VARIABLE];
 
 async function tenantWithKey(plugin = PARTNER): Promise<string> {
   const tenant = await l.tenant(plugin);
-  const { store } = l.runtime;
-  const secrets = new SecretStore({
-    settings: new TenantSettings(store.db, store.clockSql),
-    home: l.runtime.home,
-  });
-  await secrets.set(tenant, "remote.partner-token", "tok-partner-123");
+  await l.runtime.services.remote.setSecret(localAdmin(tenant), "partner-token", "tok-partner-123");
   return tenant;
 }
 
@@ -230,6 +225,18 @@ describe("runtime: remote:a2a", () => {
     } finally {
       agent.card = served;
     }
+  });
+
+  it("keeps the key as a tenant secret whose name alone is listed, and says which one is missing", async () => {
+    const tenant = await l.tenant(PARTNER);
+    expect(await l.runtime.services.remote.secrets(localAdmin(tenant))).toEqual([]);
+    const started = await l.runtime.jobs.start({ tenant, agent: "partner/painter", input: "echo x" });
+    const job = await l.runtime.jobs.run(started.id, { tenant });
+    expect(job.failure?.message).toContain(
+      "the tenant has none of that name: set it with oz0 remote secret set partner-token",
+    );
+    await l.runtime.services.remote.setSecret(localAdmin(tenant), "partner-token", "tok-partner-123");
+    expect(await l.runtime.services.remote.secrets(localAdmin(tenant))).toEqual(["partner-token"]);
   });
 
   it("fails with what to do when the node's operator set no endpoint for the agent", async () => {
