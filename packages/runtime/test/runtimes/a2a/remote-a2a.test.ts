@@ -141,6 +141,18 @@ describe("runtime: remote:a2a", () => {
     expect(agent.cancelled).toContain(task);
   });
 
+  it("oz0 job cancel while the task runs cancels the job and the remote task", async () => {
+    const tenant = await tenantWithKey();
+    const started = await l.runtime.jobs.start({ tenant, agent: "partner/painter", input: "hold" });
+    const running = l.runtime.jobs.run(started.id, { tenant });
+    await until(async () => ofKind(await l.events(started.id), "remote_task").length > 0);
+    await l.runtime.jobs.cancel(started.id, ALICE, { tenant });
+    const job = await running;
+    expect(job.status).toBe("cancelled");
+    const task = ofKind(await l.events(started.id), "remote_task")[0]?.data.task;
+    await until(() => agent.cancelled.includes(task ?? ""));
+  });
+
   it("a run stopped while it waits on the task resumes the recorded task, never sending the message twice", async () => {
     const tenant = await tenantWithKey();
     const before = agent.received.length;
