@@ -66,7 +66,8 @@ export const A2A_RUNTIME: AgentRuntime = {
     const fetchImpl: typeof fetch = (input, init) => {
       const merged = new Headers(init?.headers);
       for (const [name, value] of Object.entries(headers)) merged.set(name, value);
-      return fetch(input, { ...init, headers: merged });
+      // The key goes to the operator's endpoint only: a redirect elsewhere is an error, never followed.
+      return fetch(input, { ...init, headers: merged, redirect: "error" });
     };
     let client: Client;
     try {

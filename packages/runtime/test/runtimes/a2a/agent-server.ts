@@ -96,6 +96,7 @@ export async function startFixtureAgent(): Promise<FixtureAgent> {
   const received: FixtureAgent["received"] = [];
   const cancelled: string[] = [];
   const held = new Map<string, (text: string) => void>();
+  const stalled: (() => void)[] = [];
   const headersOf = new WeakMap<object, IncomingMessage["headers"]>();
   const executor: AgentExecutor = {
     async execute(context, bus: ExecutionEventBus) {
@@ -185,7 +186,16 @@ export async function startFixtureAgent(): Promise<FixtureAgent> {
     }
     const context = new ServerCallContext({ requestedVersion: "1.0" });
     headersOf.set(context, request.headers);
-    const answer = await rpc.handle(Buffer.concat(chunks).toString("utf8"), context);
+    const body = Buffer.concat(chunks).toString("utf8");
+    const answer = await rpc.handle(body, context);
+    // `stall`: the agent takes the message, and its answer never comes back (the sender's worker dies waiting).
+    if (body.includes('"stall"')) {
+      await new Promise<void>((resolve) => {
+        request.socket.once("close", resolve);
+        stalled.push(resolve);
+      });
+      return;
+    }
     response.writeHead(200, { "content-type": "application/json" });
     response.end(JSON.stringify(answer));
   });
@@ -205,6 +215,7 @@ export async function startFixtureAgent(): Promise<FixtureAgent> {
     close: () =>
       new Promise((resolve) => {
         for (const end of [...held.values()]) end("closed");
+        for (const end of stalled) end();
         server.close(() => resolve());
         server.closeAllConnections();
       }),

@@ -11,7 +11,8 @@ import { exportJWK, generateKeyPair } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { localAdmin } from "../../../src/callers/index.js";
 import { lintPlugin } from "../../../src/lint/index.js";
-import { ENDPOINTS_VARIABLE } from "../../../src/runtimes/index.js";
+import { A2A_RUNTIME } from "../../../src/runtimes/a2a/index.js";
+import { ENDPOINTS_VARIABLE, type RuntimeSession } from "../../../src/runtimes/index.js";
 import { ALICE, type Lab, lab, ofKind } from "../../policy/helpers.js";
 import { baseCard, type FixtureAgent, startFixtureAgent } from "./agent-server.js";
 
@@ -169,6 +170,60 @@ describe("runtime: remote:a2a", () => {
     const events = await l.events(started.id);
     expect(ofKind(events, "job_claimed")).toHaveLength(2);
     expect(ofKind(events, "tool_call")).toHaveLength(1);
+  });
+
+  it("never sends a message twice: a run that died before the task's id was recorded ends the job instead", async () => {
+    const tenant = await tenantWithKey();
+    const before = agent.received.length;
+    const started = await l.runtime.jobs.start({ tenant, agent: "partner/painter", input: "stall" });
+    const crash = new AbortController();
+    const first = l.runtime.jobs.run(started.id, { tenant, signal: crash.signal });
+    await until(() => agent.received.length > before);
+    crash.abort();
+    expect((await first).status).toBe("queued");
+    const events = await l.events(started.id);
+    expect(ofKind(events, "tool_call")).toHaveLength(1);
+    expect(ofKind(events, "remote_task")).toEqual([]);
+    const job = await l.runtime.jobs.run(started.id, { tenant });
+    expect(job.status).toBe("failed");
+    expect(job.failure?.kind).toBe("remote_error");
+    expect(job.failure?.message).toContain("oz0 does not send a message twice");
+    expect(agent.received.slice(before).map((entry) => entry.text)).toEqual(["stall"]);
+  });
+
+  it("checks task_usd against what the job may still spend before the message goes out", async () => {
+    const failed: { kind: string; message: string }[] = [];
+    const sent: string[] = [];
+    const session = {
+      job: "job_costly",
+      agent: "partner/painter",
+      runtime: "remote:a2a",
+      opening: [
+        { role: "system", content: "" },
+        { role: "user", content: "echo costly" },
+      ],
+      signal: new AbortController().signal,
+      options: { task_usd: 0.5 },
+      cost: { spentUsd: 0.75, maxUsd: 1 },
+      fail: async (failure: { kind: string; message: string }) => {
+        failed.push(failure);
+      },
+      callRemote: async (call: { id: string }) => {
+        sent.push(call.id);
+        return { ok: true, result: { state: "completed", text: "" } };
+      },
+      finish: async () => {},
+      secret: async () => undefined,
+    } as unknown as RuntimeSession;
+    await A2A_RUNTIME.run(session);
+    expect(sent).toEqual([]);
+    expect(failed).toEqual([
+      {
+        kind: "budget_exceeded",
+        message:
+          "a task of partner/painter may cost $0.5 (harness.task_usd); with $0.7500 spent, that passes the job's limits.max_cost_usd ($1), so no message was sent",
+      },
+    ]);
   });
 
   it("refuses a card whose version is not the one harness.version asks for, with a clear error", async () => {
