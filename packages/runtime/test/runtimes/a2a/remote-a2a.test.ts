@@ -76,6 +76,19 @@ describe("runtime: remote:a2a", () => {
     expect(JSON.stringify(events)).not.toContain("tok-partner-123");
   });
 
+  it("redacts the tenant's key from what the outside agent says back", async () => {
+    const tenant = await tenantWithKey();
+    const started = await l.runtime.jobs.start({
+      tenant,
+      agent: "partner/painter",
+      input: "echo tok-partner-123",
+    });
+    const job = await l.runtime.jobs.run(started.id, { tenant });
+    expect(job.status).toBe("succeeded");
+    expect(JSON.stringify(job)).not.toContain("tok-partner-123");
+    expect(JSON.stringify(await l.events(started.id))).not.toContain("tok-partner-123");
+  });
+
   it("turns input-required into a question, and sends the answer as the task's next message", async () => {
     const tenant = await tenantWithKey();
     const before = agent.received.length;
