@@ -3,6 +3,7 @@
 // and the job's functions through `callModel` and `callFunction`, which pass the same gate,
 // hooks, policy, approvals, usage and spans, are recorded before they return, and on a
 // resumed run return what the history holds instead of calling again.
+import { isOz0Error } from "@oz0/sdk";
 import { event } from "../events/index.js";
 import type { ModelMessage, ModelRequest } from "../models/index.js";
 import { estimateValueTokens, SecretStore, TenantSettings } from "../models/index.js";
@@ -306,11 +307,11 @@ export class CoreSession implements RuntimeSession {
       outcome = { ok: true, result };
     } catch (error) {
       if (error instanceof RuntimeStop || this.#stopped || run.signal.aborted) throw error;
-      const code = (error as { code?: unknown }).code;
+      // What the outside agent or its transport threw is the remote agent's error, unless oz0 said more.
       outcome = {
         ok: false,
         error: {
-          code: typeof code === "string" ? code : "UNAVAILABLE",
+          code: isOz0Error(error) ? error.code : "REMOTE_AGENT_ERROR",
           message: error instanceof Error ? error.message : String(error),
         },
       };
