@@ -20,6 +20,7 @@ import { registerPlugin } from "./commands/plugin.js";
 import { registerPolicy } from "./commands/policy.js";
 import { registerProvider } from "./commands/provider.js";
 import { registerRecords } from "./commands/records.js";
+import { registerRemote } from "./commands/remote.js";
 import { registerRoutine } from "./commands/routine.js";
 import { registerRun } from "./commands/run.js";
 import { registerServe } from "./commands/serve.js";
@@ -75,6 +76,7 @@ function buildProgram(out: Output): Command {
   registerJob(program, out);
   registerTool(program, out);
   registerMcp(program, out);
+  registerRemote(program, out);
   registerPolicy(program, out);
   registerApproval(program, out);
   registerKill(program, out);

@@ -6,6 +6,7 @@ import { Oz0Error } from "@oz0/sdk";
 import { Scalar } from "@scalar/hono-api-reference";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
+import { registerA2aRoutes } from "./a2a/index.js";
 import { bearerKey } from "./auth.js";
 import type { ServerEnv } from "./env.js";
 import { errorResponse, invalidRequest, routeNotFound } from "./errors.js";
@@ -103,6 +104,7 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
   registerRecordRoutes(app, options.runtime.services);
   registerRoutineRoutes(app, options.runtime.services);
   registerChatRoutes(app, options.runtime.services);
+  registerA2aRoutes(app, options.runtime, options.eventPollMs ?? 100);
 
   app.doc31(OPENAPI_PATH, {
     openapi: "3.1.0",

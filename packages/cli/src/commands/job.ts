@@ -435,6 +435,8 @@ function stepLine(entry: Pick<JobEvent, "kind" | "data">): string | undefined {
       return e.data.ok
         ? `tool result  ${e.data.callId} ok · ${e.data.ms} ms → ${short(e.data.result, 100)}`
         : `tool result  ${e.data.callId} error · ${e.data.error?.code}: ${short(e.data.error?.message ?? "", 120, false)}`;
+    case "remote_task":
+      return `remote task  ${e.data.callId} ${e.data.task} ${e.data.state}${e.data.text === undefined ? "" : `: ${short(e.data.text, 80, false)}`}`;
     case "function_left_out":
       return `left out     ${e.data.address}: ${e.data.reason}`;
     case "model_warning":

@@ -193,6 +193,18 @@ export interface JobEventData extends GovernanceEventData {
     readonly ms?: number;
     readonly refused?: string;
   };
+  /**
+   * A remote agent took the message of call `callId` (a remote runtime's call, `RuntimeSession.callRemote`)
+   * as task `task`, or the task moved to `state`: the first is recorded before the run waits on the
+   * task, so a resumed run follows that task and never sends the message again.
+   */
+  remote_task: {
+    readonly callId: string;
+    readonly task: string;
+    readonly context?: string;
+    readonly state: string;
+    readonly text?: string;
+  };
   /** A structured answer that does not match the output schema went back to the model. */
   output_rejected: { readonly step: number; readonly problems: string };
   job_waiting: { readonly for: WaitingFor };
@@ -275,6 +287,7 @@ export const JOB_EVENT_KINDS: readonly JobEventKind[] = [
   "mcp_progress",
   "mcp_log",
   "mcp_sampling",
+  "remote_task",
   "output_rejected",
   "job_waiting",
   "answer_received",

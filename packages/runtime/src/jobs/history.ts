@@ -2,7 +2,7 @@
 // tokens spent, and the calls the last model reply asked for that have no result yet. A worker
 // that takes over a job reads this and goes on from there, repeating no completed step.
 
-import type { JobEvent, JobEventData, ModelCallRecord, NewEvent } from "../events/index.js";
+import type { CallError, JobEvent, JobEventData, ModelCallRecord, NewEvent } from "../events/index.js";
 import { estimateTokens, estimateValueTokens, type ModelMessage } from "../models/index.js";
 
 /** A call of the last model reply that has no result yet. */
@@ -45,6 +45,24 @@ function messageTokens(message: ModelMessage): number {
   }
 }
 
+/**
+ * A remote runtime's call (`RuntimeSession.callRemote`, ids `remote.<n>`) as the history holds
+ * it: no model reply asks for it, so it is folded apart from the model's calls.
+ */
+export interface RemoteCall {
+  /** Its `tool_call` is recorded: the message may have gone out. */
+  started?: { readonly key: string; readonly address: string; attempt: number };
+  /** The approval a person was asked for. */
+  asked?: string;
+  /** The remote task that took the message, and its last recorded state. */
+  task?: { readonly id: string; readonly context?: string; state: string };
+  /** Its recorded outcome. */
+  result?: { readonly ok: boolean; readonly result?: unknown; readonly error?: CallError };
+}
+
+/** The prefix of a remote runtime's call ids. */
+export const REMOTE_CALL_PREFIX = "remote.";
+
 export interface History {
   readonly started: JobEventData["job_started"];
   readonly conversation: Conversation;
@@ -61,6 +79,10 @@ export interface History {
   /** Child jobs started with oz.delegate. */
   children: number;
   readonly pending: Map<string, PendingCall>;
+  /** A remote runtime's calls, by id. */
+  readonly remote: Map<string, RemoteCall>;
+  /** Answers to the questions a remote runtime asked (`RuntimeSession.ask`), by question id. */
+  readonly remoteAnswers: Map<string, string>;
 }
 
 /** The user message a job's input becomes: text as it is, structured input as JSON. */
@@ -86,6 +108,8 @@ export function replay(events: readonly JobEvent[]): History {
     rejectedOutputs: 0,
     children: 0,
     pending: new Map(),
+    remote: new Map(),
+    remoteAnswers: new Map(),
   };
   for (const entry of events) applyEvent(history, entry);
   return history;
@@ -101,6 +125,11 @@ export function beginConversation(history: History, system: string, input?: unkn
 /** Adds one event to the state: replay folds the history with it, a live run each event it writes. */
 export function applyEvent(history: History, entry: NewEvent): void {
   const { conversation, pending } = history;
+  const callId = (entry.data as { callId?: unknown }).callId;
+  if (typeof callId === "string" && callId.startsWith(REMOTE_CALL_PREFIX)) {
+    applyRemote(history, callId, entry);
+    return;
+  }
   switch (entry.kind) {
     case "context_assembled":
       beginConversation(history, entry.data.system, entry.data.input);
@@ -183,6 +212,41 @@ export function applyEvent(history: History, entry: NewEvent): void {
       return;
     case "user_message":
       conversation.add({ role: "user", content: entry.data.text });
+      return;
+    default:
+      return;
+  }
+}
+
+function applyRemote(history: History, callId: string, entry: NewEvent): void {
+  const call = history.remote.get(callId) ?? {};
+  history.remote.set(callId, call);
+  switch (entry.kind) {
+    case "tool_call":
+      call.started = { key: entry.data.key, address: entry.data.address, attempt: entry.data.attempt };
+      return;
+    case "tool_call_retried":
+      if (call.started !== undefined) call.started.attempt = entry.data.attempt;
+      return;
+    case "approval_requested":
+      call.asked = entry.data.approval;
+      return;
+    case "remote_task":
+      call.task = {
+        id: entry.data.task,
+        ...(entry.data.context === undefined ? {} : { context: entry.data.context }),
+        state: entry.data.state,
+      };
+      return;
+    case "tool_result":
+      call.result = {
+        ok: entry.data.ok,
+        ...(entry.data.ok ? { result: entry.data.result } : { error: entry.data.error }),
+      };
+      return;
+    case "answer_received":
+      history.remote.delete(callId);
+      history.remoteAnswers.set(callId, entry.data.answer);
       return;
     default:
       return;

@@ -3,18 +3,23 @@
 // and the job's functions through `callModel` and `callFunction`, which pass the same gate,
 // hooks, policy, approvals, usage and spans, are recorded before they return, and on a
 // resumed run return what the history holds instead of calling again.
+import { isOz0Error } from "@oz0/sdk";
+import { event } from "../events/index.js";
 import type { ModelMessage, ModelRequest } from "../models/index.js";
-import { estimateValueTokens } from "../models/index.js";
+import { estimateValueTokens, SecretStore, TenantSettings } from "../models/index.js";
 import {
   type AgentRuntime,
   type RuntimeCallResult,
   type RuntimeModelReply,
   type RuntimeModelRequest,
+  type RuntimeRemoteCall,
+  type RuntimeRemoteSend,
   type RuntimeSession,
   RuntimeStop,
 } from "../runtimes/index.js";
-import type { CallError } from "../tools/index.js";
-import { governStep } from "./gate.js";
+import type { CallableFunction, CallError } from "../tools/index.js";
+import { governCall, governStep } from "./gate.js";
+import { type PendingCall, REMOTE_CALL_PREFIX } from "./history.js";
 import type { JobRun } from "./job-run.js";
 import {
   answer,
@@ -199,6 +204,129 @@ export class CoreSession implements RuntimeSession {
     this.#stop();
   }
 
+  get options(): Readonly<Record<string, unknown>> {
+    return this.#setup.definition.harness ?? {};
+  }
+
+  get cost() {
+    return { spentUsd: this.#run.history.costUsd, maxUsd: this.#setup.limits.max_cost_usd };
+  }
+
+  async checkpoint(): Promise<boolean> {
+    if (this.#stopped) throw new RuntimeStop(this.#run.row.id);
+    return (await gate(this.#run)) ? this.#stop() : false;
+  }
+
+  async ask(id: string, question: string): Promise<string> {
+    const run = this.#run;
+    if (this.#stopped) throw new RuntimeStop(run.row.id);
+    remoteId(id);
+    const answer = run.history.remoteAnswers.get(id);
+    if (answer !== undefined) return answer;
+    await run.wait({ kind: "answer", callId: id, question }, []);
+    throw this.#stopping();
+  }
+
+  async secret(name: string): Promise<string | undefined> {
+    const { store } = this.#run.deps.jobs;
+    const secrets = new SecretStore({
+      settings: new TenantSettings(store.db, store.clockSql),
+      home: this.#run.deps.home,
+    });
+    return secrets.get(this.#run.row.tenant, `remote.${name}`);
+  }
+
+  async callRemote(
+    call: RuntimeRemoteCall,
+    send: (recorded: RuntimeRemoteSend) => Promise<unknown>,
+  ): Promise<RuntimeCallResult> {
+    const run = this.#run;
+    if (this.#stopped) throw new RuntimeStop(run.row.id);
+    remoteId(call.id);
+    const recorded = () => run.history.remote.get(call.id);
+    const done = recorded()?.result;
+    if (done !== undefined) return remoteResult(done);
+    if (await gate(run)) throw this.#stopping();
+    const { plugin, name: agent } = run.row;
+    const fn: CallableFunction = {
+      address: `${plugin}/${agent}.${call.function}`,
+      plugin,
+      tool: agent,
+      function: call.function,
+      modelName: `${agent}__${call.function}`,
+      description: call.description,
+      inputSchema: { type: "object" },
+      run: () => Promise.reject(new Error("a remote call is made by its runtime, not dispatched")),
+    };
+    const before = recorded();
+    const pending: PendingCall = {
+      call: { id: call.id, name: fn.modelName, args: call.args },
+      ...(before?.started === undefined ? {} : { started: before.started }),
+      ...(before?.asked === undefined ? {} : { asked: before.asked }),
+    };
+    const decided = await governCall(run, new Map(), pending, fn, call.args);
+    if (decided === true) throw this.#stopping();
+    if (decided === false) {
+      const refused = recorded()?.result;
+      if (refused === undefined)
+        throw new Error(`call ${call.id} of job ${run.row.id} was refused without a result`);
+      return remoteResult(refused);
+    }
+    const mayHaveSent = before?.started !== undefined && before.task === undefined;
+    if (before?.started === undefined) {
+      await run.write([
+        event("tool_call", {
+          callId: call.id,
+          name: fn.modelName,
+          address: fn.address,
+          key: `${run.row.id}:${call.id}`,
+          attempt: 1,
+          ...(decided.decided === undefined ? {} : { decided: decided.decided }),
+          args: call.args,
+        }),
+      ]);
+    }
+    const started = Date.now();
+    let outcome: RuntimeCallResult;
+    try {
+      const result = await send({
+        task: before?.task,
+        mayHaveSent,
+        record: async (task) => {
+          await run.write([
+            event("remote_task", {
+              callId: call.id,
+              task: task.id,
+              ...(task.context === undefined ? {} : { context: task.context }),
+              state: task.state,
+              ...(task.text === undefined ? {} : { text: task.text }),
+            }),
+          ]);
+        },
+      });
+      outcome = { ok: true, result };
+    } catch (error) {
+      if (error instanceof RuntimeStop || this.#stopped || run.signal.aborted) throw error;
+      // What the outside agent or its transport threw is the remote agent's error, unless oz0 said more.
+      outcome = {
+        ok: false,
+        error: {
+          code: isOz0Error(error) ? error.code : "REMOTE_AGENT_ERROR",
+          message: error instanceof Error ? error.message : String(error),
+        },
+      };
+    }
+    await run.write([
+      event("tool_result", {
+        callId: call.id,
+        ok: outcome.ok,
+        ...(outcome.ok ? { result: outcome.result } : { error: outcome.error }),
+        ms: Date.now() - started,
+      }),
+    ]);
+    return outcome;
+  }
+
   #stop(): true {
     this.#stopped = true;
     return true;
@@ -229,6 +357,21 @@ export class CoreSession implements RuntimeSession {
 interface Recorded {
   readonly replies: readonly Extract<ModelMessage, { role: "assistant" }>[];
   readonly results: ReadonlyMap<string, RuntimeCallResult>;
+}
+
+function remoteId(id: string): void {
+  if (!id.startsWith(REMOTE_CALL_PREFIX)) {
+    throw new Error(`a remote call's or question's id begins with '${REMOTE_CALL_PREFIX}'; '${id}' does not`);
+  }
+}
+
+function remoteResult(recorded: {
+  readonly ok: boolean;
+  readonly result?: unknown;
+  readonly error?: CallError;
+}): RuntimeCallResult {
+  if (recorded.ok) return { ok: true, result: recorded.result };
+  return { ok: false, error: recorded.error ?? { code: "FAILED", message: "the remote call failed" } };
 }
 
 function resultIn(messages: readonly ModelMessage[], callId: string): RuntimeCallResult | undefined {

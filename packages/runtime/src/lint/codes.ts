@@ -168,6 +168,15 @@ export const LINT_CODES = {
     summary:
       "A part of a Claude Code plugin or a standalone Agent Skill that oz0 cannot honour (docs/compat.md).",
   },
+  "OZ-S036": {
+    severity: "error",
+    summary:
+      "An agent's harness: options are not what its runtime takes (an outside A2A agent's: card, skill, key, signature, jwks, version, auth, task_usd, poll, session_header).",
+  },
+  "OZ-S037": {
+    severity: "warning",
+    summary: "A remote agent lists tools:; its loop runs at the outside agent, which gets none of them.",
+  },
 } as const satisfies Record<string, LintCodeInfo>;
 
 export type LintCode = keyof typeof LINT_CODES;

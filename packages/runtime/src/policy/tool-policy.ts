@@ -123,12 +123,41 @@ export class ToolPolicy {
       );
   }
 
+  /**
+   * Whether the address is a remote agent's own call, `<plugin>/<agent>.send_message`, which
+   * its runtime makes in place of a model's (runtimes/a2a): a rule may name it exactly.
+   */
+  async #remoteCall(
+    tenant: string,
+    pattern: { plugin: string; tool: string; function: string },
+  ): Promise<boolean> {
+    if (pattern.function !== "send_message") return false;
+    const found = await this.#store.db
+      .selectFrom("parts")
+      .select("definition")
+      .where("tenant", "=", tenant)
+      .where("kind", "=", "agent")
+      .where("plugin", "=", pattern.plugin)
+      .where("name", "=", pattern.tool)
+      .executeTakeFirst();
+    if (found === undefined) return false;
+    const stored = (
+      typeof found.definition === "string" ? JSON.parse(found.definition) : found.definition
+    ) as {
+      definition?: { runtime?: unknown };
+    };
+    const runtime = stored.definition?.runtime;
+    return typeof runtime === "string" && runtime.startsWith("remote:");
+  }
+
   /** Parses `text` and runs the owner check on what it names. */
   private async checked(tenant: string, text: string): Promise<FunctionPattern> {
     const pattern = parsePattern(text, "function");
     switch (pattern.kind) {
       case "function":
-        await this.#owners.resolvePart(tenant, "function", text);
+        if (!(await this.#remoteCall(tenant, pattern))) {
+          await this.#owners.resolvePart(tenant, "function", text);
+        }
         break;
       case "tool-wildcard":
         await this.#owners.resolvePart(tenant, "tool", `${pattern.plugin}/${pattern.tool}`);

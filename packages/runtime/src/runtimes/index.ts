@@ -1,8 +1,10 @@
 // Agent runtimes: the interface a loop implements to run an agent's jobs, and the registry
 // `runtime:` selects one from. oz0's own loop is the default; others register here.
+import { A2A_RUNTIME } from "./a2a/index.js";
 import { OZ0_RUNTIME } from "./oz0.js";
 import { RuntimeRegistry } from "./registry.js";
 
+export { A2A_OPTIONS, A2A_RUNTIME_NAME, ENDPOINTS_VARIABLE } from "./a2a/index.js";
 export { OZ0_RUNTIME } from "./oz0.js";
 export { RuntimeRegistry } from "./registry.js";
 export {
@@ -10,9 +12,13 @@ export {
   type RuntimeCallResult,
   type RuntimeModelReply,
   type RuntimeModelRequest,
+  type RuntimeRemoteCall,
+  type RuntimeRemoteSend,
+  type RuntimeRemoteTask,
   type RuntimeSession,
   RuntimeStop,
 } from "./types.js";
 
 /** The runtimes this oz0 has: lint, install and the job engine read it, and a runtime registers in it. */
 export const agentRuntimes = new RuntimeRegistry(OZ0_RUNTIME);
+agentRuntimes.register(A2A_RUNTIME);

@@ -20,6 +20,11 @@ import type { ModelCall, ModelFunction, ModelMessage, ModelUsage } from "../mode
  * - **wait**: an approval, a question (`oz.ask_user`) or a child job (`oz.delegate`) parks the
  *   job inside `callFunction`, which then throws a `RuntimeStop`; the runtime lets it propagate.
  *   When the job is queued again, `run` is called anew and replays to the same point.
+ * - **remote**: a runtime whose loop runs outside oz0 (a remote agent) makes no model calls; each
+ *   exchange with it is one `callRemote`, governed and recorded like a function call (its
+ *   `tool_call` before the message goes out, the remote task's id as `remote_task` before the run
+ *   waits on it, its `tool_result` after), so a resumed run follows the recorded task and never
+ *   sends a message twice. `checkpoint` is the gate between two polls, `ask` a person's question.
  * - **cancel**: `session.signal` aborts when the job is cancelled, runs out of time or the
  *   worker lost its lease; `cancel`, when given, is told too, to let go of what the runtime
  *   holds outside the process (a harness's process, a remote task).
@@ -32,6 +37,11 @@ export interface AgentRuntime {
   /** Takes the job, from its history, to its next stop: it ends, or waits. */
   run(session: RuntimeSession): Promise<void>;
   cancel?(session: RuntimeSession, reason: "cancel" | "timeout" | "lost"): void;
+  /**
+   * What is wrong with an agent's `harness:` options for this runtime, one sentence each (an
+   * empty list: nothing). Lint reports each (OZ-S036) and install refuses the agent, as a run would.
+   */
+  optionProblems?(harness: Readonly<Record<string, unknown>> | undefined): readonly string[];
 }
 
 /** A model request a runtime makes: its own conversation, and the functions it offers (the agent's when left out). */
@@ -58,6 +68,35 @@ export type RuntimeCallResult =
   | { readonly ok: true; readonly result: unknown }
   | { readonly ok: false; readonly error: { readonly code: string; readonly message: string } };
 
+/**
+ * One exchange with an agent outside oz0, governed as the function `<plugin>/<agent>.<function>`
+ * of the job's agent (deny and ask rules and a tool kill switch on that address apply).
+ */
+export interface RuntimeRemoteCall {
+  /** The call's id, `remote.<n>`: the same on every run, so a resumed run finds its record. */
+  readonly id: string;
+  readonly function: string;
+  readonly description: string;
+  readonly args: Readonly<Record<string, unknown>>;
+}
+
+/** A remote task as the job's history records it. */
+export interface RuntimeRemoteTask {
+  readonly id: string;
+  readonly context?: string | undefined;
+  readonly state: string;
+}
+
+/** What `callRemote` gives the runtime's sender: what the history holds of the call, and how to record its task. */
+export interface RuntimeRemoteSend {
+  /** The task the history holds for the call: follow it, never send the message again. */
+  readonly task: RuntimeRemoteTask | undefined;
+  /** True when an earlier run recorded the call as going out but no task: the message may have been sent. */
+  readonly mayHaveSent: boolean;
+  /** Records the task (or its new state) in the job's history; call it before waiting on the task. */
+  record(task: RuntimeRemoteTask & { readonly text?: string | undefined }): Promise<void>;
+}
+
 /** What the core gives a runtime for one run of a job. */
 export interface RuntimeSession {
   readonly job: string;
@@ -83,6 +122,33 @@ export interface RuntimeSession {
   /** Ends the job with the answer (checked against the output schema); in a chat, waits for the person. */
   finish(answer: { readonly text?: string | undefined; readonly output?: unknown }): Promise<void>;
   fail(failure: { readonly kind: string; readonly message: string }): Promise<void>;
+  /** The agent's `harness:` options as its definition has them. */
+  readonly options: Readonly<Record<string, unknown>>;
+  /** What the job's calls cost so far, and the most its limits let it spend (a routine's `max_cost_usd`). */
+  readonly cost: { readonly spentUsd: number; readonly maxUsd: number | undefined };
+  /**
+   * One exchange with an agent outside oz0, decided by the tenant's tool policy and kill
+   * switches and recorded as a function call; a recorded outcome is returned from the history.
+   * `send` does the exchange; what it throws becomes the call's error result.
+   */
+  callRemote(
+    call: RuntimeRemoteCall,
+    send: (recorded: RuntimeRemoteSend) => Promise<unknown>,
+  ): Promise<RuntimeCallResult>;
+  /**
+   * The checks before a step (cancel, wall time, the agent's kill switch), for a runtime that
+   * waits on outside work: true when the job stopped here; the runtime lets go of that work and
+   * throws `new RuntimeStop(session.job)`.
+   */
+  checkpoint(): Promise<boolean>;
+  /**
+   * Asks the person `question`, as oz.ask_user does: the job waits (this throws a RuntimeStop)
+   * until `oz0 job answer`; on the run after, it returns the answer. `id` (`remote.<...>`) names
+   * the question, the same on every run.
+   */
+  ask(id: string, question: string): Promise<string>;
+  /** The tenant's remote-agent secret `name` (`oz0 remote secret set`); never written to the history. */
+  secret(name: string): Promise<string | undefined>;
 }
 
 /**

@@ -33,6 +33,7 @@ export type { ModelsService } from "./models.js";
 export type { PartHint } from "./parts.js";
 export type { PluginConfigService } from "./plugin-config.js";
 export type { RecordFilter, RecordsService } from "./records.js";
+export type { RemoteService } from "./remote.js";
 export { type ChatTurn, type RunOutcome, type RunResult, runResult } from "./results.js";
 export { SERVICE_ROLES, type ServiceAction } from "./roles.js";
 export type { RoutinesService } from "./routines.js";

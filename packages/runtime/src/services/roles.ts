@@ -67,6 +67,8 @@ export const SERVICE_ROLES = {
   "mcp.serve": { role: "runner", does: "serve functions over MCP" },
   "mcp.login": { role: "operator", does: "log in to MCP servers" },
   "mcp.keepSecrets": { role: "operator", does: "set MCP secrets" },
+  "remote.secrets": { role: "viewer", does: "list remote agents' secrets' names" },
+  "remote.setSecret": { role: "operator", does: "set remote agents' secrets" },
   "skills.proposals": { role: "viewer", does: "list skill proposals" },
   "skills.proposal": { role: "viewer", does: "read skill proposals" },
   "skills.approve": { role: "approver", does: "approve skill proposals" },

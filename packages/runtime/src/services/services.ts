@@ -13,6 +13,7 @@ import { McpService } from "./mcp.js";
 import { ModelsService } from "./models.js";
 import { PluginConfigService } from "./plugin-config.js";
 import { RecordsService } from "./records.js";
+import { RemoteService } from "./remote.js";
 import { RoutinesService } from "./routines.js";
 import { SkillsService } from "./skills.js";
 import { ToolsService } from "./tools.js";
@@ -35,6 +36,7 @@ export class Services {
   readonly inventory: InventoryService;
   readonly models: ModelsService;
   readonly mcp: McpService;
+  readonly remote: RemoteService;
   readonly skills: SkillsService;
   readonly routines: RoutinesService;
   readonly records: RecordsService;
@@ -58,6 +60,7 @@ export class Services {
     this.inventory = new InventoryService(core);
     this.models = new ModelsService(core);
     this.mcp = new McpService(core);
+    this.remote = new RemoteService(core);
     this.skills = new SkillsService(core);
     this.routines = new RoutinesService(core);
     this.records = new RecordsService(core);

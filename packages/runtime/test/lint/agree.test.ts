@@ -207,9 +207,18 @@ const CASES: readonly Case[] = [
     change: edit(
       "plugin.yaml",
       "    instructions: prompts/helper.md\n",
-      "    runtime: remote:a2a\n    instructions: prompts/helper.md\n",
+      "    runtime: remote:other\n    instructions: prompts/helper.md\n",
     ),
     code: "OZ-S023",
+  },
+  {
+    rule: "an outside A2A agent's option it does not take is refused by both",
+    change: edit(
+      "plugin.yaml",
+      "    instructions: prompts/helper.md\n",
+      "    runtime: remote:a2a\n    harness: { auth: basic }\n    instructions: prompts/helper.md\n",
+    ),
+    code: "OZ-S036",
   },
   {
     rule: "a hook spec building a handler for no hook point is refused by both, with the closest one",

@@ -123,11 +123,11 @@ const CASES: readonly RuleCase[] = [
     triggers: "warns about tools other than oz.ask_user on a JSON-lines harness agent",
     passes: "accepts oz.ask_user on a JSON-lines harness agent",
     lines: [
-      "plugin.yaml:6:14 error OZ-S023 agent 'coder' names runtime 'harness:codex', which this oz0 does not have (no harness runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop). Leave runtime: out to run the agent on oz0's own loop.",
+      "plugin.yaml:6:14 error OZ-S023 agent 'coder' names runtime 'harness:codex', which this oz0 does not have (no harness runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop), remote:a2a. Leave runtime: out to run the agent on oz0's own loop.",
       "plugin.yaml:7:26 warning OZ-S008 agent 'coder' runs on the JSON-lines harness 'codex', which uses only oz.ask_user, so it never gets 'oz.fail'; remove it, or use an ACP harness",
     ],
     passLines: [
-      "plugin.yaml:6:14 error OZ-S023 agent 'coder' names runtime 'harness:codex', which this oz0 does not have (no harness runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop). Leave runtime: out to run the agent on oz0's own loop.",
+      "plugin.yaml:6:14 error OZ-S023 agent 'coder' names runtime 'harness:codex', which this oz0 does not have (no harness runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop), remote:a2a. Leave runtime: out to run the agent on oz0's own loop.",
     ],
   },
   {
@@ -135,13 +135,12 @@ const CASES: readonly RuleCase[] = [
     triggers: "warns that tool_loading: lazy does nothing on a JSON-lines harness or a remote agent",
     passes: "accepts tool_loading: lazy on an ACP harness agent",
     lines: [
-      "plugin.yaml:6:14 error OZ-S023 agent 'coder' names runtime 'harness:codex', which this oz0 does not have (no harness runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop). Leave runtime: out to run the agent on oz0's own loop.",
+      "plugin.yaml:6:14 error OZ-S023 agent 'coder' names runtime 'harness:codex', which this oz0 does not have (no harness runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop), remote:a2a. Leave runtime: out to run the agent on oz0's own loop.",
       "plugin.yaml:10:19 warning OZ-S009 agent 'coder' runs on the JSON-lines harness 'codex'; tool_loading: lazy does nothing there, so remove it",
-      "plugin.yaml:13:14 error OZ-S023 agent 'remote-helper' names runtime 'remote:a2a', which this oz0 does not have (no remote agent runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop). Leave runtime: out to run the agent on oz0's own loop.",
       "plugin.yaml:14:19 warning OZ-S009 agent 'remote-helper' is a remote agent, whose loop runs at its provider; tool_loading: lazy does nothing there, so remove it",
     ],
     passLines: [
-      "plugin.yaml:6:14 error OZ-S023 agent 'coder' names runtime 'harness:claude-code', which this oz0 does not have (no harness runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop). Leave runtime: out to run the agent on oz0's own loop.",
+      "plugin.yaml:6:14 error OZ-S023 agent 'coder' names runtime 'harness:claude-code', which this oz0 does not have (no harness runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop), remote:a2a. Leave runtime: out to run the agent on oz0's own loop.",
     ],
   },
   {
@@ -151,10 +150,10 @@ const CASES: readonly RuleCase[] = [
     passes: "accepts an official harness",
     lines: [
       "plugin.yaml:6:14 warning OZ-S010 agent 'coder' runs on harness 'homebrew-agent', which this plugin does not provide and which is not one of oz0's official harnesses (claude-code, gemini-cli, codex, claude-agent-sdk); another plugin must provide it: check that you trust that plugin, or use an official one",
-      "plugin.yaml:6:14 error OZ-S023 agent 'coder' names runtime 'harness:homebrew-agent', which this oz0 does not have (no harness runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop). Leave runtime: out to run the agent on oz0's own loop.",
+      "plugin.yaml:6:14 error OZ-S023 agent 'coder' names runtime 'harness:homebrew-agent', which this oz0 does not have (no harness runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop), remote:a2a. Leave runtime: out to run the agent on oz0's own loop.",
     ],
     passLines: [
-      "plugin.yaml:6:14 error OZ-S023 agent 'coder' names runtime 'harness:claude-code', which this oz0 does not have (no harness runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop). Leave runtime: out to run the agent on oz0's own loop.",
+      "plugin.yaml:6:14 error OZ-S023 agent 'coder' names runtime 'harness:claude-code', which this oz0 does not have (no harness runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop), remote:a2a. Leave runtime: out to run the agent on oz0's own loop.",
     ],
   },
   {
@@ -167,10 +166,7 @@ const CASES: readonly RuleCase[] = [
     code: "OZ-S012",
     triggers: "refuses skills.propose on a remote agent",
     passes: "accepts skills.propose on an agent that runs in oz0",
-    lines: [
-      "plugin.yaml:10:14 error OZ-S023 agent 'remote-helper' names runtime 'remote:a2a', which this oz0 does not have (no remote agent runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop). Leave runtime: out to run the agent on oz0's own loop.",
-      "plugin.yaml:15:9 error OZ-S012 a remote agent cannot propose skills; remove skills.propose",
-    ],
+    lines: ["plugin.yaml:15:9 error OZ-S012 a remote agent cannot propose skills; remove skills.propose"],
   },
   {
     code: "OZ-S013",
@@ -191,7 +187,7 @@ const CASES: readonly RuleCase[] = [
     triggers: "refuses failures with a platform kind, a description over 200 characters and a repeated kind",
     passes: "accepts failures within the spec's limits",
     lines: [
-      "plugin.yaml:11:15 error OZ-S015 'timeout' is one of the platform's own failure kinds (timeout, undeclared, cancelled, killed, invalid_input, invalid_output, max_turns, token_limit, budget_exceeded, model_error, tool_clash, name_clash, policy_denied, unplanned_model_call, dead_letter, internal, step_failed, part_removed); give the agent's kind another name",
+      "plugin.yaml:11:15 error OZ-S015 'timeout' is one of the platform's own failure kinds (timeout, undeclared, cancelled, killed, invalid_input, invalid_output, max_turns, token_limit, budget_exceeded, model_error, tool_clash, name_clash, policy_denied, unplanned_model_call, dead_letter, internal, step_failed, part_removed, remote_error); give the agent's kind another name",
       "plugin.yaml:14:22 error OZ-S015 a failure's description may be at most 200 characters",
       "plugin.yaml:15:15 error OZ-S015 failure kind 'no_answer' is declared twice; each kind appears once",
     ],
@@ -247,7 +243,7 @@ const CASES: readonly RuleCase[] = [
     triggers: "refuses an agent on a runtime this oz0 does not have, naming the runtimes it has",
     passes: "accepts pydantic-ai, oz0's own loop",
     lines: [
-      "plugin.yaml:7:14 error OZ-S023 agent 'helper' names runtime 'openai-agents', which this oz0 does not have (the OpenAI Agents SDK does not run in it); its runtimes: pydantic-ai (the default, oz0's own loop). Leave runtime: out to run the agent on oz0's own loop.",
+      "plugin.yaml:7:14 error OZ-S023 agent 'helper' names runtime 'openai-agents', which this oz0 does not have (the OpenAI Agents SDK does not run in it); its runtimes: pydantic-ai (the default, oz0's own loop), remote:a2a. Leave runtime: out to run the agent on oz0's own loop.",
     ],
   },
   {
@@ -307,6 +303,24 @@ const CASES: readonly RuleCase[] = [
       "agents/reviewer.md:4:1 error OZ-S030 tools: names Claude Code's tools (Read, Grep, Bash), which oz0 does not have; an oz0 agent is granted oz0 tools by address. Remove tools: and grant oz0 tools in an oz0 agent file",
       "hooks:1:1 error OZ-S030 runs shell commands on Claude Code events (PreToolUse, Stop, ...); oz0 has no hook point that runs a shell command, and its hooks are code a plugin registers (host.addHook). Remove hooks/, or write the hook as oz0 plugin code",
       "skills/style/SKILL.md:4:1 error OZ-S030 allowed-tools: pre-approves tools while the skill is active, and an oz0 skill grants no tools: an agent's tools: and the tenant's policy decide what it may call. Remove allowed-tools and grant those tools to the agent that uses the skill",
+    ],
+  },
+  {
+    code: "OZ-S036",
+    triggers: "refuses harness: options an outside A2A agent does not take, each with what to write",
+    passes: "accepts every option an outside A2A agent takes",
+    lines: [
+      "plugin.yaml:9:7 error OZ-S036 agent 'painter': harness.tools is not an option of an outside A2A agent; its options are card, skill, key, signature, jwks, version, auth, task_usd, poll, session_header",
+      "plugin.yaml:9:7 error OZ-S036 agent 'painter': harness.auth is bearer or header:<Header-Name>, not 'basic'",
+      "plugin.yaml:9:7 error OZ-S036 agent 'painter': harness.poll is the seconds between two reads of a running task: a number above 0, at most 3600",
+    ],
+  },
+  {
+    code: "OZ-S037",
+    triggers: "warns about tools on a remote agent, which never gets them",
+    passes: "accepts a remote agent without tools",
+    lines: [
+      "plugin.yaml:8:13 warning OZ-S037 agent 'painter' runs at an outside agent (runtime remote:a2a), which never gets 'oz.ask_user'; remove it",
     ],
   },
 ];

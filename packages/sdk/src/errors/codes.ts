@@ -407,6 +407,14 @@ export const ERROR_CODES = {
       "An MCP server's tool answered a call with an error (isError); the message is the tool's own text.",
     data: "{ address: string, content: object[] }: the function by address and the content the tool answered with, secrets redacted.",
   },
+  REMOTE_AGENT_ERROR: {
+    side: "system",
+    status: 502,
+    retryable: false,
+    summary:
+      "An outside agent (runtime remote:a2a) could not be used: its card failed its checks, it failed or rejected the task, or a message may have reached it already and is not sent twice.",
+    data: "{ url: string, reason: string, task?: string, state?: string }: where, why (card, task, endpoint, unsent), and the remote task and its state when there was one.",
+  },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

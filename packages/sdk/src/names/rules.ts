@@ -137,6 +137,7 @@ export const PLATFORM_FAILURE_KINDS = [
   "internal",
   "step_failed",
   "part_removed",
+  "remote_error",
 ] as const;
 export type PlatformFailureKind = (typeof PLATFORM_FAILURE_KINDS)[number];
 

@@ -1,0 +1,340 @@
+// runtime: remote:a2a end to end against a loopback A2A agent written with the official SDK:
+// task states become job states, input-required a question, artifacts the answer; a deny rule,
+// an approval and a kill switch take effect on the remote call; a crashed run resumes the
+// recorded task without sending its message again; the card is checked before any message.
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { generateAgentCardSignature } from "@a2a-js/sdk";
+import { exportJWK, generateKeyPair } from "jose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { localAdmin } from "../../../src/callers/index.js";
+import { lintPlugin } from "../../../src/lint/index.js";
+import { A2A_RUNTIME } from "../../../src/runtimes/a2a/index.js";
+import { ENDPOINTS_VARIABLE, type RuntimeSession } from "../../../src/runtimes/index.js";
+import { ALICE, type Lab, lab, ofKind } from "../../policy/helpers.js";
+import { baseCard, type FixtureAgent, startFixtureAgent } from "./agent-server.js";
+
+const PARTNER = fileURLToPath(new URL("../../fixtures/runtimes/a2a", import.meta.url));
+
+let agent: FixtureAgent;
+let l: Lab;
+const savedEndpoints = process.env[ENDPOINTS_VARIABLE];
+
+async function tenantWithKey(plugin = PARTNER): Promise<string> {
+  const tenant = await l.tenant(plugin);
+  await l.runtime.services.remote.setSecret(localAdmin(tenant), "partner-token", "tok-partner-123");
+  return tenant;
+}
+
+async function until(check: () => Promise<boolean> | boolean): Promise<void> {
+  for (let tries = 0; tries < 500; tries += 1) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error("the condition never held");
+}
+
+beforeAll(async () => {
+  agent = await startFixtureAgent();
+  process.env[ENDPOINTS_VARIABLE] = ["painter", "picky", "strict"]
+    .map((name) => `partner/${name}=${agent.url}`)
+    .join(",");
+  l = await lab();
+});
+
+afterAll(async () => {
+  if (savedEndpoints === undefined) delete process.env[ENDPOINTS_VARIABLE];
+  else process.env[ENDPOINTS_VARIABLE] = savedEndpoints;
+  await l?.close();
+  await agent?.close();
+});
+
+describe("runtime: remote:a2a", () => {
+  it("sends the job's input as one message and answers with the completed task's artifact, the key and session in its headers", async () => {
+    const tenant = await tenantWithKey();
+    const before = agent.received.length;
+    const started = await l.runtime.jobs.start({ tenant, agent: "partner/painter", input: "echo hello" });
+    const job = await l.runtime.jobs.run(started.id, { tenant });
+    expect(job).toMatchObject({ status: "succeeded", output: "echo: hello" });
+    const [message] = agent.received.slice(before);
+    expect(message).toMatchObject({ messageId: `${started.id}:remote.1`, text: "echo hello" });
+    expect(message?.headers.authorization).toBe("Bearer tok-partner-123");
+    expect(message?.headers["x-oz0-session"]).toBe(started.id);
+    const events = await l.events(started.id);
+    expect(ofKind(events, "job_started")[0]?.data.runtime).toBe("remote:a2a");
+    expect(ofKind(events, "model_call")).toEqual([]);
+    expect(ofKind(events, "tool_call").map((entry) => entry.data.address)).toEqual([
+      "partner/painter.send_message",
+    ]);
+    expect(ofKind(events, "remote_task").map((entry) => entry.data.state)).toEqual([
+      "submitted",
+      "completed",
+    ]);
+    // The tenant's secret never reaches the history.
+    expect(JSON.stringify(events)).not.toContain("tok-partner-123");
+  });
+
+  it("redacts the tenant's key from what the outside agent says back", async () => {
+    const tenant = await tenantWithKey();
+    const started = await l.runtime.jobs.start({
+      tenant,
+      agent: "partner/painter",
+      input: "echo tok-partner-123",
+    });
+    const job = await l.runtime.jobs.run(started.id, { tenant });
+    expect(job.status).toBe("succeeded");
+    expect(JSON.stringify(job)).not.toContain("tok-partner-123");
+    expect(JSON.stringify(await l.events(started.id))).not.toContain("tok-partner-123");
+  });
+
+  it("turns input-required into a question, and sends the answer as the task's next message", async () => {
+    const tenant = await tenantWithKey();
+    const before = agent.received.length;
+    const started = await l.runtime.jobs.start({ tenant, agent: "partner/painter", input: "ask" });
+    const waiting = await l.runtime.jobs.run(started.id, { tenant });
+    expect(waiting).toMatchObject({
+      status: "waiting",
+      waitingFor: { kind: "answer", callId: "remote.1.question", question: "Which colour?" },
+    });
+    await l.runtime.jobs.answer(started.id, "blue", ALICE, { tenant });
+    const job = await l.runtime.jobs.run(started.id, { tenant });
+    expect(job).toMatchObject({ status: "succeeded", output: "colour: blue" });
+    expect(agent.received.slice(before).map((entry) => entry.text)).toEqual(["ask", "blue"]);
+    const tasks = ofKind(await l.events(started.id), "remote_task").map((entry) => entry.data.task);
+    expect(new Set(tasks).size).toBe(1);
+  });
+
+  it("fails the job with remote_error when the remote task fails", async () => {
+    const tenant = await tenantWithKey();
+    const started = await l.runtime.jobs.start({ tenant, agent: "partner/painter", input: "fail" });
+    const job = await l.runtime.jobs.run(started.id, { tenant });
+    expect(job.status).toBe("failed");
+    expect(job.failure?.kind).toBe("remote_error");
+    expect(job.failure?.message).toContain("as failed: out of paint");
+  });
+
+  it("a deny rule on the remote call refuses it before any message goes out", async () => {
+    const tenant = await tenantWithKey();
+    await l.runtime.policy.set(tenant, "deny", "partner/painter.send_message");
+    const before = agent.received.length;
+    const started = await l.runtime.jobs.start({ tenant, agent: "partner/painter", input: "echo no" });
+    const job = await l.runtime.jobs.run(started.id, { tenant });
+    expect(job.status).toBe("failed");
+    expect(job.failure?.kind).toBe("policy_denied");
+    expect(agent.received.length).toBe(before);
+  });
+
+  it("an ask rule holds the remote call for a person's approval, and the approved call goes out once", async () => {
+    const tenant = await tenantWithKey();
+    await l.runtime.policy.set(tenant, "ask", "partner/painter.send_message");
+    const before = agent.received.length;
+    const started = await l.runtime.jobs.start({ tenant, agent: "partner/painter", input: "echo approved" });
+    const held = await l.runtime.jobs.run(started.id, { tenant });
+    expect(held).toMatchObject({ status: "waiting", waitingFor: { kind: "approval", callId: "remote.1" } });
+    expect(agent.received.length).toBe(before);
+    const [approval] = await l.runtime.approvals.list(tenant);
+    if (approval === undefined) throw new Error("no approval was asked for");
+    expect(approval.address).toBe("partner/painter.send_message");
+    await l.runtime.approvals.approve(tenant, approval.id, ALICE);
+    const job = await l.runtime.jobs.run(started.id, { tenant });
+    expect(job).toMatchObject({ status: "succeeded", output: "echo: approved" });
+    expect(agent.received.slice(before).map((entry) => entry.text)).toEqual(["echo approved"]);
+  });
+
+  it("a kill switch pulled while the task runs ends the job and cancels the remote task", async () => {
+    const tenant = await tenantWithKey();
+    const started = await l.runtime.jobs.start({ tenant, agent: "partner/painter", input: "hold" });
+    const running = l.runtime.jobs.run(started.id, { tenant });
+    await until(async () => ofKind(await l.events(started.id), "remote_task").length > 0);
+    await l.runtime.killSwitches.kill(tenant, "agent", "partner/painter", ALICE);
+    const job = await running;
+    expect(job).toMatchObject({ status: "failed", failure: { kind: "killed" } });
+    const task = ofKind(await l.events(started.id), "remote_task")[0]?.data.task;
+    expect(agent.cancelled).toContain(task);
+  });
+
+  it("oz0 job cancel while the task runs cancels the job and the remote task", async () => {
+    const tenant = await tenantWithKey();
+    const started = await l.runtime.jobs.start({ tenant, agent: "partner/painter", input: "hold" });
+    const running = l.runtime.jobs.run(started.id, { tenant });
+    await until(async () => ofKind(await l.events(started.id), "remote_task").length > 0);
+    await l.runtime.jobs.cancel(started.id, ALICE, { tenant });
+    const job = await running;
+    expect(job.status).toBe("cancelled");
+    const task = ofKind(await l.events(started.id), "remote_task")[0]?.data.task;
+    await until(() => agent.cancelled.includes(task ?? ""));
+  });
+
+  it("a run stopped while it waits on the task resumes the recorded task, never sending the message twice", async () => {
+    const tenant = await tenantWithKey();
+    const before = agent.received.length;
+    const started = await l.runtime.jobs.start({ tenant, agent: "partner/painter", input: "hold" });
+    const crash = new AbortController();
+    const first = l.runtime.jobs.run(started.id, { tenant, signal: crash.signal });
+    await until(async () => ofKind(await l.events(started.id), "remote_task").length > 0);
+    crash.abort();
+    expect((await first).status).toBe("queued");
+    agent.release("done at last");
+    const job = await l.runtime.jobs.run(started.id, { tenant });
+    expect(job).toMatchObject({ status: "succeeded", output: "done at last" });
+    expect(agent.received.slice(before).map((entry) => entry.text)).toEqual(["hold"]);
+    const events = await l.events(started.id);
+    expect(ofKind(events, "job_claimed")).toHaveLength(2);
+    expect(ofKind(events, "tool_call")).toHaveLength(1);
+  });
+
+  it("never sends a message twice: a run that died before the task's id was recorded ends the job instead", async () => {
+    const tenant = await tenantWithKey();
+    const before = agent.received.length;
+    const started = await l.runtime.jobs.start({ tenant, agent: "partner/painter", input: "stall" });
+    const crash = new AbortController();
+    const first = l.runtime.jobs.run(started.id, { tenant, signal: crash.signal });
+    await until(() => agent.received.length > before);
+    crash.abort();
+    expect((await first).status).toBe("queued");
+    const events = await l.events(started.id);
+    expect(ofKind(events, "tool_call")).toHaveLength(1);
+    expect(ofKind(events, "remote_task")).toEqual([]);
+    const job = await l.runtime.jobs.run(started.id, { tenant });
+    expect(job.status).toBe("failed");
+    expect(job.failure?.kind).toBe("remote_error");
+    expect(job.failure?.message).toContain("oz0 does not send a message twice");
+    expect(agent.received.slice(before).map((entry) => entry.text)).toEqual(["stall"]);
+  });
+
+  it("checks task_usd against what the job may still spend before the message goes out", async () => {
+    const failed: { kind: string; message: string }[] = [];
+    const sent: string[] = [];
+    const session = {
+      job: "job_costly",
+      agent: "partner/painter",
+      runtime: "remote:a2a",
+      opening: [
+        { role: "system", content: "" },
+        { role: "user", content: "echo costly" },
+      ],
+      signal: new AbortController().signal,
+      options: { task_usd: 0.5 },
+      cost: { spentUsd: 0.75, maxUsd: 1 },
+      fail: async (failure: { kind: string; message: string }) => {
+        failed.push(failure);
+      },
+      callRemote: async (call: { id: string }) => {
+        sent.push(call.id);
+        return { ok: true, result: { state: "completed", text: "" } };
+      },
+      finish: async () => {},
+      secret: async () => undefined,
+    } as unknown as RuntimeSession;
+    await A2A_RUNTIME.run(session);
+    expect(sent).toEqual([]);
+    expect(failed).toEqual([
+      {
+        kind: "budget_exceeded",
+        message:
+          "a task of partner/painter may cost $0.5 (harness.task_usd); with $0.7500 spent, that passes the job's limits.max_cost_usd ($1), so no message was sent",
+      },
+    ]);
+  });
+
+  it("refuses a card whose version is not the one harness.version asks for, with a clear error", async () => {
+    const tenant = await tenantWithKey();
+    const before = agent.received.length;
+    const started = await l.runtime.jobs.start({ tenant, agent: "partner/picky", input: "echo x" });
+    const job = await l.runtime.jobs.run(started.id, { tenant });
+    expect(job.status).toBe("failed");
+    expect(job.failure?.kind).toBe("remote_error");
+    expect(job.failure?.message).toBe(
+      `the A2A agent card at ${agent.url}/.well-known/agent-card.json states agent version '1.2.0', and harness.version asks for 2.0.0`,
+    );
+    expect(agent.received.length).toBe(before);
+  });
+
+  it("checks the card's signature against harness.jwks: a signed card is used, a tampered one refused", async () => {
+    const { privateKey, publicKey } = await generateKeyPair("ES256");
+    const jwk = { ...(await exportJWK(publicKey)), kid: "partner-1", alg: "ES256" };
+    const dir = await mkdtemp(join(tmpdir(), "oz0-a2a-signed-"));
+    await writeFile(
+      join(dir, "plugin.yaml"),
+      [
+        "name: partner",
+        "version: 1.0.0",
+        "description: An outside agent whose card must be signed.",
+        "model: { use: test }",
+        "agents:",
+        "  - name: strict",
+        "    description: Uses a signed card only.",
+        "    runtime: remote:a2a",
+        "    harness:",
+        "      signature: true",
+        `      jwks: { keys: [${JSON.stringify(jwk)}] }`,
+        "    skills: []",
+        "    input: text",
+        "    output: text",
+        "",
+      ].join("\n"),
+    );
+    const tenant = await l.tenant(dir);
+    const sign = generateAgentCardSignature(privateKey, { alg: "ES256", kid: "partner-1", typ: "JOSE" });
+    const signed = await sign(baseCard(agent.url));
+    const served = agent.card;
+    try {
+      agent.card = signed;
+      const good = await l.runtime.jobs.start({ tenant, agent: "partner/strict", input: "echo signed" });
+      expect(await l.runtime.jobs.run(good.id, { tenant })).toMatchObject({
+        status: "succeeded",
+        output: "echo: signed",
+      });
+      agent.card = { ...signed, description: "Something else entirely." };
+      const before = agent.received.length;
+      const bad = await l.runtime.jobs.start({ tenant, agent: "partner/strict", input: "echo tampered" });
+      const job = await l.runtime.jobs.run(bad.id, { tenant });
+      expect(job.failure?.kind).toBe("remote_error");
+      expect(job.failure?.message).toContain("has no valid signature by a key of harness.jwks");
+      agent.card = { ...served, signatures: [] };
+      const unsigned = await l.runtime.jobs.start({
+        tenant,
+        agent: "partner/strict",
+        input: "echo unsigned",
+      });
+      const refused = await l.runtime.jobs.run(unsigned.id, { tenant });
+      expect(refused.failure?.message).toContain("carries no signature");
+      expect(agent.received.length).toBe(before);
+    } finally {
+      agent.card = served;
+    }
+  });
+
+  it("keeps the key as a tenant secret whose name alone is listed, and says which one is missing", async () => {
+    const tenant = await l.tenant(PARTNER);
+    expect(await l.runtime.services.remote.secrets(localAdmin(tenant))).toEqual([]);
+    const started = await l.runtime.jobs.start({ tenant, agent: "partner/painter", input: "echo x" });
+    const job = await l.runtime.jobs.run(started.id, { tenant });
+    expect(job.failure?.message).toContain(
+      "the tenant has none of that name: set it with oz0 remote secret set partner-token",
+    );
+    await l.runtime.services.remote.setSecret(localAdmin(tenant), "partner-token", "tok-partner-123");
+    expect(await l.runtime.services.remote.secrets(localAdmin(tenant))).toEqual(["partner-token"]);
+  });
+
+  it("fails with what to do when the node's operator set no endpoint for the agent", async () => {
+    const tenant = await tenantWithKey();
+    const saved = process.env[ENDPOINTS_VARIABLE];
+    process.env[ENDPOINTS_VARIABLE] = "";
+    try {
+      const started = await l.runtime.jobs.start({ tenant, agent: "partner/painter", input: "echo x" });
+      const job = await l.runtime.jobs.run(started.id, { tenant });
+      expect(job.failure?.kind).toBe("remote_error");
+      expect(job.failure?.message).toContain(`the node's operator sets one in ${ENDPOINTS_VARIABLE}`);
+    } finally {
+      process.env[ENDPOINTS_VARIABLE] = saved;
+    }
+  });
+
+  it("lint passes the fixture's agents and reports options a remote A2A agent does not take (OZ-S036)", async () => {
+    const report = await lintPlugin(PARTNER);
+    expect(report.findings.filter((finding) => finding.severity === "error")).toEqual([]);
+  });
+});
