@@ -403,7 +403,7 @@ export interface RoutineFiresTable {
   updated_at: EpochMs;
 }
 
-/** One version of a record a plugin's tools keep (migration 14). */
+/** One version of a record a plugin's tools keep (migration 17). */
 export interface RecordsTable {
   tenant: string;
   plugin: string;

@@ -12,7 +12,7 @@ import { bundles } from "./010-bundles.js";
 import { identity } from "./011-identity.js";
 import { approvalWithdrawn } from "./012-approval-withdrawn.js";
 import { routines } from "./013-routines.js";
-import { records } from "./014-records.js";
+import { records } from "./017-records.js";
 import type { Migration } from "./types.js";
 
 export type { Migration, MigrationContext, MigrationDb } from "./types.js";

@@ -1,4 +1,4 @@
-// Migration 14: records, the versioned values a plugin's tools keep through the platform
+// Migration 17: records, the versioned values a plugin's tools keep through the platform
 // (`ctx.records`). `records` holds every version, by tenant, plugin, kind and key, with the
 // subject it is about (a person or a thing erasure finds it by). `record_retention` is a
 // tenant's retention of a kind in days; `record_holds` are legal holds, which keep what they
@@ -6,7 +6,7 @@
 import type { Migration } from "./types.js";
 
 export const records: Migration = {
-  version: 14,
+  version: 17,
   name: "records",
   async up(db) {
     await db.schema
