@@ -137,7 +137,7 @@ describe("a tenant admin's grants of uses:", () => {
     const { events } = await run(name, "grantee/overreach");
     const result = ofKind(events, "tool_result")[0]?.data;
     expect(result).toMatchObject({ ok: false, error: { code: "NOT_GRANTED" } });
-    expect(result?.ok === false && result.error.message).toMatch(
+    expect(result?.ok === false && result.error?.message).toMatch(
       /^uses\.github\.tools of grantee does not list oz0_github\.list_pull_requests \(it lists oz0_github\.get_file\)/,
     );
   });
