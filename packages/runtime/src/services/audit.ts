@@ -1,6 +1,7 @@
 // The audit log as callers see it: the tenant's entries, newest first, read by an admin.
-import type { AuditEntry, AuditFilter } from "../audit/index.js";
+
 import { Oz0Error } from "@oz0/sdk";
+import type { AuditEntry, AuditFilter } from "../audit/index.js";
 import type { Caller } from "../callers/index.js";
 import { type ServiceCore, scoped } from "./core.js";
 
