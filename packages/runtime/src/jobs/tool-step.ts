@@ -103,8 +103,21 @@ export async function toolStep(run: JobRun, setup: AgentSetup, pending: PendingC
       ? undefined
       : await reachRefusal(run.deps.source, run.row.tenant, setup.plugin.manifest, reached);
   if (ungranted !== undefined) {
+    // A call already recorded (in flight when a worker died) gets its refusal as its result.
+    const recorded = run.takeRecorded(call.id) || pending.started !== undefined;
     await run.write([
-      event("tool_call", { callId: call.id, name: call.name, address: fn.address, key, attempt: 1, args }),
+      ...(recorded
+        ? []
+        : [
+            event("tool_call", {
+              callId: call.id,
+              name: fn.modelName,
+              address: fn.address,
+              key,
+              attempt: 1,
+              args,
+            }),
+          ]),
       event("tool_result", {
         callId: call.id,
         ok: false,

@@ -167,6 +167,20 @@ describe("a tenant admin's grants of uses:", () => {
     ]);
   });
 
+  it("refuses a lazily loading agent's oz.call_tool of another plugin's function the tenant has not granted", async () => {
+    const name = "tenant-grants-lazy";
+    await runtime.services.plugins.install(admin(name), fixture("github"));
+    await runtime.services.plugins.install(admin(name), fixture("freeloader-granted"));
+    await runtime.services.plugins.revoke(admin(name), "freeloader");
+    const { events } = await run(name, "freeloader/finder");
+    expect(ofKind(events, "tool_result")[0]?.data).toMatchObject({
+      ok: false,
+      error: { code: "NOT_GRANTED" },
+    });
+    const refused = ofKind(events, "tool_result")[0]?.data;
+    expect(refused?.ok === false && refused.error?.message).toContain("oz0 plugin grant freeloader");
+  });
+
   it("refuses a delegation to another plugin's agent the tenant has not granted", async () => {
     const name = await tenant();
     await runtime.services.plugins.revoke(admin(name), "grantee");

@@ -8,7 +8,7 @@
 import type { Migration } from "./types.js";
 
 /** Who the grants of plugins installed before migration 14 are recorded as given by. */
-export const MIGRATION_GRANTOR = "migration 14";
+const MIGRATION_GRANTOR = "migration 14";
 
 export const pluginGrants: Migration = {
   version: 14,
