@@ -217,12 +217,17 @@ export async function agentSkills(
   agent: LoadedAgent,
   resolver: FunctionResolver,
   tenantGrant?: { readonly tenant: string; readonly grant: TenantGrant | undefined },
-): Promise<{ skills: SkillEntry[]; leftOut: { reference: string; reason: string }[] }> {
+): Promise<{
+  skills: SkillEntry[];
+  leftOut: { reference: string; reason: string }[];
+  ungranted: { plugin: string; name: string }[];
+}> {
   const own = plugin.manifest.name;
   const field = agent.definition.skills;
   const refs = field === undefined ? undefined : Array.isArray(field) ? field : field.use;
   const skills: SkillEntry[] = [];
   const leftOut: { reference: string; reason: string }[] = [];
+  const ungranted: { plugin: string; name: string }[] = [];
   const add = (from: LoadedPlugin, name: string) => {
     const skill = from.skills.find((entry) => entry.name === name);
     if (skill === undefined) return false;
@@ -240,7 +245,7 @@ export async function agentSkills(
   };
   if (refs === undefined) {
     for (const skill of plugin.skills) add(plugin, skill.name);
-    return { skills, leftOut };
+    return { skills, leftOut, ungranted };
   }
   for (const reference of refs) {
     const slash = reference.indexOf("/");
@@ -270,6 +275,7 @@ export async function agentSkills(
       const refused = name === "*" ? undefined : tenantRefusal(from, name);
       if (refused !== undefined) {
         leftOut.push({ reference, reason: refused });
+        ungranted.push({ plugin: from, name });
         continue;
       }
       try {
@@ -283,8 +289,10 @@ export async function agentSkills(
       // A pattern gets what the grant covers; each skill it leaves out is reported by address.
       for (const skill of source.skills) {
         const refused = declared(skill.name) ? tenantRefusal(from, skill.name) : undefined;
-        if (refused !== undefined) leftOut.push({ reference: `${from}/${skill.name}`, reason: refused });
-        else if (declared(skill.name)) add(source, skill.name);
+        if (refused !== undefined) {
+          leftOut.push({ reference: `${from}/${skill.name}`, reason: refused });
+          ungranted.push({ plugin: from, name: skill.name });
+        } else if (declared(skill.name)) add(source, skill.name);
         else {
           leftOut.push({
             reference: `${from}/${skill.name}`,
@@ -296,5 +304,5 @@ export async function agentSkills(
       leftOut.push({ reference, reason: `${from} has no skill ${name}` });
     }
   }
-  return { skills, leftOut };
+  return { skills, leftOut, ungranted };
 }

@@ -129,10 +129,15 @@ export async function setUpAgent(run: JobRun): Promise<AgentSetup> {
     tenant: row.tenant,
     grant: await deps.source.tenantGrant(row.tenant, row.plugin),
   };
-  const { skills, leftOut: skillsLeftOut } = await agentSkills(plugin, agent, resolver, tenantGrant);
+  const {
+    skills,
+    leftOut: skillsLeftOut,
+    ungranted: ungrantedSkills,
+  } = await agentSkills(plugin, agent, resolver, tenantGrant);
   const builtins: BuiltinContext = {
     failureKinds: (definition.failures ?? []).map((failure) => failure.kind),
     skills,
+    ungrantedSkills,
     delegates: await delegateEntries(run, definition, resolver),
     propose: proposeBuiltin(run, definition),
   };

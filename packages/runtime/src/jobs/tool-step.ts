@@ -203,8 +203,8 @@ function reachedPart(fn: CallableFunction, args: unknown, setup: AgentSetup): Gr
   }
   if (fn.function !== "skill") return undefined;
   const named = (args as { name?: unknown } | null)?.name;
-  const skill = setup.builtins.skills.find(
-    (entry) => entry.label === named || `${entry.plugin}/${entry.name}` === named,
+  const skill = [...setup.builtins.skills, ...(setup.builtins.ungrantedSkills ?? [])].find(
+    (entry) => ("label" in entry && entry.label === named) || `${entry.plugin}/${entry.name}` === named,
   );
   if (skill === undefined || skill.plugin === own) return undefined;
   return { kind: "skill", plugin: skill.plugin, name: skill.name };

@@ -109,8 +109,10 @@ export async function resolveToolset(options: ToolsetOptions): Promise<Toolset> 
   const tools = new Map<string, UsedTool>();
   const plugins = [options.plugin];
   const listed = [...options.tools];
-  // An agent with skills reads them with oz.skill, whether or not it lists it.
-  if (options.builtins.skills.length > 0 && !listed.includes("oz.skill")) listed.push("oz.skill");
+  // An agent with skills reads them with oz.skill, whether or not it lists it; so does one whose
+  // skills the tenant has not granted, to be told so when it reads one.
+  const hasSkills = options.builtins.skills.length > 0 || (options.builtins.ungrantedSkills ?? []).length > 0;
+  if (hasSkills && !listed.includes("oz.skill")) listed.push("oz.skill");
   // So does an agent with skills.propose propose them with oz.propose_skill.
   if (options.builtins.propose !== undefined && !listed.includes("oz.propose_skill")) {
     listed.push("oz.propose_skill");

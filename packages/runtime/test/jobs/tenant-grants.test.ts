@@ -132,6 +132,25 @@ describe("a tenant admin's grants of uses:", () => {
     });
   });
 
+  it("a revoked grant stops a running job's next read of another plugin's skill", async () => {
+    const name = await tenant();
+    const { id, events } = await run(name, "grantee/rereader");
+    expect(ofKind(events, "tool_result")[0]?.data).toMatchObject({ ok: true });
+    await runtime.services.plugins.revoke(admin(name), "grantee");
+    await runtime.jobs.answer(id, "yes", "user:bob", { tenant: name });
+    await runtime.jobs.run(id, { tenant: name });
+    const results = ofKind(await runtime.jobs.events(id, { tenant: name }), "tool_result").map(
+      (entry) => entry.data,
+    );
+    expect(results.at(-1)).toMatchObject({
+      ok: false,
+      error: {
+        code: "NOT_GRANTED",
+        message: notGranted("github/review-guide", "load skill").replace("TENANT", name),
+      },
+    });
+  });
+
   it("a plugin whose uses: is granted for one function calls another of that tool: refused", async () => {
     const name = await tenant();
     const { events } = await run(name, "grantee/overreach");
