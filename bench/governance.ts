@@ -207,6 +207,7 @@ async function main(): Promise<void> {
       resolvePart: () => ({ plugin: "bench", name: "stepper", bare: false }),
       loadInstalled: () => plugin,
       toolOwners: () => ["bench"],
+      tenantGrant: () => undefined,
     };
     const model: LanguageModel = {
       id: "bench:scripted",

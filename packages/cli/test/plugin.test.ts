@@ -340,6 +340,67 @@ describe("oz0 plugin remove", () => {
   });
 });
 
+describe("oz0 plugin grant", () => {
+  it("an install by an admin grants what its uses: asks at once and prints what it granted", async () => {
+    const tenant = await tenantWith("github");
+    const result = await run(tenant, "plugin", "install", plugin("acme-release-notes"));
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(
+      "granted (what its uses: asks of other plugins)\n  github/oz0_github.list_pull_requests\n  github/oz0-github\n",
+    );
+    const json = (
+      await run(tenant, "plugin", "update", plugin("acme-release-notes"), "--json")
+    ).json<ChangeReport>();
+    expect(json.granted).toEqual(["github/oz0_github.list_pull_requests", "github/oz0-github"]);
+  });
+
+  it("revokes a grant and grants it again, as inspect shows", async () => {
+    const tenant = await tenantWith("github", "acme-release-notes");
+    const revoked = await run(tenant, "plugin", "grant", "acme-release-notes", "--revoke");
+    expect(revoked.stdout).toBe(
+      [
+        `revoked the grant of acme-release-notes 1.0.0's uses: in tenant ${tenant}; its parts reach no other plugin's until oz0 plugin grant acme-release-notes`,
+        "  github/oz0_github.list_pull_requests",
+        "  github/oz0-github",
+        "",
+      ].join("\n"),
+    );
+    const inspected = await run(tenant, "plugin", "inspect", "acme-release-notes");
+    expect(inspected.stdout).toContain(
+      "grant\n  none: its parts reach no other plugin's part until an admin runs oz0 plugin grant acme-release-notes\n",
+    );
+    expect((await run(tenant, "plugin", "grant", "acme-release-notes", "--revoke")).stdout).toBe(
+      `acme-release-notes had no grant in tenant ${tenant}; nothing to revoke\n`,
+    );
+    const granted = await run(tenant, "plugin", "grant", "acme-release-notes");
+    expect(granted.stdout).toBe(
+      [
+        `granted acme-release-notes 1.0.0 its uses: in tenant ${tenant}`,
+        "  github/oz0_github.list_pull_requests",
+        "  github/oz0-github",
+        "",
+      ].join("\n"),
+    );
+    const detail = (
+      await run(tenant, "plugin", "inspect", "acme-release-notes", "--json")
+    ).json<PluginDetail>();
+    expect(detail.grant).toMatchObject({
+      version: "1.0.0",
+      uses: ["github/oz0_github.list_pull_requests", "github/oz0-github"],
+    });
+    expect(detail.ungranted).toEqual([]);
+  });
+
+  it("refuses to grant a plugin that is not installed", async () => {
+    const tenant = await tenantWith("github");
+    const result = await run(tenant, "plugin", "grant", "githb");
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `oz0: plugin githb is not installed in tenant ${tenant}; did you mean github?\n`,
+    );
+  });
+});
+
 describe("oz0 plugin list and inspect", () => {
   it("lists the tenant's plugins with their versions, parts and folders", async () => {
     const tenant = await tenantWith("support-triage", "github");

@@ -21,6 +21,7 @@ export type {
 export type {
   CatalogEntry,
   ChangeReport,
+  GrantReport,
   PluginDetail,
   PluginSummary,
 } from "./catalog/index.js";

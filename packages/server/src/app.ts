@@ -3,11 +3,11 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import type { Runtime } from "@oz0/runtime";
 import { Oz0Error } from "@oz0/sdk";
-import { Scalar } from "@scalar/hono-api-reference";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { registerA2aRoutes } from "./a2a/index.js";
 import { bearerKey } from "./auth.js";
+import { registerDocs } from "./docs.js";
 import type { ServerEnv } from "./env.js";
 import { errorResponse, invalidRequest, routeNotFound } from "./errors.js";
 import { registerAuditRoutes } from "./routes/audit.js";
@@ -25,7 +25,6 @@ import { HealthSchema } from "./schemas.js";
 import {
   DEFAULT_BODY_LIMIT,
   DEFAULT_UPLOAD_LIMIT,
-  DOCS_PATH,
   originCheck,
   securityHeaders,
   sizeLimit,
@@ -115,7 +114,7 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
         "The oz0 runtime over HTTP. Every error is `{ error: { code, message, data, side, status, retryable } }`.",
     },
   });
-  app.get(DOCS_PATH, Scalar({ url: OPENAPI_PATH, pageTitle: "oz0 API" }));
+  registerDocs(app, OPENAPI_PATH);
 
   app.notFound((c) => errorResponse(c, routeNotFound(c.req.method, c.req.path)));
   app.onError((error, c) => errorResponse(c, fromHono(error)));

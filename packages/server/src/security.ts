@@ -4,6 +4,7 @@ import { Oz0Error } from "@oz0/sdk";
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { secureHeaders } from "hono/secure-headers";
+import { DOCS_PATH } from "./docs.js";
 import { errorResponse } from "./errors.js";
 
 /** The largest request body the server reads when its options leave it out: 1 MiB. */
@@ -12,15 +13,12 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 /** The largest plugin bundle upload read, in bytes: 64 MiB, a bundle's own limit. */
 export const DEFAULT_UPLOAD_LIMIT = 64 * 1024 * 1024;
 
-/** Where the API reference page is; it alone loads its viewer's script and styles. */
-export const DOCS_PATH = "/v1/docs";
-
-/** The reference page's viewer comes from the CDN its package names; nothing else may load. */
-const DOCS_SOURCES = ["'self'", "https://cdn.jsdelivr.net"];
-
 /**
  * The usual security headers on every response. API answers are JSON and load nothing, so their
- * policy allows nothing; the reference page gets one that lets its viewer run.
+ * policy allows nothing; the reference page and its files get one that lets its viewer run from
+ * this origin alone: scripts, styles and fonts from here, no inline script or style, requests
+ * to here only (the document, "try it out"). Images may also be `data:` URIs, which is how
+ * Swagger UI's own stylesheet draws its icons: nothing leaves for another origin.
  */
 export function securityHeaders(): MiddlewareHandler {
   const api = secureHeaders({
@@ -29,16 +27,20 @@ export function securityHeaders(): MiddlewareHandler {
   });
   const docs = secureHeaders({
     contentSecurityPolicy: {
-      defaultSrc: ["'self'"],
-      scriptSrc: [...DOCS_SOURCES, "'unsafe-inline'"],
-      styleSrc: [...DOCS_SOURCES, "'unsafe-inline'"],
-      fontSrc: [...DOCS_SOURCES, "data:"],
+      defaultSrc: ["'none'"],
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'"],
+      fontSrc: ["'self'"],
       imgSrc: ["'self'", "data:"],
       connectSrc: ["'self'"],
+      baseUri: ["'none'"],
+      formAction: ["'self'"],
       frameAncestors: ["'none'"],
     },
+    crossOriginResourcePolicy: "same-origin",
   });
-  return (c, next) => (c.req.path === DOCS_PATH ? docs(c, next) : api(c, next));
+  const isDocs = (path: string) => path === DOCS_PATH || path.startsWith(`${DOCS_PATH}/`);
+  return (c, next) => (isDocs(c.req.path) ? docs(c, next) : api(c, next));
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD"]);

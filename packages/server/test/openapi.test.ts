@@ -77,11 +77,4 @@ describe("the OpenAPI document", () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   });
-
-  it("serves a reference page at /v1/docs that loads the document", async () => {
-    const response = await test.request("/v1/docs");
-    expect(response.status).toBe(200);
-    expect(response.headers.get("content-type")).toContain("text/html");
-    expect(await response.text()).toContain("/v1/openapi.json");
-  });
 });

@@ -27,6 +27,47 @@ async function pluginNames(tenant: string): Promise<string[]> {
   return ((await listed.json()) as { plugins: { name: string }[] }).plugins.map((plugin) => plugin.name);
 }
 
+describe("plugin grants", () => {
+  it("revokes and grants what a plugin's uses: asks, as an admin, and inspect shows it", async () => {
+    const revoked = await test.request(`/v1/t/${OTHER}/plugins/support-triage/grant`, {
+      method: "DELETE",
+      key: "outsider",
+    });
+    expect(revoked.status).toBe(200);
+    expect(await revoked.json()).toMatchObject({ action: "revoke", plugin: "support-triage", tenant: OTHER });
+    const bare = (await (
+      await test.request(`/v1/t/${OTHER}/plugins/support-triage`, { key: "outsider" })
+    ).json()) as {
+      grant: unknown;
+    };
+    expect(bare.grant).toBeNull();
+    const granted = await test.request(`/v1/t/${OTHER}/plugins/support-triage/grant`, {
+      method: "POST",
+      key: "outsider",
+    });
+    expect(granted.status).toBe(200);
+    expect(await granted.json()).toMatchObject({
+      action: "grant",
+      plugin: "support-triage",
+      version: "1.2.0",
+    });
+    const inspected = (await (
+      await test.request(`/v1/t/${OTHER}/plugins/support-triage`, { key: "outsider" })
+    ).json()) as { grant: { by: string } | null };
+    expect(inspected.grant?.by).toMatch(/^key:/);
+  });
+
+  it("refuses a grant to a runner with 403, and of a plugin that is not installed with 404", async () => {
+    const runner = await test.request(`/v1/t/${LAB}/plugins/helpdesk/grant`, {
+      method: "POST",
+      key: "runner",
+    });
+    expect(runner.status).toBe(403);
+    const missing = await test.request(`/v1/t/${LAB}/plugins/nosuch/grant`, { method: "POST", key: "admin" });
+    expect(missing.status).toBe(404);
+  });
+});
+
 describe("plugins", () => {
   it("removes a plugin, installs it again by upload, and the upload runs a job end to end", async () => {
     const removed = await test.request(`/v1/t/${OTHER}/plugins/support-triage`, {

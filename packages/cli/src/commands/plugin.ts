@@ -1,8 +1,8 @@
-// `oz0 plugin install|update|remove|list|inspect|pack`: a tenant's installed plugins, and a
+// `oz0 plugin install|update|remove|grant|list|inspect|pack`: a tenant's installed plugins, and a
 // plugin folder packed into one archive. Each command calls the runtime and draws what it
 // returns; `--json` prints it as it is.
 import { writeFile } from "node:fs/promises";
-import type { ChangeReport, PluginDetail, PluginSummary } from "@oz0/runtime";
+import type { ChangeReport, GrantReport, PluginDetail, PluginSummary } from "@oz0/runtime";
 import type { Command } from "commander";
 import { withRuntime } from "../context.js";
 import type { Output } from "../output.js";
@@ -74,6 +74,22 @@ export function registerPlugin(program: Command, out: Output): Command {
     });
 
   plugin
+    .command("grant")
+    .description(
+      "grant an installed plugin what its uses: asks of other plugins (install and update by an admin grant it at once)",
+    )
+    .argument("<plugin>", "the plugin's name")
+    .option("--revoke", "take the grant back: its parts reach no other plugin's until granted again")
+    .action(async (name: string, options: { revoke?: boolean }) => {
+      const report = await withRuntime(out, ({ services, caller }) =>
+        options.revoke === true
+          ? services.plugins.revoke(caller, name)
+          : services.plugins.grant(caller, name),
+      );
+      out.result(report, drawGrant);
+    });
+
+  plugin
     .command("list")
     .description("list the tenant's installed plugins")
     .action(async () => {
@@ -123,6 +139,9 @@ function drawChange(report: ChangeReport): string {
   const lines = [`${VERBS[action]} ${plugin} ${version} ${place}`];
   if (action !== "remove") lines.push(`  from ${report.dir}`);
   if (report.added.length > 0) lines.push(action === "install" ? "parts" : "added", ...indent(report.added));
+  if (report.granted !== null && report.granted.length > 0) {
+    lines.push("granted (what its uses: asks of other plugins)", ...indent(report.granted));
+  }
   if (report.removed.length > 0) lines.push("removed", ...indent(report.removed));
   if (report.forcedReason !== null) {
     lines.push(`forced: ${report.forcedReason}`);
@@ -139,6 +158,22 @@ function drawChange(report: ChangeReport): string {
     }
   }
   return lines.join("\n");
+}
+
+function drawGrant(report: GrantReport): string {
+  if (report.action === "grant") {
+    const what = report.uses.length === 0 ? "nothing (its uses: asks nothing of other plugins)" : "its uses:";
+    return [
+      `granted ${report.plugin} ${report.version} ${what} in tenant ${report.tenant}`,
+      ...indent(report.uses),
+    ].join("\n");
+  }
+  if (report.version === null)
+    return `${report.plugin} had no grant in tenant ${report.tenant}; nothing to revoke`;
+  return [
+    `revoked the grant of ${report.plugin} ${report.version}'s uses: in tenant ${report.tenant}; its parts reach no other plugin's until oz0 plugin grant ${report.plugin}`,
+    ...indent(report.uses),
+  ].join("\n");
 }
 
 function drawList(tenant: string, plugins: readonly PluginSummary[]): string {
@@ -204,6 +239,24 @@ function drawDetail(detail: PluginDetail): string {
       const grants = [...used.tools, ...used.agents, ...used.skills];
       return `  ${used.plugin} ${wants} (${has})${grants.length > 0 ? `: ${grants.join(", ")}` : ""}`;
     }),
+  );
+  // What it reaches of other plugins runs under the tenant's grant; a plugin that uses none has no need of one.
+  const grant = detail.grant;
+  section(
+    "grant",
+    detail.uses.length === 0
+      ? []
+      : [
+          grant === null
+            ? `  none: its parts reach no other plugin's part until an admin runs oz0 plugin grant ${detail.name}`
+            : `  ${grant.version}'s uses: granted by ${grant.by} at ${new Date(grant.at).toISOString()}${grant.uses.length === 0 ? " (it asks nothing)" : ""}`,
+          ...(grant === null ? [] : indent(indent(grant.uses))),
+          ...(detail.ungranted.length === 0 || grant === null
+            ? []
+            : [
+                `  not granted (refused until oz0 plugin grant ${detail.name}): ${detail.ungranted.join(", ")}`,
+              ]),
+        ],
   );
   section(
     "history",

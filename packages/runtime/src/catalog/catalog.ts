@@ -47,6 +47,7 @@ import {
   unavailableReason,
 } from "./defaults.js";
 import { alreadyInstalled, forcedReason, notInstalledError } from "./errors.js";
+import { deleteGrant, readGrant, type TenantGrant, usesAddresses, usesCover, writeGrant } from "./grants.js";
 import { InstalledPlugins } from "./installed.js";
 import {
   listMcpFunctions,
@@ -61,6 +62,7 @@ import {
   detailOf,
   entriesOf,
   entryOf,
+  type GrantView,
   type PluginChange,
   type PluginDetail,
   type PluginSummary,
@@ -80,6 +82,23 @@ export interface ChangeOptions {
    * file name, an upload); `bundle <digest>` when left out. A folder records its real path.
    */
   readonly source?: string | undefined;
+  /**
+   * Who makes the change: an install or update grants what the version's `uses:` asks, recorded
+   * as granted by them (only an admin installs: the services check it); `catalog` when left out.
+   */
+  readonly actor?: string | undefined;
+}
+
+/** A grant or revoke of what a plugin's `uses:` asks. */
+export interface GrantReport {
+  readonly action: "grant" | "revoke";
+  readonly tenant: string;
+  readonly plugin: string;
+  /** The plugin's version whose `uses:` was granted; for a revoke, the version of the grant taken back. */
+  readonly version: string | null;
+  /** What was granted, or taken back, by address. */
+  readonly uses: readonly string[];
+  readonly by: string;
 }
 
 /**
@@ -111,6 +130,11 @@ export interface ChangeReport {
   readonly strandedJobs: readonly StrandedJob[];
   /** What an update asks more of its agents' callers without a new major version, which `--force` went past. */
   readonly contractBreaks: readonly ContractBreak[];
+  /**
+   * What an install or update granted at once, by address (all its `uses:` asks; empty when it
+   * asks nothing); `null` for a remove, which takes the grant away with the plugin.
+   */
+  readonly granted: readonly string[] | null;
 }
 
 type Action = ChangeReport["action"];
@@ -227,6 +251,7 @@ export class Catalog {
       );
       await trx.deleteFrom("parts").where("tenant", "=", tenant).where("plugin", "=", plugin).execute();
       await trx.deleteFrom("plugins").where("tenant", "=", tenant).where("name", "=", plugin).execute();
+      await deleteGrant(trx, tenant, plugin);
       await this.record(trx, {
         tenant,
         plugin,
@@ -249,6 +274,7 @@ export class Catalog {
         overridden,
         strandedJobs: stranded,
         contractBreaks: [],
+        granted: null,
       };
     });
     return this.stopServersAfter(change);
@@ -277,7 +303,54 @@ export class Catalog {
       requirePlugin(listedView, plugin),
       await this.changes(tenant, { plugin }),
     );
-    return { ...detail, tools: withListErrors(detail.tools, listed.errors) };
+    const grant = await readGrant(this.store.db, tenant, plugin);
+    return {
+      ...detail,
+      tools: withListErrors(detail.tools, listed.errors),
+      grant: grant === undefined ? null : grantView(grant),
+      ungranted: ungrantedUses(requirePlugin(view, plugin).manifest.uses, grant),
+    };
+  }
+
+  /**
+   * Grants what installed `plugin`'s `uses:` asks in `tenant`, by `by`, in place of the grant it
+   * had: for a plugin that came with the default plugins, or whose grant was revoked.
+   */
+  async grant(tenant: string, plugin: string, by: string): Promise<GrantReport> {
+    return this.store.transaction(async (trx) => {
+      await this.lock(trx, tenant);
+      const current = requirePlugin(await TenantView.load(trx, tenant), plugin);
+      await writeGrant(trx, tenant, current, by, this.store.clockSql);
+      return {
+        action: "grant",
+        tenant,
+        plugin,
+        version: current.version,
+        uses: usesAddresses(current.manifest.uses),
+        by,
+      };
+    });
+  }
+
+  /**
+   * Takes back `plugin`'s grant in `tenant`: from now on each call, delegation or skill load of
+   * another plugin's part by its agents and flows is refused, running jobs' next ones included.
+   */
+  async revoke(tenant: string, plugin: string, by: string): Promise<GrantReport> {
+    return this.store.transaction(async (trx) => {
+      await this.lock(trx, tenant);
+      requirePlugin(await TenantView.load(trx, tenant), plugin);
+      const had = await readGrant(trx, tenant, plugin);
+      await deleteGrant(trx, tenant, plugin);
+      return {
+        action: "revoke",
+        tenant,
+        plugin,
+        version: had?.version ?? null,
+        uses: usesAddresses(had?.uses),
+        by,
+      };
+    });
   }
 
   /** Every agent, flow, tool, function and skill of the tenant by address; `tag` keeps agents tagged so. */
@@ -442,6 +515,11 @@ export class Catalog {
     return this.installed.load({ tenant, ...row });
   }
 
+  /** The tenant admin's grant of `plugin`'s `uses:`, as stored now; undefined when it has none. */
+  tenantGrant(tenant: string, plugin: string): Promise<TenantGrant | undefined> {
+    return readGrant(this.store.db, tenant, plugin);
+  }
+
   /** The plugins of `tenant` that define tool `toolId`: more than one is a clash, and none runs. */
   async toolOwners(tenant: string, toolId: string): Promise<string[]> {
     const rows = await this.store.db
@@ -546,6 +624,7 @@ export class Catalog {
             );
       await saveBundle(trx, bundle, this.store.clockSql);
       await this.write(trx, tenant, plugin, current !== undefined);
+      await writeGrant(trx, tenant, plugin, options.actor ?? "catalog", this.store.clockSql);
       await this.record(trx, {
         tenant,
         plugin: name,
@@ -573,6 +652,7 @@ export class Catalog {
         overridden,
         strandedJobs: stranded,
         contractBreaks: breaks,
+        granted: usesAddresses(plugin.manifest.uses),
       };
     });
   }
@@ -818,6 +898,39 @@ function requirePlugin(view: TenantView, plugin: string): StoredPlugin {
   const found = view.plugin(plugin);
   if (found !== undefined) return found;
   throw notInstalledError(view.tenant, plugin, [...view.plugins.keys()]);
+}
+
+function grantView(grant: TenantGrant): GrantView {
+  return {
+    version: grant.version,
+    by: grant.grantedBy,
+    at: grant.grantedAt,
+    uses: usesAddresses(grant.uses),
+  };
+}
+
+/** What `uses` asks that `grant` does not cover, by address. */
+function ungrantedUses(uses: StoredPlugin["manifest"]["uses"], grant: TenantGrant | undefined): string[] {
+  return Object.entries(uses ?? {}).flatMap(([plugin, entry]) => [
+    ...(entry.tools ?? [])
+      .filter((tool) => {
+        const dot = tool.indexOf(".");
+        const target = {
+          kind: "function",
+          plugin,
+          tool: tool.slice(0, dot),
+          function: tool.slice(dot + 1),
+        } as const;
+        return !usesCover(grant?.uses, target);
+      })
+      .map((tool) => `${plugin}/${tool}`),
+    ...(entry.agents ?? [])
+      .filter((name) => !usesCover(grant?.uses, { kind: "agent", plugin, name }))
+      .map((name) => `${plugin}/${name}`),
+    ...(entry.skills ?? [])
+      .filter((name) => !usesCover(grant?.uses, { kind: "skill", plugin, name }))
+      .map((name) => `${plugin}/${name === "*" ? "* (skills)" : name}`),
+  ]);
 }
 
 function addresses(parts: readonly StoredPart[]): string[] {

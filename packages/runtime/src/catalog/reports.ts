@@ -52,7 +52,22 @@ export interface PluginChange {
   readonly at: number;
 }
 
+/** The tenant's grant of a plugin's `uses:`, as `oz0 plugin inspect` shows it. */
+export interface GrantView {
+  /** The plugin version whose `uses:` was granted. */
+  readonly version: string;
+  /** Who granted it (`migration 14` for a plugin installed before grants were kept). */
+  readonly by: string;
+  readonly at: number;
+  /** What it grants, by address. */
+  readonly uses: readonly string[];
+}
+
 export interface PluginDetail extends PluginSummary {
+  /** The tenant admin's grant of its `uses:`; `null` when it has none (a default plugin, a revoked grant). */
+  readonly grant: GrantView | null;
+  /** What its `uses:` asks that the grant does not cover, by address: refused at run time until granted. */
+  readonly ungranted: readonly string[];
   readonly uses: readonly {
     readonly plugin: string;
     /** The version range, normalised (`>=1.1 <2`); `null` for any version. */
@@ -125,7 +140,7 @@ export function detailOf(
   view: TenantView,
   plugin: StoredPlugin,
   changes: readonly PluginChange[],
-): PluginDetail {
+): Omit<PluginDetail, "grant" | "ungranted"> {
   const own = plugin.name;
   const sorted = [...plugin.parts].sort(comparePartRefs);
   const address = (part: StoredPart) => refOf(part).address;

@@ -39,6 +39,11 @@ export interface DelegateEntry {
 export interface BuiltinContext {
   readonly failureKinds: readonly string[];
   readonly skills: readonly SkillEntry[];
+  /**
+   * Other plugins' skills its `uses:` declares that the tenant has not granted: left out of the
+   * index, and an oz.skill read of one is refused as not granted rather than as unknown.
+   */
+  readonly ungrantedSkills?: readonly { readonly plugin: string; readonly name: string }[];
   /** Agents this one may delegate to, as `delegation.allow` names them. */
   readonly delegates: readonly DelegateEntry[];
   /** With `skills.propose`: records a proposal for a person to review, and the plugin it changes. */

@@ -5,6 +5,7 @@
 // every token is there. The context hooks see and may change the parts and the prompt.
 import { randomUUID } from "node:crypto";
 import { ContextPart, type SystemPromptSpec } from "@oz0/sdk";
+import { type TenantGrant, tenantGrantRefusal } from "../catalog/index.js";
 import type { JobEventData } from "../events/index.js";
 import type { PromptSection, RunHooks } from "../hooks/index.js";
 import { estimateTokens } from "../models/index.js";
@@ -208,18 +209,25 @@ function skillsIndex(skills: readonly SkillEntry[]): string {
  * The skills an agent gets: left out, every skill of its own plugin; `[]`, none; else each
  * `<skill>`, `<plugin>/<skill>` or `<plugin>/*` listed. Another plugin's skills come only when
  * this plugin's `uses:` declares them: `<plugin>/*` gets those it declares, and each other skill
- * of that plugin is left out by its address. Returns the skills and what was left out, and why.
+ * of that plugin is left out by its address; with `tenantGrant`, one the tenant admin has not
+ * granted is left out too. Returns the skills and what was left out, and why.
  */
 export async function agentSkills(
   plugin: LoadedPlugin,
   agent: LoadedAgent,
   resolver: FunctionResolver,
-): Promise<{ skills: SkillEntry[]; leftOut: { reference: string; reason: string }[] }> {
+  tenantGrant?: { readonly tenant: string; readonly grant: TenantGrant | undefined },
+): Promise<{
+  skills: SkillEntry[];
+  leftOut: { reference: string; reason: string }[];
+  ungranted: { plugin: string; name: string }[];
+}> {
   const own = plugin.manifest.name;
   const field = agent.definition.skills;
   const refs = field === undefined ? undefined : Array.isArray(field) ? field : field.use;
   const skills: SkillEntry[] = [];
   const leftOut: { reference: string; reason: string }[] = [];
+  const ungranted: { plugin: string; name: string }[] = [];
   const add = (from: LoadedPlugin, name: string) => {
     const skill = from.skills.find((entry) => entry.name === name);
     if (skill === undefined) return false;
@@ -237,7 +245,7 @@ export async function agentSkills(
   };
   if (refs === undefined) {
     for (const skill of plugin.skills) add(plugin, skill.name);
-    return { skills, leftOut };
+    return { skills, leftOut, ungranted };
   }
   for (const reference of refs) {
     const slash = reference.indexOf("/");
@@ -247,12 +255,27 @@ export async function agentSkills(
     const granted = plugin.manifest.uses?.[from]?.skills ?? [];
     // Every skill of this plugin; of another, those its uses: declares.
     const declared = (skill: string) => from === own || granted.includes("*") || granted.includes(skill);
+    // What uses: declares of another plugin loads only when a tenant admin granted that too.
+    const tenantRefusal = (owner: string, skill: string) =>
+      tenantGrant === undefined
+        ? undefined
+        : tenantGrantRefusal(tenantGrant.tenant, own, tenantGrant.grant, {
+            kind: "skill",
+            plugin: owner,
+            name: skill,
+          })?.message;
     if (from !== own) {
       if (name !== "*" && !declared(name)) {
         leftOut.push({
           reference,
           reason: `uses: of ${own} does not declare skill ${name} of ${from} (uses.${from}.skills lists ${granted.join(", ") || "none"})`,
         });
+        continue;
+      }
+      const refused = name === "*" ? undefined : tenantRefusal(from, name);
+      if (refused !== undefined) {
+        leftOut.push({ reference, reason: refused });
+        ungranted.push({ plugin: from, name });
         continue;
       }
       try {
@@ -265,7 +288,11 @@ export async function agentSkills(
     if (name === "*") {
       // A pattern gets what the grant covers; each skill it leaves out is reported by address.
       for (const skill of source.skills) {
-        if (declared(skill.name)) add(source, skill.name);
+        const refused = declared(skill.name) ? tenantRefusal(from, skill.name) : undefined;
+        if (refused !== undefined) {
+          leftOut.push({ reference: `${from}/${skill.name}`, reason: refused });
+          ungranted.push({ plugin: from, name: skill.name });
+        } else if (declared(skill.name)) add(source, skill.name);
         else {
           leftOut.push({
             reference: `${from}/${skill.name}`,
@@ -277,5 +304,5 @@ export async function agentSkills(
       leftOut.push({ reference, reason: `${from} has no skill ${name}` });
     }
   }
-  return { skills, leftOut };
+  return { skills, leftOut, ungranted };
 }

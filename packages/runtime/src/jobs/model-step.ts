@@ -28,6 +28,7 @@ export async function modelStep(run: JobRun, setup: AgentSetup): Promise<boolean
     functions: await offeredNow(setup.toolset, {
       plugin: run.row.plugin,
       manifest: setup.plugin.manifest,
+      tenantGrant: setup.tenantGrant,
       resolver: setup.resolver,
       lazy: setup.definition.tool_loading === "lazy",
     }),

@@ -3,6 +3,7 @@
 // at the job's first claim only, its checked input and its recorded start-up context.
 import { type AgentDefinition, type JsonSchemaObject, Oz0Error } from "@oz0/sdk";
 import { AGENT_LIMIT_DEFAULTS, toolEntryCovered } from "@oz0/sdk/internal";
+import type { TenantGrant } from "../catalog/index.js";
 import { event, type RoutineGrant, SetupFailure } from "../events/index.js";
 import { hookInterceptor } from "../hooks/index.js";
 import { runtimeProblem } from "../lint/index.js";
@@ -39,6 +40,11 @@ export interface AgentSetup {
   readonly interceptors: readonly CallInterceptor[];
   /** The loop that takes the job's steps, as the agent's `runtime:` selects it. */
   readonly runtime: AgentRuntime;
+  /**
+   * The tenant admin's grant of the plugin's `uses:` as it stood at this claim: what the model
+   * is offered and the skills index. Each call, delegation and skill read checks it again.
+   */
+  readonly tenantGrant: { readonly tenant: string; readonly grant: TenantGrant | undefined };
 }
 
 /**
@@ -119,10 +125,19 @@ export async function setUpAgent(run: JobRun): Promise<AgentSetup> {
           by: started.by,
         });
   if (first) await checkInput(run, plugin, definition, input);
-  const { skills, leftOut: skillsLeftOut } = await agentSkills(plugin, agent, resolver);
+  const tenantGrant = {
+    tenant: row.tenant,
+    grant: await deps.source.tenantGrant(row.tenant, row.plugin),
+  };
+  const {
+    skills,
+    leftOut: skillsLeftOut,
+    ungranted: ungrantedSkills,
+  } = await agentSkills(plugin, agent, resolver, tenantGrant);
   const builtins: BuiltinContext = {
     failureKinds: (definition.failures ?? []).map((failure) => failure.kind),
     skills,
+    ungrantedSkills,
     delegates: await delegateEntries(run, definition, resolver),
     propose: proposeBuiltin(run, definition),
   };
@@ -145,6 +160,7 @@ export async function setUpAgent(run: JobRun): Promise<AgentSetup> {
   const toolset = await resolveToolset({
     plugin: plugin.manifest.name,
     manifest: plugin.manifest,
+    tenantGrant,
     tools: routineTools(definition.tools ?? [], row.plugin, grant),
     resolver,
     builtins,
@@ -217,6 +233,7 @@ export async function setUpAgent(run: JobRun): Promise<AgentSetup> {
     builtins,
     interceptors,
     runtime,
+    tenantGrant,
   };
 }
 

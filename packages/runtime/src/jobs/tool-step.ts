@@ -4,7 +4,7 @@
 // crash, with the same idempotency key. `oz.fail`, `oz.ask_user` and `oz.delegate` pass the
 // same checks and then end the job or make it wait, in one write with their `tool_call`.
 import type { FunctionCall } from "@oz0/sdk";
-import { grantRefusal } from "../catalog/index.js";
+import { type GrantTarget, reachRefusal } from "../catalog/index.js";
 import { type CallDecider, event, type NewEvent } from "../events/index.js";
 import {
   type CallableFunction,
@@ -38,7 +38,12 @@ export async function toolStep(run: JobRun, setup: AgentSetup, pending: PendingC
       ? undefined
       : await addedSince(
           setup.toolset,
-          { plugin: run.row.plugin, manifest: setup.plugin.manifest, resolver: setup.resolver },
+          {
+            plugin: run.row.plugin,
+            manifest: setup.plugin.manifest,
+            tenantGrant: setup.tenantGrant,
+            resolver: setup.resolver,
+          },
           call.name,
         ));
   if (called === undefined) {
@@ -91,6 +96,37 @@ export async function toolStep(run: JobRun, setup: AgentSetup, pending: PendingC
     return false;
   }
   const { fn, args } = target;
+  // Another plugin's function or skill: its grant is read now, so a revoke stops the next call.
+  const reached = reachedPart(fn, args, setup);
+  const ungranted =
+    reached === undefined
+      ? undefined
+      : await reachRefusal(run.deps.source, run.row.tenant, setup.plugin.manifest, reached);
+  if (ungranted !== undefined) {
+    // A call already recorded (in flight when a worker died) gets its refusal as its result.
+    const recorded = run.takeRecorded(call.id) || pending.started !== undefined;
+    await run.write([
+      ...(recorded
+        ? []
+        : [
+            event("tool_call", {
+              callId: call.id,
+              name: fn.modelName,
+              address: fn.address,
+              key,
+              attempt: 1,
+              args,
+            }),
+          ]),
+      event("tool_result", {
+        callId: call.id,
+        ok: false,
+        error: { code: ungranted.code, message: ungranted.message },
+        ms: 0,
+      }),
+    ]);
+    return false;
+  }
   // Tool policy, approvals and kill switches (policy/): the call is refused, or waits for a person.
   const governed = await governCall(run, setup.toolset.functions, pending, fn, args);
   if (typeof governed === "boolean") return governed;
@@ -164,6 +200,25 @@ export async function toolStep(run: JobRun, setup: AgentSetup, pending: PendingC
     { kind: "answer", callId: call.id, question: message, elicitation: { tool, schema: requestedSchema } },
     [event("mcp_elicitation", { callId: call.id, tool, message, requestedSchema })],
   );
+}
+
+/**
+ * The other plugin's part a call reaches: a function of another plugin, or the skill of another
+ * plugin that an oz.skill call reads; undefined for the agent's own parts and the built-ins.
+ */
+function reachedPart(fn: CallableFunction, args: unknown, setup: AgentSetup): GrantTarget | undefined {
+  const own = setup.plugin.manifest.name;
+  if (fn.plugin !== undefined) {
+    if (fn.plugin === own) return undefined;
+    return { kind: "function", plugin: fn.plugin, tool: fn.tool, function: fn.function };
+  }
+  if (fn.function !== "skill") return undefined;
+  const named = (args as { name?: unknown } | null)?.name;
+  const skill = [...setup.builtins.skills, ...(setup.builtins.ungrantedSkills ?? [])].find(
+    (entry) => ("label" in entry && entry.label === named) || `${entry.plugin}/${entry.name}` === named,
+  );
+  if (skill === undefined || skill.plugin === own) return undefined;
+  return { kind: "skill", plugin: skill.plugin, name: skill.name };
 }
 
 async function controlStep(
@@ -277,7 +332,10 @@ async function delegate(
       `${run.address} may not delegate to ${address}; delegation.allow lists ${allowed.join(", ") || "no agent"}`,
     );
   }
-  const ungranted = grantRefusal(setup.plugin.manifest, { kind: "agent", ...child });
+  const ungranted = await reachRefusal(run.deps.source, row.tenant, setup.plugin.manifest, {
+    kind: "agent",
+    ...child,
+  });
   if (ungranted !== undefined) return refuse(ungranted.code, ungranted.message);
   const maxDepth = delegation?.max_depth ?? DELEGATION_DEFAULTS.max_depth;
   if (row.depth + 1 > maxDepth) {

@@ -13,7 +13,7 @@ import {
   type PluginManifest,
   resolveReference,
 } from "@oz0/sdk";
-import { grantRefusal } from "../catalog/index.js";
+import { type GrantTarget, grantRefusal, type TenantGrant, tenantGrantRefusal } from "../catalog/index.js";
 import type { JobEventData } from "../events/index.js";
 import type { ModelFunction } from "../models/index.js";
 import type { CallableFunction, FunctionResolver } from "../tools/index.js";
@@ -60,6 +60,11 @@ export interface ToolsetOptions {
   readonly plugin: string;
   /** The agent's plugin's manifest: its uses: grants the other plugins' functions it may call. */
   readonly manifest: PluginManifest;
+  /**
+   * The tenant admin's grant of that `uses:`, read at the claim: another plugin's function it
+   * does not cover is left out too. Left out, only `uses:` is checked (a calculation outside a job).
+   */
+  readonly tenantGrant?: { readonly tenant: string; readonly grant: TenantGrant | undefined } | undefined;
   readonly tools: readonly string[];
   readonly resolver: FunctionResolver;
   readonly builtins: BuiltinContext;
@@ -76,6 +81,20 @@ export interface ToolsetOptions {
   readonly unavailable?: Unavailable;
 }
 
+/** Why the agent's plugin may not reach `target`: its `uses:`, then the tenant's grant. */
+function reachRefused(
+  options: Pick<ToolsetOptions, "manifest" | "tenantGrant">,
+  target: GrantTarget,
+): ReturnType<typeof grantRefusal> {
+  const granted = options.tenantGrant;
+  return (
+    grantRefusal(options.manifest, target) ??
+    (granted === undefined
+      ? undefined
+      : tenantGrantRefusal(granted.tenant, options.manifest.name, granted.grant, target))
+  );
+}
+
 /** Resolves the agent's tools; throws TOOL_CLASH, OWNER_MISMATCH or NOT_FOUND for one that cannot be. */
 export async function resolveToolset(options: ToolsetOptions): Promise<Toolset> {
   const functions = new Map<string, CallableFunction>();
@@ -90,8 +109,10 @@ export async function resolveToolset(options: ToolsetOptions): Promise<Toolset> 
   const tools = new Map<string, UsedTool>();
   const plugins = [options.plugin];
   const listed = [...options.tools];
-  // An agent with skills reads them with oz.skill, whether or not it lists it.
-  if (options.builtins.skills.length > 0 && !listed.includes("oz.skill")) listed.push("oz.skill");
+  // An agent with skills reads them with oz.skill, whether or not it lists it; so does one whose
+  // skills the tenant has not granted, to be told so when it reads one.
+  const hasSkills = options.builtins.skills.length > 0 || (options.builtins.ungrantedSkills ?? []).length > 0;
+  if (hasSkills && !listed.includes("oz.skill")) listed.push("oz.skill");
   // So does an agent with skills.propose propose them with oz.propose_skill.
   if (options.builtins.propose !== undefined && !listed.includes("oz.propose_skill")) {
     listed.push("oz.propose_skill");
@@ -101,7 +122,7 @@ export async function resolveToolset(options: ToolsetOptions): Promise<Toolset> 
     const refusal =
       fn.plugin === undefined
         ? undefined
-        : grantRefusal(options.manifest, {
+        : reachRefused(options, {
             kind: "function",
             plugin: fn.plugin,
             tool: fn.tool,
@@ -253,7 +274,7 @@ async function lackingMcpFunction(
  */
 export async function offeredNow(
   toolset: Toolset,
-  options: Pick<ToolsetOptions, "plugin" | "manifest" | "resolver" | "lazy">,
+  options: Pick<ToolsetOptions, "plugin" | "manifest" | "tenantGrant" | "resolver" | "lazy">,
 ): Promise<readonly ModelFunction[]> {
   if (toolset.wholeTools.length === 0 || options.lazy === true) return toolset.offered;
   const functions = toolset.functions as Map<string, CallableFunction>;
@@ -268,7 +289,7 @@ export async function offeredNow(
     }
     for (const fn of now.functions) {
       if (functions.has(fn.modelName) || fn.modelName.length > MODEL_NAME_LIMIT) continue;
-      const refusal = grantRefusal(options.manifest, {
+      const refusal = reachRefused(options, {
         kind: "function",
         plugin: now.plugin,
         tool: now.tool,
@@ -289,7 +310,7 @@ export async function offeredNow(
  */
 export async function addedSince(
   toolset: Toolset,
-  options: Pick<ToolsetOptions, "plugin" | "manifest" | "resolver">,
+  options: Pick<ToolsetOptions, "plugin" | "manifest" | "tenantGrant" | "resolver">,
   name: string,
 ): Promise<CallableFunction | undefined> {
   for (const whole of toolset.wholeTools) {
@@ -297,7 +318,7 @@ export async function addedSince(
     const now = await options.resolver.resolveTool(`${whole.plugin}/${whole.tool}`, options.plugin, true);
     const fn = now.functions.find((candidate) => candidate.modelName === name);
     if (fn === undefined || fn.modelName.length > MODEL_NAME_LIMIT) return undefined;
-    const refusal = grantRefusal(options.manifest, {
+    const refusal = reachRefused(options, {
       kind: "function",
       plugin: now.plugin,
       tool: now.tool,

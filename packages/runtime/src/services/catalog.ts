@@ -7,6 +7,7 @@ import type {
   CatalogEntry,
   ChangeOptions,
   ChangeReport,
+  GrantReport,
   PluginDetail,
   PluginSource,
   PluginSummary,
@@ -147,19 +148,33 @@ export class PluginsService {
   /** Installs a plugin from a folder, an archive's path, or a bundle (an upload unpacked). */
   async install(caller: Caller, from: PluginSource, options: ChangeOptions = {}): Promise<ChangeReport> {
     return this.#core.change(caller, "plugins.install", sourceName(from, options), (tenant) =>
-      this.#core.deps.catalog.install(tenant, from, options),
+      this.#core.deps.catalog.install(tenant, from, { ...options, actor: caller.actor }),
     );
   }
 
   async update(caller: Caller, from: PluginSource, options: ChangeOptions = {}): Promise<ChangeReport> {
     return this.#core.change(caller, "plugins.update", sourceName(from, options), (tenant) =>
-      this.#core.deps.catalog.update(tenant, from, options),
+      this.#core.deps.catalog.update(tenant, from, { ...options, actor: caller.actor }),
     );
   }
 
   async remove(caller: Caller, plugin: string, options: ChangeOptions = {}): Promise<ChangeReport> {
     return this.#core.change(caller, "plugins.remove", plugin, (tenant) =>
       this.#core.deps.catalog.remove(tenant, plugin, options),
+    );
+  }
+
+  /** Grants what installed `plugin`'s `uses:` asks, in the caller's name (`oz0 plugin grant`). */
+  async grant(caller: Caller, plugin: string): Promise<GrantReport> {
+    return this.#core.change(caller, "plugins.grant", plugin, (tenant) =>
+      this.#core.deps.catalog.grant(tenant, plugin, caller.actor),
+    );
+  }
+
+  /** Takes back `plugin`'s grant: its parts reach no other plugin's until granted again. */
+  async revoke(caller: Caller, plugin: string): Promise<GrantReport> {
+    return this.#core.change(caller, "plugins.revoke", plugin, (tenant) =>
+      this.#core.deps.catalog.revoke(tenant, plugin, caller.actor),
     );
   }
 }

@@ -13,7 +13,8 @@ import type {
   TenantView,
   UserView,
 } from "../identity/index.js";
-import type { ServiceCore } from "./core.js";
+import { withinScope } from "../identity/index.js";
+import { type ServiceCore, scoped } from "./core.js";
 
 export class IdentityService {
   readonly #core: ServiceCore;
@@ -56,7 +57,9 @@ export class IdentityService {
 
   async listMembers(caller: Caller): Promise<MemberView[]> {
     this.#core.check(caller, "identity.listMembers");
-    return this.#core.deps.identity.listMembers(caller);
+    const members = await this.#core.deps.identity.listMembers(caller);
+    // A member's agents may name agents outside a scoped caller's: it sees only those within its own.
+    return scoped(caller) ? members.filter((member) => withinScope(caller.agents, member.agents)) : members;
   }
 
   async removeMember(caller: Caller, user: string): Promise<MemberView> {
@@ -73,7 +76,8 @@ export class IdentityService {
   /** The tenant's keys, live and past; never a secret or its hash. */
   async listKeys(caller: Caller): Promise<ApiKeyView[]> {
     this.#core.check(caller, "identity.listKeys");
-    return this.#core.deps.identity.listKeys(caller);
+    const keys = await this.#core.deps.identity.listKeys(caller);
+    return scoped(caller) ? keys.filter((key) => withinScope(caller.agents, key.agents)) : keys;
   }
 
   async revokeKey(caller: Caller, id: string): Promise<ApiKeyView> {

@@ -35,6 +35,8 @@ export const SERVICE_ROLES = {
   "plugins.install": { role: "admin", does: "install plugins" },
   "plugins.update": { role: "admin", does: "update plugins" },
   "plugins.remove": { role: "admin", does: "remove plugins" },
+  "plugins.grant": { role: "admin", does: "grant plugins what their uses: asks" },
+  "plugins.revoke": { role: "admin", does: "revoke plugins' grants" },
   "pluginConfig.show": { role: "viewer", does: "read plugin config" },
   "pluginConfig.set": { role: "operator", does: "set plugin config" },
   "pluginConfig.unset": { role: "operator", does: "unset plugin config" },

@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { type AgentDefinition, ERROR_CODES, type ErrorCode, type FunctionCall, Oz0Error } from "@oz0/sdk";
 import { stringify } from "yaml";
 import { unifiedPatch } from "../cards/index.js";
-import { grantRefusal } from "../catalog/index.js";
+import { reachRefusal } from "../catalog/index.js";
 import { readInPlugin } from "../plugin-dir/index.js";
 import type { ProposalStatus, SkillProposalRow, Store } from "../store/index.js";
 import { type CallInterceptor, dispatchCall, FunctionResolver, type PartSource } from "../tools/index.js";
@@ -157,10 +157,11 @@ export class SkillProposals {
       );
     }
     const { fn } = resolved;
-    // Another plugin's apply function runs only when the agent's plugin's uses: grants it.
+    // Another plugin's apply function runs only when the agent's plugin's uses: grants it, and
+    // the tenant's admin granted that.
     if (fn.plugin !== undefined) {
       const own = await resolver.plugin(row.plugin);
-      const refusal = grantRefusal(own.manifest, {
+      const refusal = await reachRefusal(this.#options.source, tenant, own.manifest, {
         kind: "function",
         plugin: fn.plugin,
         tool: fn.tool,

@@ -62,6 +62,8 @@ export {
   type PluginChangeAction,
   type PluginChangeRow,
   type PluginChangesTable,
+  type PluginGrantRow,
+  type PluginGrantsTable,
   type PluginRow,
   type PluginsTable,
   POLICY_ACTIONS,

@@ -71,6 +71,22 @@ export interface PluginsTable {
 }
 
 /**
+ * A tenant admin's grant of what a plugin's `uses:` asks (migration 14): a call, delegation or
+ * skill load of another plugin's part runs only within both the plugin's `uses:` and this.
+ */
+export interface PluginGrantsTable {
+  tenant: string;
+  plugin: string;
+  /** The plugin's version whose `uses:` was granted. */
+  version: string;
+  /** The `uses:` granted, as JSON: `{ <plugin>: { tools?, agents?, skills?, version? } }`. */
+  uses: Json;
+  /** The actor who granted it (`migration 14` for plugins installed before grants were kept). */
+  granted_by: string;
+  granted_at: EpochMs;
+}
+
+/**
  * The catalog index: one row per part a plugin defines. Unique per plugin, deliberately not
  * per tenant: a tenant may hold two agents of one name "from before installs refused it", and
  * the runtime must see both to withhold the name. The install path enforces uniqueness.
@@ -445,6 +461,7 @@ export interface RecordHoldsTable {
 export interface Database {
   tenants: TenantsTable;
   plugins: PluginsTable;
+  plugin_grants: PluginGrantsTable;
   parts: PartsTable;
   jobs: JobsTable;
   job_events: JobEventsTable;
@@ -475,6 +492,7 @@ export interface Database {
 
 export type TenantRow = Selectable<TenantsTable>;
 export type PluginRow = Selectable<PluginsTable>;
+export type PluginGrantRow = Selectable<PluginGrantsTable>;
 export type NewPlugin = Insertable<PluginsTable>;
 export type PartRow = Selectable<PartsTable>;
 export type NewPart = Insertable<PartsTable>;

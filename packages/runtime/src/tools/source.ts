@@ -4,6 +4,7 @@
 // plugin folders.
 import type { MemoryProvider, PluginConfig, RecordsApi } from "@oz0/sdk";
 import type { BuiltTool } from "@oz0/sdk/internal";
+import type { TenantGrant } from "../catalog/index.js";
 import type { LoadedPlugin } from "../plugin-dir/index.js";
 
 type Awaitable<T> = T | Promise<T>;
@@ -26,6 +27,11 @@ export interface PartSource {
   ): Awaitable<SourcePart>;
   /** An installed plugin, loaded from the folder it was installed from. */
   loadInstalled(tenant: string, plugin: string): Awaitable<LoadedPlugin>;
+  /**
+   * The tenant admin's grant of `plugin`'s `uses:`, read when asked, so a revoke stops the next
+   * call; undefined when it has none. Another plugin's part is reached only within it.
+   */
+  tenantGrant(tenant: string, plugin: string): Awaitable<TenantGrant | undefined>;
   /** The plugins of the tenant that provide tool `toolId`: one, or two and more in a clash. */
   toolOwners(tenant: string, toolId: string): Awaitable<readonly string[]>;
   /**

@@ -2,6 +2,7 @@
 // "tenant" are the folders given, with the owner check and clashes the catalog applies.
 import { fileURLToPath } from "node:url";
 import { formatAddress, notOwnedMessage, Oz0Error, parsePartAddress, resolveReference } from "@oz0/sdk";
+import type { TenantGrant } from "../../src/catalog/index.js";
 import { type LoadedPlugin, loadPluginDir } from "../../src/plugin-dir/index.js";
 import type { PartSource, SourcePart } from "../../src/tools/index.js";
 
@@ -53,6 +54,14 @@ export class DirSource implements PartSource {
       });
     }
     return { plugin: owner, name: address.name, bare };
+  }
+
+  /** The folders' plugins are granted what their uses: asks, as an admin's install grants it. */
+  tenantGrant(_tenant: string, plugin: string): TenantGrant | undefined {
+    const loaded = this.plugins.get(plugin);
+    if (loaded === undefined) return undefined;
+    const { version, uses } = loaded.manifest;
+    return { plugin, version, uses: uses ?? {}, grantedBy: "test", grantedAt: 0 };
   }
 
   loadInstalled(_tenant: string, plugin: string): LoadedPlugin {

@@ -149,6 +149,45 @@ describe("a caller limited to some agents", () => {
     }
   });
 
+  it("sees only the members and keys whose agents lie within its own", async () => {
+    const scopedAdmin: Caller = { ...ops, actor: "key:scoped-admin", role: "admin" };
+    const installer: Caller = { ...admin, tenant: "default" };
+    await here.services.identity.addUser(installer, "payroll-clerk", "a long enough password");
+    await here.services.identity.addMember(admin, {
+      user: "payroll-clerk",
+      role: "viewer",
+      agents: ["tag:hr"],
+    });
+    await here.services.identity.addUser(installer, "deployer", "a long enough password");
+    await here.services.identity.addMember(admin, { user: "deployer", role: "viewer", agents: ["tag:ops"] });
+    await here.services.identity.createKey(admin, {
+      name: "payroll-bot",
+      role: "runner",
+      agents: ["scoped/payroll"],
+    });
+    await here.services.identity.createKey(admin, { name: "ops-bot", role: "runner", agents: ["tag:ops"] });
+    const members = (await here.services.identity.listMembers(scopedAdmin)).map((member) => member.user);
+    expect(members).toContain("deployer");
+    expect(members).not.toContain("payroll-clerk");
+    const keys = (await here.services.identity.listKeys(scopedAdmin)).map((key) => key.name);
+    expect(keys).toEqual(["ops-bot"]);
+    expect((await here.services.identity.listKeys(admin)).map((key) => key.name).sort()).toEqual([
+      "ops-bot",
+      "payroll-bot",
+    ]);
+  });
+
+  it("may not read the audit log, whose entries name every agent's changes", async () => {
+    const scopedAdmin: Caller = { ...ops, actor: "key:scoped-admin", role: "admin" };
+    const refused = await answer((s) => s.audit.list(scopedAdmin), here);
+    expect(refused).toMatchObject({
+      code: "FORBIDDEN",
+      message: expect.stringContaining("reading it needs an admin whose agents are * (every agent)"),
+    });
+    expect(JSON.stringify(refused)).not.toContain("payroll");
+    expect(await here.services.audit.list(admin)).not.toEqual([]);
+  });
+
   it("may not serve the whole catalog over MCP", async () => {
     const refused = await answer((s) => s.mcp.serve(ops), here);
     expect(refused).toMatchObject({ code: "FORBIDDEN" });

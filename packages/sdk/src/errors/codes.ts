@@ -257,8 +257,8 @@ export const ERROR_CODES = {
     status: 403,
     retryable: false,
     summary:
-      "An agent or flow reached for another plugin's function or agent that its plugin's uses: does not grant; the message names the entry to add.",
-    data: "{ plugin: string, address: string, list: string }: the plugin whose uses: lacks the grant, the part by address, and the list to add it to (uses.<plugin>.tools or .agents).",
+      "An agent or flow reached for another plugin's function, agent or skill that its plugin's uses: does not list, or that a tenant admin has not granted; the message names the entry to add or the command to run (oz0 plugin grant <plugin>).",
+    data: "{ plugin: string, address: string, list: string, grant: 'uses' | 'tenant' }: the plugin refused, the part by address, the list that names it (uses.<plugin>.tools, .agents or .skills), and which grant is missing: its uses: entry, or the tenant admin's.",
   },
   PART_IN_USE: {
     side: "user",

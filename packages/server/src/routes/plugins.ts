@@ -1,5 +1,6 @@
 // Plugins over HTTP: list, inspect (with the bundle's digest), install and update by uploading
-// a bundle archive (`oz0 plugin pack`'s .tgz), and remove. An upload is unpacked within the
+// a bundle archive (`oz0 plugin pack`'s .tgz), remove, and grant or revoke what a plugin's
+// `uses:` asks of other plugins (`oz0 plugin grant`). An upload is unpacked within the
 // bundle limits and installed from the bundle: never from a folder on the server.
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { type Runtime, unpackBundle } from "@oz0/runtime";
@@ -20,6 +21,20 @@ const ChangeReport = z
   .object({})
   .catchall(z.unknown())
   .openapi("PluginChange", { description: "What the install, update or remove did." });
+
+const GrantReport = z
+  .object({
+    action: z.enum(["grant", "revoke"]),
+    tenant: z.string(),
+    plugin: z.string(),
+    version: z.string().nullable(),
+    uses: z.array(z.string()),
+    by: z.string(),
+  })
+  .openapi("PluginGrant", {
+    description:
+      "What was granted (the plugin version whose uses: it is, and what it lists by address), or taken back; version is null for a revoke of a plugin that had no grant.",
+  });
 
 const PluginParams = z.object({
   tenant: TenantParam,
@@ -109,6 +124,32 @@ const routes = {
     request: { params: PluginParams, query: ChangeQuery },
     responses: { 200: json(ChangeReport, "Removed."), ...errors },
   }),
+  grant: createRoute({
+    operationId: "grantPlugin",
+    method: "post",
+    path: "/v1/t/{tenant}/plugins/{name}/grant",
+    summary: "Grant a plugin what its uses: asks of other plugins",
+    description:
+      "Install and update by an admin grant it at once; this grants a plugin that came with the defaults, or whose grant was revoked.",
+    tags: ["plugins"],
+    security,
+    middleware: [permit("plugins.grant")] as const,
+    request: { params: PluginParams },
+    responses: { 200: json(GrantReport, "Granted."), ...errors },
+  }),
+  revoke: createRoute({
+    operationId: "revokePluginGrant",
+    method: "delete",
+    path: "/v1/t/{tenant}/plugins/{name}/grant",
+    summary: "Take back a plugin's grant",
+    description:
+      "Its agents and flows reach no other plugin's part from their next call on, running jobs included.",
+    tags: ["plugins"],
+    security,
+    middleware: [permit("plugins.revoke")] as const,
+    request: { params: PluginParams },
+    responses: { 200: json(GrantReport, "Revoked."), ...errors },
+  }),
 };
 
 type Shaped = Record<string, unknown>;
@@ -146,6 +187,14 @@ export function registerPluginRoutes(app: OpenAPIHono<ServerEnv>, runtime: Runti
     const bundle = await uploaded(c);
     const report = await plugins.update(c.get("caller"), bundle, { ...options, source: "upload" });
     return c.json(shaped(report), 200);
+  });
+  app.openapi(routes.grant, async (c) => {
+    const report = await plugins.grant(c.get("caller"), c.req.valid("param").name);
+    return c.json({ ...report, uses: [...report.uses] }, 200);
+  });
+  app.openapi(routes.revoke, async (c) => {
+    const report = await plugins.revoke(c.get("caller"), c.req.valid("param").name);
+    return c.json({ ...report, uses: [...report.uses] }, 200);
   });
   app.openapi(routes.remove, async (c) => {
     const { name } = c.req.valid("param");

@@ -7,7 +7,7 @@
 import { isOz0Error, Oz0Error, type PluginManifest, toOz0Error } from "@oz0/sdk";
 import { AGENT_LIMIT_DEFAULTS } from "@oz0/sdk/internal";
 import { buildCard } from "../../cards/index.js";
-import { grantRefusal } from "../../catalog/index.js";
+import { reachRefusal } from "../../catalog/index.js";
 import { event, failureOf, type JobEvent, type JobFailure, SetupFailure } from "../../events/index.js";
 import { hookInterceptor } from "../../hooks/index.js";
 import type { JobRow } from "../../store/index.js";
@@ -218,10 +218,11 @@ class JobSteps implements FlowSteps {
         );
       }
       const { fn } = resolved;
+      // The tenant's grant is read at each call, so a revoke stops the flow's next one.
       const ungranted =
         fn.plugin === undefined
           ? undefined
-          : grantRefusal(this.#manifest, {
+          : await reachRefusal(run.deps.source, row.tenant, this.#manifest, {
               kind: "function",
               plugin: fn.plugin,
               tool: fn.tool,
@@ -312,7 +313,10 @@ class JobSteps implements FlowSteps {
       throw stepFailed(id, address, `${error.code}: ${error.message}`, { code: error.code });
     }
     const agent = `${part.plugin}/${part.name}`;
-    const ungranted = grantRefusal(this.#manifest, { kind: "agent", ...part });
+    const ungranted = await reachRefusal(run.deps.source, row.tenant, this.#manifest, {
+      kind: "agent",
+      ...part,
+    });
     if (ungranted !== undefined) {
       throw stepFailed(id, agent, `${ungranted.code}: ${ungranted.message}`, { code: ungranted.code });
     }

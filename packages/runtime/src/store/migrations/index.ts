@@ -12,6 +12,7 @@ import { bundles } from "./010-bundles.js";
 import { identity } from "./011-identity.js";
 import { approvalWithdrawn } from "./012-approval-withdrawn.js";
 import { routines } from "./013-routines.js";
+import { pluginGrants } from "./014-plugin-grants.js";
 import { records } from "./017-records.js";
 import type { Migration } from "./types.js";
 
@@ -32,5 +33,6 @@ export const MIGRATIONS: readonly Migration[] = [
   identity,
   approvalWithdrawn,
   routines,
+  pluginGrants,
   records,
 ];
