@@ -187,10 +187,21 @@ export class CoreSession implements RuntimeSession {
     return result;
   }
 
-  async finish(reply: { readonly text?: string | undefined; readonly output?: unknown }): Promise<void> {
+  async finish(reply: {
+    readonly text?: string | undefined;
+    readonly output?: unknown;
+  }): Promise<string | undefined> {
     const run = this.#run;
     if (this.#stopped) throw new RuntimeStop(run.row.id);
-    if (await answer(run, this.#setup, this.#steps, reply, [])) this.#stop();
+    // A replayed answer the history sent back already is not checked and recorded again.
+    const sentBack = this.#index().rejections.get(this.#steps);
+    if (sentBack !== undefined) return sentBack;
+    if (await answer(run, this.#setup, this.#steps, reply, [])) {
+      this.#stop();
+      return undefined;
+    }
+    const last = run.history.conversation.messages.at(-1);
+    return last?.role === "user" && last.rejected === true ? last.content : undefined;
   }
 
   async fail(failure: { readonly kind: string; readonly message: string }): Promise<void> {
@@ -214,13 +225,18 @@ export class CoreSession implements RuntimeSession {
     if (this.#recorded !== undefined) return this.#recorded;
     const replies: ModelMessage[] = [];
     const results = new Map<string, RuntimeCallResult>();
+    const rejections = new Map<number, string>();
     for (const message of this.#run.history.conversation.messages) {
       if (message.role === "assistant") replies.push(message);
       else if (message.role === "tool") results.set(message.callId, toResult(message));
+      else if (message.role === "user" && message.rejected === true) {
+        rejections.set(replies.length, message.content);
+      }
     }
     this.#recorded = {
       replies: replies.slice(0, this.recordedSteps) as Extract<ModelMessage, { role: "assistant" }>[],
       results,
+      rejections,
     };
     return this.#recorded;
   }
@@ -229,6 +245,8 @@ export class CoreSession implements RuntimeSession {
 interface Recorded {
   readonly replies: readonly Extract<ModelMessage, { role: "assistant" }>[];
   readonly results: ReadonlyMap<string, RuntimeCallResult>;
+  /** The message each answer the output schema sent back went back with, by its model step. */
+  readonly rejections: ReadonlyMap<number, string>;
 }
 
 function resultIn(messages: readonly ModelMessage[], callId: string): RuntimeCallResult | undefined {

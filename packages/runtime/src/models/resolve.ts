@@ -174,6 +174,46 @@ async function providerAndModel(use: string, context: ModelContext): Promise<Tar
   );
 }
 
+/** Where a model choice leads by a tenant's settings: the provider that would serve it, and its type. */
+export interface ModelRoute {
+  /** `provider:model`. */
+  readonly model: string;
+  readonly provider: string;
+  /** A built-in provider type, `test`, or undefined for a plugin's provider or a name not configured. */
+  readonly type: ProviderType | typeof TEST_PROVIDER | undefined;
+  /** The alias it was reached through. */
+  readonly via?: string | undefined;
+  /** The default alias is not set, so the offline test model would serve it. */
+  readonly fallback?: boolean | undefined;
+}
+
+/**
+ * The route of model choice `use` by the settings `setting` reads (a tenant's `model.<alias>`
+ * and `provider.<name>`), without building anything; `undefined` for an alias not set other
+ * than `default`. Lint reads it with no settings, so only `provider:model` and `test` decide there.
+ * @example routeOf("openai:gpt-4.1", () => undefined) // { model: "openai:gpt-4.1", provider: "openai", type: "openai" }
+ */
+export function routeOf(use: string, setting: (key: string) => unknown): ModelRoute | undefined {
+  let target: Target | undefined = splitProvider(use);
+  if (target === undefined && use === TEST_PROVIDER)
+    target = { provider: TEST_PROVIDER, model: "auto", text: use };
+  if (target === undefined) {
+    const stored = readAlias(setting(modelSettingKey(use)));
+    const mapped = stored === undefined ? undefined : splitProvider(stored.model);
+    if (mapped !== undefined) target = { ...mapped, via: use };
+    else if (stored?.model === TEST_PROVIDER)
+      target = { provider: TEST_PROVIDER, model: "auto", text: TEST_PROVIDER, via: use };
+    else if (use === DEFAULT_MODEL_ALIAS) {
+      target = { provider: TEST_PROVIDER, model: "auto", text: TEST_PROVIDER, via: use, fallback: true };
+    } else return undefined;
+  }
+  const name = target.provider;
+  const config = setting(`${SETTING_PREFIX.provider}${name}`) as ProviderConfig | undefined;
+  const type =
+    name === TEST_PROVIDER ? TEST_PROVIDER : (config?.type ?? (isProviderType(name) ? name : undefined));
+  return { model: target.text, provider: name, type, via: target.via, fallback: target.fallback };
+}
+
 /** `openai:gpt-4.1` → provider `openai`, model `gpt-4.1`; a model may hold colons (`ollama:qwen2.5:7b`). */
 export function splitProvider(text: string): Target | undefined {
   const at = text.indexOf(":");
