@@ -316,6 +316,47 @@ describe("runtime openai-agents", () => {
     expect(job).toMatchObject({ status: "failed", failure: { message: `desk/aliased: ${refusal}` } });
     expect(responses.requests).toHaveLength(asked);
   });
+
+  it("delegates through oz.delegate, one of its function tools: the child job runs, the SDK's run waits for it and takes its answer up on the next run", async () => {
+    const tenant = await desk();
+    responses.reply(
+      { calls: [{ name: "oz__delegate", args: { agent: "clerk", input: "file ticket 7" } }] },
+      { text: "filed" },
+      { text: "the clerk filed it" },
+    );
+    const started = await start(tenant, "desk/boss");
+    const parent = await runtime.jobs.run(started.id, { tenant });
+    const childId = `${started.id}.clerk-1-1`;
+    expect(parent).toMatchObject({
+      status: "waiting",
+      waitingFor: { kind: "child", callId: "1.1", job: childId },
+    });
+    expect(await runtime.jobs.run(childId, { tenant })).toMatchObject({
+      status: "succeeded",
+      output: "filed",
+    });
+    const job = await runtime.jobs.run(started.id, { tenant });
+    expect(job).toMatchObject({ status: "succeeded", output: "the clerk filed it" });
+    const told = (responses.requests.at(-1)!.body.input as { type?: string; output?: string }[]).find(
+      (item) => item.type === "function_call_output",
+    );
+    expect(told?.output).toContain("filed");
+    const events = await runtime.jobs.events(started.id, { tenant });
+    expect(ofKind(events, "child_job_finished")[0]?.data).toMatchObject({
+      job: childId,
+      status: "succeeded",
+    });
+    expect(ofKind(events, "model_call").map((entry) => entry.data.step)).toEqual([1, 2]);
+  });
+
+  it("stops the SDK's loop at the agent's limits, with oz0's failure: the SDK's own turn limit never decides", async () => {
+    const tenant = await desk();
+    responses.reply({ calls: [{ name: "ledger__add", args: { entry: "one" } }] });
+    const started = await start(tenant, "desk/brief");
+    const job = await runtime.jobs.run(started.id, { tenant });
+    expect(job).toMatchObject({ status: "failed", failure: { kind: "max_turns" } });
+    expect(deskCalls(started.id).map((call) => call.fn)).toEqual(["ledger.add"]);
+  });
 });
 
 /** Waits until `check` holds: a hang, not a budget, gives up. */

@@ -12,7 +12,7 @@ import type {
 } from "@openai/agents-core";
 import { Usage } from "@openai/agents-core";
 import type { ModelFunction, ModelMessage } from "../../models/index.js";
-import type { RunState } from "./index.js";
+import type { RunState } from "./run.js";
 
 type Assistant = Extract<ModelMessage, { role: "assistant" }>;
 

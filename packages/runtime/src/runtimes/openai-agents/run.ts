@@ -1,0 +1,127 @@
+// The OpenAI Agents SDK's side of `runtime: openai-agents` (index.ts says what it is): the
+// SDK's Runner over a job's session, loaded on a job's first run on this runtime only, so a
+// process that runs no such job never loads the SDK.
+import { Agent, type AgentInputItem, type FunctionTool, Runner, tool } from "@openai/agents-core";
+import type { ModelCall } from "../../models/index.js";
+import {
+  type RuntimeCallResult,
+  type RuntimeModelReply,
+  type RuntimeSession,
+  RuntimeStop,
+} from "../types.js";
+import { JobModel } from "./model.js";
+
+/**
+ * How many model calls the SDK's own turn limit allows: more than any agent's `limits.max_turns`, so the
+ * agent's limits are the ones that stop it, with oz0's failure.
+ */
+const SDK_TURNS = 1_000_000;
+
+/** What one run keeps between the SDK's model calls and its tool calls. */
+export class RunState {
+  readonly session: RuntimeSession;
+  /** The calls of each reply, by oz0's call id, which is the id the SDK carries them under. */
+  readonly calls = new Map<string, ModelCall>();
+  /** Each call's result as oz0 recorded it, to tell the model exactly that. */
+  readonly results = new Map<string, RuntimeCallResult>();
+  /** The last reply, whose text or structured output is the answer when the SDK ends. */
+  last: RuntimeModelReply | undefined;
+  /** The stop a session call threw inside the SDK, carried out of its run whatever it made of it. */
+  stop: RuntimeStop | undefined;
+  /** Calls run one at a time, in the order the SDK asks, as oz0's own loop runs them. */
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(session: RuntimeSession) {
+    this.session = session;
+  }
+
+  /** Runs `action` on the session, noting a stop it throws. */
+  async guard<T>(action: () => Promise<T>): Promise<T> {
+    if (this.stop !== undefined) throw this.stop;
+    try {
+      return await action();
+    } catch (error) {
+      if (error instanceof RuntimeStop) this.stop = error;
+      throw error;
+    }
+  }
+
+  /** Runs call `callId` after the calls asked for before it. */
+  callFunction(callId: string): Promise<RuntimeCallResult> {
+    const next = this.#queue.then(() => this.guard(() => this.session.callFunction(callId)));
+    this.#queue = next.catch(() => undefined);
+    return next;
+  }
+}
+
+/** A function's JSON Schema as the SDK types a schema it does not hold to strict mode. */
+type LooseSchema = Extract<Parameters<typeof tool>[0], { strict: false }>["parameters"];
+
+/** The agent's functions as the SDK's function tools, each call run as the job's. */
+function jobTools(state: RunState): FunctionTool[] {
+  return state.session.functions.map((fn) =>
+    tool<LooseSchema>({
+      name: fn.name,
+      description: fn.description,
+      // oz0 checks the arguments against the function's schema on the dispatch path.
+      parameters: fn.inputSchema as unknown as LooseSchema,
+      strict: false,
+      // An error (a stop above all) goes out of the SDK's run, never to the model as text.
+      errorFunction: null,
+      execute: async (_args, _context, details) => {
+        const callId = details?.toolCall?.callId;
+        if (callId === undefined || !state.calls.has(callId)) {
+          throw new Error(
+            `the OpenAI Agents SDK ran tool ${fn.name} for call ${String(callId)}, which no reply of job ${state.session.job} made`,
+          );
+        }
+        const result = await state.callFunction(callId);
+        state.results.set(callId, result);
+        return JSON.stringify(result.ok ? result.result : { error: result.error });
+      },
+    }),
+  );
+}
+
+/** The instructions and the first input of the SDK's run: the job's recorded opening. */
+function openingOf(session: RuntimeSession): { instructions: string; input: string } {
+  let instructions = "";
+  let input = "";
+  for (const message of session.opening) {
+    if (message.role === "system") instructions = message.content;
+    else if (message.role === "user") input = message.content;
+  }
+  return { instructions, input };
+}
+
+/** Runs the job's loop in the SDK, from its opening to its next stop. */
+export async function runOnSdk(session: RuntimeSession): Promise<void> {
+  const state = new RunState(session);
+  const model = new JobModel(state);
+  const runner = new Runner({
+    modelProvider: { getModel: () => model },
+    tracingDisabled: true,
+    traceIncludeSensitiveData: false,
+  });
+  const { instructions, input } = openingOf(session);
+  const agent = new Agent({ name: session.agent, instructions, model, tools: jobTools(state) });
+  let next: string | AgentInputItem[] = input;
+  for (;;) {
+    let history: AgentInputItem[];
+    try {
+      const result = await runner.run(agent, next, {
+        maxTurns: SDK_TURNS,
+        signal: session.signal,
+      });
+      history = result.history;
+    } catch (error) {
+      throw state.stop ?? error;
+    }
+    const answer = state.last;
+    if (answer === undefined) throw new Error("the OpenAI Agents SDK ended its run without a model reply");
+    const sentBack = await state.guard(() => session.finish({ text: answer.text, output: answer.output }));
+    if (sentBack === undefined) return;
+    // The answer did not match the output schema: the SDK's run goes on with the job's reason.
+    next = [...history, { role: "user", content: sentBack }];
+  }
+}
