@@ -193,9 +193,10 @@ export class CoreSession implements RuntimeSession {
   }): Promise<string | undefined> {
     const run = this.#run;
     if (this.#stopped) throw new RuntimeStop(run.row.id);
-    // A replayed answer the history sent back already is not checked and recorded again.
-    const sentBack = this.#index().rejections.get(this.#steps);
-    if (sentBack !== undefined) return sentBack;
+    // A replayed answer the history went on from (sent back, or a chat's next message) is not
+    // checked and recorded again: the job goes on with the message that followed it.
+    const followed = this.#index().followUps.get(this.#steps);
+    if (followed !== undefined) return followed;
     if (await answer(run, this.#setup, this.#steps, reply, [])) {
       this.#stop();
       return undefined;
@@ -225,18 +226,16 @@ export class CoreSession implements RuntimeSession {
     if (this.#recorded !== undefined) return this.#recorded;
     const replies: ModelMessage[] = [];
     const results = new Map<string, RuntimeCallResult>();
-    const rejections = new Map<number, string>();
+    const followUps = new Map<number, string>();
     for (const message of this.#run.history.conversation.messages) {
       if (message.role === "assistant") replies.push(message);
       else if (message.role === "tool") results.set(message.callId, toResult(message));
-      else if (message.role === "user" && message.rejected === true) {
-        rejections.set(replies.length, message.content);
-      }
+      else if (message.role === "user" && replies.length > 0) followUps.set(replies.length, message.content);
     }
     this.#recorded = {
       replies: replies.slice(0, this.recordedSteps) as Extract<ModelMessage, { role: "assistant" }>[],
       results,
-      rejections,
+      followUps,
     };
     return this.#recorded;
   }
@@ -245,8 +244,11 @@ export class CoreSession implements RuntimeSession {
 interface Recorded {
   readonly replies: readonly Extract<ModelMessage, { role: "assistant" }>[];
   readonly results: ReadonlyMap<string, RuntimeCallResult>;
-  /** The message each answer the output schema sent back went back with, by its model step. */
-  readonly rejections: ReadonlyMap<number, string>;
+  /**
+   * The user message that followed each answer the job went on from, by its model step: the
+   * output schema's reason for sending it back, or in a chat the person's next message.
+   */
+  readonly followUps: ReadonlyMap<number, string>;
 }
 
 function resultIn(messages: readonly ModelMessage[], callId: string): RuntimeCallResult | undefined {

@@ -87,8 +87,9 @@ export interface RuntimeSession {
   callFunction(callId: string): Promise<RuntimeCallResult>;
   /**
    * Ends the job with the answer (checked against the output schema); in a chat, waits for the
-   * person. An answer that does not match the schema goes back to the model: the message that
-   * says why is returned, and the job goes on with the runtime's next model call.
+   * person. When the job goes on instead, the user message it goes on with is returned, for the
+   * runtime's next model call: why an answer that does not match the schema went back, or, on a
+   * resumed chat, the person's next message after a recorded answer. `undefined`: the job stopped.
    */
   finish(answer: {
     readonly text?: string | undefined;

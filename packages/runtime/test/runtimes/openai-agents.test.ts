@@ -75,8 +75,9 @@ async function desk(server: FakeModelServer = responses): Promise<string> {
  * A job engine on the runtime's store whose model is the tenant's real one (the fake server's),
  * with `before` run inside each model call first: an admin acting while the model thinks.
  */
-function engineWith(before: (request: ModelRequest) => Promise<void>): JobEngine {
+function engineWith(before: (request: ModelRequest) => Promise<void>, leaseMs?: number): JobEngine {
   return new JobEngine({
+    ...(leaseMs === undefined ? {} : { leaseMs }),
     store: runtime.store,
     source: runtime.catalog,
     home,
@@ -355,6 +356,56 @@ describe("runtime openai-agents", () => {
     const started = await start(tenant, "desk/brief");
     const job = await runtime.jobs.run(started.id, { tenant });
     expect(job).toMatchObject({ status: "failed", failure: { kind: "max_turns" } });
+    expect(deskCalls(started.id).map((call) => call.fn)).toEqual(["ledger.add"]);
+  });
+
+  it("answers each message of a chat as steps of one job: a resumed run replays the answers and goes on with the person's next message", async () => {
+    const tenant = await desk();
+    responses.reply(
+      { text: "hello, what shall I file?" },
+      { calls: [{ name: "ledger__add", args: { entry: "ticket 7" } }] },
+      { text: "filed ticket 7" },
+    );
+    const asked = responses.requests.length;
+    const started = await runtime.jobs.start({ tenant, agent: "desk/clerk", input: "hi", mode: "chat" });
+    const first = await runtime.jobs.run(started.id, { tenant });
+    expect(first).toMatchObject({ status: "waiting", waitingFor: { kind: "chat" } });
+    await runtime.jobs.say(started.id, "file ticket 7", ALICE, { tenant });
+    const second = await runtime.jobs.run(started.id, { tenant });
+    expect(second).toMatchObject({ status: "waiting", waitingFor: { kind: "chat" } });
+    // The first answer came back from the history; the model was asked for steps 2 and 3 only.
+    expect(responses.requests).toHaveLength(asked + 3);
+    const said = (responses.requests.at(-1)!.body.input as { role?: string; content?: unknown }[])
+      .filter((item) => item.role === "user")
+      .map((item) => JSON.stringify(item.content));
+    expect(said).toHaveLength(2);
+    expect(said[1]).toContain("file ticket 7");
+    expect(deskCalls(started.id).map((call) => call.args)).toEqual([{ entry: "ticket 7" }]);
+    const ended = await runtime.jobs.endChat(started.id, { tenant });
+    expect(ended).toMatchObject({ status: "succeeded", output: "filed ticket 7" });
+  });
+
+  it("ends the SDK's run on a reply of neither text nor calls, as oz0's own loop ends on one", async () => {
+    const tenant = await desk();
+    responses.reply({});
+    const asked = responses.requests.length;
+    const started = await start(tenant);
+    const job = await runtime.jobs.run(started.id, { tenant });
+    expect(job.status).toBe("succeeded");
+    expect(responses.requests).toHaveLength(asked + 1);
+  });
+
+  it("ends the job cancelled when it is cancelled while the SDK waits on the model: the job's stop signal aborts the SDK's run", async () => {
+    const tenant = await desk();
+    responses.reply({ calls: [{ name: "ledger__add", args: { entry: "one" } }] }, { stall: "forever" });
+    const asked = responses.requests.length;
+    // A short lease, so the worker hears of the cancel at its next renewal soon.
+    const jobs = engineWith(async () => {}, 1_500);
+    const started = await jobs.start({ tenant, agent: "desk/clerk", input: "file it" });
+    const running = jobs.run(started.id, { tenant });
+    await until(() => responses.requests.length === asked + 2);
+    await jobs.cancel(started.id, ALICE, { tenant });
+    expect(await running).toMatchObject({ status: "cancelled" });
     expect(deskCalls(started.id).map((call) => call.fn)).toEqual(["ledger.add"]);
   });
 });

@@ -31,12 +31,13 @@ export class JobModel implements Model {
     state.last = reply;
     const output: AgentOutputItem[] = [];
     const text = reply.text ?? (reply.output === undefined ? undefined : JSON.stringify(reply.output));
-    if (text !== undefined && text !== "") {
+    // A reply of no calls is the SDK's final output, whatever its text: an empty one ends the run too.
+    if ((text !== undefined && text !== "") || reply.calls.length === 0) {
       output.push({
         type: "message",
         role: "assistant",
         status: "completed",
-        content: [{ type: "output_text", text }],
+        content: [{ type: "output_text", text: text ?? "" }],
       });
     }
     for (const call of reply.calls) {

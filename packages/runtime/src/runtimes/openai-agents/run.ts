@@ -119,9 +119,9 @@ export async function runOnSdk(session: RuntimeSession): Promise<void> {
     }
     const answer = state.last;
     if (answer === undefined) throw new Error("the OpenAI Agents SDK ended its run without a model reply");
-    const sentBack = await state.guard(() => session.finish({ text: answer.text, output: answer.output }));
-    if (sentBack === undefined) return;
-    // The answer did not match the output schema: the SDK's run goes on with the job's reason.
-    next = [...history, { role: "user", content: sentBack }];
+    const followUp = await state.guard(() => session.finish({ text: answer.text, output: answer.output }));
+    if (followUp === undefined) return;
+    // The job goes on (an answer sent back, a chat's next message): so does the SDK's conversation.
+    next = [...history, { role: "user", content: followUp }];
   }
 }
