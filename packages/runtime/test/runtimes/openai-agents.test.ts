@@ -408,6 +408,38 @@ describe("runtime openai-agents", () => {
     expect(await running).toMatchObject({ status: "cancelled" });
     expect(deskCalls(started.id).map((call) => call.fn)).toEqual(["ledger.add"]);
   });
+
+  it("keeps oz0's function names, dashes included, and answers a call of a function the agent was not offered as oz0's loop does", async () => {
+    const tenant = await desk();
+    responses.reply(
+      {
+        calls: [
+          { name: "case-files__open-case", args: { subject: "ticket 7" } },
+          { name: "vault__read", args: { key: "door" } },
+        ],
+      },
+      { text: "opened" },
+    );
+    const started = await start(tenant);
+    const job = await runtime.jobs.run(started.id, { tenant });
+    expect(job).toMatchObject({ status: "succeeded", output: "opened" });
+    expect(deskCalls(started.id).map((call) => call.fn)).toEqual(["case-files.open-case"]);
+    const first = responses.requests.at(-2)!;
+    expect((first.body.tools as { name: string }[]).map((offered) => offered.name).sort()).toEqual([
+      "case-files__open-case",
+      "ledger__add",
+      "vault__write",
+    ]);
+    const last = responses.requests.at(-1)!.body.input as { type?: string; name?: string; output?: string }[];
+    expect(last.filter((item) => item.type === "function_call").map((item) => item.name)).toEqual([
+      "case-files__open-case",
+      "vault__read",
+    ]);
+    const outputs = last
+      .filter((item) => item.type === "function_call_output")
+      .map((item) => JSON.parse(item.output ?? "null") as unknown);
+    expect(outputs[1]).toMatchObject({ error: { code: "NOT_FOUND" } });
+  });
 });
 
 /** Waits until `check` holds: a hang, not a budget, gives up. */

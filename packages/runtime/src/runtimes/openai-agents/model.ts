@@ -12,7 +12,7 @@ import type {
 } from "@openai/agents-core";
 import { Usage } from "@openai/agents-core";
 import type { ModelFunction, ModelMessage } from "../../models/index.js";
-import type { RunState } from "./run.js";
+import { type RunState, UNOFFERED } from "./run.js";
 
 type Assistant = Extract<ModelMessage, { role: "assistant" }>;
 
@@ -40,12 +40,13 @@ export class JobModel implements Model {
         content: [{ type: "output_text", text: text ?? "" }],
       });
     }
+    const offered = new Set(state.session.functions.map((fn) => fn.name));
     for (const call of reply.calls) {
       state.calls.set(call.id, call);
       output.push({
         type: "function_call",
         callId: call.id,
-        name: call.name,
+        name: offered.has(call.name) ? call.name : UNOFFERED,
         arguments: JSON.stringify(call.args ?? {}),
         status: "completed",
       });
@@ -73,7 +74,8 @@ export class JobModel implements Model {
   /** The functions the SDK offers this turn, as the job knows them. */
   #functions(request: ModelRequest): ModelFunction[] {
     const known = new Map(this.#state.session.functions.map((fn) => [fn.name, fn]));
-    return request.tools.map((offered) => {
+    const tools = request.tools.filter((offered) => offered.name !== UNOFFERED);
+    return tools.map((offered) => {
       const fn = offered.type === "function" ? known.get(offered.name) : undefined;
       if (fn === undefined) {
         throw new Error(
@@ -119,7 +121,7 @@ export class JobModel implements Model {
         messages.push({
           role: "tool",
           callId: item.callId,
-          name: item.name,
+          name: state.calls.get(item.callId)?.name ?? item.name,
           content: result.ok ? result.result : { error: result.error },
           isError: !result.ok,
         });

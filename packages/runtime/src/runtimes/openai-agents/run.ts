@@ -1,7 +1,7 @@
 // The OpenAI Agents SDK's side of `runtime: openai-agents` (index.ts says what it is): the
 // SDK's Runner over a job's session, loaded on a job's first run on this runtime only, so a
 // process that runs no such job never loads the SDK.
-import { Agent, type AgentInputItem, type FunctionTool, Runner, tool } from "@openai/agents-core";
+import { Agent, type AgentInputItem, Runner, tool } from "@openai/agents-core";
 import type { ModelCall } from "../../models/index.js";
 import {
   type RuntimeCallResult,
@@ -57,30 +57,47 @@ export class RunState {
 /** A function's JSON Schema as the SDK types a schema it does not hold to strict mode. */
 type LooseSchema = Extract<Parameters<typeof tool>[0], { strict: false }>["parameters"];
 
+/**
+ * The SDK's tool for a call of a function the agent was not offered: never offered to the model
+ * (the model adapter leaves it out), it carries such a call to oz0, whose answer (NOT_FOUND,
+ * naming the functions there are) the model is told, as on oz0's own loop. No function of oz0
+ * has this name: theirs are lowercase `<tool>__<function>`.
+ */
+export const UNOFFERED = "OZ0_UNOFFERED";
+
 /** The agent's functions as the SDK's function tools, each call run as the job's. */
-function jobTools(state: RunState): FunctionTool[] {
-  return state.session.functions.map((fn) =>
-    tool<LooseSchema>({
-      name: fn.name,
-      description: fn.description,
-      // oz0 checks the arguments against the function's schema on the dispatch path.
-      parameters: fn.inputSchema as unknown as LooseSchema,
-      strict: false,
-      // An error (a stop above all) goes out of the SDK's run, never to the model as text.
-      errorFunction: null,
-      execute: async (_args, _context, details) => {
-        const callId = details?.toolCall?.callId;
-        if (callId === undefined || !state.calls.has(callId)) {
-          throw new Error(
-            `the OpenAI Agents SDK ran tool ${fn.name} for call ${String(callId)}, which no reply of job ${state.session.job} made`,
-          );
-        }
-        const result = await state.callFunction(callId);
-        state.results.set(callId, result);
-        return JSON.stringify(result.ok ? result.result : { error: result.error });
-      },
-    }),
+function jobTools(state: RunState) {
+  const tools = state.session.functions.map((fn) => jobTool(state, fn.name, fn.description, fn.inputSchema));
+  tools.push(
+    jobTool(state, UNOFFERED, "A call of a function the agent was not offered.", { type: "object" }),
   );
+  return tools;
+}
+
+function jobTool(state: RunState, name: string, description: string, schema: object) {
+  const made = tool<LooseSchema>({
+    name,
+    description,
+    // oz0 checks the arguments against the function's schema on the dispatch path.
+    parameters: schema as LooseSchema,
+    strict: false,
+    // An error (a stop above all) goes out of the SDK's run, never to the model as text.
+    errorFunction: null,
+    execute: async (_args, _context, details) => {
+      const callId = details?.toolCall?.callId;
+      if (callId === undefined || !state.calls.has(callId)) {
+        throw new Error(
+          `the OpenAI Agents SDK ran tool ${name} for call ${String(callId)}, which no reply of job ${state.session.job} made`,
+        );
+      }
+      const result = await state.callFunction(callId);
+      state.results.set(callId, result);
+      return JSON.stringify(result.ok ? result.result : { error: result.error });
+    },
+  });
+  // The SDK turns a dash into `_`; the model and the job know the function by its own name.
+  made.name = name;
+  return made;
 }
 
 /** The instructions and the first input of the SDK's run: the job's recorded opening. */
