@@ -12,7 +12,7 @@ import type {
 } from "@openai/agents-core";
 import { Usage } from "@openai/agents-core";
 import type { ModelFunction, ModelMessage } from "../../models/index.js";
-import { type RunState, UNOFFERED } from "./run.js";
+import { type RunState, UNOFFERED } from "./state.js";
 
 type Assistant = Extract<ModelMessage, { role: "assistant" }>;
 
