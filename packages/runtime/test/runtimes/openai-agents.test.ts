@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isOz0Error } from "@oz0/sdk";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { localAdmin } from "../../src/callers/index.js";
 import { JobEngine, type JobEvent } from "../../src/jobs/index.js";
 import type { LanguageModel, ModelRequest } from "../../src/models/index.js";
 import { governanceInterceptor } from "../../src/policy/index.js";
@@ -304,6 +305,9 @@ describe("runtime openai-agents", () => {
     const install = await runtime.catalog.install(refused, DESK).catch((error: unknown) => error);
     expect(isOz0Error(install, "INVALID_PLUGIN"), String(install)).toBe(true);
     expect((install as Error).message).toContain(`OZ-S031 ${refusal}`);
+    // Lint against the tenant (oz0 plugin lint --tenant) decides the same.
+    const linted = await runtime.services.plugins.lint(localAdmin(refused), DESK);
+    expect(linted.findings.filter((f) => f.code === "OZ-S031").map((f) => f.message)).toEqual([refusal]);
 
     const tenant = await desk();
     await runtime.models.setAlias(tenant, "fast", "openai:gpt-4.1");
