@@ -18,6 +18,7 @@ import { KEY } from "../models/helpers.js";
 import { ALICE, freshTenant } from "../policy/helpers.js";
 
 const DESK = fileURLToPath(new URL("../fixtures/jobs/agents-desk", import.meta.url));
+const GOVERNANCE = fileURLToPath(new URL("../../../../plugins/governance", import.meta.url));
 /** A plugin of no tools, to bring a tenant into being. */
 const HELPER = fileURLToPath(new URL("../fixtures/lint/oz-s023/passes", import.meta.url));
 
@@ -443,6 +444,27 @@ describe("runtime openai-agents", () => {
       .filter((item) => item.type === "function_call_output")
       .map((item) => JSON.parse(item.output ?? "null") as unknown);
     expect(outputs[1]).toMatchObject({ error: { code: "NOT_FOUND" } });
+  });
+
+  it("takes a token budget's pre_llm_call refusal inside the SDK's loop: the next model call is never made", async () => {
+    const tenant = await desk();
+    await runtime.catalog.install(tenant, GOVERNANCE);
+    await runtime.catalog.configs.set(tenant, "governance", {
+      budget: { job: { tokens: 1000 }, output_reserve: 0 },
+    });
+    responses.reply({
+      calls: [{ name: "ledger__add", args: { entry: "one" } }],
+      usage: { input: 900, output: 100 },
+    });
+    const asked = responses.requests.length;
+    const started = await start(tenant);
+    const job = await runtime.jobs.run(started.id, { tenant });
+    expect(job.status).toBe("failed");
+    expect(job.failure?.message).toContain("Token ceiling exceeded");
+    expect(responses.requests).toHaveLength(asked + 1);
+    expect(deskCalls(started.id).map((call) => call.fn)).toEqual(["ledger.add"]);
+    const events = await runtime.jobs.events(started.id, { tenant });
+    expect(ofKind(events, "governance_denied").map((entry) => entry.data.hook)).toEqual(["pre_llm_call"]);
   });
 });
 
