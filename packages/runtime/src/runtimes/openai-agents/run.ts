@@ -82,7 +82,13 @@ export async function runOnSdk(session: RuntimeSession): Promise<void> {
       });
       history = result.history;
     } catch (error) {
-      throw state.stop ?? error;
+      if (state.stop !== undefined) throw state.stop;
+      // A stop from outside (cancel, the wall time, a lost lease) ends the job as the core says.
+      if (session.signal.aborted) throw error;
+      // Anything else the SDK threw ends the job here, rather than the run over and over.
+      const message = error instanceof Error ? error.message : String(error);
+      await session.fail({ kind: "internal", message: `the OpenAI Agents SDK stopped: ${message}` });
+      return;
     }
     const answer = state.last;
     if (answer === undefined) throw new Error("the OpenAI Agents SDK ended its run without a model reply");
