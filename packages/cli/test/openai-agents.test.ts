@@ -4,9 +4,10 @@
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { FakeModelServer } from "../../runtime/test/models/fake-servers/server.js";
+import { chatInput } from "../src/commands/chat.js";
 import { keyInput } from "../src/commands/provider.js";
 import type { RunShape } from "./jobs-helpers.js";
-import { oz0, tempHome } from "./run-cli.js";
+import { oz0, tempHome, types } from "./run-cli.js";
 
 const DESK = join(import.meta.dirname, "../../runtime/test/fixtures/jobs/agents-desk");
 const S031 = join(import.meta.dirname, "../../runtime/test/fixtures/lint/oz-s031/triggers");
@@ -25,8 +26,10 @@ beforeAll(async () => {
   if (set.code !== 0) throw new Error(set.stderr);
 });
 const originalKey = keyInput.read;
+const originalOpen = chatInput.open;
 afterAll(async () => {
   keyInput.read = originalKey;
+  chatInput.open = originalOpen;
   await server.close();
   await cleanup();
 });
@@ -54,6 +57,22 @@ describe("runtime openai-agents on the command line", () => {
     const drawn = (await run(["job", "trace", job.id])).stdout;
     expect(drawn).toContain("· runtime openai-agents");
     expect(drawn.match(/· on openai-agents/g)).toHaveLength(2);
+  });
+
+  it("oz0 chat talks with it: each answer streams to the terminal, and the second message goes on from the first", async () => {
+    server.reply(
+      { text: "what shall I file?" },
+      { calls: [{ name: "ledger__add", args: { entry: "7" } }] },
+      {
+        text: "filed ticket 7",
+      },
+    );
+    const asked = server.requests.length;
+    types("hi", "file ticket 7");
+    const result = await run(["chat", "desk/clerk"]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe("what shall I file?\nfiled ticket 7\n");
+    expect(server.requests).toHaveLength(asked + 3);
   });
 
   it("oz0 plugin lint refuses an openai-agents agent on a model no OpenAI format serves (OZ-S031)", async () => {
