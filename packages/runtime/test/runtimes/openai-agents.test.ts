@@ -320,6 +320,11 @@ describe("runtime openai-agents", () => {
     const second = await start(tenant, "desk/aliased");
     const job = await runtime.jobs.run(second.id, { tenant });
     expect(job).toMatchObject({ status: "failed", failure: { message: `desk/aliased: ${refusal}` } });
+    // The default alias, not set, would be the offline test model: refused too, before any call.
+    const plain = await start(tenant, "desk/plain");
+    expect((await runtime.jobs.run(plain.id, { tenant })).failure?.message).toBe(
+      "desk/plain: agent 'plain' runs on runtime openai-agents, the OpenAI Agents SDK, which speaks only the OpenAI Responses and Chat formats, but its model alias default is not set, so the offline test model would serve it. Choose a model of a provider of type openai or openai-chat (openai:<model>, openai-chat:<model>, or an alias of one), or leave runtime: out to run the agent on oz0's own loop, which takes any provider.",
+    );
     expect(responses.requests).toHaveLength(asked);
   });
 

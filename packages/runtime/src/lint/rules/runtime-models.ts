@@ -17,9 +17,9 @@ export const checkRuntimeModels: LintRule = (files, context) => {
     if (runtime === undefined) continue;
     const own = useOf(agent.agent.model);
     const route = routeOf(own ?? manifestUse ?? DEFAULT_MODEL_ALIAS, (key) => settings?.get(key));
-    if (route === undefined || (route.fallback === true && settings === undefined)) continue;
-    // An unset default is the tenant's to set before a job runs; the claim refuses it until then.
-    if (route.fallback === true) continue;
+    // An alias not set (the default one included) is the tenant's to set before a job runs; the
+    // claim refuses one that leads elsewhere then.
+    if (route === undefined || route.fallback === true) continue;
     const problem = runtimeModelProblem(asString(agent.agent.name) ?? agent.file, runtime, route);
     if (problem === undefined) continue;
     const path = own === undefined ? [...agent.base, "runtime"] : [...agent.base, "model", "use"];
