@@ -319,7 +319,10 @@ describe("runtime openai-agents", () => {
     const asked = responses.requests.length;
     const second = await start(tenant, "desk/aliased");
     const job = await runtime.jobs.run(second.id, { tenant });
-    expect(job).toMatchObject({ status: "failed", failure: { message: `desk/aliased: ${refusal}` } });
+    expect(job).toMatchObject({
+      status: "failed",
+      failure: { kind: "model_error", code: "MODEL_NOT_CONFIGURED", message: `desk/aliased: ${refusal}` },
+    });
     // The default alias, not set, would be the offline test model: refused too, before any call.
     const plain = await start(tenant, "desk/plain");
     expect((await runtime.jobs.run(plain.id, { tenant })).failure?.message).toBe(
