@@ -27,6 +27,7 @@ import {
   tenantContextFromEntries,
 } from "../lint/index.js";
 import { MemoryProviders } from "../memory/index.js";
+import { TenantSettings } from "../models/index.js";
 import { PluginConfigs } from "../plugin-config/index.js";
 import { type LoadedPlugin, loadPluginDir, pluginRoot } from "../plugin-dir/index.js";
 import { Records } from "../records/index.js";
@@ -568,7 +569,12 @@ export class Catalog {
     const entries = [...view.plugins.values()].flatMap((plugin) =>
       plugin.parts.map((part) => ({ kind: part.kind, address: refOf(part).address })),
     );
-    return tenantContextFromEntries(tenant, entries);
+    return { ...tenantContextFromEntries(tenant, entries), modelSettings: await this.modelSettings(tenant) };
+  }
+
+  /** The tenant's model aliases and providers by setting key: which provider serves an agent's model (OZ-S031). */
+  async modelSettings(tenant: string): Promise<Map<string, unknown>> {
+    return new TenantSettings(this.store.db, this.store.clockSql).routes(tenant);
   }
 
   private async put(

@@ -192,10 +192,22 @@ export class CoreSession implements RuntimeSession {
     return result;
   }
 
-  async finish(reply: { readonly text?: string | undefined; readonly output?: unknown }): Promise<void> {
+  async finish(reply: {
+    readonly text?: string | undefined;
+    readonly output?: unknown;
+  }): Promise<string | undefined> {
     const run = this.#run;
     if (this.#stopped) throw new RuntimeStop(run.row.id);
-    if (await answer(run, this.#setup, this.#steps, reply, [])) this.#stop();
+    // A replayed answer the history went on from (sent back, or a chat's next message) is not
+    // checked and recorded again: the job goes on with the message that followed it.
+    const followed = this.#index().followUps.get(this.#steps);
+    if (followed !== undefined) return followed;
+    if (await answer(run, this.#setup, this.#steps, reply, [])) {
+      this.#stop();
+      return undefined;
+    }
+    const last = run.history.conversation.messages.at(-1);
+    return last?.role === "user" && last.rejected === true ? last.content : undefined;
   }
 
   async fail(failure: { readonly kind: string; readonly message: string }): Promise<void> {
@@ -342,13 +354,16 @@ export class CoreSession implements RuntimeSession {
     if (this.#recorded !== undefined) return this.#recorded;
     const replies: ModelMessage[] = [];
     const results = new Map<string, RuntimeCallResult>();
+    const followUps = new Map<number, string>();
     for (const message of this.#run.history.conversation.messages) {
       if (message.role === "assistant") replies.push(message);
       else if (message.role === "tool") results.set(message.callId, toResult(message));
+      else if (message.role === "user" && replies.length > 0) followUps.set(replies.length, message.content);
     }
     this.#recorded = {
       replies: replies.slice(0, this.recordedSteps) as Extract<ModelMessage, { role: "assistant" }>[],
       results,
+      followUps,
     };
     return this.#recorded;
   }
@@ -357,6 +372,11 @@ export class CoreSession implements RuntimeSession {
 interface Recorded {
   readonly replies: readonly Extract<ModelMessage, { role: "assistant" }>[];
   readonly results: ReadonlyMap<string, RuntimeCallResult>;
+  /**
+   * The user message that followed each answer the job went on from, by its model step: the
+   * output schema's reason for sending it back, or in a chat the person's next message.
+   */
+  readonly followUps: ReadonlyMap<number, string>;
 }
 
 function remoteId(id: string): void {

@@ -6,8 +6,8 @@ import { AGENT_LIMIT_DEFAULTS, toolEntryCovered } from "@oz0/sdk/internal";
 import type { TenantGrant } from "../catalog/index.js";
 import { event, type RoutineGrant, SetupFailure } from "../events/index.js";
 import { hookInterceptor } from "../hooks/index.js";
-import { runtimeProblem } from "../lint/index.js";
-import { DEFAULT_MODEL_ALIAS, type LanguageModel } from "../models/index.js";
+import { runtimeModelProblem, runtimeProblem } from "../lint/index.js";
+import { DEFAULT_MODEL_ALIAS, type LanguageModel, routeOf, TenantSettings } from "../models/index.js";
 import { type LoadedAgent, type LoadedPlugin, pluginToolSpec, readInPlugin } from "../plugin-dir/index.js";
 import { type AgentRuntime, agentRuntimes } from "../runtimes/index.js";
 import { proposalRecorder } from "../skills/index.js";
@@ -78,6 +78,29 @@ function runtimeOf(address: string, definition: AgentDefinition): AgentRuntime {
   );
 }
 
+/**
+ * Refuses a runtime that runs only on some providers' models (OZ-S031's words) the model the
+ * tenant's settings lead to now: an alias may have been set, or changed, since install.
+ */
+async function checkRuntimeModel(
+  run: JobRun,
+  definition: AgentDefinition,
+  runtime: AgentRuntime,
+  use: string,
+): Promise<void> {
+  if (runtime.models === undefined) return;
+  const store = run.deps.jobs.store;
+  const settings = await new TenantSettings(store.db, store.clockSql).routes(run.row.tenant);
+  const route = routeOf(use, (key) => settings.get(key));
+  // An alias not set fails as the resolver says.
+  if (route === undefined) return;
+  const problem = runtimeModelProblem(definition.name, definition.runtime, route);
+  if (problem === undefined) return;
+  throw new Oz0Error("MODEL_NOT_CONFIGURED", `${run.address}: ${problem}`, {
+    data: { alias: route.via ?? route.model, provider: route.provider, runtime: runtime.name },
+  });
+}
+
 function runtimeRefusal(address: string, problem: string): Oz0Error {
   return new Oz0Error("INVALID_PLUGIN", `${address}: ${problem}`, {
     data: { plugin: address.slice(0, address.indexOf("/")), detail: "runtime not available" },
@@ -143,6 +166,7 @@ export async function setUpAgent(run: JobRun): Promise<AgentSetup> {
   };
   // The model comes first: the longest function name its format accepts decides what it is offered.
   const choice = definition.model ?? plugin.manifest.model ?? { use: DEFAULT_MODEL_ALIAS };
+  await checkRuntimeModel(run, definition, runtime, choice.use);
   const model = await deps.models(choice, {
     tenant: row.tenant,
     pluginDir: plugin.dir,

@@ -168,6 +168,11 @@ export const LINT_CODES = {
     summary:
       "A part of a Claude Code plugin or a standalone Agent Skill that oz0 cannot honour (docs/compat.md).",
   },
+  "OZ-S031": {
+    severity: "error",
+    summary:
+      "An agent's runtime does not run on its model's provider (openai-agents: only OpenAI's Responses and Chat formats).",
+  },
   "OZ-S036": {
     severity: "error",
     summary:

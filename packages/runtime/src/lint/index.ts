@@ -40,7 +40,7 @@ export { type LintOptions, type LintReport, lintPlugin } from "./lint.js";
 export { LISTING_FILE, type ListedFunction, type ToolListing } from "./listing.js";
 export { type ReadResult, readPluginFiles } from "./read.js";
 export { type LintRule, missingFunctionProblem, type RuleContext } from "./rules/index.js";
-export { runtimeProblem } from "./runtimes.js";
+export { runtimeModelProblem, runtimeProblem } from "./runtimes.js";
 export type { PluginFiles } from "./source.js";
 export {
   type CatalogReader,

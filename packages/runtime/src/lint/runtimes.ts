@@ -4,6 +4,7 @@
 // (OZ-S023: at install, by lint, and at job start and claim for one installed before), never
 // run on oz0's own loop in its place.
 import { parseAgentRuntime } from "@oz0/sdk/internal";
+import type { ModelRoute } from "../models/index.js";
 import { agentRuntimes } from "../runtimes/index.js";
 
 /**
@@ -21,14 +22,44 @@ export function runtimeProblem(agent: string, runtime: string | undefined): stri
     .some((value) => parseAgentRuntime(value)?.kind === parsed.kind);
   const what = kindRegistered
     ? "no runtime of that name is registered"
-    : parsed.kind === "openai-agents"
-      ? "the OpenAI Agents SDK does not run in it"
-      : parsed.kind === "harness"
-        ? "no harness runs in it yet"
-        : "no remote agent runs in it yet";
+    : parsed.kind === "harness"
+      ? "no harness runs in it yet"
+      : "no remote agent runs in it yet";
   return (
     `agent '${agent}' names runtime '${runtime}', which this oz0 does not have (${what}); ` +
     `its runtimes: ${agentRuntimes.values().join(", ")}. ` +
     "Leave runtime: out to run the agent on oz0's own loop."
+  );
+}
+
+/**
+ * Why agent `agent` cannot run on its runtime with the model `route` leads to (OZ-S031: lint,
+ * install and each claim), or `undefined` when that runtime takes the model's provider, or
+ * takes any.
+ * @example runtimeModelProblem("clerk", "openai-agents", { model: "anthropic:claude-sonnet-4-5", provider: "anthropic", type: "anthropic" })
+ * // "agent 'clerk' runs on runtime openai-agents, the OpenAI Agents SDK, which speaks only …"
+ */
+export function runtimeModelProblem(
+  agent: string,
+  runtime: string | undefined,
+  route: ModelRoute,
+): string | undefined {
+  const selected = agentRuntimes.select(runtime);
+  const models = selected?.models;
+  if (selected === undefined || models === undefined) return undefined;
+  if (route.type !== undefined && route.type !== "test" && models.types.includes(route.type))
+    return undefined;
+  const served = route.fallback
+    ? `its model alias ${route.via} is not set, so the offline test model would serve it`
+    : `its model ${route.via === undefined ? route.model : `${route.via} (${route.model})`} is served by ` +
+      (route.type === "test"
+        ? "the offline test provider"
+        : route.type === undefined
+          ? `provider ${route.provider}, which is not one of oz0's built-in types`
+          : `provider ${route.provider} of type ${route.type}`);
+  return (
+    `agent '${agent}' runs on runtime ${selected.name}, ${models.why}, but ${served}. ` +
+    `Choose a model of a provider of type ${models.types.join(" or ")} (${models.types.map((type) => `${type}:<model>`).join(", ")}, or an alias of one), ` +
+    "or leave runtime: out to run the agent on oz0's own loop, which takes any provider."
   );
 }

@@ -29,6 +29,8 @@ export interface TenantContext {
   readonly plugins: readonly TenantPlugin[];
   /** What the tenant would refuse of the plugin folder at install, beside what lint's rules find. */
   readonly check?: ((dir: string) => Promise<readonly TenantProblem[]>) | undefined;
+  /** The tenant's model aliases and providers by setting key, to tell which provider serves an agent's model. */
+  readonly modelSettings?: ReadonlyMap<string, unknown> | undefined;
 }
 
 /** One part of a tenant by address, as a catalog lists it. */
@@ -44,6 +46,8 @@ export interface CatalogReader {
   contracts?(tenant: string): Promise<readonly (PluginContract & { readonly plugin: string })[]>;
   /** What installing the plugin folder `dir` in `tenant` would be refused for by the tenant. */
   installProblems?(tenant: string, dir: string): Promise<readonly TenantProblem[]>;
+  /** The tenant's model aliases and providers by setting key. */
+  modelSettings?(tenant: string): Promise<ReadonlyMap<string, unknown>>;
 }
 
 const ADDRESS_FORMS = ["function", "tool", "agent", "flow", "skill"] as const;
@@ -108,9 +112,11 @@ export async function tenantContextFromCatalog(
             : { ...plugin, contract: { version: found.version, agents: found.agents } };
         });
   const problems = catalog.installProblems?.bind(catalog);
+  const modelSettings = await catalog.modelSettings?.(tenant);
   return {
     ...context,
     plugins,
+    ...(modelSettings === undefined ? {} : { modelSettings }),
     ...(problems === undefined ? {} : { check: (dir: string) => problems(tenant, dir) }),
   };
 }

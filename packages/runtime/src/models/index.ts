@@ -11,11 +11,13 @@ export {
   type ModelChoice,
   type ModelContext,
   type ModelResolver,
+  type ModelRoute,
   type ModelSources,
   modelResolver,
   modelSettingKey,
   type PluginProvider,
   type ProviderFactory,
+  routeOf,
 } from "./resolve.js";
 export { CALL_POLICY_DEFAULTS, type CallPolicy, retryAfterMs } from "./retry.js";
 export { sampleFromSchema } from "./sample.js";

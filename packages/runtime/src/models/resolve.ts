@@ -151,27 +151,72 @@ interface Target {
 }
 
 async function providerAndModel(use: string, context: ModelContext): Promise<Target> {
-  const direct = splitProvider(use);
-  if (direct !== undefined) return direct;
-  if (use === TEST_PROVIDER) return { provider: TEST_PROVIDER, model: "auto", text: use };
-  const stored = readAlias(await context.setting(modelSettingKey(use)));
-  if (stored !== undefined) {
-    const aliasOptions = stored.options;
-    const mapped = splitProvider(stored.model);
-    if (mapped !== undefined) return { ...mapped, via: use, aliasOptions };
-    if (stored.model === TEST_PROVIDER) {
-      return { provider: TEST_PROVIDER, model: "auto", text: stored.model, via: use, aliasOptions };
-    }
-  }
-  if (use === DEFAULT_MODEL_ALIAS) {
-    return { provider: TEST_PROVIDER, model: "auto", text: TEST_PROVIDER, via: use, fallback: true };
-  }
+  const found = targetOf(use, namesAlias(use) ? await context.setting(modelSettingKey(use)) : undefined);
+  if (found !== undefined) return found;
   throw new Oz0Error(
     "MODEL_NOT_CONFIGURED",
     `model alias '${use}' is not set in tenant ${context.tenant}: map it with oz0 model set ${use} <provider>:<model>, ` +
       "or choose the default alias (model: { use: default }).",
     { data: { alias: use } },
   );
+}
+
+/** Whether `use` is an alias, which a tenant's setting maps, rather than `provider:model` or `test`. */
+function namesAlias(use: string): boolean {
+  return splitProvider(use) === undefined && use !== TEST_PROVIDER;
+}
+
+/**
+ * What `use` names: `provider:model` or `test` as written, else what the alias's stored setting
+ * maps it to (the default alias, unset, falling back to the test provider); `undefined` for
+ * another alias not set.
+ */
+function targetOf(use: string, stored: unknown): Target | undefined {
+  const direct = splitProvider(use);
+  if (direct !== undefined) return direct;
+  if (use === TEST_PROVIDER) return { provider: TEST_PROVIDER, model: "auto", text: use };
+  const alias = readAlias(stored);
+  if (alias !== undefined) {
+    const aliasOptions = alias.options;
+    const mapped = splitProvider(alias.model);
+    if (mapped !== undefined) return { ...mapped, via: use, aliasOptions };
+    if (alias.model === TEST_PROVIDER) {
+      return { provider: TEST_PROVIDER, model: "auto", text: alias.model, via: use, aliasOptions };
+    }
+  }
+  if (use === DEFAULT_MODEL_ALIAS) {
+    return { provider: TEST_PROVIDER, model: "auto", text: TEST_PROVIDER, via: use, fallback: true };
+  }
+  return undefined;
+}
+
+/** Where a model choice leads by a tenant's settings: the provider that would serve it, and its type. */
+export interface ModelRoute {
+  /** `provider:model`. */
+  readonly model: string;
+  readonly provider: string;
+  /** A built-in provider type, `test`, or undefined for a plugin's provider or a name not configured. */
+  readonly type: ProviderType | typeof TEST_PROVIDER | undefined;
+  /** The alias it was reached through. */
+  readonly via?: string | undefined;
+  /** The default alias is not set, so the offline test model would serve it. */
+  readonly fallback?: boolean | undefined;
+}
+
+/**
+ * The route of model choice `use` by the settings `setting` reads (a tenant's `model.<alias>`
+ * and `provider.<name>`), without building anything; `undefined` for an alias not set other
+ * than `default`. Lint reads it with no settings, so only `provider:model` and `test` decide there.
+ * @example routeOf("openai:gpt-4.1", () => undefined) // { model: "openai:gpt-4.1", provider: "openai", type: "openai" }
+ */
+export function routeOf(use: string, setting: (key: string) => unknown): ModelRoute | undefined {
+  const target = targetOf(use, namesAlias(use) ? setting(modelSettingKey(use)) : undefined);
+  if (target === undefined) return undefined;
+  const name = target.provider;
+  const config = setting(`${SETTING_PREFIX.provider}${name}`) as ProviderConfig | undefined;
+  const type =
+    name === TEST_PROVIDER ? TEST_PROVIDER : (config?.type ?? (isProviderType(name) ? name : undefined));
+  return { model: target.text, provider: name, type, via: target.via, fallback: target.fallback };
 }
 
 /** `openai:gpt-4.1` → provider `openai`, model `gpt-4.1`; a model may hold colons (`ollama:qwen2.5:7b`). */

@@ -98,4 +98,13 @@ export class TenantSettings {
       .filter((row) => row.key.startsWith(prefix))
       .map((row) => [row.key.slice(prefix.length), JSON.parse(row.value) as T]);
   }
+
+  /** The tenant's model aliases and providers (`model.<alias>`, `provider.<name>`), by key: what `routeOf` reads. */
+  async routes(tenant: string): Promise<Map<string, unknown>> {
+    const found = new Map<string, unknown>();
+    for (const prefix of [SETTING_PREFIX.alias, SETTING_PREFIX.provider]) {
+      for (const [key, value] of await this.list(tenant, prefix)) found.set(`${prefix}${key}`, value);
+    }
+    return found;
+  }
 }

@@ -1,6 +1,8 @@
 // Agent runtimes: the interface a loop implements to run an agent's jobs, and the registry
 // `runtime:` selects one from. oz0's own loop is the default; others register here.
+
 import { A2A_RUNTIME } from "./a2a/index.js";
+import { OPENAI_AGENTS_RUNTIME } from "./openai-agents/index.js";
 import { OZ0_RUNTIME } from "./oz0.js";
 import { RuntimeRegistry } from "./registry.js";
 
@@ -21,4 +23,5 @@ export {
 
 /** The runtimes this oz0 has: lint, install and the job engine read it, and a runtime registers in it. */
 export const agentRuntimes = new RuntimeRegistry(OZ0_RUNTIME);
+agentRuntimes.register(OPENAI_AGENTS_RUNTIME);
 agentRuntimes.register(A2A_RUNTIME);

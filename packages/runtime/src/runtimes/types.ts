@@ -34,6 +34,11 @@ export interface AgentRuntime {
   readonly name: string;
   /** The values of an agent's `runtime:` that select it (the default also takes an agent without one). */
   readonly selects: readonly string[];
+  /**
+   * The model providers it runs on, by provider type (`openai`, `openai-chat`, …), and why only
+   * those; left out, any. Lint, install and each claim refuse an agent whose model another serves.
+   */
+  readonly models?: { readonly types: readonly string[]; readonly why: string } | undefined;
   /** Takes the job, from its history, to its next stop: it ends, or waits. */
   run(session: RuntimeSession): Promise<void>;
   cancel?(session: RuntimeSession, reason: "cancel" | "timeout" | "lost"): void;
@@ -119,8 +124,16 @@ export interface RuntimeSession {
   callModel(request: RuntimeModelRequest): Promise<RuntimeModelReply>;
   /** Runs call `callId` of the last reply on the governed dispatch path, recorded; a recorded one is replayed. */
   callFunction(callId: string): Promise<RuntimeCallResult>;
-  /** Ends the job with the answer (checked against the output schema); in a chat, waits for the person. */
-  finish(answer: { readonly text?: string | undefined; readonly output?: unknown }): Promise<void>;
+  /**
+   * Ends the job with the answer (checked against the output schema); in a chat, waits for the
+   * person. When the job goes on instead, the user message it goes on with is returned, for the
+   * runtime's next model call: why an answer that does not match the schema went back, or, on a
+   * resumed chat, the person's next message after a recorded answer. `undefined`: the job stopped.
+   */
+  finish(answer: {
+    readonly text?: string | undefined;
+    readonly output?: unknown;
+  }): Promise<string | undefined>;
   fail(failure: { readonly kind: string; readonly message: string }): Promise<void>;
   /** The agent's `harness:` options as its definition has them. */
   readonly options: Readonly<Record<string, unknown>>;

@@ -185,13 +185,22 @@ const CASES: readonly Case[] = [
     code: "OZ-E001",
   },
   {
-    rule: "an agent on a runtime this oz0 does not have (openai-agents) is refused by both",
+    rule: "an agent on a runtime this oz0 does not have (remote:nowhere) is refused by both",
+    change: edit(
+      "plugin.yaml",
+      "    instructions: prompts/helper.md\n",
+      "    runtime: remote:nowhere\n    instructions: prompts/helper.md\n",
+    ),
+    code: "OZ-S023",
+  },
+  {
+    rule: "an openai-agents agent on a model no OpenAI format serves is refused by both",
     change: edit(
       "plugin.yaml",
       "    instructions: prompts/helper.md\n",
       "    runtime: openai-agents\n    instructions: prompts/helper.md\n",
     ),
-    code: "OZ-S023",
+    code: "OZ-S031",
   },
   {
     rule: "an agent on a harness is refused by both, never run on oz0's loop",

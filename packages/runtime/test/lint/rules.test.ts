@@ -123,11 +123,11 @@ const CASES: readonly RuleCase[] = [
     triggers: "warns about tools other than oz.ask_user on a JSON-lines harness agent",
     passes: "accepts oz.ask_user on a JSON-lines harness agent",
     lines: [
-      "plugin.yaml:6:14 error OZ-S023 agent 'coder' names runtime 'harness:codex', which this oz0 does not have (no harness runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop), remote:a2a. Leave runtime: out to run the agent on oz0's own loop.",
+      "plugin.yaml:6:14 error OZ-S023 agent 'coder' names runtime 'harness:codex', which this oz0 does not have (no harness runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop), openai-agents, remote:a2a. Leave runtime: out to run the agent on oz0's own loop.",
       "plugin.yaml:7:26 warning OZ-S008 agent 'coder' runs on the JSON-lines harness 'codex', which uses only oz.ask_user, so it never gets 'oz.fail'; remove it, or use an ACP harness",
     ],
     passLines: [
-      "plugin.yaml:6:14 error OZ-S023 agent 'coder' names runtime 'harness:codex', which this oz0 does not have (no harness runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop), remote:a2a. Leave runtime: out to run the agent on oz0's own loop.",
+      "plugin.yaml:6:14 error OZ-S023 agent 'coder' names runtime 'harness:codex', which this oz0 does not have (no harness runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop), openai-agents, remote:a2a. Leave runtime: out to run the agent on oz0's own loop.",
     ],
   },
   {
@@ -135,12 +135,12 @@ const CASES: readonly RuleCase[] = [
     triggers: "warns that tool_loading: lazy does nothing on a JSON-lines harness or a remote agent",
     passes: "accepts tool_loading: lazy on an ACP harness agent",
     lines: [
-      "plugin.yaml:6:14 error OZ-S023 agent 'coder' names runtime 'harness:codex', which this oz0 does not have (no harness runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop), remote:a2a. Leave runtime: out to run the agent on oz0's own loop.",
+      "plugin.yaml:6:14 error OZ-S023 agent 'coder' names runtime 'harness:codex', which this oz0 does not have (no harness runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop), openai-agents, remote:a2a. Leave runtime: out to run the agent on oz0's own loop.",
       "plugin.yaml:10:19 warning OZ-S009 agent 'coder' runs on the JSON-lines harness 'codex'; tool_loading: lazy does nothing there, so remove it",
       "plugin.yaml:14:19 warning OZ-S009 agent 'remote-helper' is a remote agent, whose loop runs at its provider; tool_loading: lazy does nothing there, so remove it",
     ],
     passLines: [
-      "plugin.yaml:6:14 error OZ-S023 agent 'coder' names runtime 'harness:claude-code', which this oz0 does not have (no harness runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop), remote:a2a. Leave runtime: out to run the agent on oz0's own loop.",
+      "plugin.yaml:6:14 error OZ-S023 agent 'coder' names runtime 'harness:claude-code', which this oz0 does not have (no harness runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop), openai-agents, remote:a2a. Leave runtime: out to run the agent on oz0's own loop.",
     ],
   },
   {
@@ -150,10 +150,10 @@ const CASES: readonly RuleCase[] = [
     passes: "accepts an official harness",
     lines: [
       "plugin.yaml:6:14 warning OZ-S010 agent 'coder' runs on harness 'homebrew-agent', which this plugin does not provide and which is not one of oz0's official harnesses (claude-code, gemini-cli, codex, claude-agent-sdk); another plugin must provide it: check that you trust that plugin, or use an official one",
-      "plugin.yaml:6:14 error OZ-S023 agent 'coder' names runtime 'harness:homebrew-agent', which this oz0 does not have (no harness runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop), remote:a2a. Leave runtime: out to run the agent on oz0's own loop.",
+      "plugin.yaml:6:14 error OZ-S023 agent 'coder' names runtime 'harness:homebrew-agent', which this oz0 does not have (no harness runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop), openai-agents, remote:a2a. Leave runtime: out to run the agent on oz0's own loop.",
     ],
     passLines: [
-      "plugin.yaml:6:14 error OZ-S023 agent 'coder' names runtime 'harness:claude-code', which this oz0 does not have (no harness runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop), remote:a2a. Leave runtime: out to run the agent on oz0's own loop.",
+      "plugin.yaml:6:14 error OZ-S023 agent 'coder' names runtime 'harness:claude-code', which this oz0 does not have (no harness runs in it yet); its runtimes: pydantic-ai (the default, oz0's own loop), openai-agents, remote:a2a. Leave runtime: out to run the agent on oz0's own loop.",
     ],
   },
   {
@@ -243,7 +243,7 @@ const CASES: readonly RuleCase[] = [
     triggers: "refuses an agent on a runtime this oz0 does not have, naming the runtimes it has",
     passes: "accepts pydantic-ai, oz0's own loop",
     lines: [
-      "plugin.yaml:7:14 error OZ-S023 agent 'helper' names runtime 'openai-agents', which this oz0 does not have (the OpenAI Agents SDK does not run in it); its runtimes: pydantic-ai (the default, oz0's own loop), remote:a2a. Leave runtime: out to run the agent on oz0's own loop.",
+      "plugin.yaml:7:14 error OZ-S023 agent 'helper' names runtime 'remote:nowhere', which this oz0 does not have (no runtime of that name is registered); its runtimes: pydantic-ai (the default, oz0's own loop), openai-agents, remote:a2a. Leave runtime: out to run the agent on oz0's own loop.",
     ],
   },
   {
@@ -303,6 +303,18 @@ const CASES: readonly RuleCase[] = [
       "agents/reviewer.md:4:1 error OZ-S030 tools: names Claude Code's tools (Read, Grep, Bash), which oz0 does not have; an oz0 agent is granted oz0 tools by address. Remove tools: and grant oz0 tools in an oz0 agent file",
       "hooks:1:1 error OZ-S030 runs shell commands on Claude Code events (PreToolUse, Stop, ...); oz0 has no hook point that runs a shell command, and its hooks are code a plugin registers (host.addHook). Remove hooks/, or write the hook as oz0 plugin code",
       "skills/style/SKILL.md:4:1 error OZ-S030 allowed-tools: pre-approves tools while the skill is active, and an oz0 skill grants no tools: an agent's tools: and the tenant's policy decide what it may call. Remove allowed-tools and grant those tools to the agent that uses the skill",
+    ],
+  },
+  {
+    code: "OZ-S031",
+    triggers:
+      "refuses an openai-agents agent whose model another provider than OpenAI's Responses or Chat serves, its plugin's or its own",
+    passes:
+      "accepts openai-agents agents on openai: and openai-chat: models or an alias, and oz0's own loop on any provider",
+    lines: [
+      "plugin.yaml:8:14 error OZ-S031 agent 'helper' runs on runtime openai-agents, the OpenAI Agents SDK, which speaks only the OpenAI Responses and Chat formats, but its model anthropic:claude-sonnet-4-5 is served by provider anthropic of type anthropic. Choose a model of a provider of type openai or openai-chat (openai:<model>, openai-chat:<model>, or an alias of one), or leave runtime: out to run the agent on oz0's own loop, which takes any provider.",
+      "plugin.yaml:16:19 error OZ-S031 agent 'local' runs on runtime openai-agents, the OpenAI Agents SDK, which speaks only the OpenAI Responses and Chat formats, but its model openai-compatible:qwen2.5:7b is served by provider openai-compatible of type openai-compatible. Choose a model of a provider of type openai or openai-chat (openai:<model>, openai-chat:<model>, or an alias of one), or leave runtime: out to run the agent on oz0's own loop, which takes any provider.",
+      "plugin.yaml:22:19 error OZ-S031 agent 'offline' runs on runtime openai-agents, the OpenAI Agents SDK, which speaks only the OpenAI Responses and Chat formats, but its model test is served by the offline test provider. Choose a model of a provider of type openai or openai-chat (openai:<model>, openai-chat:<model>, or an alias of one), or leave runtime: out to run the agent on oz0's own loop, which takes any provider.",
     ],
   },
   {

@@ -13,6 +13,7 @@ import { checkPaths } from "./paths.js";
 import { checkReferences } from "./references.js";
 import { checkRoutines } from "./routines.js";
 import type { LintRule } from "./rule.js";
+import { checkRuntimeModels } from "./runtime-models.js";
 import { checkRuntimes } from "./runtimes.js";
 import { checkSchemas } from "./schemas.js";
 import { checkScripts } from "./scripts.js";
@@ -29,6 +30,7 @@ export const RULES: readonly LintRule[] = [
   checkScripts,
   checkModelNames,
   checkRuntimes,
+  checkRuntimeModels,
   checkHarness,
   checkReferences,
   checkBuiltins,

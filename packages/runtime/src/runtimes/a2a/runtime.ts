@@ -116,12 +116,18 @@ export const A2A_RUNTIME: AgentRuntime = {
       const outcome = result.result as Exchange;
       held.task = outcome.task;
       switch (outcome.state) {
-        case "completed":
-          return session.finish(
+        case "completed": {
+          const next = await session.finish(
             outcome.output !== undefined && session.outputSchema !== undefined
               ? { output: outcome.output }
               : { text: outcome.text ?? "" },
           );
+          if (next === undefined) return;
+          // The job goes on (a chat's next message, or the output schema's reason): a new task.
+          text = next;
+          previous = undefined;
+          continue;
+        }
         case "input-required":
         case "auth-required":
           text = await session.ask(
