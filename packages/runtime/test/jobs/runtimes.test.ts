@@ -8,7 +8,7 @@ import { DirSource, fixture } from "./dir-source.js";
 import { type Harness, harness, TENANT } from "./helpers.js";
 
 const REFUSAL =
-  "elsewhere/coder: agent 'coder' names runtime 'openai-agents', which this oz0 does not have (the OpenAI Agents SDK does not run in it); its runtimes: pydantic-ai (the default, oz0's own loop). Leave runtime: out to run the agent on oz0's own loop.";
+  "elsewhere/coder: agent 'coder' names runtime 'openai-agents', which this oz0 does not have (the OpenAI Agents SDK does not run in it); its runtimes: pydantic-ai (the default, oz0's own loop), harness:<name>. Leave runtime: out to run the agent on oz0's own loop.";
 
 describe("an agent on a runtime this oz0 does not have", () => {
   let opened: Harness | undefined;

@@ -97,11 +97,14 @@ interface KnownHarness {
 
 function knownHarness(name: string, files: PluginFiles, tenant: TenantContext | undefined): KnownHarness {
   const official = Object.hasOwn(OFFICIAL_HARNESSES, name) ? OFFICIAL_HARNESSES[name] : undefined;
-  const own =
-    files.code.status === "loaded" &&
-    files.code.registrations.some(
-      (registration) => registration.kind === "runtime" && registration.name === name,
-    );
+  const registered =
+    files.code.status === "loaded"
+      ? files.code.registrations.find(
+          (registration) => registration.kind === "harness" && registration.name === name,
+        )
+      : undefined;
+  const own = registered !== undefined;
+  const ownProtocol = (registered?.spec as { readonly protocol?: HarnessProtocol } | undefined)?.protocol;
   const self = pluginName(files);
   for (const plugin of tenant?.plugins ?? []) {
     if (plugin.name === self) continue;
@@ -115,5 +118,5 @@ function knownHarness(name: string, files: PluginFiles, tenant: TenantContext | 
       };
     }
   }
-  return { official: official !== undefined, own, plugin: undefined, protocol: official?.protocol };
+  return { official: official !== undefined, own, plugin: undefined, protocol: official?.protocol ?? ownProtocol };
 }

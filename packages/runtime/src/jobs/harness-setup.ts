@@ -1,0 +1,194 @@
+// What a run on a harness (`runtime: harness:<name>`) needs from the core: the harness a plugin
+// registered (the agent's own plugin, or one its plugin's `uses:` names), the agent's
+// `harness:` options checked against what this oz0 honours, and, for an ACP harness, its tool
+// kinds as functions the gate decides: a permission request the harness makes is a call of
+// `<plugin>/<harness>.<kind>`, refused by a deny rule or a kill switch, held for a person by an
+// ask rule or the agent's `requires_approval`, and recorded like any call.
+import type { AgentDefinition, HarnessSpec, Registered } from "@oz0/sdk";
+import { parseAgentRuntime } from "@oz0/sdk/internal";
+import { SetupFailure } from "../events/index.js";
+import type { LoadedPlugin } from "../plugin-dir/index.js";
+import type { HarnessSetting } from "../runtimes/index.js";
+import { type CallableFunction, type FunctionResolver, toolContext } from "../tools/index.js";
+import type { SkillEntry } from "./builtins.js";
+import type { JobRun } from "./job-run.js";
+
+/** ACP's tool kinds (`ToolKind`): what `tools` and `requires_approval` name. */
+export const ACP_TOOL_KINDS: readonly string[] = [
+  "read",
+  "edit",
+  "delete",
+  "move",
+  "search",
+  "execute",
+  "think",
+  "fetch",
+  "switch_mode",
+  "other",
+];
+
+/** The client capabilities an agent's `needs` may ask for. */
+const ACP_NEEDS: readonly string[] = ["fs", "terminal"];
+
+const ACP_OPTIONS: readonly string[] = ["tools", "requires_approval", "mode", "config", "needs"];
+
+export interface HarnessSetup {
+  readonly setting: HarnessSetting;
+  /** The harness's tool kinds as functions, by model-visible name (ACP only). */
+  readonly functions: readonly CallableFunction[];
+}
+
+/** The harness setup of an agent on a harness, or undefined for an agent on another runtime. */
+export async function harnessSetup(
+  run: JobRun,
+  plugin: LoadedPlugin,
+  definition: AgentDefinition,
+  resolver: FunctionResolver,
+  skills: readonly SkillEntry[],
+  input: unknown,
+): Promise<HarnessSetup | undefined> {
+  const runtime = parseAgentRuntime(definition.runtime);
+  if (runtime?.kind !== "harness") return undefined;
+  const spec = await findHarness(plugin, runtime.name, resolver);
+  const options = (definition.harness ?? {}) as Readonly<Record<string, unknown>>;
+  const routine = run.history.started.routine !== undefined;
+  if (spec.protocol === "jsonl") {
+    const keys = Object.keys(options);
+    if (keys.length > 0) {
+      throw refusal(
+        `${run.address} runs on the JSON-lines harness '${spec.name}', which takes no harness: options; remove ${keys.join(", ")}`,
+      );
+    }
+  } else {
+    checkAcpOptions(run.address, spec, options);
+    if (routine && !acpAsks(spec, options)) {
+      throw refusal(
+        `${run.address} cannot run a routine's fire: ${askProblem(spec, options)}, so not every call of its harness reaches a rule or a person`,
+      );
+    }
+  }
+  const paths = toolContext({
+    home: run.deps.home,
+    tenant: run.row.tenant,
+    pluginId: run.row.plugin,
+    agent: run.row.name,
+  }).paths;
+  const setting: HarnessSetting = {
+    spec,
+    options,
+    workspace: paths.agentRoot,
+    skills: skills.map((skill) => ({ label: skill.label, body: skill.body, files: skill.files })),
+    instructions: run.history.system ?? "",
+    input: typeof input === "string" ? input : JSON.stringify(input),
+    routine,
+  };
+  return { setting, functions: spec.protocol === "acp" ? kindFunctions(spec, options) : [] };
+}
+
+/** The harness named `name`: registered by the agent's own plugin, else by a plugin its `uses:` names. */
+async function findHarness(
+  plugin: LoadedPlugin,
+  name: string,
+  resolver: FunctionResolver,
+): Promise<Registered<HarnessSpec>> {
+  const own = plugin.code?.registration("harness", name);
+  if (own !== undefined) return own.spec;
+  const used = Object.keys(plugin.manifest.uses ?? {});
+  for (const other of used) {
+    let loaded: LoadedPlugin;
+    try {
+      loaded = await resolver.plugin(other);
+    } catch {
+      continue;
+    }
+    const found = loaded.code?.registration("harness", name);
+    if (found !== undefined) return found.spec;
+  }
+  throw new SetupFailure(
+    "harness_unavailable",
+    `no plugin provides harness '${name}': plugin ${plugin.manifest.name} does not register it${used.length === 0 ? "" : `, nor does any plugin its uses: names (${used.join(", ")})`}; install the plugin that registers it (host.addHarness) and name it under uses:`,
+    "NOT_FOUND",
+  );
+}
+
+function checkAcpOptions(
+  address: string,
+  spec: HarnessSpec,
+  options: Readonly<Record<string, unknown>>,
+): void {
+  const at = `${address}'s harness: options for the ACP harness '${spec.name}'`;
+  for (const key of Object.keys(options)) {
+    if (!ACP_OPTIONS.includes(key)) {
+      throw refusal(`${at}: '${key}' is not one this oz0 reads (${ACP_OPTIONS.join(", ")}); remove it`);
+    }
+  }
+  for (const key of ["tools", "requires_approval"] as const) {
+    const value = options[key];
+    if (value === undefined) continue;
+    if (!Array.isArray(value) || value.some((kind) => !ACP_TOOL_KINDS.includes(kind as string))) {
+      throw refusal(`${at}: ${key} must list ACP tool kinds (${ACP_TOOL_KINDS.join(", ")})`);
+    }
+  }
+  if (options.mode !== undefined && typeof options.mode !== "string") {
+    throw refusal(`${at}: mode must be a session mode ID`);
+  }
+  const config = options.config;
+  if (
+    config !== undefined &&
+    (typeof config !== "object" ||
+      config === null ||
+      Array.isArray(config) ||
+      Object.values(config).some((value) => typeof value !== "string" && typeof value !== "boolean"))
+  ) {
+    throw refusal(`${at}: config must map setting IDs to values (text, or true/false)`);
+  }
+  const needs = options.needs;
+  if (
+    needs !== undefined &&
+    (!Array.isArray(needs) || needs.some((need) => !ACP_NEEDS.includes(need as string)))
+  ) {
+    throw refusal(`${at}: needs lists client capabilities, fs and terminal`);
+  }
+}
+
+/**
+ * Whether the harness's `acp.asks` holds for these options: it asks before each call in its
+ * own mode, and a mode other than its own, or any config, voids that.
+ */
+export function acpAsks(spec: HarnessSpec, options: Readonly<Record<string, unknown>>): boolean {
+  return askProblem(spec, options) === undefined;
+}
+
+function askProblem(spec: HarnessSpec, options: Readonly<Record<string, unknown>>): string | undefined {
+  if (spec.acp?.asks !== true)
+    return `harness '${spec.name}' does not say it asks before each call (acp.asks)`;
+  if (options.mode !== undefined && options.mode !== spec.acp.mode) {
+    return `its harness.mode '${String(options.mode)}' is not harness '${spec.name}''s own mode, which voids its acp.asks`;
+  }
+  if (options.config !== undefined) return `its harness.config voids harness '${spec.name}''s acp.asks`;
+  return undefined;
+}
+
+/** The harness's tool kinds as functions of `<plugin>/<harness>`: what its permission requests are decided as. */
+function kindFunctions(
+  spec: Registered<HarnessSpec>,
+  options: Readonly<Record<string, unknown>>,
+): CallableFunction[] {
+  const approval = (options.requires_approval as readonly string[] | undefined) ?? [];
+  return ACP_TOOL_KINDS.map((kind) => ({
+    address: `${spec.pluginId}/${spec.name}.${kind}`,
+    plugin: spec.pluginId,
+    tool: spec.name,
+    function: kind,
+    modelName: `${spec.name}__${kind}`,
+    description: `A ${kind} tool call of harness ${spec.name}, which asked for permission first.`,
+    inputSchema: { type: "object" },
+    ...(approval.includes(kind) ? { requiresApproval: `requires_approval: ${kind}` } : {}),
+    // Permission given is all the call does here; the harness then runs its own tool.
+    run: async () => ({ allowed: true }),
+  }));
+}
+
+function refusal(message: string): SetupFailure {
+  return new SetupFailure("invalid_harness", message, "INVALID_PLUGIN");
+}
