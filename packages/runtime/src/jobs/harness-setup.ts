@@ -8,24 +8,10 @@ import type { AgentDefinition, HarnessSpec, Registered } from "@oz0/sdk";
 import { parseAgentRuntime } from "@oz0/sdk/internal";
 import { SetupFailure } from "../events/index.js";
 import type { LoadedPlugin } from "../plugin-dir/index.js";
-import type { HarnessSetting } from "../runtimes/index.js";
+import { ACP_TOOL_KINDS, type HarnessSetting } from "../runtimes/index.js";
 import { type CallableFunction, type FunctionResolver, toolContext } from "../tools/index.js";
 import type { SkillEntry } from "./builtins.js";
 import type { JobRun } from "./job-run.js";
-
-/** ACP's tool kinds (`ToolKind`): what `tools` and `requires_approval` name. */
-export const ACP_TOOL_KINDS: readonly string[] = [
-  "read",
-  "edit",
-  "delete",
-  "move",
-  "search",
-  "execute",
-  "think",
-  "fetch",
-  "switch_mode",
-  "other",
-];
 
 /** The client capabilities an agent's `needs` may ask for. */
 const ACP_NEEDS: readonly string[] = ["fs", "terminal"];

@@ -4,6 +4,7 @@ import { harnessRuntime } from "./harness/index.js";
 import { OZ0_RUNTIME } from "./oz0.js";
 import { RuntimeRegistry } from "./registry.js";
 
+export { ACP_TOOL_KINDS } from "./harness/kinds.js";
 export { OZ0_RUNTIME } from "./oz0.js";
 export { RuntimeRegistry } from "./registry.js";
 export {

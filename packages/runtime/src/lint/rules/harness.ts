@@ -118,5 +118,10 @@ function knownHarness(name: string, files: PluginFiles, tenant: TenantContext | 
       };
     }
   }
-  return { official: official !== undefined, own, plugin: undefined, protocol: official?.protocol ?? ownProtocol };
+  return {
+    official: official !== undefined,
+    own,
+    plugin: undefined,
+    protocol: official?.protocol ?? ownProtocol,
+  };
 }

@@ -12,13 +12,14 @@ import {
   ndJsonStream,
   PROTOCOL_VERSION,
   type PromptResponse,
+  RequestError,
   type RequestPermissionRequest,
   type RequestPermissionResponse,
   type SessionNotification,
 } from "@agentclientprotocol/sdk";
 import { Oz0Error } from "@oz0/sdk";
 import { mediatedRuntime } from "../../mediated/index.js";
-import type { HarnessSetting, RuntimeSession } from "../types.js";
+import { type HarnessSetting, type RuntimeSession, RuntimeStop } from "../types.js";
 import { harnessFailed, type StartedHarness, startHarness } from "./process.js";
 import { HarnessSteps } from "./steps.js";
 import { Terminals } from "./terminals.js";
@@ -84,24 +85,32 @@ export async function runAcp(
     const app = client({ name: "oz0" })
       .onRequest("session/request_permission", ({ params }) => permission(steps, setting, kinds, params))
       .onNotification("session/update", ({ params }) => update(steps, params))
-      .onRequest("fs/read_text_file", async ({ params }) => {
-        need(name, needs, "fs");
-        const text = await files.readFile(params.path);
-        return { content: lines(text, params.line, params.limit) };
-      })
-      .onRequest("fs/write_text_file", async ({ params }) => {
-        need(name, needs, "fs");
-        await files.writeFile(params.path, params.content);
-        return {};
-      })
-      .onRequest("terminal/create", ({ params }) => {
-        need(name, needs, "terminal");
-        return terminals.create(params);
-      })
-      .onRequest("terminal/output", ({ params }) => terminals.output(params.terminalId))
-      .onRequest("terminal/wait_for_exit", ({ params }) => terminals.waitForExit(params.terminalId))
-      .onRequest("terminal/kill", ({ params }) => terminals.kill(params.terminalId))
-      .onRequest("terminal/release", ({ params }) => terminals.release(params.terminalId));
+      .onRequest("fs/read_text_file", ({ params }) =>
+        told(async () => {
+          need(name, needs, "fs");
+          const text = await files.readFile(params.path);
+          return { content: lines(text, params.line, params.limit) };
+        }),
+      )
+      .onRequest("fs/write_text_file", ({ params }) =>
+        told(async () => {
+          need(name, needs, "fs");
+          await files.writeFile(params.path, params.content);
+          return {};
+        }),
+      )
+      .onRequest("terminal/create", ({ params }) =>
+        told(async () => {
+          need(name, needs, "terminal");
+          return terminals.create(params);
+        }),
+      )
+      .onRequest("terminal/output", ({ params }) => told(async () => terminals.output(params.terminalId)))
+      .onRequest("terminal/wait_for_exit", ({ params }) =>
+        told(() => terminals.waitForExit(params.terminalId)),
+      )
+      .onRequest("terminal/kill", ({ params }) => told(async () => terminals.kill(params.terminalId)))
+      .onRequest("terminal/release", ({ params }) => told(async () => terminals.release(params.terminalId)));
     const connection = app.connect(stream);
     context = connection.agent;
     const agent = connection.agent;
@@ -166,7 +175,18 @@ export async function runAcp(
           });
       }
     })();
-    await Promise.race([work, stopped]);
+    try {
+      await Promise.race([work, stopped]);
+    } catch (error) {
+      // A request broken off because the process died says less than how it died.
+      if (error instanceof Oz0Error || error instanceof RuntimeStop) throw error;
+      const exit = await Promise.race([
+        started.exited,
+        new Promise<undefined>((done) => setTimeout(() => done(undefined), 1000).unref()),
+      ]);
+      if (exit === undefined) throw harnessFailed(name, messageOf(error));
+      await stopped;
+    }
   } finally {
     terminals.releaseAll();
     harness?.kill();
@@ -269,6 +289,19 @@ function promptOf(setting: HarnessSetting, skills: string | undefined) {
   }
   blocks.push({ type: "text", text: setting.input });
   return blocks;
+}
+
+/** Runs a request of the harness's, telling it a refusal in oz0's words (the SDK would say only "Internal error"). */
+async function told<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw new RequestError(-32603, messageOf(error), { code: (error as { code?: unknown }).code ?? null });
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 function need(name: string, needs: readonly string[], capability: string): void {

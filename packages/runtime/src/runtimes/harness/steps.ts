@@ -39,6 +39,8 @@ export class HarnessSteps {
   /** Runs function `name` as the job's next step; a stop inside it ends the session (the promise then never settles). */
   call(name: string, args: unknown): Promise<RuntimeCallResult> {
     return this.#enqueue(async () => {
+      // What the harness wrote on its session before this call is read first, so its text goes with this step.
+      await new Promise((done) => setImmediate(done));
       const reply = await this.#session.recordStep(this.#step([{ name, args }]));
       return this.#session.callFunction(reply.calls[0]!.id);
     });
