@@ -8,15 +8,10 @@ import type { AgentDefinition, HarnessSpec, Registered } from "@oz0/sdk";
 import { parseAgentRuntime } from "@oz0/sdk/internal";
 import { SetupFailure } from "../events/index.js";
 import type { LoadedPlugin } from "../plugin-dir/index.js";
-import { ACP_TOOL_KINDS, type HarnessSetting } from "../runtimes/index.js";
+import { ACP_TOOL_KINDS, askProblem, type HarnessSetting, harnessOptionProblems } from "../runtimes/index.js";
 import { type CallableFunction, type FunctionResolver, toolContext } from "../tools/index.js";
 import type { SkillEntry } from "./builtins.js";
 import type { JobRun } from "./job-run.js";
-
-/** The client capabilities an agent's `needs` may ask for. */
-const ACP_NEEDS: readonly string[] = ["fs", "terminal"];
-
-const ACP_OPTIONS: readonly string[] = ["tools", "requires_approval", "mode", "config", "needs"];
 
 export interface HarnessSetup {
   readonly setting: HarnessSetting;
@@ -38,20 +33,13 @@ export async function harnessSetup(
   const spec = await findHarness(plugin, runtime.name, resolver);
   const options = (definition.harness ?? {}) as Readonly<Record<string, unknown>>;
   const routine = run.history.started.routine !== undefined;
-  if (spec.protocol === "jsonl") {
-    const keys = Object.keys(options);
-    if (keys.length > 0) {
-      throw refusal(
-        `${run.address} runs on the JSON-lines harness '${spec.name}', which takes no harness: options; remove ${keys.join(", ")}`,
-      );
-    }
-  } else {
-    checkAcpOptions(run.address, spec, options);
-    if (routine && !acpAsks(spec, options)) {
-      throw refusal(
-        `${run.address} cannot run a routine's fire: ${askProblem(spec, options)}, so not every call of its harness reaches a rule or a person`,
-      );
-    }
+  const [problem] = harnessOptionProblems(spec.protocol, spec.name, options);
+  if (problem !== undefined) throw refusal(`${run.address}'s harness: options: ${problem.message}`);
+  const asks = spec.protocol === "acp" ? askProblem(spec, options) : undefined;
+  if (routine && asks !== undefined) {
+    throw refusal(
+      `${run.address} cannot run a routine's fire: ${asks}, so not every call of its harness reaches a rule or a person`,
+    );
   }
   const paths = toolContext({
     home: run.deps.home,
@@ -95,64 +83,6 @@ async function findHarness(
     `no plugin provides harness '${name}': plugin ${plugin.manifest.name} does not register it${used.length === 0 ? "" : `, nor does any plugin its uses: names (${used.join(", ")})`}; install the plugin that registers it (host.addHarness) and name it under uses:`,
     "NOT_FOUND",
   );
-}
-
-function checkAcpOptions(
-  address: string,
-  spec: HarnessSpec,
-  options: Readonly<Record<string, unknown>>,
-): void {
-  const at = `${address}'s harness: options for the ACP harness '${spec.name}'`;
-  for (const key of Object.keys(options)) {
-    if (!ACP_OPTIONS.includes(key)) {
-      throw refusal(`${at}: '${key}' is not one this oz0 reads (${ACP_OPTIONS.join(", ")}); remove it`);
-    }
-  }
-  for (const key of ["tools", "requires_approval"] as const) {
-    const value = options[key];
-    if (value === undefined) continue;
-    if (!Array.isArray(value) || value.some((kind) => !ACP_TOOL_KINDS.includes(kind as string))) {
-      throw refusal(`${at}: ${key} must list ACP tool kinds (${ACP_TOOL_KINDS.join(", ")})`);
-    }
-  }
-  if (options.mode !== undefined && typeof options.mode !== "string") {
-    throw refusal(`${at}: mode must be a session mode ID`);
-  }
-  const config = options.config;
-  if (
-    config !== undefined &&
-    (typeof config !== "object" ||
-      config === null ||
-      Array.isArray(config) ||
-      Object.values(config).some((value) => typeof value !== "string" && typeof value !== "boolean"))
-  ) {
-    throw refusal(`${at}: config must map setting IDs to values (text, or true/false)`);
-  }
-  const needs = options.needs;
-  if (
-    needs !== undefined &&
-    (!Array.isArray(needs) || needs.some((need) => !ACP_NEEDS.includes(need as string)))
-  ) {
-    throw refusal(`${at}: needs lists client capabilities, fs and terminal`);
-  }
-}
-
-/**
- * Whether the harness's `acp.asks` holds for these options: it asks before each call in its
- * own mode, and a mode other than its own, or any config, voids that.
- */
-export function acpAsks(spec: HarnessSpec, options: Readonly<Record<string, unknown>>): boolean {
-  return askProblem(spec, options) === undefined;
-}
-
-function askProblem(spec: HarnessSpec, options: Readonly<Record<string, unknown>>): string | undefined {
-  if (spec.acp?.asks !== true)
-    return `harness '${spec.name}' does not say it asks before each call (acp.asks)`;
-  if (options.mode !== undefined && options.mode !== spec.acp.mode) {
-    return `its harness.mode '${String(options.mode)}' is not harness '${spec.name}''s own mode, which voids its acp.asks`;
-  }
-  if (options.config !== undefined) return `its harness.config voids harness '${spec.name}''s acp.asks`;
-  return undefined;
 }
 
 /** The harness's tool kinds as functions of `<plugin>/<harness>`: what its permission requests are decided as. */

@@ -5,6 +5,7 @@ import { OZ0_RUNTIME } from "./oz0.js";
 import { RuntimeRegistry } from "./registry.js";
 
 export { ACP_TOOL_KINDS } from "./harness/kinds.js";
+export { askProblem, harnessOptionProblems, type OptionProblem } from "./harness/options.js";
 export { OZ0_RUNTIME } from "./oz0.js";
 export { RuntimeRegistry } from "./registry.js";
 export {
