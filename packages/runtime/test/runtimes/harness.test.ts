@@ -196,6 +196,25 @@ describe("an agent on an ACP harness", () => {
     );
   });
 
+  it("sends session/cancel, then stops the process, when the run is stopped mid-turn", async () => {
+    const tenant = await l.tenant(ACP_PLUGIN);
+    const workspace = toolContext({ home: l.home, tenant, pluginId: "acp-lab", agent: "coder" }).paths
+      .agentRoot;
+    const jobs = engine();
+    const started = await jobs.start({ tenant, agent: "acp-lab/coder", input: "hang" });
+    const stop = new AbortController();
+    const stopped = await jobs.run(started.id, {
+      tenant,
+      signal: stop.signal,
+      // The harness's plan comes at the start of its turn: it is mid-turn.
+      onEvent: (entry) => {
+        if (entry.kind === "harness_update" && entry.data.update === "plan") stop.abort();
+      },
+    });
+    expect(stopped.status).toBe("queued");
+    expect(await readFile(join(workspace, "cancelled.txt"), "utf8")).toMatch(/^s-/);
+  });
+
   it("serves fs and terminal through the mediated runtime, confined to the workspace", async () => {
     const tenant = await l.tenant(ACP_PLUGIN);
     const workspace = toolContext({ home: l.home, tenant, pluginId: "acp-lab", agent: "coder" }).paths
@@ -317,16 +336,16 @@ describe("an agent on a JSON-lines harness", () => {
     await jobs.run(started.id, { tenant });
     await jobs.answer(started.id, "green", "alice", { tenant });
     const crash = new AbortController();
-    // The worker goes away as the run after the answer begins its session.
+    // The worker goes away in the run after the answer, once the harness is under way again.
     const stopped = await jobs.run(started.id, {
       tenant,
       signal: crash.signal,
       onEvent: (entry) => {
-        if (entry.kind === "job_claimed") setTimeout(() => crash.abort(), 0);
+        if (entry.kind === "harness_update") crash.abort();
       },
     });
-    expect(["queued", "succeeded"]).toContain(stopped.status);
-    const job = stopped.status === "succeeded" ? stopped : await jobs.run(started.id, { tenant });
+    expect(stopped.status).toBe("queued");
+    const job = await jobs.run(started.id, { tenant });
     expect(job).toMatchObject({ status: "succeeded", output: "colour: green" });
     const events = await l.events(started.id);
     expect(ofKind(events, "job_waiting")).toHaveLength(1);

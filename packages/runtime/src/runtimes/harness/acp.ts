@@ -20,7 +20,7 @@ import {
 import { Oz0Error } from "@oz0/sdk";
 import { mediatedRuntime } from "../../mediated/index.js";
 import { type HarnessSetting, type RuntimeSession, RuntimeStop } from "../types.js";
-import { harnessFailed, type StartedHarness, startHarness } from "./process.js";
+import { CANCEL_GRACE_MS, harnessFailed, type StartedHarness, startHarness } from "./process.js";
 import { HarnessSteps } from "./steps.js";
 import { Terminals } from "./terminals.js";
 import { startToolsServer, type ToolsServer } from "./tools-server.js";
@@ -64,8 +64,8 @@ export async function runAcp(
       if (context !== undefined && sessionId !== undefined) {
         void context.notify("session/cancel", { sessionId }).catch(() => undefined);
       }
-      // A harness that does not stop at once is stopped.
-      setTimeout(() => harness?.kill(), 500).unref();
+      // A harness that does not stop within the grace is stopped.
+      setTimeout(() => harness?.kill(), CANCEL_GRACE_MS).unref();
     },
   });
   try {

@@ -4,7 +4,7 @@
 // again, the restarted harness's same question is answered from the history.
 import { createInterface } from "node:readline";
 import type { HarnessSetting, RuntimeSession } from "../types.js";
-import { harnessFailed, type StartedHarness, startHarness } from "./process.js";
+import { CANCEL_GRACE_MS, harnessFailed, type StartedHarness, startHarness } from "./process.js";
 import { HarnessSteps } from "./steps.js";
 import { prepareWorkspace } from "./workspace.js";
 
@@ -37,7 +37,7 @@ export async function runJsonl(
   onStart({
     cancel() {
       send({ type: "cancel" });
-      setTimeout(() => harness?.kill(), 500).unref();
+      setTimeout(() => harness?.kill(), CANCEL_GRACE_MS).unref();
     },
   });
   try {

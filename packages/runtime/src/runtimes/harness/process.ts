@@ -9,6 +9,9 @@ import type { HarnessSetting } from "../types.js";
 
 export type HarnessChild = ChildProcessByStdio<Writable, Readable, Readable>;
 
+/** How long a harness told to cancel has to stop before its process group is killed. */
+export const CANCEL_GRACE_MS = 2000;
+
 /** How much of a harness's stderr the trace keeps, from its end. */
 const STDERR_KEPT = 4096;
 
