@@ -30,6 +30,13 @@ export async function harnessSetup(
 ): Promise<HarnessSetup | undefined> {
   const runtime = parseAgentRuntime(definition.runtime);
   if (runtime?.kind !== "harness") return undefined;
+  // A harness takes one prompt per session, and each run starts it over from the job's input: a
+  // chat's later messages would never reach it.
+  if (run.row.mode === "chat") {
+    throw refusal(
+      `${run.address} runs on harness '${runtime.name}', and this oz0 runs a harness agent as a job (oz0 run), not as a chat`,
+    );
+  }
   const spec = await findHarness(plugin, runtime.name, resolver);
   const options = (definition.harness ?? {}) as Readonly<Record<string, unknown>>;
   const routine = run.history.started.routine !== undefined;

@@ -215,6 +215,32 @@ describe("an agent on an ACP harness", () => {
     expect(await readFile(join(workspace, "cancelled.txt"), "utf8")).toMatch(/^s-/);
   });
 
+  it("tool_loading: lazy: the MCP server offers oz.find_tools and oz.call_tool, and a call through it is the real function's", async () => {
+    const tenant = await l.tenant(ACP_PLUGIN);
+    await l.runtime.policy.set(tenant, "deny", "acp-lab/audit.note");
+    const started = await engine().start({ tenant, agent: "acp-lab/finder", input: "lazy" });
+    const job = await engine().run(started.id, { tenant });
+    expect(job.output).toBe("lazy: oz__call_tool,oz__find_tools error POLICY_VIOLATION");
+    expect(executionsOf(started.id)).toEqual([]);
+  });
+
+  it("refuses a chat with a harness agent, whose later messages it could not pass on", async () => {
+    const tenant = await l.tenant(ACP_PLUGIN);
+    const jobs = engine();
+    const started = await jobs.start({ tenant, agent: "acp-lab/coder", input: "note", mode: "chat" });
+    const job = await jobs.run(started.id, { tenant });
+    expect(job.status).toBe("failed");
+    expect(job.failure?.message).toContain("runs a harness agent as a job (oz0 run), not as a chat");
+    expect(executionsOf(started.id)).toEqual([]);
+  });
+
+  it("fails the job with invalid_output when the harness's answer does not match the output schema", async () => {
+    const tenant = await l.tenant(ACP_PLUGIN);
+    const job = await l.run(tenant, "acp-lab/scorer", "note", engine());
+    expect(job).toMatchObject({ status: "failed", failure: { kind: "invalid_output" } });
+    expect(ofKind(await l.events(job.id), "output_rejected")).toHaveLength(1);
+  });
+
   it("serves fs and terminal through the mediated runtime, confined to the workspace", async () => {
     const tenant = await l.tenant(ACP_PLUGIN);
     const workspace = toolContext({ home: l.home, tenant, pluginId: "acp-lab", agent: "coder" }).paths

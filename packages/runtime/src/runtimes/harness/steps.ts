@@ -58,6 +58,16 @@ export class HarnessSteps {
       const step = this.#step([]);
       await this.#session.recordStep({ ...step, text });
       await this.#session.finish({ text });
+      // An answer the output schema refuses would go back to a model; a harness's turn is over,
+      // so the job fails (its output_rejected event says why). After an end, fail throws RuntimeStop.
+      try {
+        await this.#session.fail({
+          kind: "invalid_output",
+          message: `the harness's answer did not match the agent's output_schema: ${text.slice(0, 200)}`,
+        });
+      } catch (error) {
+        if (!(error instanceof RuntimeStop)) throw error;
+      }
     });
   }
 
@@ -103,5 +113,3 @@ export class HarnessSteps {
     return this.#stopped;
   }
 }
-
-export { RuntimeStop };
