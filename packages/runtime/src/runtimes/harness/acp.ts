@@ -20,7 +20,7 @@ import {
 import { Oz0Error } from "@oz0/sdk";
 import { mediatedRuntime } from "../../mediated/index.js";
 import { type HarnessSetting, type RuntimeSession, RuntimeStop } from "../types.js";
-import { CANCEL_GRACE_MS, harnessFailed, type StartedHarness, startHarness } from "./process.js";
+import { CANCEL_GRACE_MS, harnessFailed, howItEnded, type StartedHarness, startHarness } from "./process.js";
 import { HarnessSteps } from "./steps.js";
 import { Terminals } from "./terminals.js";
 import { startToolsServer, type ToolsServer } from "./tools-server.js";
@@ -71,13 +71,6 @@ export async function runAcp(
   try {
     harness = startHarness(setting);
     const started = harness;
-    void started.exited.then(({ code, signal }) => {
-      const how = signal === null ? `exited with code ${code}` : `was killed (${signal})`;
-      const stderr = started.stderr();
-      stopWith(
-        harnessFailed(name, `its process ${how} during the session${stderr === "" ? "" : `: ${stderr}`}`),
-      );
-    });
     const stream = ndJsonStream(
       Writable.toWeb(harness.child.stdin) as WritableStream<Uint8Array>,
       Readable.toWeb(harness.child.stdout) as ReadableStream<Uint8Array>,
@@ -176,16 +169,17 @@ export async function runAcp(
       }
     })();
     try {
+      // A process that exits breaks off the requests in flight (work then rejects); one that exits
+      // after its turn ended leaves the job to end as its answer says.
       await Promise.race([work, stopped]);
     } catch (error) {
-      // A request broken off because the process died says less than how it died.
       if (error instanceof Oz0Error || error instanceof RuntimeStop) throw error;
+      // A request broken off because the process died says less than how it died.
       const exit = await Promise.race([
         started.exited,
         new Promise<undefined>((done) => setTimeout(() => done(undefined), 1000).unref()),
       ]);
-      if (exit === undefined) throw harnessFailed(name, messageOf(error));
-      await stopped;
+      throw harnessFailed(name, exit === undefined ? messageOf(error) : howItEnded(started, exit));
     }
   } finally {
     terminals.releaseAll();

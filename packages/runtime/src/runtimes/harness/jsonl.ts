@@ -4,7 +4,7 @@
 // again, the restarted harness's same question is answered from the history.
 import { createInterface } from "node:readline";
 import type { HarnessSetting, RuntimeSession } from "../types.js";
-import { CANCEL_GRACE_MS, harnessFailed, type StartedHarness, startHarness } from "./process.js";
+import { CANCEL_GRACE_MS, harnessFailed, howItEnded, type StartedHarness, startHarness } from "./process.js";
 import { HarnessSteps } from "./steps.js";
 import { prepareWorkspace } from "./workspace.js";
 
@@ -31,6 +31,7 @@ export async function runJsonl(
   const steps = new HarnessSteps(session, (reason) => stopWith(reason));
   const asks = session.functions.some((fn) => fn.name === ASK_USER);
   let harness: StartedHarness | undefined;
+  let ending = false;
   const send = (message: Record<string, unknown>) => {
     if (harness?.child.stdin.writable === true) harness.child.stdin.write(`${JSON.stringify(message)}\n`);
   };
@@ -43,12 +44,9 @@ export async function runJsonl(
   try {
     harness = startHarness(setting);
     const started = harness;
-    void started.exited.then(({ code, signal }) => {
-      const how = signal === null ? `exited with code ${code}` : `was killed (${signal})`;
-      const stderr = started.stderr();
-      stopWith(
-        harnessFailed(name, `its process ${how} before it said done${stderr === "" ? "" : `: ${stderr}`}`),
-      );
+    // A harness that exits after it said done or fail has ended; one that exits before has broken off.
+    void started.exited.then((exit) => {
+      if (!ending) stopWith(harnessFailed(name, `${howItEnded(started, exit)}, before it said done`));
     });
     send({
       type: "start",
@@ -103,9 +101,11 @@ export async function runJsonl(
           return;
         }
         case "done":
+          ending = true;
           void steps.finish(typeof message.text === "string" ? message.text : undefined).then(() => done());
           return;
         case "fail":
+          ending = true;
           void steps
             .fail({
               kind: typeof message.kind === "string" ? message.kind : "harness_failed",

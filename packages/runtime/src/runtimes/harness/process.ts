@@ -17,7 +17,7 @@ const STDERR_KEPT = 4096;
 
 export interface StartedHarness {
   readonly child: HarnessChild;
-  /** Settles when the process exits, with how it ended; never rejects. */
+  /** Settles once the process exited and its output was read to the end, with how it ended; never rejects. */
   readonly exited: Promise<{ readonly code: number | null; readonly signal: string | null }>;
   /** The end of what it wrote to stderr. */
   stderr(): string;
@@ -44,7 +44,8 @@ export function startHarness(setting: HarnessSetting): StartedHarness {
       stderr += `\n${error.message}`;
       done({ code: null, signal: null });
     });
-    child.on("exit", (code, signal) => done({ code, signal }));
+    // `close`, not `exit`: every line it wrote is read by then.
+    child.on("close", (code, signal) => done({ code, signal }));
   });
   const kill = () => {
     if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
@@ -55,6 +56,16 @@ export function startHarness(setting: HarnessSetting): StartedHarness {
     }
   };
   return { child, exited, stderr: () => stderr.trim(), kill };
+}
+
+/** How the process ended, as a failure says it, with the end of its stderr. */
+export function howItEnded(
+  started: StartedHarness,
+  exit: { readonly code: number | null; readonly signal: string | null },
+): string {
+  const how = exit.signal === null ? `exited with code ${exit.code}` : `was killed (${exit.signal})`;
+  const stderr = started.stderr();
+  return `its process ${how} during the session${stderr === "" ? "" : `: ${stderr}`}`;
 }
 
 /** The error a harness that broke off or misbehaved ends the run with. */
