@@ -170,7 +170,7 @@ export class ToolPolicy {
 }
 
 /** Whether `<plugin>/<harness>.<kind>` names an ACP harness's tool kind (every kind, without `kind`). */
-async function harnessKindOf(
+export async function harnessKindOf(
   owners: OwnerCheck,
   tenant: string,
   plugin: string,

@@ -162,6 +162,14 @@ describe("an agent on an ACP harness", () => {
     }
   });
 
+  it("a kill switch on the harness's tools refuses its permission requests", async () => {
+    const tenant = await l.tenant(ACP_PLUGIN);
+    await l.runtime.killSwitches.kill(tenant, "tool", "acp-lab/mock", ALICE);
+    const job = await l.run(tenant, "acp-lab/coder", "execute", engine());
+    expect(job).toMatchObject({ status: "succeeded", output: "execute: refused" });
+    expect(await l.runtime.approvals.list(tenant)).toEqual([]);
+  });
+
   it("is taken up after its worker stopped mid-session without repeating a recorded tool call", async () => {
     const tenant = await l.tenant(ACP_PLUGIN);
     const jobs = engine();
