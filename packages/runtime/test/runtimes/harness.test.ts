@@ -249,6 +249,17 @@ describe("an agent on an ACP harness", () => {
     expect(ofKind(await l.events(job.id), "output_rejected")).toHaveLength(1);
   });
 
+  it("starts the harness with a clean environment: nothing of the worker's, HOME its workspace", async () => {
+    const tenant = await l.tenant(ACP_PLUGIN);
+    process.env.OZ0_HARNESS_TEST_SECRET = "leaked";
+    try {
+      const job = await l.run(tenant, "acp-lab/coder", "env", engine());
+      expect(job.output).toBe("env: [] home");
+    } finally {
+      delete process.env.OZ0_HARNESS_TEST_SECRET;
+    }
+  });
+
   it("serves fs and terminal through the mediated runtime, confined to the workspace", async () => {
     const tenant = await l.tenant(ACP_PLUGIN);
     const workspace = toolContext({ home: l.home, tenant, pluginId: "acp-lab", agent: "coder" }).paths
