@@ -83,6 +83,43 @@ describe("oz0 job trace", () => {
     expect(drawn).toContain("model        step 1 · on scripted · test:m · 1 ms");
   });
 
+  it("shows a harness job's steps on harness:<name> and what its session reported", () => {
+    const events = [
+      {
+        seq: 1,
+        at: 0,
+        kind: "job_started",
+        data: { agent: "p/a", mode: "run", input: "x", runtime: "harness:mock" },
+      },
+      {
+        seq: 2,
+        at: 5,
+        kind: "harness_update",
+        data: { runtime: "harness:mock", update: "plan", data: { entries: [{ content: "note" }] } },
+      },
+      {
+        seq: 3,
+        at: 9,
+        kind: "model_call",
+        data: {
+          step: 1,
+          runtime: "harness:mock",
+          model: "harness:mock",
+          calls: [{ id: "1.1", name: "audit__note", args: { line: "opening" } }],
+          usage: { input: 0, output: 0 },
+          cost_usd: 0.01,
+          ms: 0,
+        },
+      },
+    ] as JobEvent[];
+    const drawn = drawTrace({ id: "j", agent: "p/a", status: "succeeded", createdAt: 0 } as JobView, events);
+    expect(drawn).toContain("runtime harness:mock");
+    expect(drawn).toContain('harness      harness:mock plan {"entries":[{"content":"note"}]}');
+    expect(drawn).toContain(
+      'model        step 1 · on harness:mock · harness:mock · 0 ms · 0+0 tokens · $0.01 → audit__note {"line":"opening"}',
+    );
+  });
+
   it("draws a readable timeline of the steps, with durations, tokens and results", async () => {
     const result = await run(["job", "trace", triage]);
     expect(result.code).toBe(0);

@@ -65,6 +65,7 @@ export {
   serveStdio,
   writeMcpImport,
 } from "./mcp/index.js";
+export { type Isolation, processIsolation } from "./mediated/index.js";
 export type {
   AliasView,
   KeyView,

@@ -405,6 +405,8 @@ function contextLine(entry: Pick<JobEvent, "kind" | "data">): string {
       return `checked      ${e.data.hook} ${e.data.outcome} · ${e.data.checks_passed} passed`;
     case "governance_denied":
       return `denied       ${e.data.hook} by ${e.data.plugin} (${e.data.contract_id}): ${e.data.reason} ${short(e.data.details, 80)}`;
+    case "harness_update":
+      return `harness      ${e.data.runtime} ${e.data.update} ${short(e.data.data, 100)}`;
     case "hook_error":
       return `hook error   ${e.data.hook} in ${e.data.plugin}/${e.data.handler}${e.data.required ? " (required)" : ""}: ${short(e.data.error, 120, false)}`;
     default:

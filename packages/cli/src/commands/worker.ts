@@ -5,7 +5,7 @@
 // SIGINT drains it: it takes nothing more, lets the jobs in flight finish within the grace
 // period, lets go of the rest (queued, for another worker) and exits 0.
 import { once } from "node:events";
-import type { JobView } from "@oz0/runtime";
+import { type JobView, processIsolation } from "@oz0/runtime";
 import type { Command } from "commander";
 import { withRuntime } from "../context.js";
 import { numberOption } from "../options.js";
@@ -51,6 +51,10 @@ export function registerWorker(program: Command, out: Output): Command {
           onError: (error) =>
             out.stderr(`oz0: worker: ${error instanceof Error ? error.message : String(error)}\n`),
         });
+        // How strongly tools' processes are kept apart here (docs/security.md#the-tool-runtime).
+        const isolation = processIsolation();
+        if (out.json) out.writeJson({ event: "isolation", mode: isolation.mode, reason: isolation.reason });
+        else out.stdout(`tool processes: ${isolation.mode} · ${isolation.reason}\n`);
         // Every worker runs the routine scheduler too: each tick fires once however many run it.
         const routines = runtime.routines.scheduler({
           ...(tenant === undefined ? {} : { tenant }),

@@ -205,6 +205,12 @@ export interface JobEventData extends GovernanceEventData {
     readonly state: string;
     readonly text?: string;
   };
+  /**
+   * What a harness's session reported (runtime: harness:<name>): a message it streamed, a tool
+   * call of its own and how it went, a plan. Its steps and calls through oz0 are model_call and
+   * tool_call events like any runtime's; these show the rest of what it did.
+   */
+  harness_update: { readonly runtime: string; readonly update: string; readonly data: unknown };
   /** A structured answer that does not match the output schema went back to the model. */
   output_rejected: { readonly step: number; readonly problems: string };
   job_waiting: { readonly for: WaitingFor };
@@ -288,6 +294,7 @@ export const JOB_EVENT_KINDS: readonly JobEventKind[] = [
   "mcp_log",
   "mcp_sampling",
   "remote_task",
+  "harness_update",
   "output_rejected",
   "job_waiting",
   "answer_received",

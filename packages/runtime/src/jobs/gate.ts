@@ -83,7 +83,18 @@ export async function governStep(run: JobRun): Promise<boolean> {
  * governance of the current step: the model step then leaves its `tool_call` to the tool step.
  */
 export function waitsForApproval(run: JobRun, fn: CallableFunction): boolean {
-  return stepGovernance.get(run)?.policy.decide(callAddress(fn))?.action === "ask";
+  const governance = stepGovernance.get(run);
+  return governance !== undefined && askDecision(governance, fn)?.action === "ask";
+}
+
+/**
+ * The tenant's policy for calling `fn`, where a function that always asks (a harness tool kind
+ * the agent's `requires_approval` lists) asks whatever the policy allows; a deny rule still wins.
+ */
+function askDecision(governance: TenantGovernance, fn: CallableFunction) {
+  const decision = governance.policy.decide(callAddress(fn));
+  if (fn.requiresApproval === undefined || decision?.action === "deny") return decision;
+  return { action: "ask", rule: fn.requiresApproval } as const;
 }
 
 /** A call the gate lets through, and the approval that let it, if a person was asked. */
@@ -141,7 +152,7 @@ export async function governCall(
     return refuseBy(run, { pending, fn, args }, refusal, approval, decided);
   }
   if (approval === undefined) {
-    const decision = governance.policy.decide(callAddress(fn));
+    const decision = askDecision(governance, fn);
     if (decision?.action !== "ask") return letThrough();
     // A call that cannot run as asked is refused by its schema check; no one is asked about it.
     if (argumentIssues(fn.inputSchema, args).length > 0) return letThrough();
@@ -285,7 +296,7 @@ async function requestApprovals(
     if (fn.plugin === undefined && fn.function === "call_tool") continue;
     const args = pending.call.args;
     if (refusalOf(governance, run, fn, args) !== undefined) continue;
-    const decision = governance.policy.decide(callAddress(fn));
+    const decision = askDecision(governance, fn);
     if (decision?.action !== "ask" || argumentIssues(fn.inputSchema, args).length > 0) continue;
     held.push({ pending, fn, args, rule: decision.rule });
   }

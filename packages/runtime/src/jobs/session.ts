@@ -9,9 +9,12 @@ import type { ModelMessage, ModelRequest } from "../models/index.js";
 import { estimateValueTokens, SecretStore, TenantSettings } from "../models/index.js";
 import {
   type AgentRuntime,
+  type HarnessSetting,
   type RuntimeCallResult,
+  type RuntimeForeignStep,
   type RuntimeModelReply,
   type RuntimeModelRequest,
+  type RuntimeNote,
   type RuntimeRemoteCall,
   type RuntimeRemoteSend,
   type RuntimeSession,
@@ -58,6 +61,10 @@ export class CoreSession implements RuntimeSession {
   #steps = 0;
   /** What the history held when the run began, indexed on a foreign loop's first call. */
   #recorded: Recorded | undefined;
+  /** A foreign step did not match the recorded one of its number: nothing after it is replayed. */
+  #diverged = false;
+  /** Streamed model text, redacted as it comes; ended at each recorded step. */
+  #streamed: { write(delta: string): void; end(): void } | undefined;
 
   constructor(run: JobRun, setup: AgentSetup) {
     this.#run = run;
@@ -88,6 +95,10 @@ export class CoreSession implements RuntimeSession {
 
   get outputSchema() {
     return this.#setup.outputSchema;
+  }
+
+  get harness(): HarnessSetting | undefined {
+    return this.#setup.harness;
   }
 
   get signal(): AbortSignal {
@@ -192,12 +203,81 @@ export class CoreSession implements RuntimeSession {
     return result;
   }
 
+  async recordStep(foreign: RuntimeForeignStep): Promise<RuntimeModelReply> {
+    const run = this.#run;
+    if (this.#stopped) throw new RuntimeStop(run.row.id);
+    this.#endStream();
+    const number = this.#steps + 1;
+    const recorded = this.#diverged ? undefined : this.#index().replies[number - 1];
+    if (recorded !== undefined) {
+      if (sameCalls(recorded.calls, foreign.calls)) {
+        this.#steps = number;
+        return { step: number, text: recorded.text, calls: recorded.calls, replayed: true };
+      }
+      // The outside loop went another way this time: its steps from here are new ones.
+      this.#diverged = true;
+    }
+    if (await gate(run)) throw this.#stopping();
+    const limit = limitFailure(run, this.#setup);
+    if (limit !== undefined) {
+      await run.fail(limit);
+      throw this.#stopping();
+    }
+    const step = run.history.steps + 1;
+    const calls = foreign.calls.map((call, index) => ({
+      id: `${step}.${index + 1}`,
+      name: call.name,
+      args: call.args,
+    }));
+    const usage = { input: foreign.usage?.input ?? 0, output: foreign.usage?.output ?? 0 };
+    await run.write([
+      event("model_call", {
+        step,
+        runtime: this.runtime,
+        model: foreign.model,
+        ...(foreign.text === undefined || foreign.text === "" ? {} : { text: foreign.text }),
+        calls,
+        usage,
+        ...(foreign.costUsd === undefined ? {} : { cost_usd: foreign.costUsd }),
+        ms: 0,
+      }),
+    ]);
+    this.#steps = step;
+    return {
+      step,
+      text: foreign.text,
+      calls,
+      usage: { inputTokens: usage.input, outputTokens: usage.output },
+      replayed: false,
+    };
+  }
+
+  streamText(delta: string): void {
+    const onText = this.#run.listeners.onText;
+    if (onText === undefined || delta === "") return;
+    this.#streamed ??= this.#run.lease.redactor.stream(onText);
+    this.#streamed.write(delta);
+  }
+
+  async note(note: RuntimeNote): Promise<void> {
+    if (this.#stopped) throw new RuntimeStop(this.#run.row.id);
+    await this.#run.write([
+      event("harness_update", { runtime: this.runtime, update: note.update, data: note.data }),
+    ]);
+  }
+
+  #endStream(): void {
+    this.#streamed?.end();
+    this.#streamed = undefined;
+  }
+
   async finish(reply: {
     readonly text?: string | undefined;
     readonly output?: unknown;
   }): Promise<string | undefined> {
     const run = this.#run;
     if (this.#stopped) throw new RuntimeStop(run.row.id);
+    this.#endStream();
     // A replayed answer the history went on from (sent back, or a chat's next message) is not
     // checked and recorded again: the job goes on with the message that followed it.
     const followed = this.#index().followUps.get(this.#steps);
@@ -392,6 +472,27 @@ function remoteResult(recorded: {
 }): RuntimeCallResult {
   if (recorded.ok) return { ok: true, result: recorded.result };
   return { ok: false, error: recorded.error ?? { code: "FAILED", message: "the remote call failed" } };
+}
+
+/** Whether a recorded reply's calls are the ones a foreign step makes now: the same names and arguments, in order. */
+function sameCalls(
+  recorded: readonly { readonly name: string; readonly args: unknown }[],
+  now: readonly { readonly name: string; readonly args: unknown }[],
+): boolean {
+  return (
+    recorded.length === now.length &&
+    recorded.every(
+      (call, index) => call.name === now[index]!.name && canonical(call.args) === canonical(now[index]!.args),
+    )
+  );
+}
+
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) =>
+    inner !== null && typeof inner === "object" && !Array.isArray(inner)
+      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : inner,
+  );
 }
 
 function resultIn(messages: readonly ModelMessage[], callId: string): RuntimeCallResult | undefined {

@@ -9,7 +9,7 @@ import { hookInterceptor } from "../hooks/index.js";
 import { runtimeModelProblem, runtimeProblem } from "../lint/index.js";
 import { DEFAULT_MODEL_ALIAS, type LanguageModel, routeOf, TenantSettings } from "../models/index.js";
 import { type LoadedAgent, type LoadedPlugin, pluginToolSpec, readInPlugin } from "../plugin-dir/index.js";
-import { type AgentRuntime, agentRuntimes } from "../runtimes/index.js";
+import { type AgentRuntime, agentRuntimes, type HarnessSetting } from "../runtimes/index.js";
 import { proposalRecorder } from "../skills/index.js";
 import {
   type ArgumentIssue,
@@ -21,6 +21,7 @@ import {
 } from "../tools/index.js";
 import type { BuiltinContext, DelegateEntry } from "./builtins.js";
 import { agentSkills, assembleContext } from "./context.js";
+import { harnessSetup } from "./harness-setup.js";
 import type { JobRun } from "./job-run.js";
 import { checkOwnPart } from "./own-part.js";
 import { resolveToolset, type Toolset } from "./toolset.js";
@@ -45,6 +46,8 @@ export interface AgentSetup {
    * is offered and the skills index. Each call, delegation and skill read checks it again.
    */
   readonly tenantGrant: { readonly tenant: string; readonly grant: TenantGrant | undefined };
+  /** For an agent on a harness: the harness and what its session gets. */
+  readonly harness?: HarnessSetting | undefined;
 }
 
 /**
@@ -245,12 +248,23 @@ export async function setUpAgent(run: JobRun): Promise<AgentSetup> {
   } else {
     await hooks?.restored(row.attempts, run.history.steps);
   }
+  const harness = await harnessSetup(run, plugin, definition, resolver, skills, input);
   return {
     plugin,
     agent,
     definition,
     resolver,
-    toolset,
+    toolset:
+      harness === undefined || harness.functions.length === 0
+        ? toolset
+        : {
+            ...toolset,
+            functions: new Map([
+              ...toolset.functions,
+              ...harness.functions.map((fn) => [fn.modelName, fn] as const),
+            ]),
+          },
+    harness: harness?.setting,
     model,
     outputSchema,
     limits,

@@ -182,6 +182,16 @@ export const LINT_CODES = {
     severity: "warning",
     summary: "A remote agent lists tools:; its loop runs at the outside agent, which gets none of them.",
   },
+  "OZ-S033": {
+    severity: "error",
+    summary:
+      "An agent's harness: options are not ones its harness reads: an ACP harness reads tools, requires_approval, mode, config and needs; a JSON-lines harness reads none.",
+  },
+  "OZ-S034": {
+    severity: "error",
+    summary:
+      "A routine fires an agent whose ACP harness does not ask before each call: it does not say so (acp.asks), or the agent's harness.mode or harness.config voids it.",
+  },
 } as const satisfies Record<string, LintCodeInfo>;
 
 export type LintCode = keyof typeof LINT_CODES;

@@ -8,6 +8,7 @@ import type { Store, SwitchKind } from "../store/index.js";
 import { killedAgentError } from "./errors.js";
 import { bumpGovernanceVersion, governanceOf } from "./governance.js";
 import { checkTenant, type OwnerCheck } from "./owners.js";
+import { harnessKindOf } from "./tool-policy.js";
 
 /** A switch as `oz0 kill list` shows it. */
 export interface KillSwitchView {
@@ -122,6 +123,12 @@ export class KillSwitches {
     try {
       return (await this.#owners.resolvePart(tenant, kind, text)).address;
     } catch (error) {
+      // An ACP harness's tool kinds are the functions of `<plugin>/<harness>`: its switch stops them all.
+      if (isOz0Error(error, "NOT_FOUND") && kind === "tool" && text.includes("/")) {
+        const address = parseToolAddress(text);
+        if (await harnessKindOf(this.#owners, tenant, address.plugin, address.tool))
+          return formatAddress(address);
+      }
       if (!isOz0Error(error, "NAME_CLASH") && !isOz0Error(error, "TOOL_CLASH")) throw error;
       const plugins = clashingPlugins(error.data);
       if (!text.includes("/")) {

@@ -11,6 +11,7 @@ import {
   parsePattern,
   patternSpecificity,
 } from "@oz0/sdk";
+import { ACP_TOOL_KINDS } from "../runtimes/index.js";
 import type { PolicyAction, Store } from "../store/index.js";
 import { bumpGovernanceVersion } from "./governance.js";
 import { checkTenant, type OwnerCheck } from "./owners.js";
@@ -150,17 +151,30 @@ export class ToolPolicy {
     return typeof runtime === "string" && runtime.startsWith("remote:");
   }
 
+  /** An ACP harness's tool kind, which its permission requests are decided as (runtimes/harness). */
+  private harnessKind(tenant: string, plugin: string, harness: string, kind?: string): Promise<boolean> {
+    return harnessKindOf(this.#owners, tenant, plugin, harness, kind);
+  }
+
   /** Parses `text` and runs the owner check on what it names. */
   private async checked(tenant: string, text: string): Promise<FunctionPattern> {
     const pattern = parsePattern(text, "function");
     switch (pattern.kind) {
       case "function":
-        if (!(await this.#remoteCall(tenant, pattern))) {
-          await this.#owners.resolvePart(tenant, "function", text);
-        }
+        if (await this.#remoteCall(tenant, pattern)) break;
+        await Promise.resolve(this.#owners.resolvePart(tenant, "function", text)).catch(
+          async (error: unknown) => {
+            if (!(await this.harnessKind(tenant, pattern.plugin, pattern.tool, pattern.function)))
+              throw error;
+          },
+        );
         break;
       case "tool-wildcard":
-        await this.#owners.resolvePart(tenant, "tool", `${pattern.plugin}/${pattern.tool}`);
+        await Promise.resolve(
+          this.#owners.resolvePart(tenant, "tool", `${pattern.plugin}/${pattern.tool}`),
+        ).catch(async (error: unknown) => {
+          if (!(await this.harnessKind(tenant, pattern.plugin, pattern.tool))) throw error;
+        });
         break;
       case "plugin-wildcard":
         await this.#owners.inspect(tenant, pattern.plugin);
@@ -180,6 +194,24 @@ export class ToolPolicy {
         break;
     }
     return pattern;
+  }
+}
+
+/** Whether `<plugin>/<harness>.<kind>` names an ACP harness's tool kind (every kind, without `kind`). */
+export async function harnessKindOf(
+  owners: OwnerCheck,
+  tenant: string,
+  plugin: string,
+  harness: string,
+  kind?: string,
+): Promise<boolean> {
+  if (owners.loadInstalled === undefined) return false;
+  try {
+    const loaded = await owners.loadInstalled(tenant, plugin);
+    const spec = loaded.code?.registration("harness", harness)?.spec;
+    return spec?.protocol === "acp" && (kind === undefined || ACP_TOOL_KINDS.includes(kind));
+  } catch {
+    return false;
   }
 }
 

@@ -2,18 +2,24 @@
 // `runtime:` selects one from. oz0's own loop is the default; others register here.
 
 import { A2A_RUNTIME } from "./a2a/index.js";
+import { harnessRuntime } from "./harness/index.js";
 import { OPENAI_AGENTS_RUNTIME } from "./openai-agents/index.js";
 import { OZ0_RUNTIME } from "./oz0.js";
 import { RuntimeRegistry } from "./registry.js";
 
 export { A2A_OPTIONS, A2A_RUNTIME_NAME, ENDPOINTS_VARIABLE } from "./a2a/index.js";
+export { ACP_TOOL_KINDS } from "./harness/kinds.js";
+export { askProblem, harnessOptionProblems, type OptionProblem } from "./harness/options.js";
 export { OZ0_RUNTIME } from "./oz0.js";
 export { RuntimeRegistry } from "./registry.js";
 export {
   type AgentRuntime,
+  type HarnessSetting,
   type RuntimeCallResult,
+  type RuntimeForeignStep,
   type RuntimeModelReply,
   type RuntimeModelRequest,
+  type RuntimeNote,
   type RuntimeRemoteCall,
   type RuntimeRemoteSend,
   type RuntimeRemoteTask,
@@ -25,3 +31,5 @@ export {
 export const agentRuntimes = new RuntimeRegistry(OZ0_RUNTIME);
 agentRuntimes.register(OPENAI_AGENTS_RUNTIME);
 agentRuntimes.register(A2A_RUNTIME);
+// `harness:<name>`: the harness a plugin registers with host.addHarness.
+agentRuntimes.registerFamily("harness:", harnessRuntime);

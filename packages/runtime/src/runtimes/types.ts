@@ -4,7 +4,7 @@
 // the lease and the history. A runtime only decides what to ask the model and which of its
 // calls to run, so a loop that is not oz0's (an SDK that owns its agent loop) runs governed
 // by plugging its model and function calls into `callModel` and `callFunction`.
-import type { JsonSchemaObject } from "@oz0/sdk";
+import type { HarnessSpec, JsonSchemaObject } from "@oz0/sdk";
 import type { ModelCall, ModelFunction, ModelMessage, ModelUsage } from "../models/index.js";
 
 /**
@@ -102,6 +102,49 @@ export interface RuntimeRemoteSend {
   record(task: RuntimeRemoteTask & { readonly text?: string | undefined }): Promise<void>;
 }
 
+/**
+ * A step a runtime's own model took, outside oz0 (a harness's): recorded as the job's next
+ * model call, with what the runtime reports of its usage, so limits and budgets count it.
+ */
+export interface RuntimeForeignStep {
+  /** The model as the runtime names it (`harness:<name>` when it does not say). */
+  readonly model: string;
+  readonly text?: string | undefined;
+  /** The calls the step makes, by model-visible name; each runs with `callFunction`. */
+  readonly calls: readonly { readonly name: string; readonly args: unknown }[];
+  readonly usage?: { readonly input: number; readonly output: number } | undefined;
+  readonly costUsd?: number | undefined;
+}
+
+/** Something an outside agent's session reported (a message, a tool call, a plan), for the trace. */
+export interface RuntimeNote {
+  /** What kind of update: ACP's `sessionUpdate` (`agent_message`, `tool_call`, `plan`, …) or a JSON-lines type. */
+  readonly update: string;
+  readonly data: unknown;
+}
+
+/** What the core resolved for a run on a harness: the harness, the agent's options, its folders and skills. */
+export interface HarnessSetting {
+  /** The harness as its plugin registered it. */
+  readonly spec: HarnessSpec & { readonly pluginId: string };
+  /** The agent's `harness:` options, as written. */
+  readonly options: Readonly<Record<string, unknown>>;
+  /** The session's working folder: the agent's folder (`ToolContext.paths.agentRoot`). */
+  readonly workspace: string;
+  /** The agent's skills, each written as a read-only folder in the workspace (`SKILL.md` and its files). */
+  readonly skills: readonly {
+    readonly label: string;
+    readonly body: string;
+    readonly files?: Readonly<Record<string, string>> | undefined;
+  }[];
+  /** The agent's instructions (its system prompt as the start-up context assembled it). */
+  readonly instructions: string;
+  /** The job's input, as text. */
+  readonly input: string;
+  /** Whether the job is a routine's fire (which needs a harness that asks before each call). */
+  readonly routine: boolean;
+}
+
 /** What the core gives a runtime for one run of a job. */
 export interface RuntimeSession {
   readonly job: string;
@@ -162,6 +205,18 @@ export interface RuntimeSession {
   ask(id: string, question: string): Promise<string>;
   /** The tenant's remote-agent secret `name` (`oz0 remote secret set`); never written to the history. */
   secret(name: string): Promise<string | undefined>;
+  /**
+   * Records a step the runtime's own model took (a harness's), after the same checks as a
+   * model call of the core's (cancel, wall time, kill switches, limits and budgets); on a
+   * resumed run, a recorded step with the same calls is returned from the history instead.
+   */
+  recordStep(step: RuntimeForeignStep): Promise<RuntimeModelReply>;
+  /** Model text as it streams (chat's and `oz0 run`'s live text); the recorded step holds it too. */
+  streamText(delta: string): void;
+  /** Writes what an outside agent's session reported into the job's history (`harness_update`). */
+  note(note: RuntimeNote): Promise<void>;
+  /** For a run on a harness (`runtime: harness:<name>`): what the core resolved for it. */
+  readonly harness?: HarnessSetting | undefined;
 }
 
 /**

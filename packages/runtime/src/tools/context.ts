@@ -1,8 +1,10 @@
 // The ToolContext a tool's `build` gets when the runtime builds it for a tenant: its paths
-// under oz0's home, and the mediated file and process surface.
+// under oz0's home (made when missing, so each exists), and the mediated file and process
+// surface confined to the call's roots.
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { MemoryProvider, PluginConfig, RecordsApi } from "@oz0/sdk";
-import { Oz0Error, type ToolContext, type ToolRuntime } from "@oz0/sdk";
+import type { MemoryProvider, PluginConfig, RecordsApi, ToolContext } from "@oz0/sdk";
+import { mediatedRuntime } from "../mediated/index.js";
 
 export interface ToolContextOptions {
   readonly home: string;
@@ -16,6 +18,8 @@ export interface ToolContextOptions {
   readonly records?: RecordsApi | undefined;
   /** The plugin's config in the tenant; `{}` when not given. */
   readonly config?: PluginConfig | undefined;
+  /** The tool's own folder (its plugin's installed files), which it may read but not write. */
+  readonly toolRoot?: string | undefined;
 }
 
 /**
@@ -24,33 +28,22 @@ export interface ToolContextOptions {
  */
 export function toolContext(options: ToolContextOptions): ToolContext {
   const tenantRoot = join(options.home, "tenants", options.tenant);
+  const paths = {
+    home: options.home,
+    userRoot: join(tenantRoot, "users", "local"),
+    toolsBinDir: join(options.home, "bin"),
+    agentRoot: join(tenantRoot, "agents", options.agent ?? "_"),
+  };
+  for (const folder of [paths.userRoot, paths.toolsBinDir, paths.agentRoot])
+    mkdirSync(folder, { recursive: true });
   return {
     pluginId: options.pluginId,
     tenant: options.tenant,
     platform: process.platform,
-    paths: {
-      home: options.home,
-      userRoot: join(tenantRoot, "users", "local"),
-      toolsBinDir: join(options.home, "bin"),
-      agentRoot: join(tenantRoot, "agents", options.agent ?? "_"),
-    },
-    runtime: unavailableRuntime,
+    paths,
+    runtime: mediatedRuntime({ agentRoot: paths.agentRoot, toolRoot: options.toolRoot }),
     config: options.config ?? {},
     ...(options.memory === undefined ? {} : { memory: options.memory }),
     ...(options.records === undefined ? {} : { records: options.records }),
   };
 }
-
-function unavailable(what: string): never {
-  throw new Oz0Error(
-    "INTERNAL",
-    `runtime.${what}: this oz0 does not mediate files and processes for tools yet; a tool that needs them cannot run here.`,
-  );
-}
-
-const unavailableRuntime: ToolRuntime = {
-  readFile: async () => unavailable("readFile"),
-  writeFile: async () => unavailable("writeFile"),
-  listDir: async () => unavailable("listDir"),
-  exec: async () => unavailable("exec"),
-};

@@ -31,6 +31,12 @@ export interface CallableFunction {
   readonly modelName: string;
   readonly description: string;
   readonly inputSchema: JsonSchemaObject;
+  /**
+   * Every call waits for a person's approval, whatever the tenant's policy allows (a deny rule
+   * still refuses it): the rule the approval names. A harness's tool kinds the agent's
+   * `requires_approval` lists are such functions.
+   */
+  readonly requiresApproval?: string;
   run(args: Record<string, unknown>, call: FunctionCall): Promise<unknown>;
 }
 
@@ -230,6 +236,9 @@ export class FunctionResolver {
         : (name?: string) => Promise.resolve(source.memory!(tenant, plugin, name));
     const config = await source.config?.(tenant, plugin);
     const records = source.recordsOf?.(tenant, plugin);
-    return buildTool(spec, toolContext({ home, tenant, pluginId: plugin, agent, memory, records, config }));
+    return buildTool(
+      spec,
+      toolContext({ home, tenant, pluginId: plugin, agent, memory, records, config, toolRoot: loaded.dir }),
+    );
   }
 }

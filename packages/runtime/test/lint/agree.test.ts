@@ -203,13 +203,12 @@ const CASES: readonly Case[] = [
     code: "OZ-S031",
   },
   {
-    rule: "an agent on a harness is refused by both, never run on oz0's loop",
+    rule: "an agent on a harness is accepted by both (the harness's plugin is looked up when its job runs)",
     change: edit(
       "plugin.yaml",
       "    instructions: prompts/helper.md\n",
       "    runtime: harness:claude-code\n    instructions: prompts/helper.md\n",
     ),
-    code: "OZ-S023",
   },
   {
     rule: "a remote agent is refused by both",

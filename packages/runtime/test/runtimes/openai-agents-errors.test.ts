@@ -31,6 +31,11 @@ function session(callModel: RuntimeSession["callModel"], signal = new AbortContr
     checkpoint: async () => false,
     ask: async () => "",
     secret: async () => undefined,
+    recordStep: async () => {
+      throw new Error("not a harness");
+    },
+    streamText: () => {},
+    note: async () => {},
   };
   return { made, failed };
 }

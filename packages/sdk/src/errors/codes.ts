@@ -415,6 +415,22 @@ export const ERROR_CODES = {
       "An outside agent (runtime remote:a2a) could not be used: its card failed its checks, it failed or rejected the task, or a message may have reached it already and is not sent twice.",
     data: "{ url: string, reason: string, task?: string, state?: string }: where, why (card, task, endpoint, unsent), and the remote task and its state when there was one.",
   },
+  PATH_OUTSIDE_ROOTS: {
+    side: "user",
+    status: 403,
+    retryable: false,
+    summary:
+      "A tool's file or process operation named a path outside the roots its call may use (its project, its agent's folder, its own folder), through '..', a symbolic link or an absolute path, wrote to a read-only root, or named a file the runtime cannot vouch for (one with several hard links).",
+    data: "{ path: string }: the path as the tool gave it.",
+  },
+  HARNESS_FAILED: {
+    side: "system",
+    status: 502,
+    retryable: true,
+    summary:
+      "The harness process behind an agent (runtime: harness:<name>) could not be started, broke its protocol, lacks a capability the agent needs, or stopped during a session; a later run of the job starts it again.",
+    data: "{ harness: string, cause: string }: the harness by name, and what went wrong.",
+  },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -12,6 +12,7 @@ import type {
   BeforeRunSpec,
   BeforeToolCallSpec,
   ChannelSpec,
+  HarnessSpec,
   HookSpec,
   MemorySpec,
   PluginConfig,
@@ -36,6 +37,7 @@ export const REGISTRATION_KINDS = Object.freeze([
   "hook",
   "memory",
   "runtime",
+  "harness",
   "prompt_inventory",
   "system_prompt",
   "before_run",
@@ -54,6 +56,7 @@ export interface SpecByKind {
   hook: HookSpec;
   memory: MemorySpec;
   runtime: RuntimeSpec;
+  harness: HarnessSpec;
   prompt_inventory: PromptInventorySpec;
   system_prompt: SystemPromptSpec;
   before_run: BeforeRunSpec;
@@ -117,6 +120,8 @@ export interface Host {
   addHook(spec: HookSpec): Registration<"hook">;
   addMemory(spec: MemorySpec): Registration<"memory">;
   addRuntime(spec: RuntimeSpec): Registration<"runtime">;
+  /** Registers a harness: an agent process that agents with `runtime: harness:<name>` run on. */
+  addHarness(spec: HarnessSpec): Registration<"harness">;
   addPromptInventory(spec: PromptInventorySpec): Registration<"prompt_inventory">;
   addSystemPrompt(spec: SystemPromptSpec): Registration<"system_prompt">;
   addBeforeRun(spec: BeforeRunSpec): Registration<"before_run">;

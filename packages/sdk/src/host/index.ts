@@ -54,6 +54,8 @@ export type {
   ExecResult,
   FunctionCall,
   FunctionSpec,
+  HarnessProtocol,
+  HarnessSpec,
   HookContext,
   HookSpec,
   LifecycleSpec,

@@ -49,6 +49,7 @@ const LABELS: Record<RegistrationKind, string> = {
   hook: "hook",
   memory: "memory provider",
   runtime: "runtime",
+  harness: "harness",
   prompt_inventory: "prompt inventory",
   system_prompt: "system prompt section",
   before_run: "before-run handler",
@@ -86,6 +87,7 @@ const CHECKS: Record<RegistrationKind, (spec: Record<string, unknown>) => string
   hook: (spec) => requireFunction(spec, "build", "build(ctx), returning handlers by hook name"),
   memory: (spec) => requireFunction(spec, "build", "build(ctx), returning the memory provider"),
   runtime: (spec) => requireFunction(spec, "build", "build(ctx), returning { start, stop, reconcile? }"),
+  harness: checkHarness,
   prompt_inventory: (spec) => requireFunction(spec, "getTools", "getTools(ctx), listing the tools"),
   system_prompt: (spec) =>
     optionalBoolean(spec, "required") ??
@@ -99,6 +101,37 @@ const CHECKS: Record<RegistrationKind, (spec: Record<string, unknown>) => string
       ? undefined
       : "output must be a JSON Schema object"),
 };
+
+/** A harness spec: its protocol, and a command with string arguments and environment. */
+function checkHarness(spec: Record<string, unknown>): string | undefined {
+  if (spec.protocol !== "acp" && spec.protocol !== "jsonl") {
+    return `needs protocol: "acp" (the Agent Client Protocol) or "jsonl" (JSON lines)`;
+  }
+  if (typeof spec.command !== "string" || spec.command.trim() === "") {
+    return "needs command: the program oz0 starts for a job";
+  }
+  if (
+    spec.args !== undefined &&
+    !(Array.isArray(spec.args) && spec.args.every((arg) => typeof arg === "string"))
+  ) {
+    return "args must be a list of strings";
+  }
+  const env = spec.env;
+  if (
+    env !== undefined &&
+    (typeof env !== "object" || env === null || Object.values(env).some((value) => typeof value !== "string"))
+  ) {
+    return "env must map names to strings";
+  }
+  const acp = spec.acp as { asks?: unknown; mode?: unknown } | undefined;
+  if (acp !== undefined) {
+    if (spec.protocol !== "acp") return "acp: options are for an ACP harness only";
+    if (typeof acp !== "object" || acp === null) return "acp must be an object: { asks?, mode? }";
+    if (acp.asks !== undefined && typeof acp.asks !== "boolean") return "acp.asks must be true or false";
+    if (acp.mode !== undefined && typeof acp.mode !== "string") return "acp.mode must be a session mode ID";
+  }
+  return undefined;
+}
 
 /**
  * A host that records registrations for `pluginId`, refusing a bad one at once: a name
@@ -331,6 +364,7 @@ export function createRecordingHost(pluginId: string): RecordingHost {
     addHook: (spec) => add("hook", spec),
     addMemory: (spec) => add("memory", spec),
     addRuntime: (spec) => add("runtime", spec),
+    addHarness: (spec) => add("harness", spec),
     addPromptInventory: (spec) => add("prompt_inventory", spec),
     addSystemPrompt: (spec) => add("system_prompt", spec),
     addBeforeRun: (spec) => add("before_run", spec),

@@ -399,6 +399,36 @@ export interface RuntimeSpec extends SpecBase {
   build(ctx: RuntimeContext): Awaitable<RuntimeInstance>;
 }
 
+// ── Harnesses ───────────────────────────────────────────────────────────────────────────
+
+/** How oz0 talks to a harness process: the Agent Client Protocol, or JSON lines (docs/runtimes.md#harnesses). */
+export type HarnessProtocol = "acp" | "jsonl";
+
+/**
+ * An external agent process that agents with `runtime: harness:<name>` run on. oz0 starts it
+ * for a job (one process per job), speaks `protocol` with it over its stdin and stdout, and
+ * governs what it does: its tool calls run through the job.
+ */
+export interface HarnessSpec extends SpecBase {
+  /** The `<name>` of `runtime: harness:<name>`. */
+  readonly name: string;
+  readonly protocol: HarnessProtocol;
+  /** The program to start: an absolute path, or a name looked up on PATH. */
+  readonly command: string;
+  readonly args?: readonly string[];
+  /**
+   * The process's whole environment besides PATH and HOME: nothing else of oz0's environment
+   * is passed on, so a key it needs is given here (or by the harness's own configuration).
+   */
+  readonly env?: Readonly<Record<string, string>>;
+  /**
+   * ACP only. `asks`: in its own mode the harness asks (`session/request_permission`) before
+   * each tool call that changes anything, so every such call reaches a person or a rule; an
+   * agent's `harness.mode` other than `mode`, or any `harness.config`, voids it.
+   */
+  readonly acp?: { readonly asks?: boolean; readonly mode?: string };
+}
+
 // ── Prompt inventory and system prompt ──────────────────────────────────────────────────
 
 export interface PromptInventoryContext {

@@ -28,7 +28,7 @@ import { toolEntryField } from "./tool-ref.js";
  *   ("if the plugin registers runtime, config, and status behavior, list runtime, config, and status")
  * - `provider`: `host.addProvider`; `channel`: `host.addChannel` (a SurfaceAdapter too)
  * - `hook`: `host.addHook` (a GovernanceContract too); `memory`: `host.addMemory` (a MemoryContract too)
- * - `runtime`: `host.addRuntime`; `prompt_inventory`: `host.addPromptInventory`;
+ * - `runtime`: `host.addRuntime`; `harness`: `host.addHarness`; `prompt_inventory`: `host.addPromptInventory`;
  *   `system_prompt`: `host.addSystemPrompt`
  * - `before_run`, `before_tool_call`, `after_tool_result`: the lifecycle specs
  * - `flow`: `host.addFlow`, a flow defined in code (YAML flows under `flows:` need no word)
@@ -43,6 +43,7 @@ export const CAPABILITY_KINDS = [
   "hook",
   "memory",
   "runtime",
+  "harness",
   "prompt_inventory",
   "system_prompt",
   "before_run",

@@ -103,7 +103,12 @@ describe("the table's HTTP statuses and retryable flags", () => {
     const retryable = Object.entries(ERROR_CODES)
       .filter(([, info]) => info.retryable)
       .map(([code]) => code);
-    expect(retryable.sort()).toEqual(["MCP_SERVER_ERROR", "NETWORK_ERROR", "TOO_MANY_REQUESTS"]);
+    expect(retryable.sort()).toEqual([
+      "HARNESS_FAILED",
+      "MCP_SERVER_ERROR",
+      "NETWORK_ERROR",
+      "TOO_MANY_REQUESTS",
+    ]);
     const error = new Oz0Error("TOO_MANY_REQUESTS", "60 runs a minute; wait 12 s", {
       data: { limit: "runs_per_minute", retryAfter: 12 },
     });

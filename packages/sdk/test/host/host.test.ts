@@ -59,7 +59,7 @@ describe("a plugin object", () => {
 
 describe("capability kinds", () => {
   test("name every host registration method's kind once", () => {
-    expect(new Set(REGISTRATION_KINDS).size).toBe(13);
+    expect(new Set(REGISTRATION_KINDS).size).toBe(14);
     const host = createRecordingHost("p");
     const methods = Object.keys(host).filter((key) => key.startsWith("add") && key !== "addContract");
     expect(methods).toHaveLength(REGISTRATION_KINDS.length);

@@ -1,13 +1,18 @@
-// OZ-S008, OZ-S009 and OZ-S010: what an agent's runtime makes of its fields. A JSON-lines
-// harness agent uses only oz.ask_user, so other tools are never offered; tool_loading: lazy
-// does nothing on a JSON-lines harness or a remote agent; and a harness another plugin
-// provides that is not one of the official ones is one lint cannot vouch for.
+// OZ-S008, OZ-S009, OZ-S010, OZ-S033 and OZ-S034: what an agent's runtime makes of its fields.
+// A JSON-lines harness agent uses only oz.ask_user, so other tools are never offered;
+// tool_loading: lazy does nothing on a JSON-lines harness or a remote agent; a harness another
+// plugin provides that is not one of the official ones is one lint cannot vouch for; harness:
+// options must be ones the harness reads (the job's start refuses others); and a routine fires
+// an agent only on a harness that asks before each call, in its own mode.
 import { parseAgentRuntime } from "@oz0/sdk/internal";
+import { askProblem, harnessOptionProblems } from "../../runtimes/index.js";
 import { finding, type LintFinding } from "../finding.js";
 import { type HarnessProtocol, JSONL_HARNESS_TOOLS, OFFICIAL_HARNESSES } from "../harnesses.js";
 import {
   type AgentSource,
   agentLabel,
+  asList,
+  asMap,
   asString,
   type PluginFiles,
   placeOf,
@@ -28,6 +33,7 @@ export const checkHarness: LintRule = (files, context) => {
     }
     if (runtime?.kind !== "harness") continue;
     const harness = knownHarness(runtime.name, files, context.tenant);
+    found.push(...optionFindings(agent, runtime.name, harness, files));
     if (harness.official === false && !harness.own) {
       found.push(
         finding(
@@ -53,6 +59,50 @@ export const checkHarness: LintRule = (files, context) => {
   }
   return found;
 };
+
+/** OZ-S033, for a harness whose protocol lint knows; OZ-S034, for one of this plugin's code, fired by a routine. */
+function optionFindings(
+  agent: AgentSource,
+  name: string,
+  harness: KnownHarness,
+  files: PluginFiles,
+): LintFinding[] {
+  const options = asMap(agent.agent.harness) ?? {};
+  const found: LintFinding[] = [];
+  if (harness.protocol !== undefined) {
+    for (const problem of harnessOptionProblems(harness.protocol, name, options)) {
+      const path = problem.key === undefined ? ["harness"] : ["harness", problem.key];
+      found.push(
+        finding(
+          "OZ-S033",
+          placeOf(agent, [...agent.base, ...path]),
+          `${agentLabel(agent)}: ${problem.message}`,
+        ),
+      );
+    }
+  }
+  const spec = harness.spec;
+  if (spec === undefined || spec.protocol !== "acp") return found;
+  const asks = askProblem(spec, options);
+  if (asks === undefined) return found;
+  const agentName = asString(agent.agent.name);
+  const plugin = pluginName(files);
+  const manifest = files.manifest;
+  if (manifest === undefined || agentName === undefined) return found;
+  (asList(manifest.raw.routines) ?? []).forEach((raw, index) => {
+    const run = asString(asMap(raw)?.run);
+    if (run !== agentName && run !== `${plugin}/${agentName}`) return;
+    const routine = asString(asMap(raw)?.name) ?? `routine ${index + 1}`;
+    found.push(
+      finding(
+        "OZ-S034",
+        placeOf(manifest, ["routines", index, "run"]),
+        `routine ${routine} fires ${agentLabel(agent)}, and ${asks}, so not every call of its harness would reach a rule or a person; leave harness.mode and harness.config out, or start the agent by hand`,
+      ),
+    );
+  });
+  return found;
+}
 
 /**
  * OZ-S010's message: the plugin that provides the harness when lint knows it; else that no
@@ -93,15 +143,25 @@ interface KnownHarness {
   /** The tenant's plugin that provides it, when the tenant is known. */
   readonly plugin: string | undefined;
   readonly protocol: HarnessProtocol | undefined;
+  /** What this plugin's code registered for it, when it does. */
+  readonly spec?: {
+    readonly name: string;
+    readonly protocol: HarnessProtocol;
+    readonly acp?: { readonly asks?: boolean; readonly mode?: string };
+  };
 }
 
 function knownHarness(name: string, files: PluginFiles, tenant: TenantContext | undefined): KnownHarness {
   const official = Object.hasOwn(OFFICIAL_HARNESSES, name) ? OFFICIAL_HARNESSES[name] : undefined;
-  const own =
-    files.code.status === "loaded" &&
-    files.code.registrations.some(
-      (registration) => registration.kind === "runtime" && registration.name === name,
-    );
+  const registered =
+    files.code.status === "loaded"
+      ? files.code.registrations.find(
+          (registration) => registration.kind === "harness" && registration.name === name,
+        )
+      : undefined;
+  const own = registered !== undefined;
+  const spec = registered?.spec as KnownHarness["spec"];
+  const ownProtocol = spec?.protocol;
   const self = pluginName(files);
   for (const plugin of tenant?.plugins ?? []) {
     if (plugin.name === self) continue;
@@ -115,5 +175,11 @@ function knownHarness(name: string, files: PluginFiles, tenant: TenantContext | 
       };
     }
   }
-  return { official: official !== undefined, own, plugin: undefined, protocol: official?.protocol };
+  return {
+    official: official !== undefined,
+    own,
+    plugin: undefined,
+    protocol: official?.protocol ?? ownProtocol,
+    ...(spec === undefined ? {} : { spec }),
+  };
 }
