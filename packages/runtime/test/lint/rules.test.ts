@@ -322,6 +322,24 @@ const CASES: readonly RuleCase[] = [
       "plugin.yaml:8:13 warning OZ-S037 agent 'painter' runs at an outside agent (runtime remote:a2a), which never gets 'oz.ask_user'; remove it",
     ],
   },
+  {
+    code: "OZ-S033",
+    triggers: "refuses harness: options an ACP harness does not read, and any on a JSON-lines harness",
+    passes: "accepts an ACP harness agent's tools, requires_approval and needs",
+    lines: [
+      "plugin.yaml:8:23 error OZ-S033 agent 'coder': needs for the ACP harness 'claude-code' lists client capabilities: fs, terminal",
+      "plugin.yaml:8:42 error OZ-S033 agent 'coder': 'colour' is not an option for the ACP harness 'claude-code' (tools, requires_approval, mode, config, needs); remove it",
+      "plugin.yaml:15:22 error OZ-S033 agent 'painter': the JSON-lines harness 'codex' takes no harness: options; remove mode",
+    ],
+  },
+  {
+    code: "OZ-S034",
+    triggers: "refuses a routine that fires an agent whose harness.mode voids its harness's acp.asks",
+    passes: "accepts a routine that fires an agent in its harness's own mode",
+    lines: [
+      "plugin.yaml:15:10 error OZ-S034 routine nightly fires agent 'tinkerer', and its harness.mode 'auto' is not harness 'mock''s own mode, which voids its acp.asks, so not every call of its harness would reach a rule or a person; leave harness.mode and harness.config out, or start the agent by hand",
+    ],
+  },
 ];
 
 describe("each lint rule, on the fixture that triggers it and the one that passes", () => {
