@@ -4,6 +4,7 @@ import { Oz0Error } from "@oz0/sdk";
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { secureHeaders } from "hono/secure-headers";
+import { isConsolePath } from "./console.js";
 import { errorResponse } from "./errors.js";
 
 /** The largest request body the server reads when its options leave it out: 1 MiB. */
@@ -38,7 +39,22 @@ export function securityHeaders(): MiddlewareHandler {
       frameAncestors: ["'none'"],
     },
   });
-  return (c, next) => (c.req.path === DOCS_PATH ? docs(c, next) : api(c, next));
+  // The console's pages load only their own built script and styles, and talk only to this server.
+  const console = secureHeaders({
+    contentSecurityPolicy: {
+      defaultSrc: ["'none'"],
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'"],
+      imgSrc: ["'self'", "data:"],
+      fontSrc: ["'self'"],
+      connectSrc: ["'self'"],
+      formAction: ["'self'"],
+      baseUri: ["'none'"],
+      frameAncestors: ["'none'"],
+    },
+  });
+  return (c, next) =>
+    c.req.path === DOCS_PATH ? docs(c, next) : isConsolePath(c.req.path) ? console(c, next) : api(c, next);
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD"]);
