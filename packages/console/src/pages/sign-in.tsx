@@ -41,11 +41,11 @@ export function SignInPage(props: { tenant: string; next?: string | null }) {
             checked={method === "password"}
             onChange={() => setMethod("password")}
           />{" "}
-          Password
+          With a password
         </label>
         <label>
           <input type="radio" name="method" checked={method === "key"} onChange={() => setMethod("key")} />{" "}
-          API key
+          With an API key
         </label>
       </fieldset>
       <form class="form" onSubmit={submit} aria-label="Sign in">
