@@ -2,11 +2,12 @@
 // duration, tokens and cost, model text streaming in, tool calls with their arguments and
 // results, governance events, context attribution, child jobs, the waits a person answers in
 // place (a held call, a question), cancel, and the answer drawn as its card.
+import { memo } from "preact/compat";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { type ApiError, api, can, type Me, ok } from "../api";
+import { type ApiError, api, can, type Me, ok, type Schemas } from "../api";
 import { useLoad } from "../load";
 import { CardView, cardOf } from "../parts/card";
-import { Failure, Json, Panel, Show, Status, When } from "../parts/ui";
+import { Failure, Fold, Json, Panel, Show, Status, When } from "../parts/ui";
 import { Link, partPath, tenantPath } from "../router";
 import { follow } from "../sse";
 
@@ -17,18 +18,30 @@ export interface JobEvent {
   readonly data: Record<string, unknown>;
 }
 
+type JobView = Schemas["Job"];
+
 const TERMINAL = new Set(["succeeded", "failed", "cancelled", "dead"]);
-/** The events after which the job's status has changed. */
-const STATUS_EVENTS = new Set([
-  "job_claimed",
-  "job_waiting",
-  "approval_decided",
-  "answer_received",
-  "job_succeeded",
-  "job_failed",
-  "job_cancelled",
-  "job_dead",
-]);
+/** The status each event leaves the job in, for the events that change it. */
+const STATUS_AFTER: Record<string, string> = {
+  job_claimed: "running",
+  job_waiting: "waiting",
+  approval_decided: "running",
+  answer_received: "running",
+  user_message: "running",
+  job_succeeded: "succeeded",
+  job_failed: "failed",
+  job_cancelled: "cancelled",
+  job_dead: "dead",
+};
+
+/** The job's status as its events tell it, once they have told any. */
+function statusOf(events: readonly JobEvent[]): string | undefined {
+  for (let index = events.length - 1; index >= 0; index--) {
+    const status = STATUS_AFTER[events[index]!.kind];
+    if (status !== undefined) return status;
+  }
+  return undefined;
+}
 
 export function JobPage(props: { me: Me; id: string }) {
   const { me, id } = props;
@@ -41,16 +54,19 @@ export function JobPage(props: { me: Me; id: string }) {
   const [deltas, setDeltas] = useState<Record<number, string>>({});
   const [streamError, setStreamError] = useState<Error | undefined>();
   const [live, setLive] = useState(true);
-  const reloadJob = job.reload;
+  const [endedJob, setEndedJob] = useState<JobView | undefined>();
   useEffect(() => {
     const stop = new AbortController();
     const pending: JobEvent[] = [];
     const pendingText: Record<number, string> = {};
-    let frame = 0;
-    let statusChanged = false;
-    // Events arrive in bursts (a long job's history at once): drawn once a frame, not once each.
+    let ended: JobView | undefined;
+    // Events arrive in bursts (a long job's history at once): they are drawn once the burst
+    // pauses, or every quarter second while it lasts, not once each.
     const flush = () => {
-      frame = 0;
+      clearTimeout(quiet);
+      clearTimeout(longest);
+      quiet = undefined;
+      longest = undefined;
       if (pending.length > 0) {
         const batch = pending.splice(0);
         setEvents((before) => [...before, ...batch]);
@@ -65,22 +81,28 @@ export function JobPage(props: { me: Me; id: string }) {
         });
         for (const step of steps) delete pendingText[Number(step)];
       }
-      if (statusChanged) {
-        statusChanged = false;
-        reloadJob();
+      if (ended !== undefined) {
+        setEndedJob(ended);
+        ended = undefined;
       }
     };
+    let quiet: ReturnType<typeof setTimeout> | undefined;
+    let longest: ReturnType<typeof setTimeout> | undefined;
     const schedule = () => {
-      if (frame === 0) frame = requestAnimationFrame(flush);
+      clearTimeout(quiet);
+      quiet = setTimeout(flush, 20);
+      longest ??= setTimeout(flush, 250);
     };
     setEvents([]);
     setDeltas({});
+    setEndedJob(undefined);
     setLive(true);
     follow(
       `/v1/t/${encodeURIComponent(tenant)}/jobs/${encodeURIComponent(id)}/events`,
       (message) => {
         if (message.event === "end") {
-          statusChanged = true;
+          // The job as it ended, failure and all: the page need not read it again.
+          ended = (JSON.parse(message.data) as { job: JobView }).job;
           setLive(false);
         } else if (message.event === "delta") {
           const delta = JSON.parse(message.data) as { step: number; text: string };
@@ -88,7 +110,6 @@ export function JobPage(props: { me: Me; id: string }) {
         } else {
           const event = JSON.parse(message.data) as JobEvent;
           pending.push(event);
-          if (STATUS_EVENTS.has(event.kind)) statusChanged = true;
         }
         schedule();
       },
@@ -102,9 +123,10 @@ export function JobPage(props: { me: Me; id: string }) {
     );
     return () => {
       stop.abort();
-      if (frame !== 0) cancelAnimationFrame(frame);
+      clearTimeout(quiet);
+      clearTimeout(longest);
     };
-  }, [tenant, id, reloadJob]);
+  }, [tenant, id]);
 
   if (job.error?.status === 404) {
     return (
@@ -114,7 +136,7 @@ export function JobPage(props: { me: Me; id: string }) {
       </>
     );
   }
-  const status = job.data?.status;
+  const status = statusOf(events) ?? job.data?.status;
   return (
     <>
       <h1>Job {id}</h1>
@@ -126,14 +148,14 @@ export function JobPage(props: { me: Me; id: string }) {
           ) : null
         }
       >
-        <Show loaded={job}>
+        <Show loaded={endedJob === undefined ? job : { ...job, data: endedJob, error: undefined }}>
           {(data) => (
             <dl class="fields">
               <div>
                 <dt>Status</dt>
                 <dd>
-                  <Status status={data.status} />{" "}
-                  {live && !TERMINAL.has(data.status) ? <span class="muted">(live)</span> : null}
+                  <Status status={status ?? data.status} />{" "}
+                  {live && !TERMINAL.has(status ?? data.status) ? <span class="muted">(live)</span> : null}
                 </dd>
               </div>
               <div>
@@ -242,20 +264,22 @@ export function Timeline(props: {
           return <ContextParts key={event.seq} parts={view.context} />;
         }
         return (
-          <li
+          <EventRow
             key={event.seq}
-            class={`event event-${event.kind}${GOVERNANCE.has(event.kind) ? " governance" : ""}`}
-            data-kind={event.kind}
-          >
-            <EventView
-              me={me}
-              jobId={props.jobId}
-              event={event}
-              view={view}
-              open={open}
-              onChange={props.onChange}
-            />
-          </li>
+            me={me}
+            jobId={props.jobId}
+            event={event}
+            result={event.kind === "tool_call" ? view.results.get(String(event.data.callId)) : undefined}
+            settled={
+              event.kind === "approval_requested"
+                ? view.decided.has(String(event.data.approval))
+                : event.kind === "job_waiting"
+                  ? view.answered.has(String((event.data.for as { callId?: string }).callId))
+                  : false
+            }
+            open={open}
+            onChange={props.onChange}
+          />
         );
       })}
       {streaming.map(([step, text]) => (
@@ -270,21 +294,34 @@ export function Timeline(props: {
   );
 }
 
-type View = {
-  results: Map<string, JobEvent>;
-  decided: Set<string>;
-  answered: Set<string>;
-};
+interface RowProps {
+  readonly me: Me;
+  readonly jobId: string;
+  readonly event: JobEvent;
+  /** A tool call's result, once it came. */
+  readonly result: JobEvent | undefined;
+  /** A held call decided, or a question answered. */
+  readonly settled: boolean;
+  /** Whether the job has not ended, so its waits can still be answered. */
+  readonly open: boolean;
+  readonly onChange: () => void;
+}
 
-function EventView(props: {
-  me: Me;
-  jobId: string;
-  event: JobEvent;
-  view: View;
-  open: boolean;
-  onChange: () => void;
-}) {
-  const { me, event, view } = props;
+/** One event of the timeline, drawn again only when what it shows changes. */
+const EventRow = memo(function EventRow(props: RowProps) {
+  const { event } = props;
+  return (
+    <li
+      class={`event event-${event.kind}${GOVERNANCE.has(event.kind) ? " governance" : ""}`}
+      data-kind={event.kind}
+    >
+      <EventView {...props} />
+    </li>
+  );
+});
+
+function EventView(props: RowProps) {
+  const { me, event } = props;
   const { tenant } = me;
   const data = event.data;
   const head = (title: preact.ComponentChildren, detail?: preact.ComponentChildren) => (
@@ -325,7 +362,7 @@ function EventView(props: {
       );
     }
     case "tool_call": {
-      const result = view.results.get(String(data.callId));
+      const result = props.result;
       const answer = result?.data;
       return (
         <>
@@ -337,18 +374,16 @@ function EventView(props: {
               ? "running…"
               : `${answer?.ok ? "ok" : "failed"} · ${Number(answer?.ms).toFixed(1)} ms`,
           )}
-          <details>
-            <summary>Arguments</summary>
-            <Json value={data.args} label="arguments" />
-          </details>
+          <Fold summary="Arguments">{() => <Json value={data.args} label="arguments" />}</Fold>
           {result === undefined ? null : (
-            <details open={answer?.ok !== true}>
-              <summary>{answer?.ok ? "Result" : "Error"}</summary>
-              <Json
-                value={answer?.ok ? answer.result : answer?.error}
-                label={answer?.ok ? "result" : "error"}
-              />
-            </details>
+            <Fold summary={answer?.ok ? "Result" : "Error"} open={answer?.ok !== true}>
+              {() => (
+                <Json
+                  value={answer?.ok ? answer.result : answer?.error}
+                  label={answer?.ok ? "result" : "error"}
+                />
+              )}
+            </Fold>
           )}
         </>
       );
@@ -359,14 +394,11 @@ function EventView(props: {
       return (
         <>
           {head(event.kind.replace("_", " "), summaryOf(data))}
-          <details>
-            <summary>Details</summary>
-            <Json value={data} />
-          </details>
+          <Fold summary="Details">{() => <Json value={data} />}</Fold>
         </>
       );
     case "approval_requested": {
-      const pending = !view.decided.has(String(data.approval));
+      const pending = !props.settled;
       return (
         <>
           {head(
@@ -390,7 +422,7 @@ function EventView(props: {
     case "job_waiting": {
       const wait = data.for as { kind: string; question?: string; callId?: string; job?: string };
       if (wait.kind === "answer") {
-        const unanswered = !view.answered.has(String(wait.callId));
+        const unanswered = !props.settled;
         return (
           <>
             {head("Question", wait.question)}

@@ -1,7 +1,7 @@
 // The pieces every page is made of: a titled panel (a landmark region), a loading or failed
 // panel's note, JSON shown as it is, times, and a job's status.
 import type { ComponentChildren } from "preact";
-import { useId } from "preact/hooks";
+import { useId, useState } from "preact/hooks";
 import type { ApiError } from "../api";
 import type { Loaded } from "../load";
 
@@ -58,4 +58,20 @@ export function Status(props: { status: string }) {
 
 export function Empty(props: { children: ComponentChildren }) {
   return <p class="muted">{props.children}</p>;
+}
+
+/**
+ * A disclosure whose body is drawn only once opened: a button, not a <details> (each of which
+ * costs the browser a shadow tree), so a trace of thousands of calls stays cheap to draw.
+ */
+export function Fold(props: { summary: string; open?: boolean; children: () => ComponentChildren }) {
+  const [open, setOpen] = useState(props.open ?? false);
+  return (
+    <div class="fold">
+      <button type="button" class="fold-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
+        {props.summary}
+      </button>
+      {open ? props.children() : null}
+    </div>
+  );
 }
