@@ -88,8 +88,8 @@ export class CatalogService {
 
   /** An agent by address, as its page shows it; one outside the caller's scope is not found. */
   async agent(caller: Caller, address: string): Promise<AgentDetail> {
+    const tenant = this.#core.check(caller, "catalog.agent");
     const found = await this.lookup(caller, address, { kind: "agent" });
-    const tenant = caller.tenant;
     const loaded = await this.#core.deps.catalog.loadInstalled(tenant, found.plugin);
     const definition = loaded.agents.find((agent) => agent.definition.name === found.name)?.definition;
     if (definition === undefined) throw partNotFound(caller, address);

@@ -69,7 +69,7 @@ const getAgent = createRoute({
   summary: "An agent: its runtime, model, tools, skills and the schemas of its input and answer",
   tags: ["catalog"],
   security,
-  middleware: [permit("catalog.lookup")] as const,
+  middleware: [permit("catalog.agent")] as const,
   request: {
     params: TenantParams.extend({
       plugin: z.string().min(1).max(128).openapi(segment("plugin", "helpdesk")),
