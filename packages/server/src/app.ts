@@ -44,6 +44,12 @@ export interface AppOptions {
   readonly allowedOrigins?: readonly string[] | undefined;
   /** How often an event stream reads a running job's new events; default 100 ms. */
   readonly eventPollMs?: number | undefined;
+  /**
+   * Mark the console's session cookie Secure on every answer, for a server behind a
+   * TLS-terminating proxy (which reaches it over plain HTTP); by default only a request that
+   * came over TLS gets it.
+   */
+  readonly secureCookies?: boolean | undefined;
   /** The folder of the web console's built assets; default @oz0/console's, `false` serves no console. */
   readonly console?: string | false | undefined;
 }
@@ -66,7 +72,7 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
   app.use("*", (c, next) => (UPLOAD_PATH.test(c.req.path) ? uploadLimit : jsonLimit)(c, next));
   // Signed by the routine's secret, not by a key: registered before the key is asked for.
   registerRoutineWebhooks(app, options.runtime.routines);
-  registerSessionRoutes(app, options.runtime, clientAddress);
+  registerSessionRoutes(app, options.runtime, clientAddress, options.secureCookies === true);
   app.use("/v1/t/*", async (c, next) => {
     const authorization = c.req.header("authorization");
     const session = authorization === undefined ? getCookie(c, SESSION_COOKIE) : undefined;

@@ -118,4 +118,19 @@ describe("console sessions", () => {
     const me = await test.request(`/v1/t/${LAB}/me`, { key: "runner" });
     expect(await me.json()).toMatchObject({ role: "runner", csrf: null });
   });
+
+  it("marks the cookie Secure on every answer with secureCookies, for a server behind a TLS proxy", async () => {
+    // Last: a second test server makes keys of its own (helpers' KEYS).
+    const behindProxy = await testServer({ secureCookies: true });
+    try {
+      const response = await behindProxy.request("/v1/sessions", {
+        method: "POST",
+        body: JSON.stringify({ key: KEYS.viewer }),
+      });
+      expect(response.status).toBe(201);
+      expect(response.headers.get("set-cookie")).toContain("Secure");
+    } finally {
+      await behindProxy.close();
+    }
+  });
 });

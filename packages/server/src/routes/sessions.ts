@@ -86,6 +86,7 @@ export function registerSessionRoutes(
   app: OpenAPIHono<ServerEnv>,
   runtime: Runtime,
   source: (c: Context) => string | undefined,
+  alwaysSecure: boolean,
 ): void {
   app.openapi(routes.start, async (c) => {
     const request = c.req.valid("json");
@@ -93,7 +94,7 @@ export function registerSessionRoutes(
     setCookie(c, SESSION_COOKIE, started.token, {
       httpOnly: true,
       sameSite: "Strict",
-      secure: new URL(c.req.url).protocol === "https:",
+      secure: alwaysSecure || new URL(c.req.url).protocol === "https:",
       path: "/",
       maxAge: Math.max(1, Math.floor((started.expiresAt - Date.now()) / 1000)),
     });
