@@ -2,32 +2,33 @@
 // decides), the kill switches (effective on running jobs), and the inventory.
 import { useState } from "preact/hooks";
 import { type ApiError, api, can, type Me, ok } from "../api";
-import { useLoad } from "../load";
+import { type Loaded, useLoad } from "../load";
 import { covers, decidingRule, type Rule } from "../parts/policy";
 import { Empty, Failure, Panel, Show, When } from "../parts/ui";
 
 export function GovernancePage(props: { me: Me }) {
+  const { tenant } = props.me;
+  // One read of the rules serves both the rules panel and what they decide.
+  const rules = useLoad(
+    () => ok(api.GET("/v1/t/{tenant}/policy", { params: { path: { tenant } } })),
+    [tenant],
+  );
   return (
     <>
       <h1>Governance</h1>
-      <PolicyPanel me={props.me} />
+      <PolicyPanel me={props.me} rules={rules} />
+      <DecidesPanel me={props.me} rules={rules} />
       <SwitchesPanel me={props.me} />
       <InventoryPanel me={props.me} />
     </>
   );
 }
 
-function PolicyPanel(props: { me: Me }) {
-  const { me } = props;
+type RulesLoaded = Loaded<{ rules: Record<string, unknown>[] }>;
+
+function PolicyPanel(props: { me: Me; rules: RulesLoaded }) {
+  const { me, rules } = props;
   const { tenant } = me;
-  const rules = useLoad(
-    () => ok(api.GET("/v1/t/{tenant}/policy", { params: { path: { tenant } } })),
-    [tenant],
-  );
-  const functions = useLoad(
-    () => ok(api.GET("/v1/t/{tenant}/catalog", { params: { path: { tenant } } })),
-    [tenant],
-  );
   const [error, setError] = useState<ApiError | undefined>();
   const [pattern, setPattern] = useState("");
   const change = async (run: () => Promise<unknown>) => {
@@ -39,9 +40,6 @@ function PolicyPanel(props: { me: Me }) {
       setError(failure as ApiError);
     }
   };
-  const addresses = (functions.data?.parts ?? [])
-    .filter((part) => part.kind === "function")
-    .map((part) => part.address);
   return (
     <Panel title="Tool policy">
       <Show loaded={rules}>
@@ -55,7 +53,6 @@ function PolicyPanel(props: { me: Me }) {
                 <tr>
                   <th scope="col">Pattern</th>
                   <th scope="col">Action</th>
-                  <th scope="col">Decides</th>
                   {can(me, "operator") ? <th scope="col">Remove</th> : null}
                 </tr>
               </thead>
@@ -66,13 +63,6 @@ function PolicyPanel(props: { me: Me }) {
                       <code>{rule.pattern}</code>
                     </td>
                     <td>{rule.action}</td>
-                    <td>
-                      {
-                        addresses.filter((address) => decidingRule(list, address)?.pattern === rule.pattern)
-                          .length
-                      }{" "}
-                      functions
-                    </td>
                     {can(me, "operator") ? (
                       <td>
                         <button
@@ -137,14 +127,71 @@ function PolicyPanel(props: { me: Me }) {
           <button type="submit">Set rule</button>
         </form>
       ) : null}
-      {pattern === "" ? null : (
-        <p class="muted" aria-live="polite">
-          {pattern} covers{" "}
-          {addresses.filter((address) => covers(pattern, address)).join(", ") || "no function of this tenant"}
-          .
-        </p>
-      )}
       {error === undefined ? null : <Failure error={error} />}
+    </Panel>
+  );
+}
+
+/** Which rule decides each function of the tenant, and which functions a pattern being typed covers. */
+function DecidesPanel(props: { me: Me; rules: RulesLoaded }) {
+  const { tenant } = props.me;
+  const parts = useLoad(
+    () => ok(api.GET("/v1/t/{tenant}/catalog", { params: { path: { tenant } } })),
+    [tenant],
+  );
+  const [pattern, setPattern] = useState("");
+  const list = (props.rules.data?.rules ?? []) as unknown as Rule[];
+  return (
+    <Panel title="What the rules decide">
+      <div class="field">
+        <label for="preview-pattern">Which calls does a pattern cover?</label>
+        <input
+          id="preview-pattern"
+          placeholder="plugin/tool.*"
+          value={pattern}
+          onInput={(event) => setPattern((event.currentTarget as HTMLInputElement).value)}
+        />
+      </div>
+      <Show loaded={parts}>
+        {(data) => {
+          const addresses = data.parts.filter((part) => part.kind === "function").map((part) => part.address);
+          const shown = pattern === "" ? addresses : addresses.filter((address) => covers(pattern, address));
+          if (shown.length === 0) return <Empty>{pattern} covers no function of this tenant.</Empty>;
+          return (
+            <div class="scroll">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Function</th>
+                    <th scope="col">Decided by</th>
+                    <th scope="col">Action</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {shown.map((address) => {
+                    const rule = decidingRule(list, address);
+                    return (
+                      <tr key={address}>
+                        <td>
+                          <code>{address}</code>
+                        </td>
+                        <td>
+                          {rule === undefined ? (
+                            <span class="muted">the agent's grant</span>
+                          ) : (
+                            <code>{rule.pattern}</code>
+                          )}
+                        </td>
+                        <td>{rule?.action ?? "allow (when granted)"}</td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+            </div>
+          );
+        }}
+      </Show>
     </Panel>
   );
 }
