@@ -12,9 +12,10 @@ export default defineConfig({
   test: {
     include: ["packages/*/test/**/*.test.ts", "plugins/*/test/**/*.test.ts", "scripts/*.test.ts"],
     environment: "node",
-    // oz0 imports a plugin's built code entry (plugins/*/dist): build the stale ones first. Then
-    // choose the PostgreSQL server the store's tests use, starting one when none answers.
-    globalSetup: ["scripts/build-plugins.mjs", "scripts/test-postgres.ts"],
+    // oz0 imports a plugin's built code entry (plugins/*/dist): build the stale ones first, and
+    // the console oz0 serve serves (packages/console/dist). Then choose the PostgreSQL server the
+    // store's tests use, starting one when none answers.
+    globalSetup: ["scripts/build-plugins.mjs", "scripts/build-console.mjs", "scripts/test-postgres.ts"],
     // Hang detectors, not budgets: no test or hook comes near them on a loaded 2-core machine,
     // and a test that waits for something (a deadline, a lease) sets its own durations.
     testTimeout: 300_000,

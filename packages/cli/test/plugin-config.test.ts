@@ -51,6 +51,8 @@ describe("oz0 plugin config", () => {
       plugin: "std",
       set: false,
       config: { http: { allowHosts: [] }, text: { regexTimeoutMs: 1000 } },
+      // std's admin spec checks its config with validate() and declares no schema.
+      schema: null,
     });
   });
 

@@ -35,6 +35,7 @@ export {
   type MemberView,
   parseAgentList,
   parseDuration,
+  type StartedSession,
   type TenantView,
   type UserView,
 } from "./identity/index.js";

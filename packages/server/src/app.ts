@@ -1,12 +1,15 @@
 // The HTTP API as a Hono app over one runtime: security middleware first, then authentication,
 // the tenant of the path, the route's role check, request validation, and the route.
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { CONSOLE_DIR } from "@oz0/console";
 import type { Runtime } from "@oz0/runtime";
 import { Oz0Error } from "@oz0/sdk";
 import type { Context } from "hono";
+import { getCookie } from "hono/cookie";
 import { HTTPException } from "hono/http-exception";
 import { registerA2aRoutes } from "./a2a/index.js";
 import { bearerKey } from "./auth.js";
+import { registerConsole } from "./console.js";
 import { registerDocs } from "./docs.js";
 import type { ServerEnv } from "./env.js";
 import { errorResponse, invalidRequest, routeNotFound } from "./errors.js";
@@ -21,6 +24,7 @@ import { registerPluginConfigRoutes } from "./routes/plugin-config.js";
 import { registerPluginRoutes, UPLOAD_PATH } from "./routes/plugins.js";
 import { registerRecordRoutes } from "./routes/records.js";
 import { registerRoutineRoutes, registerRoutineWebhooks } from "./routes/routines.js";
+import { CSRF_HEADER, registerMeRoute, registerSessionRoutes, SESSION_COOKIE } from "./routes/sessions.js";
 import { HealthSchema } from "./schemas.js";
 import {
   DEFAULT_BODY_LIMIT,
@@ -41,6 +45,14 @@ export interface AppOptions {
   readonly allowedOrigins?: readonly string[] | undefined;
   /** How often an event stream reads a running job's new events; default 100 ms. */
   readonly eventPollMs?: number | undefined;
+  /**
+   * Mark the console's session cookie Secure on every answer, for a server behind a
+   * TLS-terminating proxy (which reaches it over plain HTTP); by default only a request that
+   * came over TLS gets it.
+   */
+  readonly secureCookies?: boolean | undefined;
+  /** The folder of the web console's built assets; default @oz0/console's, `false` serves no console. */
+  readonly console?: string | false | undefined;
 }
 
 export const OPENAPI_PATH = "/v1/openapi.json";
@@ -61,10 +73,23 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
   app.use("*", (c, next) => (UPLOAD_PATH.test(c.req.path) ? uploadLimit : jsonLimit)(c, next));
   // Signed by the routine's secret, not by a key: registered before the key is asked for.
   registerRoutineWebhooks(app, options.runtime.routines);
+  registerSessionRoutes(app, options.runtime, clientAddress, options.secureCookies === true);
   app.use("/v1/t/*", async (c, next) => {
-    const key = bearerKey(c.req.header("authorization"));
-    const caller = await options.runtime.identity.authenticateKey(key, { source: clientAddress(c) });
-    c.set("caller", caller);
+    const authorization = c.req.header("authorization");
+    const session = authorization === undefined ? getCookie(c, SESSION_COOKIE) : undefined;
+    if (session !== undefined) {
+      // A browser sends the cookie whoever made it send the request: a change needs the CSRF token too.
+      const { caller, csrf } = await options.runtime.identity.authenticateSession(session, {
+        source: clientAddress(c),
+        csrf: c.req.header(CSRF_HEADER),
+        changes: !SAFE_METHODS.has(c.req.method),
+      });
+      c.set("caller", caller);
+      c.set("csrf", csrf);
+    } else {
+      const key = bearerKey(authorization);
+      c.set("caller", await options.runtime.identity.authenticateKey(key, { source: clientAddress(c) }));
+    }
     await next();
   });
   // Another tenant is answered exactly as one that does not exist, whatever is asked of it.
@@ -74,6 +99,7 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
     await next();
   });
 
+  registerMeRoute(app);
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
     type: "http",
     scheme: "bearer",
@@ -115,6 +141,7 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
     },
   });
   registerDocs(app, OPENAPI_PATH);
+  if (options.console !== false) registerConsole(app, options.console ?? CONSOLE_DIR);
 
   app.notFound((c) => errorResponse(c, routeNotFound(c.req.method, c.req.path)));
   app.onError((error, c) => errorResponse(c, fromHono(error)));
@@ -132,6 +159,8 @@ function fromHono(error: Error): unknown {
     },
   );
 }
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 const TARGETS: Record<string, string> = {
   json: "body",

@@ -4,6 +4,7 @@ import { Oz0Error } from "@oz0/sdk";
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { secureHeaders } from "hono/secure-headers";
+import { isConsolePath } from "./console.js";
 import { DOCS_PATH } from "./docs.js";
 import { errorResponse } from "./errors.js";
 
@@ -39,8 +40,23 @@ export function securityHeaders(): MiddlewareHandler {
     },
     crossOriginResourcePolicy: "same-origin",
   });
+  // The console's pages load only their own built script and styles, and talk only to this server.
+  const console = secureHeaders({
+    contentSecurityPolicy: {
+      defaultSrc: ["'none'"],
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'"],
+      imgSrc: ["'self'", "data:"],
+      fontSrc: ["'self'"],
+      connectSrc: ["'self'"],
+      formAction: ["'self'"],
+      baseUri: ["'none'"],
+      frameAncestors: ["'none'"],
+    },
+  });
   const isDocs = (path: string) => path === DOCS_PATH || path.startsWith(`${DOCS_PATH}/`);
-  return (c, next) => (isDocs(c.req.path) ? docs(c, next) : api(c, next));
+  return (c, next) =>
+    isDocs(c.req.path) ? docs(c, next) : isConsolePath(c.req.path) ? console(c, next) : api(c, next);
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD"]);

@@ -11,6 +11,7 @@ import type { Output } from "../output.js";
 interface ServeOptions {
   listen: { host: string; port: number };
   worker: boolean;
+  secureCookies?: boolean;
 }
 
 export function registerServe(program: Command, out: Output): Command {
@@ -24,6 +25,10 @@ export function registerServe(program: Command, out: Output): Command {
       { host: "127.0.0.1", port: 7420 },
     )
     .option("--no-worker", "run no worker here: jobs it starts wait for an oz0 worker elsewhere")
+    .option(
+      "--secure-cookies",
+      "mark the web console's session cookie Secure on every answer: for a server behind a TLS-terminating proxy",
+    )
     .action(async (options: ServeOptions) => {
       await withRuntime(out, async ({ runtime }) => {
         const { startServer } = await import("@oz0/server");
@@ -37,6 +42,7 @@ export function registerServe(program: Command, out: Output): Command {
             host: options.listen.host,
             port: options.listen.port,
             worker: options.worker ? {} : false,
+            secureCookies: options.secureCookies === true,
             onRoutineError: (error) =>
               out.stderr(`oz0: routines: ${error instanceof Error ? error.message : String(error)}\n`),
           });

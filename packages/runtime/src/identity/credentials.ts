@@ -136,3 +136,36 @@ export function parseDuration(text: string, said: string): number {
   }
   return ms;
 }
+
+/** Every console session's token starts so, as a key starts with `oz0k`. */
+export const SESSION_PREFIX = "oz0s";
+const SESSION_FORM = /^oz0s_([0-9a-f]{16})_([A-Za-z0-9_-]{43})$/;
+
+/** Makes a session token, `oz0s_<id>_<secret>`, of which only the hash of the secret is kept. */
+export function newSessionToken(): NewKey {
+  const id = randomBytes(ID_BYTES).toString("hex");
+  const secret = randomBytes(SECRET_BYTES).toString("base64url");
+  return { id, key: `${SESSION_PREFIX}_${id}_${secret}`, secretHash: hashSecret(secret) };
+}
+
+/** The id and secret of a presented session token, or undefined for text that is none. */
+export function readSessionToken(presented: string): { id: string; secret: string } | undefined {
+  const match = SESSION_FORM.exec(presented.trim());
+  if (match === null) return undefined;
+  return { id: match[1]!, secret: match[2]! };
+}
+
+/**
+ * The CSRF token of a session: derived from its secret, so it needs no storage and only the
+ * holder of the session (whose cookie a page's script cannot read) can know it.
+ */
+export function csrfTokenOf(secret: string): string {
+  return createHash("sha256").update(`oz0 csrf\u0000${secret}`, "utf8").digest("base64url");
+}
+
+/** Compares two tokens in time that does not depend on where they differ. */
+export function tokensMatch(presented: string, expected: string): boolean {
+  const a = Buffer.from(hashSecret(presented), "hex");
+  const b = Buffer.from(hashSecret(expected), "hex");
+  return timingSafeEqual(a, b);
+}

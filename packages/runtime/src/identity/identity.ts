@@ -12,14 +12,18 @@ import { type Database, DEFAULT_TENANT, type Store } from "../store/index.js";
 import {
   checkPassword,
   checkUserName,
+  csrfTokenOf,
   hashPassword,
   MAX_PASSWORD_LENGTH,
   NO_KEY_HASH,
   newKey,
+  newSessionToken,
   noUserHash,
   passwordMatches,
   readKey,
+  readSessionToken,
   secretMatches,
+  tokensMatch,
 } from "./credentials.js";
 import { checkAgentScope, withinScope } from "./scope.js";
 import { Throttle, type ThrottleOptions } from "./throttle.js";
@@ -102,6 +106,33 @@ export interface SignIn {
   /** Where the attempt comes from (the client's IP address), for the per-source rate limit. */
   readonly source?: string | undefined;
 }
+
+/** What a console session signs in with: a member's password, or an API key. */
+export type SessionRequest =
+  | { readonly tenant: string; readonly user: string; readonly password: string }
+  | { readonly key: string };
+
+export interface StartedSession {
+  /** `oz0s_<id>_<secret>`: handed to the browser as an HttpOnly cookie, never stored. */
+  readonly token: string;
+  /** The token each request that changes something carries beside the cookie. */
+  readonly csrf: string;
+  readonly caller: Caller;
+  /** Epoch milliseconds. */
+  readonly expiresAt: number;
+}
+
+export interface SessionCheck extends SignIn {
+  /**
+   * The CSRF token the request carries. Checked when `changes` is true (a POST, PUT, PATCH or
+   * DELETE), since a browser sends the cookie with a request another site makes it send.
+   */
+  readonly csrf?: string | undefined;
+  readonly changes: boolean;
+}
+
+/** How long a console session lasts from its sign-in: a working day. */
+export const SESSION_TTL_MS = 12 * 60 * 60_000;
 
 /** The one answer to every refused sign-in, whatever was wrong. */
 export const SIGN_IN_REFUSED =
@@ -629,6 +660,150 @@ export class Identity {
     });
   }
 
+  /**
+   * Signs a person in to the console: their password is checked as authenticatePassword does
+   * (or the key as authenticateKey does, with the same one refusal and rate limits), and a
+   * session is made that stands for that membership or key until it ends or expires.
+   */
+  async startSession(request: SessionRequest, signIn: SignIn = {}): Promise<StartedSession> {
+    const caller =
+      "key" in request
+        ? await this.authenticateKey(request.key, signIn)
+        : await this.authenticatePassword(request.user, request.password, request.tenant, signIn);
+    const subject =
+      "key" in request
+        ? caller.actor
+        : `user:${(await this.#store.db.selectFrom("users").select("id").where("name", "=", request.user).executeTakeFirstOrThrow()).id}`;
+    const made = newSessionToken();
+    const now = await this.#store.now();
+    const expiresAt = now + SESSION_TTL_MS;
+    await this.#store.db
+      .insertInto("sessions")
+      .values({
+        id: made.id,
+        tenant: caller.tenant,
+        subject,
+        secret_hash: made.secretHash,
+        created_at: now,
+        expires_at: expiresAt,
+        ended_at: null,
+      })
+      .execute();
+    return { token: made.key, csrf: csrfTokenOf(readSessionToken(made.key)!.secret), caller, expiresAt };
+  }
+
+  /**
+   * The Caller a console session stands for now: its membership's role and agents as they are
+   * at this request (or its key's, while the key is live). Refused as any sign-in is when the
+   * token is unknown, wrong, ended or expired, or the membership or key is gone; FORBIDDEN when a
+   * request that changes something lacks the session's CSRF token.
+   */
+  async authenticateSession(
+    presented: string,
+    check: SessionCheck,
+  ): Promise<{ caller: Caller; csrf: string }> {
+    const now = await this.#store.now();
+    const parsed = readSessionToken(presented);
+    const subject = parsed === undefined ? undefined : `session:${parsed.id}`;
+    const buckets = this.#throttle.buckets(check.source, subject);
+    await this.#throttle.check(buckets, now);
+    const row =
+      parsed === undefined
+        ? undefined
+        : await this.#store.db
+            .selectFrom("sessions")
+            .selectAll()
+            .where("id", "=", parsed.id)
+            .executeTakeFirst();
+    const matches = secretMatches(parsed?.secret ?? "", row?.secret_hash ?? NO_KEY_HASH);
+    const live =
+      row === undefined || !matches
+        ? undefined
+        : row.ended_at !== null
+          ? "ended"
+          : Number(row.expires_at) <= now
+            ? "expired"
+            : await this.#sessionCaller(row.tenant, row.subject, now);
+    if (row === undefined || typeof live !== "object") {
+      const reason =
+        parsed === undefined
+          ? "not an oz0 session"
+          : row === undefined
+            ? "unknown session"
+            : !matches
+              ? "wrong secret"
+              : (live ?? "unknown session");
+      await this.#refuse(buckets, now, {
+        tenant: row?.tenant ?? null,
+        target: subject ?? "session:unreadable",
+        detail: { scheme: "session", reason, source: check.source ?? null },
+      });
+    }
+    const caller = live as Caller;
+    const csrf = csrfTokenOf(parsed!.secret);
+    if (check.changes && !tokensMatch(check.csrf ?? "", csrf)) {
+      throw new Oz0Error(
+        "FORBIDDEN",
+        "this request changes something and is signed in by a console session, so it must carry the session's CSRF token (X-CSRF-Token), which the sign-in answered with.",
+        { data: { tenant: caller.tenant, action: "change without the CSRF token", role: caller.role } },
+      );
+    }
+    return { caller, csrf };
+  }
+
+  /** Ends a console session (signing out); a token that is no live session changes nothing. */
+  async endSession(presented: string): Promise<void> {
+    const parsed = readSessionToken(presented);
+    if (parsed === undefined) return;
+    const row = await this.#store.db
+      .selectFrom("sessions")
+      .selectAll()
+      .where("id", "=", parsed.id)
+      .executeTakeFirst();
+    if (row === undefined || !secretMatches(parsed.secret, row.secret_hash) || row.ended_at !== null) return;
+    await this.#store.db
+      .updateTable("sessions")
+      .set({ ended_at: await this.#store.now() })
+      .where("id", "=", row.id)
+      .execute();
+  }
+
+  /** The caller a session's subject is now, or why it is none. */
+  async #sessionCaller(tenant: string, subject: string, now: number): Promise<Caller | string> {
+    const [kind, id] = subject.split(":") as [string, string];
+    if (kind === "key") {
+      const key = await this.#store.db
+        .selectFrom("api_keys")
+        .selectAll()
+        .where("id", "=", id)
+        .executeTakeFirst();
+      if (key === undefined || key.revoked_at !== null) return "key revoked";
+      if (key.expires_at !== null && Number(key.expires_at) <= now) return "key expired";
+      if (!isRole(key.role)) return `unknown role ${key.role}`;
+      return Object.freeze({
+        tenant: key.tenant,
+        actor: `key:${key.id}`,
+        role: key.role,
+        agents: Object.freeze(JSON.parse(key.agents) as string[]),
+      });
+    }
+    const member = await this.#store.db
+      .selectFrom("memberships")
+      .innerJoin("users", "users.id", "memberships.user_id")
+      .select(["users.name", "memberships.role", "memberships.agents"])
+      .where("memberships.tenant", "=", tenant)
+      .where("memberships.user_id", "=", id)
+      .executeTakeFirst();
+    if (member === undefined) return `not a member of tenant ${tenant}`;
+    if (!isRole(member.role)) return `unknown role ${member.role}`;
+    return Object.freeze({
+      tenant,
+      actor: `user:${member.name}`,
+      role: member.role,
+      agents: Object.freeze(JSON.parse(member.agents) as string[]),
+    });
+  }
+
   async #refuse(
     buckets: ReturnType<Throttle["buckets"]>,
     now: number,
@@ -637,7 +812,14 @@ export class Identity {
     await this.#throttle.fail(buckets, now);
     await this.#audit.recordAuthFailure(failure);
     throw new Oz0Error("UNAUTHENTICATED", SIGN_IN_REFUSED, {
-      data: { scheme: failure.detail.scheme === "key" ? "Bearer" : "Password" },
+      data: {
+        scheme:
+          failure.detail.scheme === "key"
+            ? "Bearer"
+            : failure.detail.scheme === "session"
+              ? "Session"
+              : "Password",
+      },
     });
   }
 }

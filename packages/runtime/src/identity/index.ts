@@ -18,8 +18,12 @@ export {
   type MemberChange,
   type MemberRequest,
   type MemberView,
+  SESSION_TTL_MS,
+  type SessionCheck,
+  type SessionRequest,
   SIGN_IN_REFUSED,
   type SignIn,
+  type StartedSession,
   type TenantView,
   type UserView,
 } from "./identity.js";

@@ -31,6 +31,7 @@ export {
 export { childJobId, newJobId } from "./ids.js";
 export type { RunListeners } from "./job-run.js";
 export { OUTPUT_RETRIES } from "./model-step.js";
+export { readSchema } from "./setup.js";
 export {
   isTerminal,
   JobStore,

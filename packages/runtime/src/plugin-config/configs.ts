@@ -45,6 +45,23 @@ export interface PluginConfigView {
   readonly config: PluginConfig;
   /** Whether an operator set anything over the defaults. */
   readonly set: boolean;
+  /**
+   * The JSON Schema of the config, from the plugin's admin spec (the properties of each, when it
+   * registers several), which the console draws its form from; null when no admin spec has one.
+   */
+  readonly schema: Readonly<Record<string, unknown>> | null;
+}
+
+/** The schema of a plugin's config: its one admin spec's, or the properties of several merged. */
+export function adminSchema(plugin: WithCode): Readonly<Record<string, unknown>> | null {
+  const schemas = (plugin.code?.registrations("admin") ?? [])
+    .map((registration) => registration.spec.schema)
+    .filter((schema) => schema !== undefined);
+  if (schemas.length === 0) return null;
+  if (schemas.length === 1) return schemas[0]!;
+  const properties: Record<string, unknown> = {};
+  for (const schema of schemas) Object.assign(properties, schema.properties);
+  return { type: "object", properties };
 }
 
 export class PluginConfigs {
@@ -70,7 +87,12 @@ export class PluginConfigs {
   async show(tenant: string, plugin: string): Promise<PluginConfigView> {
     const loaded = await this.#load(tenant, plugin);
     const set = await this.#stored(tenant, plugin, loaded);
-    return { plugin, config: redact(loaded, effectiveConfig(loaded, set)), set: set !== undefined };
+    return {
+      plugin,
+      config: redact(loaded, effectiveConfig(loaded, set)),
+      set: set !== undefined,
+      schema: adminSchema(loaded),
+    };
   }
 
   /**
@@ -99,7 +121,7 @@ export class PluginConfigs {
     }
     if (problems.length > 0) throw invalidConfig(plugin, problems);
     const shown = await this.#put(tenant, plugin, loaded, config);
-    return { plugin, config: shown, set: true };
+    return { plugin, config: shown, set: true, schema: adminSchema(loaded) };
   }
 
   /** Goes back to the defaults; whether anything was set. */

@@ -12,6 +12,7 @@ import type {
   PluginSource,
   PluginSummary,
 } from "../catalog/index.js";
+import { readSchema } from "../jobs/index.js";
 import { type LintOptions, type LintReport, lintPlugin, tenantContextFromCatalog } from "../lint/index.js";
 import type { InventoryEntry } from "../policy/index.js";
 import { inScope, type ServiceCore, scoped } from "./core.js";
@@ -20,6 +21,28 @@ import { inScope, type ServiceCore, scoped } from "./core.js";
 export type Inventoried = { readonly inventory?: Pick<InventoryEntry, "purpose" | "owner"> };
 
 export type LookupKind = CatalogEntry["kind"];
+
+/** An agent as its page shows it: what it is, runs on and uses, and what it takes and answers. */
+export interface AgentDetail {
+  readonly address: string;
+  readonly plugin: string;
+  readonly name: string;
+  readonly description: string | null;
+  /** The agent runtime its `runtime:` names; `oz0` (oz0's own loop) when it names none. */
+  readonly runtime: string;
+  /** The model it asks for: an alias (`use`), and a test model's script when it has one. */
+  readonly model: { readonly use: string; readonly script?: string } | null;
+  readonly tools: readonly string[];
+  readonly skills: readonly string[];
+  readonly tags: readonly string[];
+  readonly inventory?: Pick<InventoryEntry, "purpose" | "owner">;
+  /** Its input_schema, read from the plugin; null for an agent that takes text. */
+  readonly inputSchema: Readonly<Record<string, unknown>> | null;
+  /** Its output_schema; null for a text answer. */
+  readonly outputSchema: Readonly<Record<string, unknown>> | null;
+  readonly failures: readonly { readonly kind: string; readonly description: string }[];
+  readonly limits: Readonly<Record<string, number>>;
+}
 
 function visible(caller: Caller, entry: Pick<CatalogEntry, "kind" | "address" | "tags">): boolean {
   return (entry.kind !== "agent" && entry.kind !== "flow") || inScope(caller, entry);
@@ -62,6 +85,50 @@ export class CatalogService {
     }
     if (!visible(caller, found)) throw partNotFound(caller, name);
     return add(found);
+  }
+
+  /** An agent by address, as its page shows it; one outside the caller's scope is not found. */
+  async agent(caller: Caller, address: string): Promise<AgentDetail> {
+    const tenant = this.#core.check(caller, "catalog.agent");
+    const found = await this.lookup(caller, address, { kind: "agent" });
+    const loaded = await this.#core.deps.catalog.loadInstalled(tenant, found.plugin);
+    const definition = loaded.agents.find((agent) => agent.definition.name === found.name)?.definition;
+    if (definition === undefined) throw partNotFound(caller, address);
+    const inspected = (await this.#core.deps.catalog.inspect(tenant, found.plugin)).agents.find(
+      (agent) => agent.address === found.address,
+    );
+    const model = definition.model ?? loaded.manifest.model;
+    return {
+      address: found.address,
+      plugin: found.plugin,
+      name: found.name,
+      description: definition.description ?? null,
+      runtime: definition.runtime ?? "oz0",
+      model:
+        model === undefined
+          ? null
+          : {
+              use: model.use,
+              ...("script" in model && typeof model.script === "string" ? { script: model.script } : {}),
+            },
+      tools: inspected?.tools ?? [],
+      skills: inspected?.skills ?? [],
+      tags: found.tags,
+      ...(found.inventory === undefined ? {} : { inventory: found.inventory }),
+      inputSchema:
+        definition.input_schema === undefined
+          ? null
+          : await readSchema(loaded, definition.input_schema, "input_schema"),
+      outputSchema:
+        definition.output_schema === undefined
+          ? null
+          : await readSchema(loaded, definition.output_schema, "output_schema"),
+      failures: (definition.failures ?? []).map((failure) => ({
+        kind: failure.kind,
+        description: failure.description,
+      })),
+      limits: { ...definition.limits },
+    };
   }
 
   async #inventoried(tenant: string): Promise<<E extends CatalogEntry>(entry: E) => E & Inventoried> {

@@ -29,6 +29,7 @@ export const SERVICE_ROLES = {
   "chat.end": { role: "runner", does: "chat with agents" },
   "catalog.entries": { role: "viewer", does: "read the catalog" },
   "catalog.lookup": { role: "viewer", does: "read the catalog" },
+  "catalog.agent": { role: "viewer", does: "read the catalog" },
   "plugins.list": { role: "viewer", does: "list plugins" },
   "plugins.inspect": { role: "viewer", does: "inspect plugins" },
   "plugins.lint": { role: "viewer", does: "lint a plugin against the tenant" },

@@ -4,7 +4,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Runtime } from "@oz0/runtime";
 import type { ServerEnv } from "../env.js";
 import { TenantParams } from "../schemas.js";
-import { errors, json, permit, security } from "./shared.js";
+import { errors, json, permit, security, segment } from "./shared.js";
 
 const Part = z
   .object({ kind: z.string(), address: z.string(), plugin: z.string(), name: z.string() })
@@ -42,6 +42,43 @@ const lookupPart = createRoute({
   },
 });
 
+const Schema = z.record(z.string(), z.unknown());
+const Agent = z
+  .object({
+    address: z.string(),
+    plugin: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    runtime: z.string().openapi({ description: "The agent runtime; `oz0` is oz0's own loop." }),
+    model: z.object({ use: z.string(), script: z.string().optional() }).nullable(),
+    tools: z.array(z.string()).openapi({ description: "The functions it may call, by address." }),
+    skills: z.array(z.string()),
+    tags: z.array(z.string()),
+    inventory: z.object({ purpose: z.string(), owner: z.string().nullable() }).optional(),
+    inputSchema: Schema.nullable().openapi({ description: "Its input_schema; null when it takes text." }),
+    outputSchema: Schema.nullable().openapi({ description: "Its output_schema; null for a text answer." }),
+    failures: z.array(z.object({ kind: z.string(), description: z.string() })),
+    limits: z.record(z.string(), z.number()),
+  })
+  .openapi("Agent", { description: "An agent as its console page shows it." });
+
+const getAgent = createRoute({
+  operationId: "getAgent",
+  method: "get",
+  path: "/v1/t/{tenant}/agents/{plugin}/{name}",
+  summary: "An agent: its runtime, model, tools, skills and the schemas of its input and answer",
+  tags: ["catalog"],
+  security,
+  middleware: [permit("catalog.agent")] as const,
+  request: {
+    params: TenantParams.extend({
+      plugin: z.string().min(1).max(128).openapi(segment("plugin", "helpdesk")),
+      name: z.string().min(1).max(128).openapi(segment("name", "triage")),
+    }),
+  },
+  responses: { 200: json(Agent, "The agent."), ...errors },
+});
+
 export function registerCatalogRoutes(app: OpenAPIHono<ServerEnv>, runtime: Runtime): void {
   const { catalog } = runtime.services;
   app.openapi(listParts, async (c) => {
@@ -53,5 +90,10 @@ export function registerCatalogRoutes(app: OpenAPIHono<ServerEnv>, runtime: Runt
     const { name, kind } = c.req.valid("query");
     const part = await catalog.lookup(c.get("caller"), name, { kind });
     return c.json(part as unknown as z.infer<typeof Part>, 200);
+  });
+  app.openapi(getAgent, async (c) => {
+    const { plugin, name } = c.req.valid("param");
+    const agent = await catalog.agent(c.get("caller"), `${plugin}/${name}`);
+    return c.json(agent as unknown as z.infer<typeof Agent>, 200);
   });
 }

@@ -13,6 +13,10 @@ const PluginConfigSchema = z
       .record(z.string(), z.unknown())
       .openapi({ description: "Through the plugin's redact(): secrets masked." }),
     set: z.boolean().openapi({ description: "Whether an operator set anything over the defaults." }),
+    schema: z.record(z.string(), z.unknown()).nullable().openapi({
+      description:
+        "The config's JSON Schema from the plugin's admin spec, which the console's form is drawn from.",
+    }),
   })
   .openapi("PluginConfig");
 

@@ -1,0 +1,166 @@
+// A form drawn from a JSON Schema: an agent's input_schema (the start-job form) or a plugin's
+// admin spec (its config form). Each property gets the control its type asks for, labelled by
+// its title (or name) and described by its description; anything else is edited as JSON.
+import { useId, useState } from "preact/hooks";
+
+type Schema = Readonly<Record<string, unknown>>;
+
+interface Property {
+  readonly key: string;
+  readonly schema: Schema;
+  readonly required: boolean;
+}
+
+type Control = "text" | "textarea" | "number" | "integer" | "boolean" | "enum" | "lines" | "json";
+
+function controlOf(schema: Schema): Control {
+  if (Array.isArray(schema.enum)) return "enum";
+  switch (schema.type) {
+    case "string":
+      return typeof schema.maxLength === "number" && schema.maxLength <= 200 ? "text" : "textarea";
+    case "integer":
+      return "integer";
+    case "number":
+      return "number";
+    case "boolean":
+      return "boolean";
+    case "array":
+      return (schema.items as Schema | undefined)?.type === "string" ? "lines" : "json";
+    default:
+      return "json";
+  }
+}
+
+function propertiesOf(schema: Schema, value: Record<string, unknown>): Property[] {
+  const properties = (schema.properties ?? {}) as Record<string, Schema>;
+  const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
+  const keys = [...Object.keys(properties), ...Object.keys(value).filter((key) => !(key in properties))];
+  return keys.map((key) => ({ key, schema: properties[key] ?? {}, required: required.has(key) }));
+}
+
+function shown(control: Control, value: unknown): string {
+  if (value === undefined || value === null) return "";
+  if (control === "lines") return Array.isArray(value) ? value.join("\n") : "";
+  if (control === "json") return JSON.stringify(value, null, 2);
+  return String(value);
+}
+
+function read(control: Control, text: string, checked: boolean): unknown {
+  switch (control) {
+    case "boolean":
+      return checked;
+    case "integer":
+    case "number":
+      return text.trim() === "" ? undefined : Number(text);
+    case "lines":
+      return text
+        .split("\n")
+        .map((line) => line.trim())
+        .filter((line) => line !== "");
+    case "json":
+      return text.trim() === "" ? undefined : JSON.parse(text);
+    default:
+      return text === "" ? undefined : text;
+  }
+}
+
+export function SchemaForm(props: {
+  schema: Schema;
+  value?: Record<string, unknown>;
+  submitLabel: string;
+  busy?: boolean;
+  onSubmit: (value: Record<string, unknown>) => void;
+}) {
+  const id = useId();
+  const initial = props.value ?? {};
+  const fields = propertiesOf(props.schema, initial);
+  const [problem, setProblem] = useState<string | undefined>();
+  return (
+    <form
+      class="form"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const form = event.currentTarget as HTMLFormElement;
+        const value: Record<string, unknown> = {};
+        try {
+          for (const field of fields) {
+            const control = controlOf(field.schema);
+            const element = form.elements.namedItem(field.key) as HTMLInputElement | null;
+            if (element === null) continue;
+            const read_ = read(control, element.value, element.checked);
+            if (read_ !== undefined) value[field.key] = read_;
+          }
+        } catch (error) {
+          setProblem(`a JSON field is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+          return;
+        }
+        setProblem(undefined);
+        props.onSubmit(value);
+      }}
+    >
+      {fields.map((field) => {
+        const control = controlOf(field.schema);
+        const fieldId = `${id}-${field.key}`;
+        const label = typeof field.schema.title === "string" ? field.schema.title : field.key;
+        const description =
+          typeof field.schema.description === "string" ? field.schema.description : undefined;
+        const hint = description === undefined ? undefined : `${fieldId}-hint`;
+        const value = initial[field.key] ?? field.schema.default;
+        const common = { id: fieldId, name: field.key, "aria-describedby": hint, required: field.required };
+        return (
+          <div class={`field field-${control}`} key={field.key}>
+            {control === "boolean" ? (
+              <label for={fieldId}>
+                <input type="checkbox" {...common} required={false} checked={value === true} /> {label}
+              </label>
+            ) : (
+              <label for={fieldId}>
+                {label}
+                {field.required ? <span aria-hidden="true"> *</span> : null}
+              </label>
+            )}
+            {control === "enum" ? (
+              <select {...common}>
+                {field.required ? null : <option value="">—</option>}
+                {(field.schema.enum as unknown[]).map((option) => (
+                  <option
+                    key={String(option)}
+                    value={String(option)}
+                    selected={String(option) === shown(control, value)}
+                  >
+                    {String(option)}
+                  </option>
+                ))}
+              </select>
+            ) : control === "text" ? (
+              <input type="text" {...common} value={shown(control, value)} />
+            ) : control === "integer" || control === "number" ? (
+              <input
+                type="number"
+                {...common}
+                step={control === "integer" ? 1 : "any"}
+                value={shown(control, value)}
+              />
+            ) : control === "boolean" ? null : (
+              <textarea {...common} rows={control === "json" ? 4 : 3} value={shown(control, value)} />
+            )}
+            {hint === undefined ? null : (
+              <small id={hint} class="muted">
+                {description}
+                {control === "lines" ? " (one per line)" : control === "json" ? " (JSON)" : ""}
+              </small>
+            )}
+          </div>
+        );
+      })}
+      {problem === undefined ? null : (
+        <p class="failure" role="alert">
+          {problem}
+        </p>
+      )}
+      <button type="submit" disabled={props.busy}>
+        {props.submitLabel}
+      </button>
+    </form>
+  );
+}

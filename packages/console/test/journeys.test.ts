@@ -1,0 +1,308 @@
+// The console's journeys in a real browser (Debian's chromium, driven by playwright-core)
+// against a real `oz0 serve`: sign in, start an agent from its page and watch its trace fill in
+// live, approve a held call from the inbox, answer a question, stop a running job with a kill
+// switch, edit a plugin's config without losing its secret, and see that a viewer and a member
+// limited to one agent are offered only what they may. Nothing is loaded from off the machine.
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Caller, Runtime } from "@oz0/runtime";
+import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ConsoleServer, serveConsole } from "./serve.js";
+
+const FIXTURE = join(import.meta.dirname, "fixtures/console-lab");
+const TENANT = "lab";
+const PASSWORD = "a long enough password";
+const TOKEN = "s3cret-token-123";
+/** Set to a folder to have the journeys save screenshots of the main pages there (docs/console/). */
+const SHOTS = process.env.OZ0_CONSOLE_SCREENSHOTS;
+/** How long a step waits for what it expects: a hang detector on a loaded machine, not a budget. */
+const PATIENCE = 60_000;
+
+const ROOT: Caller = { tenant: "default", actor: "user:root", role: "admin", agents: ["*"] };
+const LAB_ROOT: Caller = { tenant: TENANT, actor: "user:root", role: "admin", agents: ["*"] };
+
+let home: string;
+let gates: string;
+let profile: string;
+let server: ConsoleServer;
+let browser: BrowserContext;
+let page: Page;
+/** Every request the browser made to somewhere other than the server. */
+const offMachine: string[] = [];
+
+beforeAll(async () => {
+  home = await mkdtemp(join(tmpdir(), "oz0-console-"));
+  gates = join(home, "gates");
+  profile = join(home, "chromium-profile");
+  await mkdir(gates);
+  const runtime = await Runtime.open({ home, defaultPlugins: [] });
+  try {
+    await runtime.identity.createTenant(ROOT, TENANT);
+    await runtime.catalog.install(TENANT, FIXTURE);
+    for (const [user, role, agents] of [
+      ["ada", "admin", ["*"]],
+      ["vic", "viewer", ["*"]],
+      ["sam", "runner", ["console-lab/greeter"]],
+    ] as const) {
+      await runtime.identity.addUser(ROOT, user, PASSWORD);
+      await runtime.identity.addMember(LAB_ROOT, { user, role, agents: [...agents] });
+    }
+    await runtime.services.policy.set(LAB_ROOT, "ask", "console-lab/desk.pay");
+    await runtime.services.pluginConfig.set(LAB_ROOT, "console-lab", { token: TOKEN });
+  } finally {
+    await runtime.close();
+  }
+  server = await serveConsole(home, { OZ0_CONSOLE_GATES: gates });
+  browser = await chromium.launchPersistentContext(profile, {
+    executablePath: "/usr/bin/chromium",
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+    viewport: { width: 1280, height: 900 },
+  });
+  await browser.route("**/*", (route) => {
+    const url = new URL(route.request().url());
+    if (url.origin === server.url) return route.continue();
+    offMachine.push(url.href);
+    return route.abort();
+  });
+  page = browser.pages()[0] ?? (await browser.newPage());
+  page.setDefaultTimeout(PATIENCE);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  await rm(home, { recursive: true, force: true });
+});
+
+async function shot(name: string): Promise<void> {
+  if (SHOTS === undefined) return;
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+async function signIn(user: string): Promise<void> {
+  await page.goto(`${server.url}/t/${TENANT}/sign-in`);
+  await page.getByLabel("User", { exact: true }).fill(user);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("heading", { name: "Agents", level: 1 }).waitFor();
+}
+
+async function signOut(): Promise<void> {
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("heading", { name: "Sign in to oz0" }).waitFor();
+}
+
+/** Starts an agent from its page with a text input, and waits for its job's page. */
+async function startFromPage(agent: string, input: string): Promise<string> {
+  await page.goto(`${server.url}/t/${TENANT}/agents/${agent}`);
+  await page.getByLabel("Input").fill(input);
+  await page.getByRole("button", { name: "Start job" }).click();
+  await page.waitForURL(/\/jobs\/[^/]+$/);
+  return decodeURIComponent(new URL(page.url()).pathname.split("/").at(-1)!);
+}
+
+function timeline() {
+  return page.getByRole("list", { name: "Job events" });
+}
+
+async function statusIs(status: string): Promise<void> {
+  await page.locator(".fields .status", { hasText: status }).waitFor();
+}
+
+async function openGate(name: string): Promise<void> {
+  await writeFile(join(gates, name), "open");
+}
+
+describe("the console's journeys", () => {
+  it("signs a member in with a password to an HttpOnly, SameSite=Strict session, and shows an admin every section", async () => {
+    await page.goto(`${server.url}/t/${TENANT}/agents`);
+    // Not signed in: sent to sign in, and back to the page asked for afterwards.
+    await page.getByRole("heading", { name: "Sign in to oz0" }).waitFor();
+    await shot("sign-in");
+    await page.getByLabel("User", { exact: true }).fill("ada");
+    await page.getByLabel("Password", { exact: true }).fill("not the password at all");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("alert").filter({ hasText: "UNAUTHENTICATED" }).waitFor();
+    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("heading", { name: "Agents", level: 1 }).waitFor();
+    const [cookie] = await browser.cookies(server.url);
+    expect(cookie).toMatchObject({ name: "oz0_session", httpOnly: true, sameSite: "Strict" });
+    const sections = page.getByRole("navigation", { name: "Sections" });
+    for (const name of ["Agents", "Jobs", "Approvals", "Governance", "Plugins", "Members", "Keys", "Audit"]) {
+      expect(await sections.getByRole("link", { name, exact: true }).count()).toBe(1);
+    }
+    await page.getByRole("link", { name: "console-lab/greeter" }).waitFor();
+    await shot("agents");
+  });
+
+  it("starts an agent from its page with a form drawn from its input schema, and the trace fills in live", async () => {
+    await page.goto(`${server.url}/t/${TENANT}/agents/console-lab/greeter`);
+    await page.getByText("desk.slow_echo").first().waitFor();
+    await shot("agent");
+    await page.getByLabel("Name").fill("Ada");
+    await page.getByRole("button", { name: "Start job" }).click();
+    await page.waitForURL(/\/jobs\/[^/]+$/);
+    // The first call waits at its gate: the page shows it in flight, the job running, no answer.
+    await timeline().getByText("running…").first().waitFor();
+    await statusIs("running");
+    expect(await page.getByText("Succeeded").count()).toBe(0);
+    await openGate("greeter");
+    // The rest arrives on the open page, with no reload: the second call, then the answer card.
+    const answer = page.getByRole("region", { name: "Answer" });
+    await answer.getByText("Hello, Ada!").waitFor();
+    await statusIs("succeeded");
+    expect(await answer.getByText("Greeting").count()).toBe(1);
+    expect(await timeline().locator("[data-kind=tool_call]").count()).toBe(2);
+    expect(await timeline().locator("[data-kind=model_call]").count()).toBe(3);
+    await timeline().getByText("Context").first().waitFor();
+    await shot("job");
+  });
+
+  it("approves a held call from the inbox, and the job goes on", async () => {
+    const job = await startFromPage("console-lab/payer", "pay INV-7");
+    await timeline().getByText("Held for approval").first().waitFor();
+    await page.goto(`${server.url}/t/${TENANT}/approvals`);
+    const held = page.getByRole("listitem").filter({ hasText: job });
+    await held.getByText('"amount": 42').waitFor();
+    await held.getByText("console-lab/desk.pay").first().waitFor();
+    await shot("approvals");
+    await held.getByLabel("Reason").fill("invoice checked");
+    await held.getByRole("button", { name: "Approve" }).click();
+    await page.getByText("No call waits for a decision.").waitFor();
+    await page.goto(`${server.url}/t/${TENANT}/jobs/${job}`);
+    await statusIs("succeeded");
+    await timeline().getByText("Call approved").first().waitFor();
+    await timeline().getByText("invoice checked", { exact: false }).first().waitFor();
+  });
+
+  it("answers a job's question in place, and the job goes on", async () => {
+    await startFromPage("console-lab/asker", "ticket 7");
+    await timeline().getByText("Which queue?", { exact: true }).first().waitFor();
+    await statusIs("waiting");
+    await page.getByLabel("Your answer").fill("billing");
+    await page.getByRole("button", { name: "Answer" }).click();
+    await statusIs("succeeded");
+    await timeline().getByText("Answered").first().waitFor();
+    expect(await page.getByLabel("Your answer").count()).toBe(0);
+  });
+
+  it("stops a running job with the agent's kill switch", async () => {
+    const job = await startFromPage("console-lab/looper", "work the list");
+    // Its second call waits at its gate: the job is running when the switch is pulled.
+    await timeline().getByText("running…").first().waitFor();
+    await statusIs("running");
+    await page.goto(`${server.url}/t/${TENANT}/governance`);
+    await page.getByLabel("Kind").selectOption("agent");
+    await page.getByLabel("Address").fill("console-lab/looper");
+    await page.getByRole("button", { name: "Stop it" }).click();
+    await page.getByRole("button", { name: "Revive agent console-lab/looper" }).waitFor();
+    await shot("governance");
+    await openGate("looper");
+    await page.goto(`${server.url}/t/${TENANT}/jobs/${job}`);
+    await statusIs("failed");
+    await page.getByText("killed", { exact: false }).first().waitFor();
+    // Its third call never ran.
+    expect(await timeline().locator("[data-kind=tool_call]").count()).toBe(2);
+    await page.goto(`${server.url}/t/${TENANT}/agents/console-lab/looper`);
+    await page.getByText("Stopped").waitFor();
+    await page.getByRole("button", { name: "Revive agent console-lab/looper" }).click();
+    await page.getByRole("button", { name: "Stop agent console-lab/looper" }).waitFor();
+  });
+
+  it("edits a plugin's config in the form drawn from its admin spec, keeping the secret it shows masked", async () => {
+    await page.goto(`${server.url}/t/${TENANT}/plugins/console-lab`);
+    const endpoint = page.getByLabel("Endpoint");
+    await endpoint.waitFor();
+    expect(await endpoint.inputValue()).toBe("https://desk.example");
+    expect(await page.getByLabel("Token").inputValue()).toBe("[hidden]");
+    await endpoint.fill("https://desk.internal");
+    await page.getByLabel("Retries").fill("4");
+    await page.getByRole("button", { name: "Save config" }).click();
+    await page.getByText("Saved.").waitFor();
+    await shot("plugin");
+    await page.reload();
+    await page.getByLabel("Endpoint").waitFor();
+    expect(await page.getByLabel("Endpoint").inputValue()).toBe("https://desk.internal");
+    expect(await page.getByLabel("Retries").inputValue()).toBe("4");
+    expect(await page.getByLabel("Token").inputValue()).toBe("[hidden]");
+    // The mask sent back kept the secret: the plugin's own code still reads the real token.
+    await startFromPage("console-lab/inspector", "check");
+    await statusIs("succeeded");
+    await timeline().getByText("Result").click();
+    await timeline().getByText('"token_intact": true').first().waitFor();
+    await timeline().getByText('"endpoint": "https://desk.internal"').first().waitFor();
+  });
+
+  it("a viewer sees everything in scope and is offered nothing it may not do", async () => {
+    // A call left held, so the inbox has one for the viewer to see.
+    const job = await startFromPage("console-lab/payer", "pay INV-8");
+    await timeline().getByText("Held for approval").first().waitFor();
+    await signOut();
+    await signIn("vic");
+    const sections = page.getByRole("navigation", { name: "Sections" });
+    expect(await sections.getByRole("link", { name: "Members" }).count()).toBe(0);
+    expect(await sections.getByRole("link", { name: "Audit" }).count()).toBe(0);
+    await page.goto(`${server.url}/t/${TENANT}/approvals`);
+    await page.getByRole("listitem").filter({ hasText: job }).waitFor();
+    expect(await page.getByRole("button", { name: "Approve" }).count()).toBe(0);
+    await page.goto(`${server.url}/t/${TENANT}/jobs/${job}`);
+    await timeline().getByText("Held for approval").first().waitFor();
+    expect(await page.getByRole("button", { name: "Approve" }).count()).toBe(0);
+    expect(await page.getByRole("button", { name: "Cancel job" }).count()).toBe(0);
+    await page.goto(`${server.url}/t/${TENANT}/agents/console-lab/greeter`);
+    await page.getByRole("heading", { name: "Kill switch" }).waitFor();
+    await page.getByText("Running: not stopped.").waitFor();
+    expect(await page.getByRole("heading", { name: "Start a job" }).count()).toBe(0);
+    expect(await page.getByRole("button", { name: /^Stop / }).count()).toBe(0);
+    await page.goto(`${server.url}/t/${TENANT}/governance`);
+    await page.getByRole("heading", { name: "Tool policy" }).waitFor();
+    await page.getByText("console-lab/desk.pay").first().waitFor();
+    expect(await page.getByRole("button", { name: "Set rule" }).count()).toBe(0);
+    await page.goto(`${server.url}/t/${TENANT}/plugins/console-lab`);
+    await page.getByRole("heading", { name: "Config" }).waitFor();
+    expect(await page.getByRole("button", { name: "Save config" }).count()).toBe(0);
+    await page.goto(`${server.url}/t/${TENANT}/members`);
+    await page.getByRole("alert").filter({ hasText: "FORBIDDEN" }).waitFor();
+    await signOut();
+  });
+
+  it("a member limited to one agent finds no other: it is missing from every list, and its pages do not exist", async () => {
+    await signIn("sam");
+    await page.getByRole("link", { name: "console-lab/greeter" }).waitFor();
+    expect(await page.getByRole("link", { name: "console-lab/payer" }).count()).toBe(0);
+    await page.goto(`${server.url}/t/${TENANT}/jobs`);
+    await page.getByRole("heading", { name: "Jobs", level: 2 }).waitFor();
+    await page.getByRole("link", { name: "console-lab/greeter" }).first().waitFor();
+    expect(await page.getByRole("link", { name: "console-lab/payer" }).count()).toBe(0);
+    await page.goto(`${server.url}/t/${TENANT}/agents/console-lab/payer`);
+    await page.getByRole("alert").filter({ hasText: "NOT_FOUND" }).waitFor();
+    await page.goto(`${server.url}/t/${TENANT}/approvals`);
+    await page.getByText("No call waits for a decision.").waitFor();
+    // The runner may start the agent in its scope.
+    await page.goto(`${server.url}/t/${TENANT}/agents/console-lab/greeter`);
+    await page.getByRole("button", { name: "Start job" }).waitFor();
+  });
+
+  it("fits a phone's width, and loaded nothing from off the machine", async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${server.url}/t/${TENANT}/agents/console-lab/greeter`);
+    await page.getByRole("button", { name: "Start job" }).waitFor();
+    // A string, run in the page: this file is typed for Node, not the DOM.
+    const overflow = await page.evaluate<number>("document.documentElement.scrollWidth - window.innerWidth");
+    expect(overflow).toBeLessThanOrEqual(0);
+    await shot("agent-phone");
+    expect(offMachine).toEqual([]);
+  });
+});
