@@ -73,6 +73,12 @@ const json = (value: unknown) => JSON.stringify(value);
 
 const MATRIX: Record<string, readonly Probe[]> = {
   "GET /v1/health": [{ none: "no tenant, no credentials: whether the server is up" }],
+  "POST /v1/sessions": [{ none: "signs a user in by name and password; names no agent or job" }],
+  "DELETE /v1/sessions": [{ none: "signs the caller's own session out" }],
+  "GET /v1/t/{tenant}/me": [{ none: "the caller itself: its role and agents" }],
+  "GET /v1/t/{tenant}/agents/{plugin}/{name}": [
+    { part: () => ({ method: "GET", path: `/agents/${hidden.agent}` }) },
+  ],
   "POST /v1/t/{tenant}/jobs": [
     { part: () => ({ method: "POST", path: "/jobs", body: json({ agent: hidden.agent, input: "x" }) }) },
     { part: () => ({ method: "POST", path: "/jobs", body: json({ agent: "keeper", input: "x" }) }) },
