@@ -92,8 +92,9 @@ async function loop(run: JobRun): Promise<void> {
         failure: {
           kind: "dead_letter",
           message:
-            `the job's worker stopped ${row.attempts - 1} times in a row while running it, so it is set aside ` +
-            `instead of trying again; oz0 job trace ${row.id} shows the step it stopped at`,
+            `the job's worker stopped ${row.attempts - 1} times in a row with the same step in flight (a poison step), ` +
+            `so it is set aside instead of trying again; oz0 job trace ${row.id} shows the step it stopped at, ` +
+            `and oz0 job retry ${row.id} queues it again`,
         },
       },
       [claim],

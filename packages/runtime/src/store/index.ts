@@ -85,6 +85,7 @@ export {
   type UsageTotalsTable,
   type UsersTable,
   type WorkerRow,
+  type PluginPoolRow,
   type WorkersTable,
 } from "./schema.js";
 export {

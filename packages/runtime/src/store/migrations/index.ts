@@ -12,6 +12,7 @@ import { bundles } from "./010-bundles.js";
 import { identity } from "./011-identity.js";
 import { approvalWithdrawn } from "./012-approval-withdrawn.js";
 import { routines } from "./013-routines.js";
+import { nodes } from "./015-nodes.js";
 import type { Migration } from "./types.js";
 
 export type { Migration, MigrationContext, MigrationDb } from "./types.js";
@@ -31,4 +32,5 @@ export const MIGRATIONS: readonly Migration[] = [
   identity,
   approvalWithdrawn,
   routines,
+  nodes,
 ];
