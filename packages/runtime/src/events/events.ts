@@ -225,6 +225,8 @@ export interface JobEventData extends GovernanceEventData {
   job_cancelled: { readonly by: string };
   /** The job kept stopping its worker and is set aside (dead-lettered) instead of looping. */
   job_dead: JobFailure & { readonly attempts: number };
+  /** An operator queued a dead-lettered job again (`oz0 job retry`): it goes on from its history. */
+  job_retried: { readonly by: string };
 }
 
 export type JobEventKind = keyof JobEventData;
@@ -267,6 +269,7 @@ export const JOB_EVENT_KINDS: readonly JobEventKind[] = [
   "job_failed",
   "job_cancelled",
   "job_dead",
+  "job_retried",
 ];
 
 /** Builds an event with its data checked against its kind. */

@@ -529,6 +529,32 @@ export class JobEngine {
     }
   }
 
+  /**
+   * Queues a dead-lettered job again (`oz0 job retry`), recording who did: it goes on from its
+   * history, with its attempts counted from none. Any other job is refused with JOB_STATE_CONFLICT.
+   */
+  async retry(id: string, by: string, options: { readonly tenant: string }): Promise<JobView> {
+    const tenant = requireTenant(options?.tenant);
+    await this.jobs.store.transaction(async (trx) => {
+      const row = await this.jobs.lockJob(trx, id);
+      if (row.tenant !== tenant) throw jobNotFound(id);
+      if (row.status !== "dead") {
+        throw new Oz0Error(
+          "JOB_STATE_CONFLICT",
+          `job ${id} is ${row.status}, not dead-lettered; only a dead job is retried (oz0 job search --status dead lists them).`,
+          { data: { job: id, status: row.status } },
+        );
+      }
+      await this.jobs.appendOutside(trx, id, [event("job_retried", { by })]);
+      await moveJob(trx, id, "queued", {
+        from: ["dead"],
+        set: { failure: null, attempts: 0, updated_at: this.jobs.store.clockSql },
+        side: "user",
+      });
+    });
+    return this.get(id, tenant);
+  }
+
   /** Answers the question a job asked with oz.ask_user, and queues it to go on. */
   async answer(
     id: string,

@@ -726,10 +726,10 @@ class StepQueries {
       .set({
         lease_owner: CLAIM_MARKERS.token,
         lease_expires_at: sql<number>`${clock} + ${CLAIM_MARKERS.ttl}`,
-        // An attempt counts only when the claim before it made no progress: nothing but claims
-        // was recorded since, so the same step was in flight when that claim's worker stopped.
+        // An attempt counts only when the claim before it made no progress: it recorded no step's
+        // result (NOT_PROGRESS), so the same step was in flight when that claim's worker stopped.
         // A job that moved on starts over at 1; a poison step reaches the dead letter.
-        attempts: sql<number>`case when exists (select 1 from job_events where job_events.job_id = jobs.id and job_events.seq > jobs.progress_seq and job_events.kind <> 'job_claimed') then 1 else jobs.attempts + 1 end`,
+        attempts: sql<number>`case when exists (select 1 from job_events where job_events.job_id = jobs.id and job_events.seq > jobs.progress_seq and job_events.kind not in (${sql.join(NOT_PROGRESS.map((kind) => sql`${kind}`))})) then 1 else jobs.attempts + 1 end`,
         progress_seq: sql<number>`(select coalesce(max(job_events.seq), 0) from job_events where job_events.job_id = jobs.id)`,
         updated_at: clock,
       })
@@ -835,6 +835,23 @@ function writeValues(lease: Lease, events: readonly NewEvent[], set: JobUpdate):
 function bind(write: CompiledWrite, values: Record<string, unknown>): unknown[] {
   return write.recipe.map((slot) => ("name" in slot ? values[slot.name] : slot.value));
 }
+
+/**
+ * What a claim records without getting a step further: the claim itself, a call about to run
+ * (or run again), and what hooks and servers say while a step is in flight. Anything else is a
+ * step's result or a wait, and starts the count toward the dead letter over.
+ */
+const NOT_PROGRESS: readonly JobEvent["kind"][] = [
+  "job_claimed",
+  "tool_call",
+  "tool_call_retried",
+  "governance_checked",
+  "governance_denied",
+  "hook_error",
+  "mcp_progress",
+  "mcp_log",
+  "model_warning",
+];
 
 const WRITE_MARKERS = { ttl: -3, job: "\u0000job", token: "\u0000token" } as const;
 
