@@ -16,6 +16,7 @@ import { registerGovernanceRoutes } from "./routes/governance.js";
 import { registerJobRoutes } from "./routes/jobs.js";
 import { registerMemberRoutes } from "./routes/members.js";
 import { registerModelRoutes } from "./routes/models.js";
+import { registerNodeRoutes } from "./routes/nodes.js";
 import { registerPluginConfigRoutes } from "./routes/plugin-config.js";
 import { registerPluginRoutes, UPLOAD_PATH } from "./routes/plugins.js";
 import { registerRoutineRoutes, registerRoutineWebhooks } from "./routes/routines.js";
@@ -101,6 +102,7 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
   registerAuditRoutes(app, options.runtime.services);
   registerRoutineRoutes(app, options.runtime.services);
   registerChatRoutes(app, options.runtime.services);
+  registerNodeRoutes(app, options.runtime.services);
 
   app.doc31(OPENAPI_PATH, {
     openapi: "3.1.0",

@@ -132,3 +132,87 @@ export async function placed(
   const placement = await placementOf(store, source, tenant, part);
   return { queue: placement.queue, pool: placement.pool, labels: storedLabels(placement.labels) };
 }
+
+/** A tenant's plugin mapped to a shared pool, as `oz0 node pool list` shows it. */
+export interface PoolMapping {
+  readonly plugin: string;
+  readonly pool: string;
+  /** The labels the selector adds to what the plugin requires. */
+  readonly labels: readonly string[];
+  /** The queue the plugin's jobs without labels of their own go to. */
+  readonly queue: string;
+  readonly createdBy: string;
+  readonly createdAt: number;
+}
+
+/** The tenant's plugins mapped to shared pools, by plugin. */
+export async function poolMappings(store: Store, tenant: string): Promise<PoolMapping[]> {
+  const rows = await store.db
+    .selectFrom("plugin_pools")
+    .selectAll()
+    .where("tenant", "=", tenant)
+    .orderBy("plugin")
+    .execute();
+  return rows.map((row) => {
+    const labels = parseStoredLabels(row.labels);
+    return {
+      plugin: row.plugin,
+      pool: row.pool,
+      labels,
+      queue: queueName(row.pool, labels),
+      createdBy: row.created_by,
+      createdAt: Number(row.created_at),
+    };
+  });
+}
+
+/**
+ * Maps `plugin` of `tenant` to shared pool `pool` with the selector's `labels`: its jobs started
+ * from now on run on the nodes started with `--pool <pool>` and those labels. Jobs already
+ * queued keep their queue.
+ */
+export async function mapPool(
+  store: Store,
+  tenant: string,
+  mapping: {
+    readonly plugin: string;
+    readonly pool: string;
+    readonly labels: readonly string[];
+    readonly by: string;
+  },
+): Promise<PoolMapping> {
+  assertName("plugin", mapping.plugin);
+  assertName("pool", mapping.pool);
+  const labels = storedLabels(checkedLabels(mapping.labels, `the selector of pool ${mapping.pool}`));
+  await store.db
+    .insertInto("plugin_pools")
+    .values({
+      tenant,
+      plugin: mapping.plugin,
+      pool: mapping.pool,
+      labels,
+      created_by: mapping.by,
+      created_at: store.clockSql,
+    })
+    .onConflict((conflict) =>
+      conflict.columns(["tenant", "plugin"]).doUpdateSet({
+        pool: mapping.pool,
+        labels,
+        created_by: mapping.by,
+        created_at: store.clockSql,
+      }),
+    )
+    .execute();
+  const found = (await poolMappings(store, tenant)).find((entry) => entry.plugin === mapping.plugin);
+  return found!;
+}
+
+/** Takes `plugin` of `tenant` back to its own pool; false when it was not mapped. */
+export async function unmapPool(store: Store, tenant: string, plugin: string): Promise<boolean> {
+  const result = await store.db
+    .deleteFrom("plugin_pools")
+    .where("tenant", "=", tenant)
+    .where("plugin", "=", plugin)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}

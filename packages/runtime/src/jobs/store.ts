@@ -342,6 +342,27 @@ export class JobStore {
     return Number(released.numUpdatedRows) > 0;
   }
 
+  /**
+   * Lets go of `lease` without queuing the job at once: it stays as a job whose worker died, and
+   * any node claims it once `afterMs` has passed (no NOTIFY wakes a node meanwhile). The claim is
+   * not counted as an attempt. False when the lease was no longer this worker's.
+   */
+  async setAside(lease: Lease, afterMs: number): Promise<boolean> {
+    const result = await this.store.db
+      .updateTable("jobs")
+      .set((eb) => ({
+        lease_owner: null,
+        lease_expires_at: sql<number>`${this.clock} + ${afterMs}`,
+        attempts: eb("attempts", "-", 1),
+        updated_at: this.clock,
+      }))
+      .where("id", "=", lease.job)
+      .where("lease_owner", "=", lease.token)
+      .where("status", "=", "running")
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
   async get(id: string): Promise<JobRow | undefined> {
     return this.store.db.selectFrom("jobs").selectAll().where("id", "=", id).executeTakeFirst();
   }

@@ -11,6 +11,7 @@ import { IdentityService } from "./identity.js";
 import { ChatService, JobsService } from "./jobs.js";
 import { McpService } from "./mcp.js";
 import { ModelsService } from "./models.js";
+import { NodesService } from "./nodes.js";
 import { PluginConfigService } from "./plugin-config.js";
 import { RoutinesService } from "./routines.js";
 import { SkillsService } from "./skills.js";
@@ -36,6 +37,7 @@ export class Services {
   readonly mcp: McpService;
   readonly skills: SkillsService;
   readonly routines: RoutinesService;
+  readonly nodes: NodesService;
   readonly identity: IdentityService;
   readonly audit: AuditService;
 
@@ -58,6 +60,7 @@ export class Services {
     this.mcp = new McpService(core);
     this.skills = new SkillsService(core);
     this.routines = new RoutinesService(core);
+    this.nodes = new NodesService(core);
     this.identity = new IdentityService(core);
     this.audit = new AuditService(core);
   }

@@ -62,6 +62,7 @@ export {
   type PluginChangeAction,
   type PluginChangeRow,
   type PluginChangesTable,
+  type PluginPoolRow,
   type PluginRow,
   type PluginsTable,
   POLICY_ACTIONS,
@@ -85,7 +86,6 @@ export {
   type UsageTotalsTable,
   type UsersTable,
   type WorkerRow,
-  type PluginPoolRow,
   type WorkersTable,
 } from "./schema.js";
 export {

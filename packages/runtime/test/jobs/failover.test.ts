@@ -88,7 +88,9 @@ describe.each(fixtures)("failover on $label", (fixture) => {
         return times <= 2;
       },
     );
-    const nodes = ["a", "b", "c"].map((node) => h.engine({ node, models, leaseMs: LEASE_MS, maxAttempts: 3 }));
+    const nodes = ["a", "b", "c"].map((node) =>
+      h.engine({ node, models, leaseMs: LEASE_MS, maxAttempts: 3 }),
+    );
     id = (await nodes[0]!.start({ tenant: TENANT, agent: "helpdesk/counter", input: "x" })).id;
     const { view, claims } = await runToEnd(nodes, id);
     expect(view).toMatchObject({ status: "succeeded", output: "counted" });
@@ -100,7 +102,9 @@ describe.each(fixtures)("failover on $label", (fixture) => {
     expect(ofKind(events, "tool_result")).toHaveLength(3);
     // The count went up while a step stayed in flight, and started over once the job got further
     // (the first claim recorded its start-up context); counted per claim, it would be 9 > 3.
-    expect(ofKind(events, "job_claimed").map((entry) => entry.data.attempt)).toEqual([1, 1, 2, 1, 2, 1, 2, 1, 2]);
+    expect(ofKind(events, "job_claimed").map((entry) => entry.data.attempt)).toEqual([
+      1, 1, 2, 1, 2, 1, 2, 1, 2,
+    ]);
   });
 
   it("a poison step, in flight at every crash, is dead-lettered after the limit", async () => {

@@ -265,7 +265,12 @@ export function labelsField(what: string) {
     .max(MAX_LABELS, { error: tooMany(what, MAX_LABELS) })
     .superRefine((labels, ctx) => {
       for (const { index, value } of repeats(labels)) {
-        ctx.addIssue({ code: "custom", message: `label '${value}' is listed twice`, path: [index], input: value });
+        ctx.addIssue({
+          code: "custom",
+          message: `label '${value}' is listed twice`,
+          path: [index],
+          input: value,
+        });
       }
     });
 }
