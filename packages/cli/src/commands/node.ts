@@ -17,6 +17,7 @@ import type { Output } from "../output.js";
 
 interface NodeOptions {
   concurrency?: number;
+  lease?: number;
   grace?: number;
   labels?: string[];
   pool?: string;
@@ -96,75 +97,85 @@ export function registerNode(program: Command, out: Output): Command {
       "on SIGTERM, how long the jobs in flight run on before they are let go (default 30)",
       numberOption({ min: 0, what: "seconds to let the jobs in flight finish", example: "30" }),
     )
+    .option(
+      "--lease <seconds>",
+      "how long its claim holds a job without a write: a job of a node that died is taken over after this (default 15)",
+      numberOption({ min: 0.1, what: "seconds a lease lasts", example: "15" }),
+    )
     .action(async (options: NodeOptions, command: Command) => {
       // A worker serves the whole store unless told which tenant: --tenant's default is no choice.
       const tenant = tenantGiven(command) ? out.options.tenant : undefined;
-      await withRuntime(out, async ({ runtime }) => {
-        const say = (what: "claimed" | "stopped", job: JobView) => {
-          if (out.json)
-            out.writeJson({ event: what, job: { id: job.id, agent: job.agent, status: job.status } });
-          else
-            out.stdout(
-              `${what === "claimed" ? "took" : "stopped"} job ${job.id} · ${job.agent} · ${job.status}\n`,
-            );
-        };
-        const worker = runtime.worker({
-          ...(tenant === undefined ? {} : { tenant }),
-          ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
-          ...(options.grace === undefined ? {} : { graceMs: options.grace * 1000 }),
-          ...(options.labels === undefined ? {} : { labels: options.labels }),
-          ...(options.pool === undefined ? {} : { pool: options.pool }),
-          onClaimed: (job) => say("claimed", job),
-          onStopped: (job) => say("stopped", job),
-          onError: (error) =>
-            out.stderr(`oz0: worker: ${error instanceof Error ? error.message : String(error)}\n`),
-        });
-        // Every worker runs the routine scheduler too: each tick fires once however many run it.
-        const routines = runtime.routines.scheduler({
-          ...(tenant === undefined ? {} : { tenant }),
-          onFired: ({ routine, result }) => {
-            const job = result.outcome === "started" ? result.job.id : null;
-            if (out.json) out.writeJson({ event: "routine", routine, outcome: result.outcome, job });
-            else out.stdout(`routine ${routine} · ${result.outcome}${job === null ? "" : ` · job ${job}`}\n`);
-          },
-          onError: (error) =>
-            out.stderr(`oz0: routines: ${error instanceof Error ? error.message : String(error)}\n`),
-        });
-        const stop = new AbortController();
-        const onSignal = () => stop.abort();
-        process.once("SIGTERM", onSignal);
-        process.once("SIGINT", onSignal);
-        try {
-          await worker.start();
-          routines.start();
-          if (out.json)
-            out.writeJson({
-              event: "started",
-              worker: worker.id,
-              concurrency: worker.concurrency,
-              tenant: tenant ?? null,
-              labels: worker.serves.labels,
-              pool: worker.serves.pool,
-            });
-          else
-            out.stderr(
-              `node ${worker.id} · ${tenant === undefined ? "every tenant" : `tenant ${tenant}`} · ` +
-                `${worker.serves.pool === null ? "the plugins' own pools" : `pool ${worker.serves.pool}`}` +
-                `${worker.serves.labels.length === 0 ? "" : ` · labels ${worker.serves.labels.join(",")}`} · ` +
-                `${worker.concurrency} at once · SIGTERM drains it\n`,
-            );
-          if (!stop.signal.aborted) await once(stop.signal, "abort");
-          if (!out.json)
-            out.stderr(`node ${worker.id} draining: ${worker.inFlight.length} job(s) in flight\n`);
-          await routines.stop();
-          await worker.drain();
-          if (out.json) out.writeJson({ event: "drained", worker: worker.id });
-          else out.stderr(`node ${worker.id} stopped\n`);
-        } finally {
-          process.off("SIGTERM", onSignal);
-          process.off("SIGINT", onSignal);
-        }
-      });
+      await withRuntime(
+        out,
+        async ({ runtime }) => {
+          const say = (what: "claimed" | "stopped", job: JobView) => {
+            if (out.json)
+              out.writeJson({ event: what, job: { id: job.id, agent: job.agent, status: job.status } });
+            else
+              out.stdout(
+                `${what === "claimed" ? "took" : "stopped"} job ${job.id} · ${job.agent} · ${job.status}\n`,
+              );
+          };
+          const worker = runtime.worker({
+            ...(tenant === undefined ? {} : { tenant }),
+            ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+            ...(options.grace === undefined ? {} : { graceMs: options.grace * 1000 }),
+            ...(options.labels === undefined ? {} : { labels: options.labels }),
+            ...(options.pool === undefined ? {} : { pool: options.pool }),
+            onClaimed: (job) => say("claimed", job),
+            onStopped: (job) => say("stopped", job),
+            onError: (error) =>
+              out.stderr(`oz0: worker: ${error instanceof Error ? error.message : String(error)}\n`),
+          });
+          // Every worker runs the routine scheduler too: each tick fires once however many run it.
+          const routines = runtime.routines.scheduler({
+            ...(tenant === undefined ? {} : { tenant }),
+            onFired: ({ routine, result }) => {
+              const job = result.outcome === "started" ? result.job.id : null;
+              if (out.json) out.writeJson({ event: "routine", routine, outcome: result.outcome, job });
+              else
+                out.stdout(`routine ${routine} · ${result.outcome}${job === null ? "" : ` · job ${job}`}\n`);
+            },
+            onError: (error) =>
+              out.stderr(`oz0: routines: ${error instanceof Error ? error.message : String(error)}\n`),
+          });
+          const stop = new AbortController();
+          const onSignal = () => stop.abort();
+          process.once("SIGTERM", onSignal);
+          process.once("SIGINT", onSignal);
+          try {
+            await worker.start();
+            routines.start();
+            if (out.json)
+              out.writeJson({
+                event: "started",
+                worker: worker.id,
+                concurrency: worker.concurrency,
+                tenant: tenant ?? null,
+                labels: worker.serves.labels,
+                pool: worker.serves.pool,
+              });
+            else
+              out.stderr(
+                `node ${worker.id} · ${tenant === undefined ? "every tenant" : `tenant ${tenant}`} · ` +
+                  `${worker.serves.pool === null ? "the plugins' own pools" : `pool ${worker.serves.pool}`}` +
+                  `${worker.serves.labels.length === 0 ? "" : ` · labels ${worker.serves.labels.join(",")}`} · ` +
+                  `${worker.concurrency} at once · SIGTERM drains it\n`,
+              );
+            if (!stop.signal.aborted) await once(stop.signal, "abort");
+            if (!out.json)
+              out.stderr(`node ${worker.id} draining: ${worker.inFlight.length} job(s) in flight\n`);
+            await routines.stop();
+            await worker.drain();
+            if (out.json) out.writeJson({ event: "drained", worker: worker.id });
+            else out.stderr(`node ${worker.id} stopped\n`);
+          } finally {
+            process.off("SIGTERM", onSignal);
+            process.off("SIGINT", onSignal);
+          }
+        },
+        options.lease === undefined ? {} : { leaseMs: Math.round(options.lease * 1000) },
+      );
     });
   return node;
 }

@@ -196,7 +196,14 @@ describe.each(fixtures)("the workers table on $label", (fixture) => {
     const recent = Number(await store.now()) - 60_000;
     await store.db
       .insertInto("workers")
-      .values({ id: "recent#1", host: "gone", pid: 1, concurrency: 1, started_at: recent, expires_at: recent })
+      .values({
+        id: "recent#1",
+        host: "gone",
+        pid: 1,
+        concurrency: 1,
+        started_at: recent,
+        expires_at: recent,
+      })
       .execute();
     const engine = h.engine();
     expect(await liveWorkers(engine)).toBe(0);
