@@ -168,6 +168,15 @@ export const LINT_CODES = {
     summary:
       "A part of a Claude Code plugin or a standalone Agent Skill that oz0 cannot honour (docs/compat.md).",
   },
+  "OZ-S038": {
+    severity: "error",
+    summary:
+      "An agent needs more node labels, with its plugin's, than a node can have (8): no node could run it.",
+  },
+  "OZ-S039": {
+    severity: "warning",
+    summary: "An agent lists a node label its plugin's labels: already require.",
+  },
 } as const satisfies Record<string, LintCodeInfo>;
 
 export type LintCode = keyof typeof LINT_CODES;

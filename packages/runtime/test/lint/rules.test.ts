@@ -309,6 +309,22 @@ const CASES: readonly RuleCase[] = [
       "skills/style/SKILL.md:4:1 error OZ-S030 allowed-tools: pre-approves tools while the skill is active, and an oz0 skill grants no tools: an agent's tools: and the tenant's policy decide what it may call. Remove allowed-tools and grant those tools to the agent that uses the skill",
     ],
   },
+  {
+    code: "OZ-S038",
+    triggers: "refuses an agent that needs more node labels, with its plugin's, than a node can have",
+    passes: "accepts an agent whose labels with its plugin's fit on a node",
+    lines: [
+      "plugin.yaml:10:5 error OZ-S038 the agent needs 9 node labels with its plugin's (a, b, c, d, e, f, g, h, i); a node has at most 8, so none could run it",
+    ],
+  },
+  {
+    code: "OZ-S039",
+    triggers: "warns of an agent label its plugin's labels already require",
+    passes: "finds nothing in an agent label of its own",
+    lines: [
+      "plugin.yaml:10:14 warning OZ-S039 label 'gpu' is already required by the plugin's labels:, for every agent; remove it here",
+    ],
+  },
 ];
 
 describe("each lint rule, on the fixture that triggers it and the one that passes", () => {
