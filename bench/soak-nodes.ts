@@ -1,6 +1,6 @@
 // The nodes' soak: two or three `oz0 node` processes on one PostgreSQL, a few hundred multi-step
 // jobs (helpdesk/counter: four model steps and three ledger.add calls, each a side effect
-// written to a shared file), and SIGKILLs of random nodes, each restarted at once. It counts
+// written to a shared file), and SIGKILLs of random working nodes, each restarted at once. It counts
 // what must stay 0: jobs lost (not succeeded in the end), recorded steps run again (a model
 // step or a call's result recorded twice), and side effects run twice outside the
 // at-least-once window (more executions of a call than 1 + its `tool_call_retried` events).
@@ -60,7 +60,8 @@ export interface SoakFigures {
 
 interface NodeProcess {
   readonly child: ChildProcess;
-  started: boolean;
+  /** It has finished a run since it started: a working node, not one still loading. */
+  working: boolean;
 }
 
 export async function soak(options: SoakOptions): Promise<SoakFigures> {
@@ -101,9 +102,9 @@ export async function soak(options: SoakOptions): Promise<SoakFigures> {
         stdio: ["ignore", "pipe", "ignore"],
       },
     );
-    const node: NodeProcess = { child, started: false };
+    const node: NodeProcess = { child, working: false };
     child.stdout?.on("data", (chunk: Buffer) => {
-      if (chunk.toString().includes('"event":"started"')) node.started = true;
+      if (chunk.toString().includes('"event":"stopped"')) node.working = true;
     });
     return node;
   };
@@ -124,9 +125,10 @@ export async function soak(options: SoakOptions): Promise<SoakFigures> {
     for (let index = 0; index < options.nodes; index++) nodes.push(spawnNode());
     let kills = 0;
     while (kills < options.kills) {
-      // Kills a lease apart at least, so that each job its victim held moves on before the next.
+      // Kills a lease apart at least, each of a node that is working (one still loading has not
+      // taken a step: killing it again and again would be a poison step's pattern, not chance).
       await sleep(options.leaseMs + Math.floor(Math.random() * options.leaseMs));
-      const ready = nodes.filter((node) => node.started);
+      const ready = nodes.filter((node) => node.working);
       if (ready.length === 0) continue;
       const victim = ready[Math.floor(Math.random() * ready.length)]!;
       victim.child.kill("SIGKILL");
@@ -191,13 +193,6 @@ async function count(
   let retriedCalls = 0;
   for (const id of ids) {
     const events = await runtime.jobs.events(id, { tenant: TENANT });
-    if (process.env.OZ0_SOAK_DEBUG && rows.find((row) => row.id === id)?.status !== "succeeded")
-      console.error(
-        id,
-        JSON.stringify(
-          events.map((entry) => [entry.kind, entry.at, entry.kind === "job_claimed" ? entry.data : ""]),
-        ),
-      );
     const models = events.filter((entry) => entry.kind === "model_call").length;
     stepsRerun += Math.max(0, models - MODEL_STEPS);
     const results = new Map<string, number>();
