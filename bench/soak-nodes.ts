@@ -60,9 +60,16 @@ export interface SoakFigures {
 
 interface NodeProcess {
   readonly child: ChildProcess;
-  /** It has finished a run since it started: a working node, not one still loading. */
-  working: boolean;
+  readonly since: number;
+  /** It has finished a run since it started. */
+  ran: boolean;
 }
+
+/**
+ * How long a node runs before it may be killed: a node still loading has taken no step, and
+ * killing it again and again before its jobs record one is a poison step's pattern, not chance.
+ */
+const WARM_MS = 5_000;
 
 export async function soak(options: SoakOptions): Promise<SoakFigures> {
   const log = options.log ?? (() => {});
@@ -102,9 +109,9 @@ export async function soak(options: SoakOptions): Promise<SoakFigures> {
         stdio: ["ignore", "pipe", "ignore"],
       },
     );
-    const node: NodeProcess = { child, working: false };
+    const node: NodeProcess = { child, since: Date.now(), ran: false };
     child.stdout?.on("data", (chunk: Buffer) => {
-      if (chunk.toString().includes('"event":"stopped"')) node.working = true;
+      if (chunk.toString().includes('"event":"stopped"')) node.ran = true;
     });
     return node;
   };
@@ -125,10 +132,9 @@ export async function soak(options: SoakOptions): Promise<SoakFigures> {
     for (let index = 0; index < options.nodes; index++) nodes.push(spawnNode());
     let kills = 0;
     while (kills < options.kills) {
-      // Kills a lease apart at least, each of a node that is working (one still loading has not
-      // taken a step: killing it again and again would be a poison step's pattern, not chance).
+      // Kills a lease apart at least, each of a working node (WARM_MS).
       await sleep(options.leaseMs + Math.floor(Math.random() * options.leaseMs));
-      const ready = nodes.filter((node) => node.working);
+      const ready = nodes.filter((node) => node.ran && Date.now() - node.since >= WARM_MS);
       if (ready.length === 0) continue;
       const victim = ready[Math.floor(Math.random() * ready.length)]!;
       victim.child.kill("SIGKILL");
