@@ -61,15 +61,14 @@ export interface SoakFigures {
 interface NodeProcess {
   readonly child: ChildProcess;
   readonly since: number;
-  /** It has finished a run since it started. */
-  ran: boolean;
 }
 
 /**
- * How long a node runs before it may be killed: a node still loading has taken no step, and
- * killing it again and again before its jobs record one is a poison step's pattern, not chance.
+ * How long a node runs before it may be killed. A node still loading takes seconds to record
+ * its jobs' next steps; killing the node that took a job over, and the next, before any of
+ * them recorded one is a poison step's pattern (the dead letter's rule), not a random kill.
  */
-const WARM_MS = 5_000;
+const WARM_MS = 10_000;
 
 export async function soak(options: SoakOptions): Promise<SoakFigures> {
   const log = options.log ?? (() => {});
@@ -109,11 +108,8 @@ export async function soak(options: SoakOptions): Promise<SoakFigures> {
         stdio: ["ignore", "pipe", "ignore"],
       },
     );
-    const node: NodeProcess = { child, since: Date.now(), ran: false };
-    child.stdout?.on("data", (chunk: Buffer) => {
-      if (chunk.toString().includes('"event":"stopped"')) node.ran = true;
-    });
-    return node;
+    child.stdout?.resume();
+    return { child, since: Date.now() };
   };
   try {
     const admin = localAdmin("default");
@@ -134,7 +130,7 @@ export async function soak(options: SoakOptions): Promise<SoakFigures> {
     while (kills < options.kills) {
       // Kills a lease apart at least, each of a working node (WARM_MS).
       await sleep(options.leaseMs + Math.floor(Math.random() * options.leaseMs));
-      const ready = nodes.filter((node) => node.ran && Date.now() - node.since >= WARM_MS);
+      const ready = nodes.filter((node) => Date.now() - node.since >= WARM_MS);
       if (ready.length === 0) continue;
       const victim = ready[Math.floor(Math.random() * ready.length)]!;
       victim.child.kill("SIGKILL");

@@ -747,10 +747,12 @@ class StepQueries {
       .set({
         lease_owner: CLAIM_MARKERS.token,
         lease_expires_at: sql<number>`${clock} + ${CLAIM_MARKERS.ttl}`,
-        // An attempt counts only when the claim before it made no progress: it recorded no step's
-        // result (NOT_PROGRESS), so the same step was in flight when that claim's worker stopped.
-        // A job that moved on starts over at 1; a poison step reaches the dead letter.
-        attempts: sql<number>`case when exists (select 1 from job_events where job_events.job_id = jobs.id and job_events.seq > jobs.progress_seq and job_events.kind not in (${sql.join(NOT_PROGRESS.map((kind) => sql`${kind}`))})) then 1 else jobs.attempts + 1 end`,
+        // An attempt counts only when the claim before it got going (it recorded its
+        // job_claimed) and made no progress (it recorded no step's result, NOT_PROGRESS): the
+        // same step was in flight when that claim's worker stopped. A job that moved on starts
+        // over at 1; a claim that stopped before its run began counts nothing; a poison step
+        // reaches the dead letter.
+        attempts: sql<number>`case when exists (select 1 from job_events where job_events.job_id = jobs.id and job_events.seq > jobs.progress_seq and job_events.kind not in (${sql.join(NOT_PROGRESS.map((kind) => sql`${kind}`))})) then 1 when exists (select 1 from job_events where job_events.job_id = jobs.id and job_events.seq > jobs.progress_seq and job_events.kind = 'job_claimed') then jobs.attempts + 1 when jobs.attempts < 1 then 1 else jobs.attempts end`,
         progress_seq: sql<number>`(select coalesce(max(job_events.seq), 0) from job_events where job_events.job_id = jobs.id)`,
         updated_at: clock,
       })

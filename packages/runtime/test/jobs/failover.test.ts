@@ -14,8 +14,8 @@ import { type Harness, harness, kinds, ofKind, TENANT } from "./helpers.js";
 const fixtures = engineFixtures();
 afterAll(() => disposeFixtures(fixtures));
 
-/** Short leases, renewed every 50 ms: a takeover fences the old node within a tick. */
-const LEASE_MS = 150;
+/** Leases long enough that no live node loses one by a slow heartbeat: only the kills below take them. */
+const LEASE_MS = 1_500;
 
 /**
  * The agent's own scripted model, with a kill plan: `dies(step)` says whether the node dies

@@ -90,8 +90,8 @@ describe.each(fixtures)("jobs on $label", (fixture) => {
     // The lease runs out by the database's clock, and worker b claims the job.
     await store.db.updateTable("jobs").set({ lease_expires_at: 0 }).where("id", "=", started.id).execute();
     const second = await jobs.claim({ job: started.id, node: "b", token: "b#1", ttlMs: 60_000 });
-    // a recorded only a warning, no step's result, before it lost the lease: a second attempt.
-    expect(second?.row.attempts).toBe(2);
+    // a wrote no job_claimed (its run had not begun) and no step's result: nothing is counted.
+    expect(second?.row.attempts).toBe(1);
     expect(second?.lease.nextSeq).toBe(first!.lease.nextSeq);
     await expect(
       jobs.write(first!.lease, [event("model_warning", { message: "a again" })]),
