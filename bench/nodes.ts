@@ -1,10 +1,10 @@
 // Jobs per second for one-step jobs on one PostgreSQL, with one node and with two, beside
 // pgbench's simple-update TPS on the same server in the same run (the server's own ceiling for
-// small write transactions). Each node is a runtime of its own (its own connections, its own
-// heartbeat thread) running a worker at concurrency 8; every job is checked to have succeeded.
+// small write transactions). Each node is an `oz0 node` process of its own at concurrency 8;
+// the run waits until every job has succeeded.
 // Run it with `npm run bench:nodes` (OZ0_BENCH_DATABASE_URL: an administrator's URL; default
 // the local server). pgbench is looked for on PATH and in /usr/lib/postgresql/*/bin.
-import { execFileSync } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -13,53 +13,90 @@ import { localAdmin, Runtime } from "@oz0/runtime";
 import { soakDatabase } from "./soak-nodes.js";
 
 const HELPDESK = join(import.meta.dirname, "../packages/runtime/test/fixtures/jobs/helpdesk");
+const MAIN = join(import.meta.dirname, "../packages/cli/src/main.ts");
+const RESOLVE_TS = join(import.meta.dirname, "../packages/runtime/test/store/fixtures/resolve-ts.ts");
 const JOBS = Number(process.env.OZ0_BENCH_JOBS ?? 400);
 
+/**
+ * Jobs per second of `nodes` node processes (`oz0 node --pool bench`, from the sources) draining
+ * JOBS one-step jobs. The jobs are queued on a pool no node serves, then moved to the nodes'
+ * pool in one UPDATE (whose NOTIFY wakes them): the clock runs from that UPDATE to the last
+ * job's end, so the nodes' start-up is not counted.
+ */
 async function jobsPerSecond(databaseUrl: string, nodes: number): Promise<number> {
   const work = await mkdtemp(join(tmpdir(), "oz0-bench-nodes-"));
   const edge = await Runtime.open({ home: join(work, "edge"), databaseUrl });
-  const runtimes = await Promise.all(
-    Array.from({ length: nodes }, (_, index) =>
-      Runtime.open({ home: join(work, `node-${index}`), databaseUrl }),
-    ),
-  );
+  const children: ChildProcess[] = [];
   try {
     const caller = localAdmin("default");
+    await edge.services.nodes.setPool(caller, { plugin: "helpdesk", pool: "hold" });
     const ids: string[] = [];
-    // Queued first, then the nodes start: the figure is the nodes' draining of the queue.
     for (let index = 0; index < JOBS; index++) {
       ids.push(
         (await edge.services.jobs.start(caller, { agent: "helpdesk/early", input: `job ${index}` })).id,
       );
     }
-    let done = 0;
-    let finished: () => void = () => {};
-    const all = new Promise<void>((resolve) => {
-      finished = resolve;
-    });
-    const workers = runtimes.map((runtime) =>
-      runtime.worker({
-        concurrency: 8,
-        onStopped: () => {
-          if (++done === JOBS) finished();
-        },
-      }),
-    );
+    const started: Promise<void>[] = [];
+    for (let index = 0; index < nodes; index++) {
+      const child = spawn(
+        process.execPath,
+        [
+          "--conditions=@oz0/source",
+          "--import",
+          RESOLVE_TS,
+          MAIN,
+          "node",
+          "--json",
+          "--pool",
+          "bench",
+          "--concurrency",
+          "8",
+          "--home",
+          join(work, `node-${index}`),
+        ],
+        { env: { ...process.env, OZ0_DATABASE_URL: databaseUrl }, stdio: ["ignore", "pipe", "ignore"] },
+      );
+      children.push(child);
+      started.push(
+        new Promise((resolve) => {
+          child.stdout?.on("data", (chunk: Buffer) => {
+            if (chunk.toString().includes('"event":"started"')) resolve();
+          });
+        }),
+      );
+    }
+    await Promise.all(started);
+    const db = edge.store.db;
     const began = performance.now();
-    await Promise.all(workers.map((worker) => worker.start()));
-    await all;
-    const seconds = (performance.now() - began) / 1000;
-    await Promise.all(workers.map((worker) => worker.drain()));
-    const succeeded = await edge.store.db
-      .selectFrom("jobs")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
+    await db
+      .updateTable("jobs")
+      .set({ pool: "bench", queue: "pool.bench", status: "queued" })
       .where("id", "in", ids)
-      .where("status", "=", "succeeded")
-      .executeTakeFirstOrThrow();
-    if (Number(succeeded.n) !== JOBS) throw new Error(`only ${succeeded.n} of ${JOBS} jobs succeeded`);
+      .execute();
+    for (;;) {
+      const open = await db
+        .selectFrom("jobs")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("id", "in", ids)
+        .where("status", "!=", "succeeded")
+        .executeTakeFirstOrThrow();
+      if (Number(open.n) === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const seconds = (performance.now() - began) / 1000;
+    await edge.services.nodes.removePool(caller, "helpdesk");
     return JOBS / seconds;
   } finally {
-    await Promise.all([edge, ...runtimes].map((runtime) => runtime.close()));
+    await Promise.all(
+      children.map(
+        (child) =>
+          new Promise((resolve) => {
+            child.once("exit", resolve);
+            child.kill("SIGTERM");
+          }),
+      ),
+    );
+    await edge.close();
     await rm(work, { recursive: true, force: true });
   }
 }
