@@ -36,6 +36,8 @@ export interface SoakOptions {
   readonly leaseMs: number;
   /** How long each ledger.add holds its call open after its side effect: kills land inside calls. */
   readonly holdMs: number;
+  /** How long a node runs before it may be killed (WARM_MS when left out). */
+  readonly warmMs?: number;
   /** The longest the run waits for the jobs to end after the last kill. */
   readonly settleMs?: number;
   readonly log?: (line: string) => void;
@@ -64,7 +66,7 @@ interface NodeProcess {
 }
 
 /**
- * How long a node runs before it may be killed. A node still loading takes seconds to record
+ * How long a node runs before it may be killed, by default. A node still loading takes seconds to record
  * its jobs' next steps; killing the node that took a job over, and the next, before any of
  * them recorded one is a poison step's pattern (the dead letter's rule), not a random kill.
  */
@@ -128,16 +130,16 @@ export async function soak(options: SoakOptions): Promise<SoakFigures> {
     for (let index = 0; index < options.nodes; index++) nodes.push(spawnNode());
     let kills = 0;
     while (kills < options.kills) {
-      // Kills a lease apart at least, each of a working node (WARM_MS).
+      // Kills a lease apart at least, each of a node that has run a while (warmMs). Every kill
+      // planned is made, so the count is the run's own, whenever the jobs end.
       await sleep(options.leaseMs + Math.floor(Math.random() * options.leaseMs));
-      const ready = nodes.filter((node) => Date.now() - node.since >= WARM_MS);
+      const ready = nodes.filter((node) => Date.now() - node.since >= (options.warmMs ?? WARM_MS));
       if (ready.length === 0) continue;
       const victim = ready[Math.floor(Math.random() * ready.length)]!;
       victim.child.kill("SIGKILL");
       nodes.splice(nodes.indexOf(victim), 1, spawnNode());
       kills++;
       log(`kill ${kills}/${options.kills}`);
-      if (await allEnded(runtime, ids)) break;
     }
     const until = Date.now() + (options.settleMs ?? 120_000);
     while (!(await allEnded(runtime, ids)) && Date.now() < until) await sleep(200);

@@ -1,7 +1,8 @@
-// The nodes' soak, shortened: two `oz0 node` processes on one PostgreSQL, a dozen multi-step
-// jobs, and a few SIGKILLs of a random node, each restarted. Counts only: no job is lost, no
-// recorded step runs again, and no side effect runs twice outside the at-least-once window of
-// a call in flight at a kill. `npm run soak:nodes` runs it in full (bench/soak-nodes.ts).
+// The nodes' soak, shortened: two `oz0 node` processes on one PostgreSQL, two dozen multi-step
+// jobs, and two SIGKILLs of a random node, each restarted. Counts only: no job is lost or
+// dead-lettered (two kills cannot make the three crashes of a poison step), no recorded step
+// runs again, and no side effect runs twice outside the at-least-once window of a call in
+// flight at a kill. `npm run soak:nodes` runs it in full (bench/soak-nodes.ts).
 import { afterAll, describe, expect, it } from "vitest";
 import { soak, soakDatabase } from "../../../bench/soak-nodes.js";
 import { POSTGRES_ADMIN_URL } from "../../runtime/test/store/engines.js";
@@ -18,14 +19,15 @@ describe("nodes killed at random on one PostgreSQL", () => {
     const figures = await soak({
       databaseUrl: database.url,
       nodes: 2,
-      jobs: 12,
-      kills: 3,
+      jobs: 24,
+      kills: 2,
       leaseMs: 2_000,
-      holdMs: 30,
+      holdMs: 200,
+      warmMs: 3_000,
     });
     expect(figures).toMatchObject({
-      jobs: 12,
-      kills: 3,
+      jobs: 24,
+      kills: 2,
       lost: 0,
       dead: 0,
       stepsRerun: 0,
