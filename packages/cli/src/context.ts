@@ -14,14 +14,18 @@ export interface Session {
   readonly runtime: Runtime;
 }
 
-export async function withRuntime<T>(out: Output, work: (session: Session) => Promise<T>): Promise<T> {
+export async function withRuntime<T>(
+  out: Output,
+  work: (session: Session) => Promise<T>,
+  options: { readonly leaseMs?: number | undefined } = {},
+): Promise<T> {
   const { defaultHome, localAdmin, Runtime } = await import("@oz0/runtime");
   const home = out.options.home ?? defaultHome();
   const databaseUrl = process.env.OZ0_DATABASE_URL;
   // Owner-only: the home keeps the database and its encryption key.
   if (databaseUrl === undefined || databaseUrl === "")
     await makeFolder(home, { said: "--home", issue: "home" }, { mode: 0o700 });
-  const runtime = await Runtime.open({ home, databaseUrl });
+  const runtime = await Runtime.open({ home, databaseUrl, leaseMs: options.leaseMs });
   try {
     return await work({ services: runtime.services, caller: localAdmin(out.options.tenant), runtime });
   } finally {

@@ -16,6 +16,7 @@ import { registerKill } from "./commands/kill.js";
 import { registerMcp } from "./commands/mcp.js";
 import { registerMember } from "./commands/member.js";
 import { registerModel } from "./commands/model.js";
+import { registerNode } from "./commands/node.js";
 import { registerPlugin } from "./commands/plugin.js";
 import { registerPolicy } from "./commands/policy.js";
 import { registerProvider } from "./commands/provider.js";
@@ -28,7 +29,6 @@ import { registerSkill } from "./commands/skill.js";
 import { registerTenant } from "./commands/tenant.js";
 import { registerTool } from "./commands/tool.js";
 import { registerUser } from "./commands/user.js";
-import { registerWorker } from "./commands/worker.js";
 import { type GlobalOptions, Output } from "./output.js";
 
 /** The CLI's version, from its package.json (next to both src/ and dist/). */
@@ -70,7 +70,7 @@ function buildProgram(out: Output): Command {
   registerPlugin(program, out);
   registerCatalog(program, out);
   registerRun(program, out);
-  registerWorker(program, out);
+  registerNode(program, out);
   registerServe(program, out);
   registerChat(program, out);
   registerJob(program, out);

@@ -45,6 +45,8 @@ export {
   type JobEvent,
   type JobView,
   JobWorker,
+  type NodeView,
+  type PoolMapping,
   type WorkerOptions,
 } from "./jobs/index.js";
 export {

@@ -45,6 +45,11 @@ export interface RuntimeOptions {
   readonly throttle?: ThrottleOptions | undefined;
   /** Told of every change a caller makes through the services: where the audit log attaches. */
   readonly onChange?: ChangeListener | undefined;
+  /**
+   * How long this process's claims hold a job without a write (`oz0 node --lease`): a node that
+   * dies has its jobs taken over after this; 15 s when left out.
+   */
+  readonly leaseMs?: number | undefined;
 }
 
 /** The home folder oz0 uses when none is given: `$OZ0_HOME`, else `~/.oz0`. */
@@ -101,6 +106,7 @@ export class Runtime {
     telemetry: Telemetry | undefined,
     throttle: ThrottleOptions | undefined,
     onChange: ChangeListener | undefined,
+    leaseMs?: number,
   ) {
     this.home = home;
     this.store = store;
@@ -132,6 +138,7 @@ export class Runtime {
       interceptors,
       telemetry,
       redactor,
+      ...(leaseMs === undefined ? {} : { leaseMs }),
     });
     this.tools = new ToolCaller({ source: this.catalog, home, interceptors, redactor, telemetry });
     this.policy = new ToolPolicy(store, this.catalog);
@@ -171,6 +178,7 @@ export class Runtime {
       telemetry,
       options.throttle,
       options.onChange,
+      options.leaseMs,
     );
     try {
       await runtime.catalog.installDefaults(DEFAULT_TENANT);

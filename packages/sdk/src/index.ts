@@ -225,6 +225,7 @@ export {
   fitsModelNameLimit,
   isBuiltinFunction,
   isValidName,
+  MAX_LABELS,
   MAX_TAGS,
   MODEL_NAME_LIMIT,
   MODEL_NAME_LIMITS,

@@ -20,6 +20,7 @@ import { registerGovernanceRoutes } from "./routes/governance.js";
 import { registerJobRoutes } from "./routes/jobs.js";
 import { registerMemberRoutes } from "./routes/members.js";
 import { registerModelRoutes } from "./routes/models.js";
+import { registerNodeRoutes } from "./routes/nodes.js";
 import { registerPluginConfigRoutes } from "./routes/plugin-config.js";
 import { registerPluginRoutes, UPLOAD_PATH } from "./routes/plugins.js";
 import { registerRecordRoutes } from "./routes/records.js";
@@ -130,6 +131,7 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
   registerRoutineRoutes(app, options.runtime.services);
   registerChatRoutes(app, options.runtime.services);
   registerA2aRoutes(app, options.runtime, options.eventPollMs ?? 100);
+  registerNodeRoutes(app, options.runtime.services);
 
   app.doc31(OPENAPI_PATH, {
     openapi: "3.1.0",

@@ -69,6 +69,11 @@ export const JobSchema = z
     depth: z.number().int(),
     tags: z.array(z.string()).readonly(),
     attempts: z.number().int(),
+    queue: z.string().openapi({ description: "The task queue it runs on: pool.<plugin>[.<labels>]." }),
+    unserved: z
+      .string()
+      .nullable()
+      .openapi({ description: "Why no live node takes it while it waits to run; null otherwise." }),
     waitingFor: WaitingForSchema.nullable(),
     cancelRequestedBy: z.string().nullable(),
     createdAt: z.number().int().openapi({ description: "Epoch milliseconds, by the database's clock." }),

@@ -1,4 +1,4 @@
-// `oz0 job get|trace|search|cancel|resume|answer`: a tenant's jobs. Each command calls the
+// `oz0 job get|trace|search|cancel|resume|answer|retry`: a tenant's jobs. Each command calls the
 // runtime's job service as the command's caller; `trace` draws the job's history as a
 // timeline, and `--json` prints the events as they are stored, each with its `seq` and `kind`.
 import type { Card, JobEvent, JobStatus, JobView } from "@oz0/runtime";
@@ -28,8 +28,23 @@ export function registerJob(program: Command, out: Output): Command {
     .description("show a job: its agent, status, input and output or failure")
     .argument("<id>", "the job's ID")
     .action(async (id: string) => {
-      const view = await withRuntime(out, ({ services, caller }) => services.jobs.get(caller, id));
-      out.result(view, drawJob);
+      const shown = await withRuntime(out, async ({ services, caller }) => {
+        const view = await services.jobs.get(caller, id);
+        const events = await services.jobs.events(caller, id);
+        return { ...view, runs: runsOf(events) };
+      });
+      out.result(shown, drawJob);
+    });
+
+  job
+    .command("retry")
+    .description(
+      "queue a dead-lettered job again: it goes on from its history, its attempts counted from none",
+    )
+    .argument("<id>", "the job's ID")
+    .action(async (id: string) => {
+      const view = await withRuntime(out, ({ services, caller }) => services.jobs.retry(caller, id));
+      out.result(view, (job) => `job ${job.id} queued again; a node takes it up from its history`);
     });
 
   job
@@ -309,7 +324,22 @@ function endLine(view: JobView): string {
   return `job ${view.id} ${view.status}${failure === null ? "" : `: ${failure.kind}: ${failure.message}${failureFlags(failure)}`}`;
 }
 
-export function drawJob(view: JobView): string {
+/** One claim of a job: its attempt and the node that ran it. */
+export interface JobRunShown {
+  readonly attempt: number;
+  readonly node: string;
+  readonly at: number;
+}
+
+function runsOf(events: readonly JobEvent[]): JobRunShown[] {
+  return events.flatMap((entry) =>
+    entry.kind === "job_claimed"
+      ? [{ attempt: entry.data.attempt, node: entry.data.node, at: entry.at }]
+      : [],
+  );
+}
+
+export function drawJob(view: JobView & { readonly runs?: readonly JobRunShown[] }): string {
   const lines = [
     `job ${view.id}`,
     `  agent    ${view.agent}`,
@@ -326,6 +356,11 @@ export function drawJob(view: JobView): string {
     `  updated  ${new Date(view.updatedAt).toISOString()}`,
   );
   lines.push(`  attempts ${view.attempts}`);
+  lines.push(`  queue    ${view.queue}`);
+  if (view.unserved !== null) lines.push(`  unserved ${view.unserved}`);
+  for (const run of view.runs ?? []) {
+    lines.push(`  run      attempt ${run.attempt} on node ${run.node} at ${new Date(run.at).toISOString()}`);
+  }
   return lines.join("\n");
 }
 

@@ -263,6 +263,8 @@ export interface JobEventData extends GovernanceEventData {
   job_cancelled: { readonly by: string };
   /** The job kept stopping its worker and is set aside (dead-lettered) instead of looping. */
   job_dead: JobFailure & { readonly attempts: number };
+  /** An operator queued a dead-lettered job again (`oz0 job retry`): it goes on from its history. */
+  job_retried: { readonly by: string };
 }
 
 export type JobEventKind = keyof JobEventData;
@@ -309,6 +311,7 @@ export const JOB_EVENT_KINDS: readonly JobEventKind[] = [
   "job_failed",
   "job_cancelled",
   "job_dead",
+  "job_retried",
 ];
 
 /** Builds an event with its data checked against its kind. */

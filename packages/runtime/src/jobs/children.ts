@@ -3,6 +3,7 @@
 import { event, type NewEvent } from "../events/index.js";
 import { childJobId } from "./ids.js";
 import type { JobRun } from "./job-run.js";
+import { placed } from "./queues.js";
 import { agentTags } from "./tags.js";
 
 export interface ChildStart {
@@ -27,6 +28,7 @@ export async function waitForChild(run: JobRun, start: ChildStart): Promise<true
   const job = childIdOf(run, start);
   const agent = `${child.plugin}/${child.name}`;
   const tags = await agentTags(deps.source, row.tenant, child);
+  const placement = await placed(deps.jobs.store, deps.source, row.tenant, { ...child, kind: "agent" });
   return run.wait(
     { kind: "child", callId, job },
     [...(start.before ?? []), event("child_job_started", { callId, job, agent })],
@@ -39,7 +41,7 @@ export async function waitForChild(run: JobRun, start: ChildStart): Promise<true
           name: child.name,
           plugin: child.plugin,
           kind: "agent",
-          queue: `pool.${child.plugin}`,
+          ...placement,
           status: "queued",
           input: JSON.stringify(input),
           parent_id: row.id,

@@ -23,6 +23,7 @@ import { keyedJobId, newJobId, newLeaseToken, newNodeId } from "./ids.js";
 import type { RunDeps, RunListeners } from "./job-run.js";
 import { runJob } from "./loop.js";
 import { elicitationContent, formFields } from "./mcp-host.js";
+import { JOB_FORMAT, type NodeServes, placed } from "./queues.js";
 import { assertRuntimeRuns, inputProblem, readSchema } from "./setup.js";
 import { moveJob } from "./status.js";
 import { type Claimed, isTerminal, JobStore, jobNotFound, type TenantRedactor } from "./store.js";
@@ -33,7 +34,7 @@ import { type JobView, jobView } from "./view.js";
 export const JOB_ENGINE_DEFAULTS = {
   /** How long a claim holds a job without a write; a worker renews it every third of this. */
   leaseMs: 15_000,
-  /** Claims in a row that end without the job stopping cleanly before it is dead-lettered. */
+  /** Claims in a row that end with the same step in flight (no progress between them) before the job is dead-lettered. */
   maxAttempts: 3,
   /** How often a caller waiting for another worker's lease looks again. */
   pollMs: 250,
@@ -50,6 +51,11 @@ export interface JobEngineOptions {
   readonly leaseMs?: number;
   readonly maxAttempts?: number;
   readonly pollMs?: number;
+  /**
+   * The job format this node understands (JOB_FORMAT): it claims no job that needs a newer
+   * one. Set only to stand in for a node of another oz0 version.
+   */
+  readonly format?: number;
   /** What every function call passes on the dispatch path: policy, hooks, kill switches. */
   readonly interceptors?: readonly CallInterceptor[];
   /** Where a tenant's hook handlers come from; its installed plugins in `store` when left out. */
@@ -117,8 +123,8 @@ export interface RunOptions extends RunListeners {
 export interface WorkOptions extends RunListeners {
   /** Only jobs of this tenant; every tenant's when left out. */
   readonly tenant?: string;
-  /** Task queues to take work from (`pool.<plugin>`); all when left out. */
-  readonly queues?: readonly string[];
+  /** What this node serves: its pool and labels (placement in jobs/queues.ts); every queue when left out. */
+  readonly serves?: Omit<NodeServes, "format">;
   /** Lets go of the job's lease and stops its run when it aborts: the job is queued for another worker. */
   readonly signal?: AbortSignal | undefined;
 }
@@ -145,6 +151,7 @@ export interface SearchFilter {
 export class JobEngine {
   readonly jobs: JobStore;
   readonly node: string;
+  readonly format: number;
   readonly #deps: RunDeps;
   readonly #leaseMs: number;
   readonly #pollMs: number;
@@ -152,6 +159,7 @@ export class JobEngine {
   constructor(options: JobEngineOptions) {
     this.jobs = new JobStore(options.store, options.redactor);
     this.node = options.node ?? newNodeId();
+    this.format = options.format ?? JOB_FORMAT;
     this.#leaseMs = options.leaseMs ?? JOB_ENGINE_DEFAULTS.leaseMs;
     this.#pollMs = options.pollMs ?? JOB_ENGINE_DEFAULTS.pollMs;
     this.#deps = {
@@ -197,7 +205,7 @@ export class JobEngine {
         name: part.name,
         plugin: part.plugin,
         kind: part.kind,
-        queue: `pool.${part.plugin}`,
+        ...(await placed(this.jobs.store, this.#deps.source, request.tenant, part)),
         status: "queued",
         input: JSON.stringify(request.input ?? ""),
         mode,
@@ -304,6 +312,7 @@ export class JobEngine {
         token: newLeaseToken(this.node),
         ttlMs: this.#leaseMs,
         tenant: options.tenant,
+        format: this.format,
       });
       if (claimed !== undefined) {
         await this.runClaimed(claimed, options);
@@ -404,7 +413,8 @@ export class JobEngine {
       token: newLeaseToken(this.node),
       ttlMs: this.#leaseMs,
       ...(options.tenant === undefined ? {} : { tenant: options.tenant }),
-      ...(options.queues === undefined ? {} : { queues: options.queues }),
+      ...(options.serves === undefined ? {} : { serves: options.serves }),
+      format: this.format,
     });
     if (claimed === undefined) return undefined;
     return {
@@ -518,6 +528,32 @@ export class JobEngine {
       const child = await this.jobs.lockJob(trx, waiting.job).catch(() => undefined);
       if (child !== undefined && !isTerminal(child.status)) await this.cancelIn(trx, child, by);
     }
+  }
+
+  /**
+   * Queues a dead-lettered job again (`oz0 job retry`), recording who did: it goes on from its
+   * history, with its attempts counted from none. Any other job is refused with JOB_STATE_CONFLICT.
+   */
+  async retry(id: string, by: string, options: { readonly tenant: string }): Promise<JobView> {
+    const tenant = requireTenant(options?.tenant);
+    await this.jobs.store.transaction(async (trx) => {
+      const row = await this.jobs.lockJob(trx, id);
+      if (row.tenant !== tenant) throw jobNotFound(id);
+      if (row.status !== "dead") {
+        throw new Oz0Error(
+          "JOB_STATE_CONFLICT",
+          `job ${id} is ${row.status}, not dead-lettered; only a dead job is retried (oz0 job search --status dead lists them).`,
+          { data: { job: id, status: row.status } },
+        );
+      }
+      await this.jobs.appendOutside(trx, id, [event("job_retried", { by })]);
+      await moveJob(trx, id, "queued", {
+        from: ["dead"],
+        set: { failure: null, attempts: 0, updated_at: this.jobs.store.clockSql },
+        side: "user",
+      });
+    });
+    return this.get(id, tenant);
   }
 
   /**

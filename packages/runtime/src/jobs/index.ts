@@ -31,6 +31,19 @@ export {
 export { childJobId, newJobId } from "./ids.js";
 export type { RunListeners } from "./job-run.js";
 export { OUTPUT_RETRIES } from "./model-step.js";
+export {
+  checkedLabels,
+  JOB_FORMAT,
+  mapPool,
+  type NodeServes,
+  type Placement,
+  type PoolMapping,
+  parseStoredLabels,
+  poolMappings,
+  queueName,
+  storedLabels,
+  unmapPool,
+} from "./queues.js";
 export { readSchema } from "./setup.js";
 export {
   isTerminal,
@@ -42,4 +55,15 @@ export {
 } from "./store.js";
 export { DELEGATION_DEFAULTS } from "./tool-step.js";
 export { type JobView, jobView } from "./view.js";
-export { clearDeadWorkers, JobWorker, liveWorkers, WORKER_DEFAULTS, type WorkerOptions } from "./worker.js";
+export {
+  clearDeadWorkers,
+  JobWorker,
+  listNodes,
+  liveWorkers,
+  type NodeView,
+  OZ0_VERSION,
+  servedBy,
+  WORKER_DEFAULTS,
+  type WorkerOptions,
+  whyUnserved,
+} from "./worker.js";

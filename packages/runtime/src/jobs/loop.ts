@@ -3,7 +3,7 @@
 // core's session until the job ends or waits: oz0's own runtime takes the next pending tool
 // call, else a model call. Before each step the gate checks for a cancel request, the wall
 // time, the tool policy and the kill switches. Every step lives in its own module.
-import { isOz0Error } from "@oz0/sdk";
+import { isOz0Error, Oz0Error } from "@oz0/sdk";
 import { event, failureOf } from "../events/index.js";
 import { runHooksFor } from "../hooks/index.js";
 import { RuntimeStop } from "../runtimes/index.js";
@@ -84,6 +84,19 @@ async function guarded(run: JobRun): Promise<void> {
 
 async function loop(run: JobRun): Promise<void> {
   const { row, deps } = run;
+  // A node that cannot get the job's plugin bundle cannot run it, and that is not the job's
+  // fault: the job is let go, to be claimed again after a while (here or by another node), and
+  // nothing of this claim is recorded or counted.
+  if (await bundleMissing(run)) {
+    await deps.jobs.setAside(run.lease, BUNDLE_RETRY_MS);
+    throw new Oz0Error(
+      "LEASE_LOST",
+      `job ${row.id}: its plugin bundle is missing on this node, so it is let go`,
+      {
+        data: { job: row.id, owner: run.lease.token },
+      },
+    );
+  }
   const claim = event("job_claimed", { attempt: row.attempts, node: deps.node });
   if (row.attempts > deps.maxAttempts) {
     await run.end(
@@ -92,8 +105,9 @@ async function loop(run: JobRun): Promise<void> {
         failure: {
           kind: "dead_letter",
           message:
-            `the job's worker stopped ${row.attempts - 1} times in a row while running it, so it is set aside ` +
-            `instead of trying again; oz0 job trace ${row.id} shows the step it stopped at`,
+            `the job's worker stopped ${row.attempts - 1} times in a row with the same step in flight (a poison step), ` +
+            `so it is set aside instead of trying again; oz0 job trace ${row.id} shows the step it stopped at, ` +
+            `and oz0 job retry ${row.id} queues it again`,
         },
       },
       [claim],
@@ -124,4 +138,23 @@ async function loop(run: JobRun): Promise<void> {
   run.forgetGovernanceVersion();
   const session = new CoreSession(run, setup);
   await session.run();
+}
+
+/** How long a job whose plugin bundle a node could not get waits before it is claimed again. */
+export const BUNDLE_RETRY_MS = 10_000;
+
+/** Whether the job's plugin loads here but for its bundle, missing from the store. */
+async function bundleMissing(run: JobRun): Promise<boolean> {
+  try {
+    await run.deps.source.loadInstalled(run.row.tenant, run.row.plugin);
+    return false;
+  } catch (error) {
+    // Any other reason it does not load is the job's to fail with, at its set-up.
+    const cause = (error as { cause?: unknown }).cause;
+    return (
+      isOz0Error(error, "INVALID_PLUGIN") &&
+      isOz0Error(cause, "INVALID_BUNDLE") &&
+      (cause.data as { detail?: unknown } | undefined)?.detail === "bundle missing"
+    );
+  }
 }

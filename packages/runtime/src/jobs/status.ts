@@ -8,7 +8,8 @@ import type { Database, JobStatus } from "../store/index.js";
 
 /**
  * Where a job may go from each status. `running → running` is a takeover: a worker claims a
- * job whose lease ran out. An ended job (succeeded, failed, cancelled, dead) goes nowhere.
+ * job whose lease ran out. An ended job (succeeded, failed, cancelled) goes nowhere; a
+ * dead-lettered one goes back to the queue only when an operator retries it.
  */
 export const JOB_TRANSITIONS: Readonly<Record<JobStatus, readonly JobStatus[]>> = {
   // Claimed by a worker, or cancelled before any worker took it.
@@ -20,7 +21,8 @@ export const JOB_TRANSITIONS: Readonly<Record<JobStatus, readonly JobStatus[]>> 
   succeeded: [],
   failed: [],
   cancelled: [],
-  dead: [],
+  // Retried by an operator (`oz0 job retry`).
+  dead: ["queued"],
 };
 
 /**

@@ -16,6 +16,7 @@ import {
 import { event, type JobEvent, type JobFailure, type NewEvent, type WaitingFor } from "../events/index.js";
 import { NO_SECRETS, type Redactor } from "../models/index.js";
 import type { Database, Heartbeat, JobRow, JobStatus, JobUpdate, NewJob, Store } from "../store/index.js";
+import { JOB_FORMAT, type NodeServes, servedLabelSets } from "./queues.js";
 import { assertInitial, assertMove, moveJob, moveStatus } from "./status.js";
 
 /** A worker's hold on one job. `nextSeq` moves on with every write the worker makes. */
@@ -63,8 +64,13 @@ export interface ClaimOptions {
   /** One job by ID (`oz0 job resume`); otherwise the oldest runnable job. */
   readonly job?: string;
   readonly tenant?: string;
-  /** Task queues to take work from (`pool.<plugin>`); all when left out. */
-  readonly queues?: readonly string[];
+  /**
+   * What the claiming node serves: only jobs of its pool whose labels are all its own. Every
+   * queue when left out (a job run by ID here, `oz0 run`).
+   */
+  readonly serves?: Omit<NodeServes, "format">;
+  /** The job format the claimer understands (JOB_FORMAT when left out): a job that needs a newer one is left queued. */
+  readonly format?: number;
 }
 
 export interface Claimed {
@@ -176,9 +182,11 @@ export class JobStore {
       ttl: options.ttlMs,
       tenant: options.tenant,
       job: options.job,
+      format: options.format ?? JOB_FORMAT,
+      pool: options.serves?.pool,
     };
-    (options.queues ?? []).forEach((queue, index) => {
-      values[`queue${index}`] = queue;
+    servedLabelSets(options.serves?.labels ?? []).forEach((set, index) => {
+      values[`labels${index}`] = set;
     });
     const parameters = bind(claim, values);
     // One statement, atomic by itself on either engine (on SQLite it takes the write lock
@@ -332,6 +340,27 @@ export class JobStore {
       .where("status", "=", "running")
       .executeTakeFirst();
     return Number(released.numUpdatedRows) > 0;
+  }
+
+  /**
+   * Lets go of `lease` without queuing the job at once: it stays as a job whose worker died, and
+   * any node claims it once `afterMs` has passed (no NOTIFY wakes a node meanwhile). The claim is
+   * not counted as an attempt. False when the lease was no longer this worker's.
+   */
+  async setAside(lease: Lease, afterMs: number): Promise<boolean> {
+    const result = await this.store.db
+      .updateTable("jobs")
+      .set((eb) => ({
+        lease_owner: null,
+        lease_expires_at: sql<number>`${this.clock} + ${afterMs}`,
+        attempts: eb("attempts", "-", 1),
+        updated_at: this.clock,
+      }))
+      .where("id", "=", lease.job)
+      .where("lease_owner", "=", lease.token)
+      .where("status", "=", "running")
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   }
 
   async get(id: string): Promise<JobRow | undefined> {
@@ -671,8 +700,10 @@ class StepQueries {
    * compiled once per shape: building it costs more than running it.
    */
   claim(options: ClaimOptions): CompiledWrite {
-    const queues = options.queues?.length ?? 0;
-    const key = `${options.job === undefined ? "-" : "job"}:${options.tenant === undefined ? "-" : "tenant"}:${queues}`;
+    const serves = options.serves;
+    const labelSets = serves === undefined ? 0 : servedLabelSets(serves.labels).length;
+    const pool = serves === undefined ? "-" : serves.pool === null ? "own" : "shared";
+    const key = `${options.job === undefined ? "-" : "job"}:${options.tenant === undefined ? "-" : "tenant"}:${pool}:${labelSets}`;
     let found = this.#claims.get(key);
     if (found !== undefined) return found;
     const clock = this.#clock;
@@ -682,19 +713,28 @@ class StepQueries {
       [CLAIM_MARKERS.tenant, "tenant"],
       [CLAIM_MARKERS.job, "job"],
     ]);
-    const queueMarkers = Array.from({ length: queues }, (_, index) => {
-      const marker = `\u0000queue${index}`;
-      markers.set(marker, `queue${index}`);
+    markers.set(CLAIM_MARKERS.format, "format");
+    markers.set(CLAIM_MARKERS.pool, "pool");
+    const labelMarkers = Array.from({ length: labelSets }, (_, index) => {
+      const marker = `\u0000labels${index}`;
+      markers.set(marker, `labels${index}`);
       return marker;
     });
     const runnable = (eb: ExpressionBuilder<Database, "jobs">) =>
-      eb.or([
-        eb("status", "=", "queued"),
-        eb.and([eb("status", "=", "running"), eb("lease_expires_at", "<", clock)]),
+      eb.and([
+        eb.or([
+          eb("status", "=", "queued"),
+          eb.and([eb("status", "=", "running"), eb("lease_expires_at", "<", clock)]),
+        ]),
+        eb("needs_format", "<=", CLAIM_MARKERS.format),
       ]);
     let pick = this.#db.selectFrom("jobs").select("id").where(runnable);
     if (options.tenant !== undefined) pick = pick.where("tenant", "=", CLAIM_MARKERS.tenant);
-    if (queues > 0) pick = pick.where("queue", "in", queueMarkers);
+    if (serves !== undefined) {
+      pick = pick
+        .where((eb) => (serves.pool === null ? eb("pool", "is", null) : eb("pool", "=", CLAIM_MARKERS.pool)))
+        .where("labels", "in", labelMarkers);
+    }
     pick = pick.orderBy("created_at").orderBy("id").limit(1);
     // Workers on PostgreSQL pass over a job another worker is claiming instead of waiting for it.
     if (this.#engine === "postgres") pick = pick.forUpdate().skipLocked();
@@ -704,12 +744,18 @@ class StepQueries {
       ["queued", "running"],
       options.job ?? "?",
     )
-      .set((eb) => ({
+      .set({
         lease_owner: CLAIM_MARKERS.token,
         lease_expires_at: sql<number>`${clock} + ${CLAIM_MARKERS.ttl}`,
-        attempts: eb("attempts", "+", 1),
+        // An attempt counts only when the claim before it got going (it recorded its
+        // job_claimed) and made no progress (it recorded no step's result, NOT_PROGRESS): the
+        // same step was in flight when that claim's worker stopped. A job that moved on starts
+        // over at 1; a claim that stopped before its run began counts nothing; a poison step
+        // reaches the dead letter.
+        attempts: sql<number>`case when exists (select 1 from job_events where job_events.job_id = jobs.id and job_events.seq > jobs.progress_seq and job_events.kind not in (${sql.join(NOT_PROGRESS.map((kind) => sql`${kind}`))})) then 1 when exists (select 1 from job_events where job_events.job_id = jobs.id and job_events.seq > jobs.progress_seq and job_events.kind = 'job_claimed') then jobs.attempts + 1 when jobs.attempts < 1 then 1 else jobs.attempts end`,
+        progress_seq: sql<number>`(select coalesce(max(job_events.seq), 0) from job_events where job_events.job_id = jobs.id)`,
         updated_at: clock,
-      }))
+      })
       // `=`, not `in`: PostgreSQL runs a scalar subquery once, where `in (… limit 1)` may be
       // run again for each row and hand one claim every queued job.
       .where((eb) => (options.job === undefined ? eb("id", "=", pick) : eb("id", "=", CLAIM_MARKERS.job)))
@@ -813,9 +859,33 @@ function bind(write: CompiledWrite, values: Record<string, unknown>): unknown[] 
   return write.recipe.map((slot) => ("name" in slot ? values[slot.name] : slot.value));
 }
 
+/**
+ * What a claim records without getting a step further: the claim itself, a call about to run
+ * (or run again), and what hooks and servers say while a step is in flight. Anything else is a
+ * step's result or a wait, and starts the count toward the dead letter over.
+ */
+const NOT_PROGRESS: readonly JobEvent["kind"][] = [
+  "job_claimed",
+  "tool_call",
+  "tool_call_retried",
+  "governance_checked",
+  "governance_denied",
+  "hook_error",
+  "mcp_progress",
+  "mcp_log",
+  "model_warning",
+];
+
 const WRITE_MARKERS = { ttl: -3, job: "\u0000job", token: "\u0000token" } as const;
 
-const CLAIM_MARKERS = { token: "\u0000token", ttl: -3, tenant: "\u0000tenant", job: "\u0000job" } as const;
+const CLAIM_MARKERS = {
+  token: "\u0000token",
+  ttl: -3,
+  tenant: "\u0000tenant",
+  job: "\u0000job",
+  format: -4,
+  pool: "\u0000pool",
+} as const;
 
 // Markers the queries are compiled with, to check that the parameters come in the order the
 // step passes them.

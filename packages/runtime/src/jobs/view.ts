@@ -19,8 +19,16 @@ export interface JobView {
   readonly depth: number;
   /** The agent's tags when the job started (none for a flow). */
   readonly tags: readonly string[];
-  /** Claims since the job last stopped cleanly; each crash of its worker adds one. */
+  /** Claims in a row with the same step in flight (jobs.md, "Failover"); progress starts it over at 1. */
   readonly attempts: number;
+  /** The task queue it runs on: `pool.<plugin>`, `pool.<plugin>.<labels>` or a shared pool's. */
+  readonly queue: string;
+  /**
+   * Why no live node will take it, while it waits to run and none serves its queue (no node of
+   * its pool with its labels, or only nodes of an older job format); null otherwise, and where
+   * the view is not read through the jobs service.
+   */
+  readonly unserved: string | null;
   readonly waitingFor: WaitingFor | null;
   readonly cancelRequestedBy: string | null;
   /** Epoch milliseconds, by the database's clock. */
@@ -42,6 +50,8 @@ export function jobView(row: JobRow): JobView {
     depth: row.depth,
     tags: JSON.parse(row.tags) as string[],
     attempts: row.attempts,
+    queue: row.queue,
+    unserved: null,
     waitingFor: row.waiting_for === null ? null : (JSON.parse(row.waiting_for) as WaitingFor),
     cancelRequestedBy: row.cancel_requested_by,
     createdAt: Number(row.created_at),

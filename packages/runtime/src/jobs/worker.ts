@@ -1,16 +1,30 @@
-// The worker loop (`oz0 worker`): takes runnable jobs from the store, up to a number at once,
-// and runs them under leases the heartbeat thread renews. It sleeps while there is nothing to
+// The worker loop of a node (`oz0 node`): takes runnable jobs from the store, up to a number at
+// once, from the task queues it serves (its pool and the labels it has, jobs/queues.ts), and
+// runs them under leases the heartbeat thread renews. It sleeps while there is nothing to
 // do and wakes when a job is queued (a NOTIFY on PostgreSQL, this process's own writes on
 // SQLite), with a slow poll for what no signal tells of: another process's writes to a shared
 // SQLite file, a dead worker's lease running out. While it runs it keeps a row in `workers`
-// with a heartbeat, so a CLI knows a live worker will take what it queues. Draining stops the
+// with a heartbeat (its oz0 version, job format, labels and pool), so a CLI knows a live node
+// will take what it queues and `oz0 node list` shows it; a drained node's row stays, marked
+// stopped, and a killed node's by its lapsed heartbeat, until a day has passed. Draining stops the
 // taking; the jobs in flight finish, or at the end of the grace period let go of their leases,
 // queued for another worker: a job is never lost.
+import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
+import { assertName } from "@oz0/sdk";
 import { sql } from "kysely";
-import type { Heartbeat, Listening } from "../store/index.js";
+import type { Heartbeat, Listening, WorkerRow } from "../store/index.js";
 import { JOB_ENGINE_DEFAULTS, type JobEngine } from "./engine.js";
+import { checkedLabels, type NodeServes, parseStoredLabels, serves, storedLabels } from "./queues.js";
 import type { JobView } from "./view.js";
+
+/** This oz0's version, as its nodes register it. */
+export const OZ0_VERSION: string = (
+  JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }
+).version;
+
+/** How long the row of a node that stopped or died stays for `oz0 node list`. */
+const GONE_KEPT_MS = 24 * 3_600_000;
 
 /** Worker settings when the options leave them out. */
 export const WORKER_DEFAULTS = {
@@ -35,6 +49,10 @@ export interface WorkerOptions {
   readonly ttlMs?: number;
   /** Only jobs of this tenant; every tenant's when left out. */
   readonly tenant?: string;
+  /** The node's labels: it takes jobs whose required labels are all among these. */
+  readonly labels?: readonly string[];
+  /** The shared pool it serves (a tenant maps plugins to it); the plugins' own pools when left out. */
+  readonly pool?: string;
   /** Told of each job as the worker takes it, and as its run stops (ended, waiting or let go). */
   readonly onClaimed?: (job: JobView) => void;
   readonly onStopped?: (job: JobView) => void;
@@ -49,6 +67,8 @@ export class JobWorker {
   /** This worker's row in `workers`: the engine's node. */
   readonly id: string;
   readonly concurrency: number;
+  /** The queues it serves: its pool, its labels and the job format it understands. */
+  readonly serves: NodeServes;
   readonly #options: WorkerOptions;
   readonly #pollMs: number;
   readonly #graceMs: number;
@@ -69,6 +89,12 @@ export class JobWorker {
     this.engine = engine;
     this.id = engine.node;
     this.concurrency = concurrency;
+    if (options.pool !== undefined) assertName("pool", options.pool);
+    this.serves = {
+      pool: options.pool ?? null,
+      labels: checkedLabels(options.labels ?? [], "a node"),
+      format: engine.format,
+    };
     this.#options = options;
     this.#pollMs =
       options.pollMs ??
@@ -112,7 +138,12 @@ export class JobWorker {
     await Promise.race([all, delay(STOP_WAIT_MS)]);
     this.#heartbeat?.stop();
     await this.#listening?.close();
-    await store(this).db.deleteFrom("workers").where("id", "=", this.id).execute();
+    const { db, clockSql } = store(this);
+    await db
+      .updateTable("workers")
+      .set({ stopped_at: clockSql, expires_at: clockSql })
+      .where("id", "=", this.id)
+      .execute();
   }
 
   async #register(): Promise<void> {
@@ -128,6 +159,11 @@ export class JobWorker {
         concurrency: this.concurrency,
         started_at: clock,
         expires_at: sql<number>`${clock} + ${this.#ttlMs}`,
+        version: OZ0_VERSION,
+        format: this.serves.format,
+        labels: storedLabels(this.serves.labels),
+        pool: this.serves.pool,
+        tenant: this.#options.tenant ?? null,
       })
       .onConflict((conflict) =>
         conflict.column("id").doUpdateSet({ expires_at: sql<number>`${clock} + ${this.#ttlMs}` }),
@@ -160,9 +196,10 @@ export class JobWorker {
       }
       let taken: Awaited<ReturnType<JobEngine["take"]>>;
       try {
-        taken = await this.engine.take(
-          this.#options.tenant === undefined ? {} : { tenant: this.#options.tenant },
-        );
+        taken = await this.engine.take({
+          ...(this.#options.tenant === undefined ? {} : { tenant: this.#options.tenant }),
+          serves: { pool: this.serves.pool, labels: this.serves.labels },
+        });
       } catch (error) {
         this.#fault(error);
         await this.#idle();
@@ -228,7 +265,7 @@ export class JobWorker {
   }
 }
 
-/** Whether a worker is live on this store: one whose heartbeat has not run out. */
+/** How many nodes are live on this store: their heartbeat has not run out. */
 export async function liveWorkers(engine: JobEngine): Promise<number> {
   const { db, clockSql } = engine.jobs.store;
   const row = await db
@@ -239,15 +276,83 @@ export async function liveWorkers(engine: JobEngine): Promise<number> {
   return Number(row?.count ?? 0);
 }
 
+/** A node as `oz0 node list` shows it. */
+export interface NodeView {
+  readonly id: string;
+  readonly host: string;
+  readonly pid: number;
+  readonly version: string;
+  readonly format: number;
+  readonly labels: readonly string[];
+  readonly pool: string | null;
+  readonly tenant: string | null;
+  readonly concurrency: number;
+  /** live: its heartbeat runs; stopped: it drained; gone: its heartbeat lapsed (killed, or its machine gone). */
+  readonly state: "live" | "stopped" | "gone";
+  readonly startedAt: number;
+  /** Its last heartbeat's expiry, or when it stopped. */
+  readonly until: number;
+}
+
+function nodeView(row: WorkerRow, now: number): NodeView {
+  const state = row.stopped_at !== null ? "stopped" : Number(row.expires_at) > now ? "live" : "gone";
+  return {
+    id: row.id,
+    host: row.host,
+    pid: row.pid,
+    version: row.version,
+    format: row.format,
+    labels: parseStoredLabels(row.labels),
+    pool: row.pool,
+    tenant: row.tenant,
+    concurrency: row.concurrency,
+    state,
+    startedAt: Number(row.started_at),
+    until: Number(row.stopped_at ?? row.expires_at),
+  };
+}
+
+/** The nodes on this store, live first, then those that stopped or died within the last day. */
+export async function listNodes(engine: JobEngine): Promise<NodeView[]> {
+  const store = engine.jobs.store;
+  const [rows, now] = await Promise.all([
+    store.db.selectFrom("workers").selectAll().orderBy("started_at", "desc").orderBy("id").execute(),
+    store.now(),
+  ]);
+  const order = { live: 0, stopped: 1, gone: 2 } as const;
+  return rows.map((row) => nodeView(row, now)).sort((a, b) => order[a.state] - order[b.state]);
+}
+
 /**
- * Removes the rows of workers whose heartbeat has lapsed (killed outright, or their machine
- * gone): each worker clears them as it registers, so the table holds the live ones and the
- * recently dead. A stalled worker whose row went puts it back at its next heartbeat. Returns
- * how many rows went.
+ * Whether a live node serves job `job`: one of its tenant (or of every tenant) whose pool,
+ * labels and job format take it. A job no live node serves waits, and its view says so.
+ */
+export function servedBy(
+  nodes: readonly NodeView[],
+  job: {
+    readonly tenant: string;
+    readonly pool: string | null;
+    readonly labels: string;
+    readonly needs_format: number;
+  },
+): NodeView | undefined {
+  return nodes.find(
+    (node) =>
+      node.state === "live" && (node.tenant === null || node.tenant === job.tenant) && serves(node, job),
+  );
+}
+
+/**
+ * Removes the rows of nodes that stopped or died more than a day ago: each node clears them as
+ * it registers and at its slow poll, so the table holds the live ones and the recently gone. A
+ * stalled node whose row went puts it back at its next heartbeat. Returns how many rows went.
  */
 export async function clearDeadWorkers(engine: JobEngine): Promise<number> {
   const { db, clockSql } = engine.jobs.store;
-  const result = await db.deleteFrom("workers").where("expires_at", "<=", clockSql).executeTakeFirst();
+  const result = await db
+    .deleteFrom("workers")
+    .where("expires_at", "<=", sql<number>`${clockSql} - ${GONE_KEPT_MS}`)
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
 
@@ -260,4 +365,31 @@ function delay(ms: number): Promise<void> {
 
 function store(worker: JobWorker) {
   return worker.engine.jobs.store;
+}
+
+/**
+ * Why no live node will take queued job `id`, or null when one will (or the job is not queued).
+ * Says what to start: a node of its pool with its labels, or of a newer job format.
+ */
+export async function whyUnserved(engine: JobEngine, id: string): Promise<string | null> {
+  const row = await engine.jobs.get(id);
+  if (row?.status !== "queued") return null;
+  const nodes = await listNodes(engine);
+  if (servedBy(nodes, row) !== undefined) return null;
+  const labels = parseStoredLabels(row.labels);
+  const start = `oz0 node${row.pool === null ? "" : ` --pool ${row.pool}`}${labels.length === 0 ? "" : ` --labels ${labels.join(",")}`}`;
+  const placed = nodes.filter(
+    (node) =>
+      node.state === "live" &&
+      (node.tenant === null || node.tenant === row.tenant) &&
+      serves({ ...node, format: Number.MAX_SAFE_INTEGER }, row),
+  );
+  if (placed.length > 0) {
+    return (
+      `no live node of queue ${row.queue} understands job format ${row.needs_format} (theirs: ` +
+      `${[...new Set(placed.map((node) => `${node.version}, format ${node.format}`))].join("; ")}); ` +
+      `it waits for a node of a newer oz0 version (docs/deploy.md, "Upgrades")`
+    );
+  }
+  return `no live node serves queue ${row.queue}, so the job waits; start one with ${start}`;
 }

@@ -173,15 +173,6 @@ export const LINT_CODES = {
     summary:
       "An agent's runtime does not run on its model's provider (openai-agents: only OpenAI's Responses and Chat formats).",
   },
-  "OZ-S036": {
-    severity: "error",
-    summary:
-      "An agent's harness: options are not what its runtime takes (an outside A2A agent's: card, skill, key, signature, jwks, version, auth, task_usd, poll, session_header).",
-  },
-  "OZ-S037": {
-    severity: "warning",
-    summary: "A remote agent lists tools:; its loop runs at the outside agent, which gets none of them.",
-  },
   "OZ-S033": {
     severity: "error",
     summary:
@@ -191,6 +182,24 @@ export const LINT_CODES = {
     severity: "error",
     summary:
       "A routine fires an agent whose ACP harness does not ask before each call: it does not say so (acp.asks), or the agent's harness.mode or harness.config voids it.",
+  },
+  "OZ-S036": {
+    severity: "error",
+    summary:
+      "An agent's harness: options are not what its runtime takes (an outside A2A agent's: card, skill, key, signature, jwks, version, auth, task_usd, poll, session_header).",
+  },
+  "OZ-S037": {
+    severity: "warning",
+    summary: "A remote agent lists tools:; its loop runs at the outside agent, which gets none of them.",
+  },
+  "OZ-S038": {
+    severity: "error",
+    summary:
+      "An agent needs more node labels, with its plugin's, than a node can have (8): no node could run it.",
+  },
+  "OZ-S039": {
+    severity: "warning",
+    summary: "An agent lists a node label its plugin's labels: already require.",
   },
 } as const satisfies Record<string, LintCodeInfo>;
 

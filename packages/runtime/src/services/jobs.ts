@@ -5,7 +5,7 @@
 import { Oz0Error, parsePartAddress } from "@oz0/sdk";
 import type { Caller } from "../callers/index.js";
 import type { Card } from "../cards/index.js";
-import type { JobEvent, JobView, RunListeners } from "../jobs/index.js";
+import { type JobEvent, type JobView, type RunListeners, whyUnserved } from "../jobs/index.js";
 import type { JobMode, JobStatus } from "../store/index.js";
 import { jobInScope, type ServiceCore, scoped } from "./core.js";
 import { agentAt, type PartHint } from "./parts.js";
@@ -55,9 +55,20 @@ export class JobsService {
     this.#core = core;
   }
 
+  /** The job; one that waits to run on a queue no live node serves says so in `unserved`. */
   async get(caller: Caller, id: string): Promise<JobView> {
     this.#core.check(caller, "jobs.get");
-    return this.#core.job(caller, id);
+    const view = await this.#core.job(caller, id);
+    if (view.status !== "queued") return view;
+    return { ...view, unserved: await whyUnserved(this.#core.deps.jobs, id) };
+  }
+
+  /** Queues a dead-lettered job again, to go on from its history; any other is JOB_STATE_CONFLICT. */
+  async retry(caller: Caller, id: string): Promise<JobView> {
+    return this.#core.change(caller, "jobs.retry", id, async (tenant) => {
+      await this.#core.job(caller, id);
+      return this.#core.deps.jobs.retry(id, caller.actor, { tenant });
+    });
   }
 
   /** The tenant's jobs, newest first, leaving out those of agents outside the caller's scope. */
@@ -159,15 +170,16 @@ export class JobsService {
   }
 
   /**
-   * Runs job `id` to its end or its next wait, following its children. When a worker is live,
-   * it is given a while to take the job first, and its run is followed; should the job still be
+   * Runs job `id` to its end or its next wait, following its children. When a live node serves
+   * its queue, it is given a while to take the job first, and its run is followed; should the job still be
    * queued then (the worker busy or gone), it runs here.
    */
   async run(caller: Caller, id: string, watch: RunWatch = {}): Promise<RunOutcome> {
     const tenant = this.#core.check(caller, "jobs.run");
     await this.#core.job(caller, id);
     const { jobs } = this.#core.deps;
-    if ((await this.#core.deps.liveWorkers()) > 0) {
+    // A live node that serves the job's queue gets the while; one of other queues would not take it.
+    if ((await this.#core.deps.liveWorkers()) > 0 && (await whyUnserved(jobs, id)) === null) {
       const until = Date.now() + WORKER_TAKE_MS;
       while (Date.now() < until && (await jobs.get(id, tenant)).status === "queued") {
         await new Promise((resolve) => setTimeout(resolve, WORKER_LOOK_MS));

@@ -11,6 +11,7 @@ import { IdentityService } from "./identity.js";
 import { ChatService, JobsService } from "./jobs.js";
 import { McpService } from "./mcp.js";
 import { ModelsService } from "./models.js";
+import { NodesService } from "./nodes.js";
 import { PluginConfigService } from "./plugin-config.js";
 import { RecordsService } from "./records.js";
 import { RemoteService } from "./remote.js";
@@ -40,6 +41,7 @@ export class Services {
   readonly skills: SkillsService;
   readonly routines: RoutinesService;
   readonly records: RecordsService;
+  readonly nodes: NodesService;
   readonly identity: IdentityService;
   readonly audit: AuditService;
 
@@ -64,6 +66,7 @@ export class Services {
     this.skills = new SkillsService(core);
     this.routines = new RoutinesService(core);
     this.records = new RecordsService(core);
+    this.nodes = new NodesService(core);
     this.identity = new IdentityService(core);
     this.audit = new AuditService(core);
   }

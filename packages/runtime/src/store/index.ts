@@ -64,6 +64,7 @@ export {
   type PluginChangesTable,
   type PluginGrantRow,
   type PluginGrantsTable,
+  type PluginPoolRow,
   type PluginRow,
   type PluginsTable,
   POLICY_ACTIONS,

@@ -135,6 +135,14 @@ export interface JobsTable {
    * first run's. Null until a run with telemetry starts, or when started without any.
    */
   traceparent: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The shared pool the job runs in (migration 15); null for its plugin's own pool. */
+  pool: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The node labels the job requires, sorted and comma-joined; '' for none. */
+  labels: ColumnType<string, string | undefined, string>;
+  /** The oldest job format a node must understand to run the job. */
+  needs_format: ColumnType<number, number | undefined, number>;
+  /** The last event's seq at the job's latest claim: the next claim counts an attempt only without progress since. */
+  progress_seq: ColumnType<number, number | undefined, number>;
 }
 
 /** The job's append-only history: `(job_id, seq)` is unique, so a step is recorded once. */
@@ -301,6 +309,28 @@ export interface WorkersTable {
   started_at: EpochMs;
   /** By the database's clock: past it, the worker counts as gone. */
   expires_at: EpochMs;
+  /** The node's oz0 version and the job format it understands (migration 15). */
+  version: ColumnType<string, string | undefined, string>;
+  format: ColumnType<number, number | undefined, number>;
+  /** Its labels, sorted and comma-joined; '' for none. */
+  labels: ColumnType<string, string | undefined, string>;
+  /** The shared pool it serves; null for the plugins' own pools. */
+  pool: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The only tenant whose jobs it takes; null for every tenant's. */
+  tenant: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When it drained and stopped; null while it runs (or since it was killed). */
+  stopped_at: ColumnType<EpochMs | null, EpochMs | null | undefined, EpochMs | null>;
+}
+
+/** A tenant's plugin mapped to a shared pool with a node selector (migration 15). */
+export interface PluginPoolsTable {
+  tenant: string;
+  plugin: string;
+  pool: string;
+  /** The labels the selector adds to what the plugin requires, sorted and comma-joined. */
+  labels: string;
+  created_by: string;
+  created_at: EpochMs;
 }
 
 /** A plugin bundle (migration 10): its files as one gzipped tar, keyed by their digest. */
@@ -514,6 +544,7 @@ export interface Database {
   records: RecordsTable;
   record_retention: RecordRetentionTable;
   record_holds: RecordHoldsTable;
+  plugin_pools: PluginPoolsTable;
   oz0_migrations: MigrationsTable;
 }
 
@@ -525,6 +556,7 @@ export type PartRow = Selectable<PartsTable>;
 export type NewPart = Insertable<PartsTable>;
 export type JobRow = Selectable<JobsTable>;
 export type WorkerRow = Selectable<WorkersTable>;
+export type PluginPoolRow = Selectable<PluginPoolsTable>;
 export type RoutineFireRow = Selectable<RoutineFiresTable>;
 export type NewJob = Insertable<JobsTable>;
 export type JobUpdate = Updateable<JobsTable>;

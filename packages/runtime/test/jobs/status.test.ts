@@ -62,10 +62,11 @@ async function statusOf(store: Store, id: string): Promise<JobStatus> {
 }
 
 describe("the job state machine's table", () => {
-  it("lets an ended job go nowhere", () => {
-    for (const ended of ["succeeded", "failed", "cancelled", "dead"] as const) {
+  it("lets an ended job go nowhere, but a dead-lettered one back to the queue when an operator retries it", () => {
+    for (const ended of ["succeeded", "failed", "cancelled"] as const) {
       expect(JOB_TRANSITIONS[ended]).toEqual([]);
     }
+    expect(JOB_TRANSITIONS.dead).toEqual(["queued"]);
   });
 
   it("names every status, and every status but the ones a job starts in can be reached", () => {

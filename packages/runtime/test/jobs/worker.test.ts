@@ -3,7 +3,7 @@
 // not finish, queued for another worker, so no job is lost.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { JobView } from "../../src/jobs/index.js";
-import { JobWorker, liveWorkers } from "../../src/jobs/index.js";
+import { JobWorker, listNodes, liveWorkers } from "../../src/jobs/index.js";
 import type { LanguageModel } from "../../src/models/index.js";
 import { openStore, type Store, type StoreOptions } from "../../src/store/index.js";
 import { disposeFixtures, engineFixtures } from "../store/engines.js";
@@ -190,23 +190,42 @@ describe.each(fixtures)("the workers table on $label", (fixture) => {
     return (await store.db.selectFrom("workers").select("id").orderBy("id").execute()).map((row) => row.id);
   }
 
-  it("cleans up dead worker rows, whose heartbeat lapsed, as a worker starts, and counts them not as live", async () => {
+  it("cleans up the rows of nodes gone for over a day as a node starts, keeps the recently gone, and counts neither as live", async () => {
     await deadRow("dead-1#1");
     await deadRow("dead-2#1");
+    const recent = Number(await store.now()) - 60_000;
+    await store.db
+      .insertInto("workers")
+      .values({
+        id: "recent#1",
+        host: "gone",
+        pid: 1,
+        concurrency: 1,
+        started_at: recent,
+        expires_at: recent,
+      })
+      .execute();
     const engine = h.engine();
     expect(await liveWorkers(engine)).toBe(0);
     const worker = new JobWorker(engine, { pollMs: HOUR_MS });
     await worker.start();
     try {
-      expect(await rows()).toEqual([worker.id]);
+      expect(await rows()).toEqual(["recent#1", worker.id].sort());
       expect(await liveWorkers(engine)).toBe(1);
+      expect((await listNodes(engine)).map((node) => [node.id, node.state])).toEqual([
+        [worker.id, "live"],
+        ["recent#1", "gone"],
+      ]);
     } finally {
       await worker.drain();
     }
-    expect(await rows()).toEqual([]);
+    // A drained node's row stays, marked stopped, and counts as live no more.
+    expect(await liveWorkers(engine)).toBe(0);
+    expect((await listNodes(engine)).find((node) => node.id === worker.id)?.state).toBe("stopped");
+    await store.db.deleteFrom("workers").execute();
   });
 
-  it("cleans up dead worker rows at its slow poll too", async () => {
+  it("cleans up the rows of nodes gone for over a day at its slow poll too", async () => {
     const idle = idling();
     const worker = new JobWorker(h.engine(), { pollMs: 50, ...idle });
     await worker.start();

@@ -340,6 +340,22 @@ const CASES: readonly RuleCase[] = [
       "plugin.yaml:15:10 error OZ-S034 routine nightly fires agent 'tinkerer', and its harness.mode 'auto' is not harness 'mock''s own mode, which voids its acp.asks, so not every call of its harness would reach a rule or a person; leave harness.mode and harness.config out, or start the agent by hand",
     ],
   },
+  {
+    code: "OZ-S038",
+    triggers: "refuses an agent that needs more node labels, with its plugin's, than a node can have",
+    passes: "accepts an agent whose labels with its plugin's fit on a node",
+    lines: [
+      "plugin.yaml:10:5 error OZ-S038 the agent needs 9 node labels with its plugin's (a, b, c, d, e, f, g, h, i); a node has at most 8, so none could run it",
+    ],
+  },
+  {
+    code: "OZ-S039",
+    triggers: "warns of an agent label its plugin's labels already require",
+    passes: "finds nothing in an agent label of its own",
+    lines: [
+      "plugin.yaml:10:14 warning OZ-S039 label 'gpu' is already required by the plugin's labels:, for every agent; remove it here",
+    ],
+  },
 ];
 
 describe("each lint rule, on the fixture that triggers it and the one that passes", () => {

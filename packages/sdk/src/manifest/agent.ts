@@ -6,6 +6,7 @@ import {
   addressField,
   choiceField,
   describe,
+  labelsField,
   modelChoiceSchema,
   nameField,
   pluginPath,
@@ -241,6 +242,7 @@ const agentShape = {
     .array(nameField("tag"))
     .max(MAX_TAGS, { error: tooMany("tags", MAX_TAGS) })
     .optional(),
+  labels: labelsField("labels").optional(),
   delegation: delegationSchema.optional(),
   model: modelChoiceSchema.optional(),
   limits: agentLimitsSchema.default(() => ({ ...AGENT_LIMIT_DEFAULTS })),

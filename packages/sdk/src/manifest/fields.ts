@@ -3,7 +3,7 @@
 // name with the nearest known key.
 import { parse as parseSemver, validRange } from "semver";
 import * as z from "zod";
-import { type NameKind, nameProblem } from "../names/index.js";
+import { MAX_LABELS, type NameKind, nameProblem } from "../names/index.js";
 import { didYouMean } from "../text/index.js";
 
 /**
@@ -253,6 +253,26 @@ export type ModelChoice = z.output<typeof modelChoiceSchema>;
 export function tooMany(what: string, max: number) {
   return (issue: { input?: unknown }) =>
     `at most ${max} ${what} are allowed; found ${Array.isArray(issue.input) ? issue.input.length : "more"}`;
+}
+
+/**
+ * The node labels a plugin or an agent requires (`labels: [gpu]`): only nodes started with
+ * every one of them run its jobs, on the queue `pool.<plugin>.<labels>`. Tags place nothing.
+ */
+export function labelsField(what: string) {
+  return z
+    .array(nameField("label"))
+    .max(MAX_LABELS, { error: tooMany(what, MAX_LABELS) })
+    .superRefine((labels, ctx) => {
+      for (const { index, value } of repeats(labels)) {
+        ctx.addIssue({
+          code: "custom",
+          message: `label '${value}' is listed twice`,
+          path: [index],
+          input: value,
+        });
+      }
+    });
 }
 
 /** The indexes of items that repeat an earlier one, with the value repeated. */

@@ -16,6 +16,7 @@ export {
   FAILURE_LIMITS,
   isBuiltinFunction,
   isValidName,
+  MAX_LABELS,
   MAX_TAGS,
   type NameKind,
   nameProblem,

@@ -12,6 +12,8 @@ export type NameKind =
   | "tool"
   | "function"
   | "tag"
+  | "label"
+  | "pool"
   | "failure kind";
 
 interface NameRule {
@@ -65,6 +67,9 @@ const RULES: Record<NameKind, NameRule> = {
   tool: TOOL_ID,
   function: FUNCTION_NAME,
   tag: TAG,
+  // Labels and pools go into task queue names (`pool.<pool>.<label>.<label>`), split at '.'.
+  label: SLUG,
+  pool: SLUG,
   "failure kind": FAILURE_KIND,
 };
 
@@ -116,6 +121,12 @@ export function isBuiltinFunction(name: string): name is BuiltinFunction {
 
 /** At most this many tags on an agent. */
 export const MAX_TAGS = 16;
+
+/**
+ * At most this many node labels: on a node, and required by an agent (its own and its plugin's
+ * together). A node serves every subset of its labels, so the number stays small.
+ */
+export const MAX_LABELS = 8;
 
 /** Failure kinds the platform itself ends jobs with; an agent may not declare these. */
 export const PLATFORM_FAILURE_KINDS = [

@@ -88,7 +88,7 @@ describe("errors", () => {
 
   it("lists the allowed keys for an unknown key with no close match", () => {
     expect(problem("wibble: 1\n").message).toBe(
-      "unknown key 'wibble'; allowed keys: schema, name, version, description, main, capabilities, model, tools, agents, flows, routines, uses, verified",
+      "unknown key 'wibble'; allowed keys: schema, name, version, description, main, capabilities, labels, model, tools, agents, flows, routines, uses, verified",
     );
   });
 

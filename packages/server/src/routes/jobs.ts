@@ -90,6 +90,20 @@ const answerJob = createRoute({
   responses: { 200: json(JobSchema, "The job, queued to go on."), ...errors },
 });
 
+const retryJob = createRoute({
+  operationId: "retryJob",
+  method: "post",
+  path: "/v1/t/{tenant}/jobs/{id}/retry",
+  summary: "Queue a dead-lettered job again",
+  description:
+    "It goes on from its history, its attempts counted from none; a job that is not dead is refused.",
+  tags: ["jobs"],
+  security,
+  middleware: [permit("jobs.retry")] as const,
+  request: { params: JobParams },
+  responses: { 200: json(JobSchema, "The job, queued."), ...errors },
+});
+
 const jobEvents = createRoute({
   operationId: "jobEvents",
   method: "get",
@@ -149,6 +163,8 @@ export function registerJobRoutes(app: OpenAPIHono<ServerEnv>, runtime: Runtime,
   app.openapi(answerJob, async (c) =>
     c.json(await jobs.answer(c.get("caller"), c.req.valid("param").id, c.req.valid("json").answer), 200),
   );
+
+  app.openapi(retryJob, async (c) => c.json(await jobs.retry(c.get("caller"), c.req.valid("param").id), 200));
 
   app.openapi(jobEvents, async (c) => {
     const caller = c.get("caller");

@@ -7,6 +7,7 @@ import { checkCards } from "./cards.js";
 import { checkContract } from "./contract.js";
 import { checkFailureContract } from "./failure-contract.js";
 import { checkHarness } from "./harness.js";
+import { checkLabels } from "./labels.js";
 import { checkModelNames } from "./model-names.js";
 import { checkDuplicateAgents } from "./parts.js";
 import { checkPaths } from "./paths.js";
@@ -37,4 +38,5 @@ export const RULES: readonly LintRule[] = [
   checkCapabilities,
   checkFailureContract,
   checkRoutines,
+  checkLabels,
 ];

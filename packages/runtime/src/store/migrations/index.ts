@@ -13,6 +13,7 @@ import { identity } from "./011-identity.js";
 import { approvalWithdrawn } from "./012-approval-withdrawn.js";
 import { routines } from "./013-routines.js";
 import { pluginGrants } from "./014-plugin-grants.js";
+import { nodes } from "./015-nodes.js";
 import { sessions } from "./016-sessions.js";
 import { records } from "./017-records.js";
 import type { Migration } from "./types.js";
@@ -35,6 +36,7 @@ export const MIGRATIONS: readonly Migration[] = [
   approvalWithdrawn,
   routines,
   pluginGrants,
+  nodes,
   sessions,
   records,
 ];
