@@ -91,6 +91,13 @@ const MATRIX: Record<string, readonly Probe[]> = {
   "POST /v1/t/{tenant}/jobs/{id}/cancel": [
     { part: () => ({ method: "POST", path: `/jobs/${hidden.job}/cancel` }) },
   ],
+  "POST /v1/t/{tenant}/jobs/{id}/retry": [
+    { part: () => ({ method: "POST", path: `/jobs/${hidden.job}/retry` }) },
+  ],
+  "GET /v1/t/{tenant}/nodes": [{ none: "the nodes that run jobs name no agent or job" }],
+  "GET /v1/t/{tenant}/pools": [{ none: "a plugin's shared pool names no agent or job" }],
+  "PUT /v1/t/{tenant}/pools/{plugin}": [{ none: "a plugin's shared pool names no agent or job" }],
+  "DELETE /v1/t/{tenant}/pools/{plugin}": [{ none: "a plugin's shared pool names no agent or job" }],
   "POST /v1/t/{tenant}/jobs/{id}/answer": [
     { part: () => ({ method: "POST", path: `/jobs/${hidden.job}/answer`, body: json({ answer: "yes" }) }) },
   ],
