@@ -19,8 +19,10 @@ import { assertAgentRuns } from "../policy/index.js";
 import type { Database, JobMode, JobRow, JobStatus, Store } from "../store/index.js";
 import { checkedTraceparent, type Telemetry } from "../telemetry/index.js";
 import type { CallInterceptor, PartSource } from "../tools/index.js";
+import { type FollowItem, type FollowOptions, followJob } from "./follow.js";
 import { keyedJobId, newJobId, newLeaseToken, newNodeId } from "./ids.js";
 import type { RunDeps, RunListeners } from "./job-run.js";
+import { LiveFeed } from "./live.js";
 import { runJob } from "./loop.js";
 import { assertRuntimeRuns, inputProblem, readSchema } from "./setup.js";
 import { moveJob } from "./status.js";
@@ -144,6 +146,8 @@ export interface SearchFilter {
 export class JobEngine {
   readonly jobs: JobStore;
   readonly node: string;
+  /** Running jobs' model text as it streams, for followers (`follow`). */
+  readonly live: LiveFeed;
   readonly #deps: RunDeps;
   readonly #leaseMs: number;
   readonly #pollMs: number;
@@ -153,6 +157,7 @@ export class JobEngine {
     this.node = options.node ?? newNodeId();
     this.#leaseMs = options.leaseMs ?? JOB_ENGINE_DEFAULTS.leaseMs;
     this.#pollMs = options.pollMs ?? JOB_ENGINE_DEFAULTS.pollMs;
+    this.live = new LiveFeed(options.store.broadcast);
     this.#deps = {
       jobs: this.jobs,
       source: options.source,
@@ -163,6 +168,7 @@ export class JobEngine {
       interceptors: options.interceptors ?? [],
       hooks: options.hooks ?? storeHookSource(options.store, options.source),
       telemetry: options.telemetry,
+      live: this.live,
     };
   }
 
@@ -295,6 +301,30 @@ export class JobEngine {
    */
   async run(id: string, options: RunOptions): Promise<JobView> {
     requireTenant(options?.tenant);
+    // Following another worker's run, its model text comes over the job's live feed; while this
+    // process runs the job itself, the run tells `onText` directly.
+    let here = false;
+    const onText = options.onText;
+    const relay =
+      options.follow === true && onText !== undefined
+        ? await this.live.subscribe(options.tenant, id, (message) => {
+            if (!here && message.kind === "text") onText(message.text);
+          })
+        : undefined;
+    try {
+      return await this.runOrFollow(id, options, (running) => {
+        here = running;
+      });
+    } finally {
+      relay?.();
+    }
+  }
+
+  private async runOrFollow(
+    id: string,
+    options: RunOptions,
+    runningHere: (running: boolean) => void,
+  ): Promise<JobView> {
     for (;;) {
       if (aborted(options.signal)) return this.get(id, options.tenant);
       const claimed = await this.jobs.claim({
@@ -305,7 +335,12 @@ export class JobEngine {
         tenant: options.tenant,
       });
       if (claimed !== undefined) {
-        await this.runClaimed(claimed, options);
+        runningHere(true);
+        try {
+          await this.runClaimed(claimed, options);
+        } finally {
+          runningHere(false);
+        }
         if (!options.follow || aborted(options.signal)) return this.get(id, options.tenant);
         continue;
       }
@@ -330,6 +365,24 @@ export class JobEngine {
       }
       await sleep(this.#pollMs);
     }
+  }
+
+  /**
+   * Follows job `id` of `tenant` (checked first: another tenant's is not found) until it ends:
+   * its events as they are written, after `options.after`, and its model text as it streams,
+   * wherever it runs (follow.ts says how).
+   */
+  async follow(id: string, options: FollowOptions): Promise<AsyncGenerator<FollowItem, void, undefined>> {
+    await this.row(id, requireTenant(options?.tenant));
+    return followJob(
+      {
+        live: this.live,
+        events: (job, read) => this.jobs.events(job, read.afterSeq),
+        get: (job, tenant) => this.get(job, tenant),
+      },
+      id,
+      options,
+    );
   }
 
   /** Runs a claimed job here; the caller's signal lets go of its lease and then stops it. */

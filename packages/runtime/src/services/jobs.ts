@@ -5,7 +5,7 @@
 import { Oz0Error, parsePartAddress } from "@oz0/sdk";
 import type { Caller } from "../callers/index.js";
 import type { Card } from "../cards/index.js";
-import type { JobEvent, JobView, RunListeners } from "../jobs/index.js";
+import type { FollowItem, JobEvent, JobView, RunListeners } from "../jobs/index.js";
 import type { JobMode, JobStatus } from "../store/index.js";
 import { jobInScope, type ServiceCore, scoped } from "./core.js";
 import { agentAt, type PartHint } from "./parts.js";
@@ -42,6 +42,14 @@ export interface JobSearch {
   readonly limit?: number | undefined;
   /** What the refusal of a tool's or skill's address says to do instead. */
   readonly hint?: PartHint | undefined;
+}
+
+export interface FollowJob {
+  /** Only the events after this seq (a resumed stream's Last-Event-ID). */
+  readonly after?: number | undefined;
+  /** How often the job's events are read when nothing said to read them sooner (100 ms). */
+  readonly pollMs?: number | undefined;
+  readonly signal?: AbortSignal | undefined;
 }
 
 /** How long `run` gives a live worker to take a job it started before running the job itself. */
@@ -107,6 +115,28 @@ export class JobsService {
     const events = await this.#core.deps.jobs.events(id, { tenant, afterSeq });
     // Read after the events: a job that ended before them has all its events among them.
     return { job: await this.#core.deps.jobs.get(id, tenant), events };
+  }
+
+  /**
+   * Follows job `id` until it ends: its events after `after` as they are written, and its model
+   * text as it streams (`delta` items, never stored and without a seq), wherever the job runs;
+   * then one `end` item with the job. Checked before it resolves: a job out of the caller's
+   * scope is not found, as a missing one. `signal` ends the following early.
+   * @example for await (const item of await services.jobs.follow(caller, id)) if (item.kind === "delta") write(item.text);
+   */
+  async follow(
+    caller: Caller,
+    id: string,
+    options: FollowJob = {},
+  ): Promise<AsyncGenerator<FollowItem, void, undefined>> {
+    const tenant = this.#core.check(caller, "jobs.follow");
+    await this.#core.job(caller, id);
+    return this.#core.deps.jobs.follow(id, {
+      tenant,
+      after: options.after,
+      pollMs: options.pollMs,
+      signal: options.signal,
+    });
   }
 
   /** The card a job's answer is drawn as; undefined for a text answer or a job without one. */
