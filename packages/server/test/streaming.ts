@@ -1,8 +1,10 @@
 // What the streaming tests share: an event stream read frame by frame as it comes, with its raw
 // text, so a test can wait for a frame, stop reading, or read to the end.
+import { join } from "node:path";
 import { createParser, type EventSourceMessage } from "eventsource-parser";
+import { FIXTURES } from "./helpers.js";
 
-export const NARRATOR = `${import.meta.dirname}/fixtures/narrator`;
+export const NARRATOR = join(FIXTURES, "narrator");
 
 export interface OpenStream {
   readonly messages: EventSourceMessage[];

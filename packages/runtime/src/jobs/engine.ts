@@ -40,6 +40,9 @@ export const JOB_ENGINE_DEFAULTS = {
   pollMs: 250,
 } as const;
 
+/** How often a run that leaves a queued job to a live worker looks whether one took it. */
+const WORKER_LOOK_MS = 100;
+
 export interface JobEngineOptions {
   readonly store: Store;
   readonly source: PartSource;
@@ -103,6 +106,11 @@ export interface RunOptions extends RunListeners {
   readonly tenant: string;
   /** When another worker holds the job, wait for it to stop (or for its lease to run out) instead of refusing. */
   readonly follow?: boolean;
+  /**
+   * A worker is live: leave the queued job to it this long before running it here (with
+   * `follow`, its run is followed, its model text told to `onText`).
+   */
+  readonly workerTakesMs?: number | undefined;
   /** Told while waiting on another worker's lease, about every poll. */
   readonly onLeaseWait?:
     | ((wait: { readonly owner: string | null; readonly remainingMs: number }) => void)
@@ -312,6 +320,11 @@ export class JobEngine {
           })
         : undefined;
     try {
+      const until = Date.now() + (options.workerTakesMs ?? 0);
+      while (Date.now() < until && (await this.row(id, options.tenant)).status === "queued") {
+        if (aborted(options.signal)) break;
+        await sleep(WORKER_LOOK_MS);
+      }
       return await this.runOrFollow(id, options, (running) => {
         here = running;
       });

@@ -104,9 +104,11 @@ async function* follow(
       absorb();
       if (read || Date.now() >= nextRead) {
         read = false;
-        const events = await source.events(id, { tenant, afterSeq: after });
-        // Read after the events: a job that ended before them has all its events among them.
+        // The job before its events: a job that had ended then has all its events among them
+        // (its end is written with its last ones), whereas one read after its events may have
+        // ended since, with events that were not read.
         const job = await source.get(id, tenant);
+        const events = await source.events(id, { tenant, afterSeq: after });
         for (const entry of events) {
           if (entry.kind === "model_call") {
             const step = entry.data.step;

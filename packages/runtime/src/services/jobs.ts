@@ -54,7 +54,6 @@ export interface FollowJob {
 
 /** How long `run` gives a live worker to take a job it started before running the job itself. */
 const WORKER_TAKE_MS = 5_000;
-const WORKER_LOOK_MS = 100;
 
 export class JobsService {
   readonly #core: ServiceCore;
@@ -104,17 +103,17 @@ export class JobsService {
     return this.#core.deps.jobs.events(id, { tenant, ...(afterSeq === undefined ? {} : { afterSeq }) });
   }
 
-  /** The job's events after `afterSeq`, and the job as it stood once they were read. */
+  /** The job's events after `afterSeq`, and the job as it stood just before they were read. */
   async eventPage(
     caller: Caller,
     id: string,
     afterSeq = 0,
   ): Promise<{ readonly job: JobView; readonly events: JobEvent[] }> {
     const tenant = this.#core.check(caller, "jobs.eventPage");
-    await this.#core.job(caller, id);
-    const events = await this.#core.deps.jobs.events(id, { tenant, afterSeq });
-    // Read after the events: a job that ended before them has all its events among them.
-    return { job: await this.#core.deps.jobs.get(id, tenant), events };
+    // The job before its events: a job that had ended then has all its events among them (its
+    // end is written with its last ones); read after them, it may have ended since.
+    const job = await this.#core.job(caller, id);
+    return { job, events: await this.#core.deps.jobs.events(id, { tenant, afterSeq }) };
   }
 
   /**
@@ -196,14 +195,11 @@ export class JobsService {
   async run(caller: Caller, id: string, watch: RunWatch = {}): Promise<RunOutcome> {
     const tenant = this.#core.check(caller, "jobs.run");
     await this.#core.job(caller, id);
-    const { jobs } = this.#core.deps;
-    if ((await this.#core.deps.liveWorkers()) > 0) {
-      const until = Date.now() + WORKER_TAKE_MS;
-      while (Date.now() < until && (await jobs.get(id, tenant)).status === "queued") {
-        await new Promise((resolve) => setTimeout(resolve, WORKER_LOOK_MS));
-      }
-    }
-    return this.#outcome(caller, await jobs.run(id, { ...watch, tenant, follow: true }));
+    const workerTakesMs = (await this.#core.deps.liveWorkers()) > 0 ? WORKER_TAKE_MS : 0;
+    return this.#outcome(
+      caller,
+      await this.#core.deps.jobs.run(id, { ...watch, tenant, follow: true, workerTakesMs }),
+    );
   }
 
   /** Runs job `id` on after a person acted on it (an answer, a decision), then each parent its end wakes. */
