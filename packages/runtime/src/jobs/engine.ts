@@ -309,35 +309,25 @@ export class JobEngine {
    */
   async run(id: string, options: RunOptions): Promise<JobView> {
     requireTenant(options?.tenant);
-    // Following another worker's run, its model text comes over the job's live feed; while this
-    // process runs the job itself, the run tells `onText` directly.
-    let here = false;
-    const onText = options.onText;
-    const relay =
-      options.follow === true && onText !== undefined
-        ? await this.live.subscribe(options.tenant, id, (message) => {
-            if (!here && message.kind === "text") onText(message.text);
-          })
-        : undefined;
+    const relay = new TextRelay(this.live, id, options);
     try {
-      const until = Date.now() + (options.workerTakesMs ?? 0);
-      while (Date.now() < until && (await this.row(id, options.tenant)).status === "queued") {
-        if (aborted(options.signal)) break;
-        await sleep(WORKER_LOOK_MS);
+      const workerTakesMs = options.workerTakesMs ?? 0;
+      if (workerTakesMs > 0) {
+        // Listening before the worker may take the job: its text from the first piece on.
+        await relay.listen();
+        const until = Date.now() + workerTakesMs;
+        while (Date.now() < until && (await this.row(id, options.tenant)).status === "queued") {
+          if (aborted(options.signal)) break;
+          await sleep(WORKER_LOOK_MS);
+        }
       }
-      return await this.runOrFollow(id, options, (running) => {
-        here = running;
-      });
+      return await this.runOrFollow(id, options, relay);
     } finally {
-      relay?.();
+      relay.stop();
     }
   }
 
-  private async runOrFollow(
-    id: string,
-    options: RunOptions,
-    runningHere: (running: boolean) => void,
-  ): Promise<JobView> {
+  private async runOrFollow(id: string, options: RunOptions, relay: TextRelay): Promise<JobView> {
     for (;;) {
       if (aborted(options.signal)) return this.get(id, options.tenant);
       const claimed = await this.jobs.claim({
@@ -348,11 +338,11 @@ export class JobEngine {
         tenant: options.tenant,
       });
       if (claimed !== undefined) {
-        runningHere(true);
+        relay.here = true;
         try {
           await this.runClaimed(claimed, options);
         } finally {
-          runningHere(false);
+          relay.here = false;
         }
         if (!options.follow || aborted(options.signal)) return this.get(id, options.tenant);
         continue;
@@ -370,6 +360,7 @@ export class JobEngine {
       if (row.status !== "running" && row.status !== "queued") return jobView(row);
       if (row.status === "running" && !options.follow) throw heldElsewhere(row, await this.jobs.store.now());
       if (row.status === "running") {
+        await relay.listen();
         const now = await this.jobs.store.now();
         options.onLeaseWait?.({
           owner: row.lease_owner,
@@ -711,6 +702,40 @@ function heldElsewhere(row: JobRow, now: number): Oz0Error {
 
 function aborted(signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true;
+}
+
+/**
+ * Tells a run's `onText` the text of another worker's run it follows, from the job's live feed;
+ * while this process runs the job itself (`here`), the run tells it directly.
+ */
+class TextRelay {
+  here = false;
+  readonly #live: LiveFeed;
+  readonly #id: string;
+  readonly #options: RunOptions;
+  #listening: Promise<() => void> | undefined;
+  #stopped = false;
+
+  constructor(live: LiveFeed, id: string, options: RunOptions) {
+    this.#live = live;
+    this.#id = id;
+    this.#options = options;
+  }
+
+  /** Listens from now on, once: only for a run that follows and has an `onText`. */
+  async listen(): Promise<void> {
+    const onText = this.#options.onText;
+    if (this.#options.follow !== true || onText === undefined || this.#stopped) return;
+    this.#listening ??= this.#live.subscribe(this.#options.tenant, this.#id, (message) => {
+      if (!this.here && message.kind === "text") onText(message.text);
+    });
+    await this.#listening;
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    void this.#listening?.then((stop) => stop()).catch(() => {});
+  }
 }
 
 function sleep(ms: number): Promise<void> {

@@ -141,6 +141,8 @@ export class LivePublisher {
   #sending: Promise<void> | undefined;
   /** Whether text went out since the last write did: the write after a step's text is told too. */
   #streamed = false;
+  /** The step whose text went to other processes last: only a step with text sends its end. */
+  #sentStep: number | undefined;
 
   constructor(feed: LiveFeed, tenant: string, job: string) {
     this.#feed = feed;
@@ -154,6 +156,7 @@ export class LivePublisher {
     this.#feed.deliver(this.#tenant, this.#job, { kind: "text", step, text });
     if (this.#feed.wire === undefined) return;
     this.#streamed = true;
+    this.#sentStep = step;
     const last = this.#waiting.at(-1);
     if (last !== undefined && "step" in last && last.step === step && !last.end) last.text += text;
     else this.#waiting.push({ step, text, end: false });
@@ -163,7 +166,9 @@ export class LivePublisher {
   /** Step `step`'s text is all out. Resolves once every process was sent all of it, before its model_call is written. */
   async endStep(step: number): Promise<void> {
     this.#feed.deliver(this.#tenant, this.#job, { kind: "step_end", step });
-    if (this.#feed.wire === undefined) return;
+    // A step without text (a reply of calls alone) sends nothing: followers elsewhere wait for no end.
+    if (this.#feed.wire === undefined || this.#sentStep !== step) return;
+    this.#sentStep = undefined;
     const last = this.#waiting.at(-1);
     if (last !== undefined && "step" in last && last.step === step && !last.end) last.end = true;
     else this.#waiting.push({ step, text: "", end: true });

@@ -36,7 +36,7 @@ describe("a live payload", () => {
 });
 
 describe("a live publisher", () => {
-  it("sends the pieces given at once as one message, and its step's end before endStep resolves", async () => {
+  it("sends the pieces given at once as one message, its step's end before endStep resolves, and nothing for a step without text", async () => {
     const sent: string[] = [];
     const broadcast: Broadcast = {
       maxPayloadBytes: 7_900,
@@ -59,6 +59,9 @@ describe("a live publisher", () => {
       { kind: "text", step: 1, text: "a time" },
       { kind: "step_end", step: 1 },
     ]);
+    // A step without text (a reply of calls alone) sends nothing at its end.
+    await publisher.endStep(2);
+    expect(sent).toHaveLength(1);
     // The write after the text is told to other processes; a write without text before it is not.
     publisher.written();
     publisher.written();
