@@ -540,6 +540,7 @@ export class JobEngine {
       }
       await this.cancelIn(trx, row, by);
     });
+    this.live.wrote(tenant, id);
     return this.get(id, tenant);
   }
 
@@ -612,6 +613,7 @@ export class JobEngine {
       });
       await this.jobs.notifyParent(trx, { id, parent: row.parent_id }, { status: "succeeded", output });
     });
+    this.live.wrote(tenant, id);
     return this.get(id, tenant);
   }
 
@@ -629,6 +631,7 @@ export class JobEngine {
         set: { waiting_for: null, updated_at: this.jobs.store.clockSql },
       });
     });
+    this.live.wrote(tenant, id);
   }
 
   private expectWaiting(row: JobRow, kind: WaitingFor["kind"], tenant: string): WaitingFor {

@@ -87,6 +87,11 @@ export class LiveFeed {
     await (await listening?.catch(() => undefined))?.close();
   }
 
+  /** Events of `job` were written outside a run (a cancel, an answer, a message): its followers here read them now. */
+  wrote(tenant: string, job: string): void {
+    this.deliver(tenant, job, { kind: "written" });
+  }
+
   /** Tells this process's followers of `job`. */
   deliver(tenant: string, job: string, message: LiveMessage): void {
     const listeners = this.#subscribers.get(keyOf(tenant, job));

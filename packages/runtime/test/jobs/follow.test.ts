@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { type FollowItem, type FollowSource, followJob } from "../../src/jobs/follow.js";
 import type { JobEvent, JobView } from "../../src/jobs/index.js";
 import { LiveFeed } from "../../src/jobs/live.js";
+import { harness, TENANT } from "./helpers.js";
 
 const HOUR_MS = 3_600_000;
 
@@ -81,5 +82,23 @@ describe("following a job", () => {
         item.kind === "event" ? item.event.kind : item.kind === "delta" ? item.text : "end",
       ),
     ).toEqual(["job_started", "Hel", "lo", "model_call", "job_succeeded", "end"]);
+  });
+
+  it("reads at once what is written outside a run (a cancel), without waiting for its poll", async () => {
+    const h = await harness();
+    try {
+      const engine = h.engine();
+      const started = await engine.start({ tenant: TENANT, agent: "helpdesk/triage", input: "ticket 7" });
+      const followed = all(await engine.follow(started.id, { tenant: TENANT, pollMs: HOUR_MS }));
+      await engine.cancel(started.id, "user:ops", { tenant: TENANT });
+      const out = await followed;
+      expect(out.map((item) => (item.kind === "event" ? item.event.kind : item.kind))).toEqual([
+        "job_started",
+        "job_cancelled",
+        "end",
+      ]);
+    } finally {
+      await h.close();
+    }
   });
 });
