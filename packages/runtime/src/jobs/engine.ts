@@ -305,7 +305,8 @@ export class JobEngine {
   /**
    * Runs job `id` in this process until it ends or waits, and returns it then. With `follow`, a
    * job another worker holds is waited for: until it stops, or until its lease runs out and
-   * this process takes it over.
+   * this process takes it over; meanwhile that worker's model text goes to `onText` (from a
+   * worker in this process, or on PostgreSQL anywhere).
    */
   async run(id: string, options: RunOptions): Promise<JobView> {
     requireTenant(options?.tenant);
@@ -313,7 +314,7 @@ export class JobEngine {
     try {
       const workerTakesMs = options.workerTakesMs ?? 0;
       if (workerTakesMs > 0) {
-        // Listening before the worker may take the job: its text from the first piece on.
+        // Listening while the job waits for a worker: the worker's text from then on reaches `onText`.
         await relay.listen();
         const until = Date.now() + workerTakesMs;
         while (Date.now() < until && (await this.row(id, options.tenant)).status === "queued") {
@@ -729,15 +730,19 @@ class TextRelay {
   async listen(): Promise<void> {
     const onText = this.#options.onText;
     if (this.#options.follow !== true || onText === undefined || this.#stopped) return;
-    this.#listening ??= this.#live.subscribe(this.#options.tenant, this.#id, (message) => {
-      if (!this.here && message.kind === "text") onText(message.text);
-    });
+    // The text is a courtesy to the person watching: a run whose feed cannot listen (no
+    // connection to spare) follows the job all the same, and its answer comes at the end.
+    this.#listening ??= this.#live
+      .subscribe(this.#options.tenant, this.#id, (message) => {
+        if (!this.here && message.kind === "text") onText(message.text);
+      })
+      .catch(() => () => {});
     await this.#listening;
   }
 
   stop(): void {
     this.#stopped = true;
-    void this.#listening?.then((stop) => stop()).catch(() => {});
+    void this.#listening?.then((stop) => stop());
   }
 }
 
