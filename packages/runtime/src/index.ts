@@ -41,6 +41,7 @@ export {
 } from "./identity/index.js";
 export {
   type DecisionReport,
+  type FollowItem,
   JobEngine,
   type JobEvent,
   type JobView,

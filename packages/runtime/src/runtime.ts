@@ -203,6 +203,7 @@ export class Runtime {
     // Spans still in the batch go out before the process lets go.
     await this.telemetry?.shutdown().catch(() => {});
     await this.mcp.close();
+    await this.jobs.live.close();
     await this.store.close();
   }
 }

@@ -1,19 +1,15 @@
 // A job's events as server-sent events: each event's id is its seq, so a client that
-// reconnects with Last-Event-ID gets exactly what came after; the stream follows the job until
-// it ends, then closes with an `end` event carrying the job.
-import type { JobEvent, JobView } from "@oz0/runtime";
+// reconnects with Last-Event-ID gets exactly what came after; between them, while a step runs,
+// `delta` frames carry the model's text as it streams, with no id (they are not stored, and a
+// resumed stream starts from a seq). The stream follows the job until it ends, then closes with
+// an `end` event carrying the job. What to send, and when, is the runtime's
+// (`runtime.services.jobs.follow`); this writes it.
+import type { FollowItem } from "@oz0/runtime";
 import type { Context } from "hono";
 import { streamSSE } from "hono/streaming";
 
-const ENDED = new Set(["succeeded", "failed", "cancelled", "dead"]);
-
 /** How long a quiet stream goes before a comment line keeps proxies from closing it. */
 const KEEPALIVE_MS = 15_000;
-
-interface EventsPage {
-  readonly job: JobView;
-  readonly events: readonly JobEvent[];
-}
 
 /** Whether the client asked for an event stream rather than JSON. */
 export function wantsEventStream(accept: string | undefined): boolean {
@@ -29,37 +25,58 @@ export function lastEventId(header: string | undefined): number | undefined | nu
 }
 
 /**
- * Streams `start.page`'s events, then reads the job's next ones every `pollMs` until it has ended
- * and every event up to its end was sent. The job is read after its events, so an ended job's
- * last events are always among those read with it.
+ * Writes what following the job gives as server-sent events until it ends; `stop` ends the
+ * following when the client goes away.
  */
 export function followEvents(
   c: Context,
-  start: { readonly after: number; readonly page: EventsPage },
-  next: (afterSeq: number) => Promise<EventsPage>,
-  pollMs: number,
+  items: AsyncGenerator<FollowItem, void, undefined>,
+  stop: AbortController,
 ): Response {
   return streamSSE(c, async (stream) => {
-    let page = start.page;
-    let after = start.after;
-    let quiet = 0;
-    for (;;) {
-      for (const entry of page.events) {
-        await stream.writeSSE({ id: String(entry.seq), event: entry.kind, data: JSON.stringify(entry) });
-        after = entry.seq;
+    stream.onAbort(() => stop.abort());
+    try {
+      let next = items.next();
+      for (;;) {
+        const result = await quietFor(next, KEEPALIVE_MS);
+        if (result === "quiet") {
+          await stream.write(": keepalive\n\n");
+          continue;
+        }
+        if (result.done === true) return;
+        await stream.writeSSE(frame(result.value));
+        if (stream.aborted || stream.closed) return;
+        next = items.next();
       }
-      if (ENDED.has(page.job.status)) {
-        await stream.writeSSE({ event: "end", data: JSON.stringify({ job: page.job }) });
-        return;
-      }
-      if (stream.aborted || stream.closed) return;
-      await stream.sleep(pollMs);
-      quiet = page.events.length === 0 ? quiet + pollMs : 0;
-      if (quiet >= KEEPALIVE_MS) {
-        await stream.write(": keepalive\n\n");
-        quiet = 0;
-      }
-      page = await next(after);
+    } finally {
+      stop.abort();
+      await items.return(undefined);
     }
   });
+}
+
+function frame(item: FollowItem): { id?: string; event: string; data: string } {
+  switch (item.kind) {
+    case "event":
+      return { id: String(item.event.seq), event: item.event.kind, data: JSON.stringify(item.event) };
+    case "delta":
+      return { event: "delta", data: JSON.stringify({ step: item.step, text: item.text }) };
+    case "end":
+      return { event: "end", data: JSON.stringify({ job: item.job }) };
+  }
+}
+
+/** What `pending` resolves to, or "quiet" once `ms` pass first (it is still pending then). */
+async function quietFor<T>(pending: Promise<T>, ms: number): Promise<T | "quiet"> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      pending,
+      new Promise<"quiet">((resolve) => {
+        timer = setTimeout(() => resolve("quiet"), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -19,8 +19,10 @@ import { assertAgentRuns } from "../policy/index.js";
 import type { Database, JobMode, JobRow, JobStatus, Store } from "../store/index.js";
 import { checkedTraceparent, type Telemetry } from "../telemetry/index.js";
 import type { CallInterceptor, PartSource } from "../tools/index.js";
+import { type FollowItem, type FollowOptions, followJob } from "./follow.js";
 import { keyedJobId, newJobId, newLeaseToken, newNodeId } from "./ids.js";
 import type { RunDeps, RunListeners } from "./job-run.js";
+import { LiveFeed } from "./live.js";
 import { runJob } from "./loop.js";
 import { elicitationContent, formFields } from "./mcp-host.js";
 import { JOB_FORMAT, type NodeServes, placed } from "./queues.js";
@@ -39,6 +41,9 @@ export const JOB_ENGINE_DEFAULTS = {
   /** How often a caller waiting for another worker's lease looks again. */
   pollMs: 250,
 } as const;
+
+/** How often a run that leaves a queued job to a live worker looks whether one took it. */
+const WORKER_LOOK_MS = 100;
 
 export interface JobEngineOptions {
   readonly store: Store;
@@ -108,6 +113,11 @@ export interface RunOptions extends RunListeners {
   readonly tenant: string;
   /** When another worker holds the job, wait for it to stop (or for its lease to run out) instead of refusing. */
   readonly follow?: boolean;
+  /**
+   * A worker is live: leave the queued job to it this long before running it here (with
+   * `follow`, its run is followed, its model text told to `onText`).
+   */
+  readonly workerTakesMs?: number | undefined;
   /** Told while waiting on another worker's lease, about every poll. */
   readonly onLeaseWait?:
     | ((wait: { readonly owner: string | null; readonly remainingMs: number }) => void)
@@ -152,6 +162,8 @@ export class JobEngine {
   readonly jobs: JobStore;
   readonly node: string;
   readonly format: number;
+  /** Running jobs' model text as it streams, for followers (`follow`). */
+  readonly live: LiveFeed;
   readonly #deps: RunDeps;
   readonly #leaseMs: number;
   readonly #pollMs: number;
@@ -162,6 +174,7 @@ export class JobEngine {
     this.format = options.format ?? JOB_FORMAT;
     this.#leaseMs = options.leaseMs ?? JOB_ENGINE_DEFAULTS.leaseMs;
     this.#pollMs = options.pollMs ?? JOB_ENGINE_DEFAULTS.pollMs;
+    this.live = new LiveFeed(options.store.broadcast);
     this.#deps = {
       jobs: this.jobs,
       source: options.source,
@@ -172,6 +185,7 @@ export class JobEngine {
       interceptors: options.interceptors ?? [],
       hooks: options.hooks ?? storeHookSource(options.store, options.source),
       telemetry: options.telemetry,
+      live: this.live,
     };
   }
 
@@ -300,10 +314,30 @@ export class JobEngine {
   /**
    * Runs job `id` in this process until it ends or waits, and returns it then. With `follow`, a
    * job another worker holds is waited for: until it stops, or until its lease runs out and
-   * this process takes it over.
+   * this process takes it over; meanwhile that worker's model text goes to `onText` (from a
+   * worker in this process, or on PostgreSQL anywhere).
    */
   async run(id: string, options: RunOptions): Promise<JobView> {
     requireTenant(options?.tenant);
+    const relay = new TextRelay(this.live, id, options);
+    try {
+      const workerTakesMs = options.workerTakesMs ?? 0;
+      if (workerTakesMs > 0) {
+        // Listening while the job waits for a worker: the worker's text from then on reaches `onText`.
+        await relay.listen();
+        const until = Date.now() + workerTakesMs;
+        while (Date.now() < until && (await this.row(id, options.tenant)).status === "queued") {
+          if (aborted(options.signal)) break;
+          await sleep(WORKER_LOOK_MS);
+        }
+      }
+      return await this.runOrFollow(id, options, relay);
+    } finally {
+      relay.stop();
+    }
+  }
+
+  private async runOrFollow(id: string, options: RunOptions, relay: TextRelay): Promise<JobView> {
     for (;;) {
       if (aborted(options.signal)) return this.get(id, options.tenant);
       const claimed = await this.jobs.claim({
@@ -315,7 +349,12 @@ export class JobEngine {
         format: this.format,
       });
       if (claimed !== undefined) {
-        await this.runClaimed(claimed, options);
+        relay.here = true;
+        try {
+          await this.runClaimed(claimed, options);
+        } finally {
+          relay.here = false;
+        }
         if (!options.follow || aborted(options.signal)) return this.get(id, options.tenant);
         continue;
       }
@@ -332,6 +371,7 @@ export class JobEngine {
       if (row.status !== "running" && row.status !== "queued") return jobView(row);
       if (row.status === "running" && !options.follow) throw heldElsewhere(row, await this.jobs.store.now());
       if (row.status === "running") {
+        await relay.listen();
         const now = await this.jobs.store.now();
         options.onLeaseWait?.({
           owner: row.lease_owner,
@@ -340,6 +380,24 @@ export class JobEngine {
       }
       await sleep(this.#pollMs);
     }
+  }
+
+  /**
+   * Follows job `id` of `tenant` (checked first: another tenant's is not found) until it ends:
+   * its events as they are written, after `options.after`, and its model text as it streams,
+   * wherever it runs (follow.ts says how).
+   */
+  async follow(id: string, options: FollowOptions): Promise<AsyncGenerator<FollowItem, void, undefined>> {
+    await this.row(id, requireTenant(options?.tenant));
+    return followJob(
+      {
+        live: this.live,
+        events: (job, read) => this.jobs.events(job, read.afterSeq),
+        get: (job, tenant) => this.get(job, tenant),
+      },
+      id,
+      options,
+    );
   }
 
   /** Runs a claimed job here; the caller's signal lets go of its lease and then stops it. */
@@ -494,6 +552,7 @@ export class JobEngine {
       }
       await this.cancelIn(trx, row, by);
     });
+    this.live.wrote(tenant, id);
     return this.get(id, tenant);
   }
 
@@ -606,6 +665,7 @@ export class JobEngine {
       });
       await this.jobs.notifyParent(trx, { id, parent: row.parent_id }, { status: "succeeded", output });
     });
+    this.live.wrote(tenant, id);
     return this.get(id, tenant);
   }
 
@@ -623,6 +683,7 @@ export class JobEngine {
         set: { waiting_for: null, updated_at: this.jobs.store.clockSql },
       });
     });
+    this.live.wrote(tenant, id);
   }
 
   private expectWaiting(row: JobRow, kind: WaitingFor["kind"], tenant: string): WaitingFor {
@@ -698,6 +759,44 @@ function heldElsewhere(row: JobRow, now: number): Oz0Error {
 
 function aborted(signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true;
+}
+
+/**
+ * Tells a run's `onText` the text of another worker's run it follows, from the job's live feed;
+ * while this process runs the job itself (`here`), the run tells it directly.
+ */
+class TextRelay {
+  here = false;
+  readonly #live: LiveFeed;
+  readonly #id: string;
+  readonly #options: RunOptions;
+  #listening: Promise<() => void> | undefined;
+  #stopped = false;
+
+  constructor(live: LiveFeed, id: string, options: RunOptions) {
+    this.#live = live;
+    this.#id = id;
+    this.#options = options;
+  }
+
+  /** Listens from now on, once: only for a run that follows and has an `onText`. */
+  async listen(): Promise<void> {
+    const onText = this.#options.onText;
+    if (this.#options.follow !== true || onText === undefined || this.#stopped) return;
+    // The text is a courtesy to the person watching: a run whose feed cannot listen (no
+    // connection to spare) follows the job all the same, and its answer comes at the end.
+    this.#listening ??= this.#live
+      .subscribe(this.#options.tenant, this.#id, (message) => {
+        if (!this.here && message.kind === "text") onText(message.text);
+      })
+      .catch(() => () => {});
+    await this.#listening;
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    void this.#listening?.then((stop) => stop());
+  }
 }
 
 function sleep(ms: number): Promise<void> {

@@ -28,8 +28,10 @@ export {
   type TakenJob,
   type WorkOptions,
 } from "./engine.js";
+export { FOLLOW_POLL_MS, type FollowItem, type FollowOptions } from "./follow.js";
 export { childJobId, newJobId } from "./ids.js";
 export type { RunListeners } from "./job-run.js";
+export { LiveFeed, type LiveMessage } from "./live.js";
 export { OUTPUT_RETRIES } from "./model-step.js";
 export {
   checkedLabels,

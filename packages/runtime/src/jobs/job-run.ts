@@ -14,6 +14,7 @@ import type { RunSpans, Telemetry } from "../telemetry/index.js";
 import type { CallInterceptor, PartSource } from "../tools/index.js";
 import { callsIn, JobUsage } from "../usage/index.js";
 import { applyEvent, type History } from "./history.js";
+import type { LiveFeed, LivePublisher } from "./live.js";
 import type { JobStore, Lease, Renewal } from "./store.js";
 
 /** What a job engine gives each run. */
@@ -29,6 +30,8 @@ export interface RunDeps {
   readonly hooks: HookSource;
   /** Where spans go, when an OTLP endpoint is configured. */
   readonly telemetry: Telemetry | undefined;
+  /** Where a run's model text goes as it streams, for whoever follows the job. */
+  readonly live: LiveFeed;
 }
 
 /** Listeners of one run: the CLI's progress and chat's streamed text. */
@@ -67,6 +70,7 @@ export class JobRun {
   #done = false;
   #heartbeat: Heartbeat | undefined;
   #deadlineTimer: NodeJS.Timeout | undefined;
+  #live: LivePublisher | undefined;
 
   constructor(
     deps: RunDeps,
@@ -173,6 +177,12 @@ export class JobRun {
     this.#governanceVersion = undefined;
   }
 
+  /** The job's live feed: its model text as it streams, and a word after each write. */
+  get live(): LivePublisher {
+    this.#live ??= this.deps.live.publisher(this.row.tenant, this.row.id);
+    return this.#live;
+  }
+
   get address(): string {
     return `${this.row.plugin}/${this.row.name}`;
   }
@@ -209,6 +219,7 @@ export class JobRun {
       applyEvent(this.history, entry);
       this.listeners.onEvent?.(entry);
     }
+    if (batch.length > 0) this.live.written();
     if (hooks !== undefined && batch.length > 0 && (await hooks.afterWrite(batch, final))) {
       // A handler ran after the write and may have changed the tenant's governance.
       this.#governanceVersion = undefined;

@@ -126,10 +126,15 @@ export async function callModel(
   request: ModelRequest,
 ): Promise<{ readonly reply: ModelReply; readonly ms: number } | true> {
   const step = request.step;
-  // Streamed text is redacted as it comes, as the recorded reply is when it is written.
-  const streamed =
-    run.listeners.onText === undefined ? undefined : run.lease.redactor.stream(run.listeners.onText);
-  if (streamed !== undefined) request = { ...request, onText: (delta) => streamed.write(delta) };
+  // Streamed text is redacted as it comes, as the recorded reply is when it is written, and goes
+  // to this run's listener and to the job's live feed alike.
+  const onText = run.listeners.onText;
+  const live = run.live;
+  const streamed = run.lease.redactor.stream((text) => {
+    onText?.(text);
+    live.text(step, text);
+  });
+  request = { ...request, onText: (delta) => streamed.write(delta) };
   // pre_llm_call may rewrite the request's messages and functions, or refuse the call (budgets).
   if (run.hooks !== undefined) {
     const addressOf = (name: string) => setup.toolset.functions.get(name)?.address ?? name;
@@ -142,10 +147,13 @@ export async function callModel(
   try {
     reply = await setup.model.generate(request);
   } catch (error) {
+    streamed.end();
+    await live.endStep(step);
     return stopped(run) ?? run.fail(failureOf(error, "model_error"));
-  } finally {
-    streamed?.end();
   }
+  // The step's text is all out, to every process, before its model_call is written.
+  streamed.end();
+  await live.endStep(step);
   const ms = Math.round((performance.now() - started) * 1000) / 1000;
   // post_llm_call may rewrite the reply before the job records or uses it.
   if (run.hooks !== undefined) reply = await run.hooks.afterModelCall(step, setup.model.id, reply);

@@ -65,6 +65,8 @@ export class CoreSession implements RuntimeSession {
   #diverged = false;
   /** Streamed model text, redacted as it comes; ended at each recorded step. */
   #streamed: { write(delta: string): void; end(): void } | undefined;
+  /** The step the text streaming now belongs to: the next one the runtime records. */
+  #streamedStep: number | undefined;
 
   constructor(run: JobRun, setup: AgentSetup) {
     this.#run = run;
@@ -206,7 +208,7 @@ export class CoreSession implements RuntimeSession {
   async recordStep(foreign: RuntimeForeignStep): Promise<RuntimeModelReply> {
     const run = this.#run;
     if (this.#stopped) throw new RuntimeStop(run.row.id);
-    this.#endStream();
+    await this.#endStream();
     const number = this.#steps + 1;
     const recorded = this.#diverged ? undefined : this.#index().replies[number - 1];
     if (recorded !== undefined) {
@@ -253,9 +255,18 @@ export class CoreSession implements RuntimeSession {
   }
 
   streamText(delta: string): void {
-    const onText = this.#run.listeners.onText;
-    if (onText === undefined || delta === "") return;
-    this.#streamed ??= this.#run.lease.redactor.stream(onText);
+    if (delta === "") return;
+    // Redacted as it comes, to this run's listener and the job's live feed alike, as oz0's own steps.
+    const run = this.#run;
+    if (this.#streamed === undefined) {
+      const step = run.history.steps + 1;
+      const onText = run.listeners.onText;
+      this.#streamedStep = step;
+      this.#streamed = run.lease.redactor.stream((text) => {
+        onText?.(text);
+        run.live.text(step, text);
+      });
+    }
     this.#streamed.write(delta);
   }
 
@@ -266,9 +277,13 @@ export class CoreSession implements RuntimeSession {
     ]);
   }
 
-  #endStream(): void {
+  /** The streamed text is all out, to every process, before its step is written. */
+  async #endStream(): Promise<void> {
     this.#streamed?.end();
     this.#streamed = undefined;
+    const step = this.#streamedStep;
+    this.#streamedStep = undefined;
+    if (step !== undefined) await this.#run.live.endStep(step);
   }
 
   async finish(reply: {
@@ -277,7 +292,7 @@ export class CoreSession implements RuntimeSession {
   }): Promise<string | undefined> {
     const run = this.#run;
     if (this.#stopped) throw new RuntimeStop(run.row.id);
-    this.#endStream();
+    await this.#endStream();
     // A replayed answer the history went on from (sent back, or a chat's next message) is not
     // checked and recorded again: the job goes on with the message that followed it.
     const followed = this.#index().followUps.get(this.#steps);

@@ -23,6 +23,7 @@ export {
   answerText,
   type ChatOpen,
   type ChatService,
+  type FollowJob,
   type JobSearch,
   type JobsService,
   type RunWatch,

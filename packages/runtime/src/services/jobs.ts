@@ -5,7 +5,13 @@
 import { Oz0Error, parsePartAddress } from "@oz0/sdk";
 import type { Caller } from "../callers/index.js";
 import type { Card } from "../cards/index.js";
-import { type JobEvent, type JobView, type RunListeners, whyUnserved } from "../jobs/index.js";
+import {
+  type FollowItem,
+  type JobEvent,
+  type JobView,
+  type RunListeners,
+  whyUnserved,
+} from "../jobs/index.js";
 import type { JobMode, JobStatus } from "../store/index.js";
 import { jobInScope, type ServiceCore, scoped } from "./core.js";
 import { agentAt, type PartHint } from "./parts.js";
@@ -44,9 +50,16 @@ export interface JobSearch {
   readonly hint?: PartHint | undefined;
 }
 
+export interface FollowJob {
+  /** Only the events after this seq (a resumed stream's Last-Event-ID). */
+  readonly after?: number | undefined;
+  /** How often the job's events are read when nothing said to read them sooner (100 ms). */
+  readonly pollMs?: number | undefined;
+  readonly signal?: AbortSignal | undefined;
+}
+
 /** How long `run` gives a live worker to take a job it started before running the job itself. */
 const WORKER_TAKE_MS = 5_000;
-const WORKER_LOOK_MS = 100;
 
 export class JobsService {
   readonly #core: ServiceCore;
@@ -107,17 +120,39 @@ export class JobsService {
     return this.#core.deps.jobs.events(id, { tenant, ...(afterSeq === undefined ? {} : { afterSeq }) });
   }
 
-  /** The job's events after `afterSeq`, and the job as it stood once they were read. */
+  /** The job's events after `afterSeq`, and the job as it stood just before they were read. */
   async eventPage(
     caller: Caller,
     id: string,
     afterSeq = 0,
   ): Promise<{ readonly job: JobView; readonly events: JobEvent[] }> {
     const tenant = this.#core.check(caller, "jobs.eventPage");
+    // The job before its events: a job that had ended then has all its events among them (its
+    // end is written with its last ones); read after them, it may have ended since.
+    const job = await this.#core.job(caller, id);
+    return { job, events: await this.#core.deps.jobs.events(id, { tenant, afterSeq }) };
+  }
+
+  /**
+   * Follows job `id` until it ends: its events after `after` as they are written, and its model
+   * text as it streams (`delta` items, never stored and without a seq), wherever the job runs;
+   * then one `end` item with the job. Checked before it resolves: a job out of the caller's
+   * scope is not found, as a missing one. `signal` ends the following early.
+   * @example for await (const item of await services.jobs.follow(caller, id)) if (item.kind === "delta") write(item.text);
+   */
+  async follow(
+    caller: Caller,
+    id: string,
+    options: FollowJob = {},
+  ): Promise<AsyncGenerator<FollowItem, void, undefined>> {
+    const tenant = this.#core.check(caller, "jobs.follow");
     await this.#core.job(caller, id);
-    const events = await this.#core.deps.jobs.events(id, { tenant, afterSeq });
-    // Read after the events: a job that ended before them has all its events among them.
-    return { job: await this.#core.deps.jobs.get(id, tenant), events };
+    return this.#core.deps.jobs.follow(id, {
+      tenant,
+      after: options.after,
+      pollMs: options.pollMs,
+      signal: options.signal,
+    });
   }
 
   /** The card a job's answer is drawn as; undefined for a text answer or a job without one. */
@@ -179,13 +214,9 @@ export class JobsService {
     await this.#core.job(caller, id);
     const { jobs } = this.#core.deps;
     // A live node that serves the job's queue gets the while; one of other queues would not take it.
-    if ((await this.#core.deps.liveWorkers()) > 0 && (await whyUnserved(jobs, id)) === null) {
-      const until = Date.now() + WORKER_TAKE_MS;
-      while (Date.now() < until && (await jobs.get(id, tenant)).status === "queued") {
-        await new Promise((resolve) => setTimeout(resolve, WORKER_LOOK_MS));
-      }
-    }
-    return this.#outcome(caller, await jobs.run(id, { ...watch, tenant, follow: true }));
+    const served = (await this.#core.deps.liveWorkers()) > 0 && (await whyUnserved(jobs, id)) === null;
+    const workerTakesMs = served ? WORKER_TAKE_MS : 0;
+    return this.#outcome(caller, await jobs.run(id, { ...watch, tenant, follow: true, workerTakesMs }));
   }
 
   /** Runs job `id` on after a person acted on it (an answer, a decision), then each parent its end wakes. */

@@ -15,6 +15,7 @@ export const SERVICE_ROLES = {
   "jobs.search": { role: "viewer", does: "search jobs" },
   "jobs.events": { role: "viewer", does: "read a job's history" },
   "jobs.eventPage": { role: "viewer", does: "read a job's history" },
+  "jobs.follow": { role: "viewer", does: "read a job's history" },
   "jobs.card": { role: "viewer", does: "read a job's card" },
   "jobs.answerCard": { role: "viewer", does: "read a job's answer" },
   "jobs.liveWorkers": { role: "viewer", does: "see whether a worker is running" },

@@ -100,6 +100,7 @@ export {
   SQLITE_PRAGMAS,
 } from "./sqlite.js";
 export {
+  type Broadcast,
   type Listening,
   openStore,
   type Store,

@@ -66,6 +66,12 @@ export interface Store {
    * Resolves once listening.
    */
   listenForJobs(listener: () => void): Promise<Listening>;
+  /**
+   * Transient messages to every process on the same PostgreSQL database (a running job's model
+   * text), each a NOTIFY on a channel of its own; undefined on SQLite, where nothing carries a
+   * message to another process. Nothing sent is stored.
+   */
+  readonly broadcast: Broadcast | undefined;
   /** Closes the database or the pool, and stops the heartbeats. */
   close(): Promise<void>;
 }
@@ -73,6 +79,20 @@ export interface Store {
 /** A listener for queued jobs; `close` stops it and lets its connection go. */
 export interface Listening {
   close(): Promise<void>;
+}
+
+/**
+ * Messages between the processes of one database, delivered in the order they were sent, to
+ * listeners that were listening then; a message sent while a listener's connection was down is
+ * lost. The sender hears its own messages too.
+ */
+export interface Broadcast {
+  /** The most bytes (UTF-8) one payload may have. */
+  readonly maxPayloadBytes: number;
+  /** Resolves once the message is sent: messages sent one after another arrive in that order. */
+  send(payload: string): Promise<void>;
+  /** Resolves once listening. */
+  listen(listener: (payload: string) => void): Promise<Listening>;
 }
 
 /** Opens a listener for queued jobs, once the schema is up to date. */
@@ -106,7 +126,8 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       POSTGRES_CLOCK_SQL,
       [],
       { engine: "postgres", target: databaseUrl, pragmas: [], busyTimeoutMs: 0 },
-      async () => (listener) => listenPostgres(databaseUrl, listener),
+      async () => (listener) => listenPostgres(databaseUrl, JOBS_CHANNEL, () => listener()),
+      (db) => postgresBroadcast(db, databaseUrl),
     );
   }
   let path: string;
@@ -133,8 +154,15 @@ export async function openStore(options: StoreOptions): Promise<Store> {
           pragmas: SQLITE_PRAGMAS.filter((pragma) => !pragma.startsWith("journal_mode")),
           busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS,
         };
-  return createStore(db, "sqlite", path, SQLITE_CLOCK_SQL, warnings, thread, () =>
-    listenSqlite(database, db),
+  return createStore(
+    db,
+    "sqlite",
+    path,
+    SQLITE_CLOCK_SQL,
+    warnings,
+    thread,
+    () => listenSqlite(database, db),
+    () => undefined,
   );
 }
 
@@ -152,6 +180,7 @@ async function createStore(
   warnings: readonly string[],
   thread: HeartbeatThreadData | undefined,
   listening: () => Promise<JobListen>,
+  broadcasting: (db: Kysely<Database>) => Broadcast | undefined,
 ): Promise<Store> {
   const clockSql = sql<number>`${sql.raw(clock)}`;
   let migrations: MigrationReport;
@@ -189,6 +218,7 @@ async function createStore(
     },
     heartbeat: (statement, listener) => heartbeats.start(statement, listener),
     listenForJobs: (listener) => listen(listener),
+    broadcast: broadcasting(db),
     async close() {
       await heartbeats.close();
       await db.destroy();
@@ -202,11 +232,39 @@ const JOBS_CHANNEL = "oz0_jobs";
 /** How long a lost LISTEN connection waits before it connects again. */
 const RELISTEN_MS = 1_000;
 
+/** The channel of `Store.broadcast`'s messages. */
+const BROADCAST_CHANNEL = "oz0_live";
+
+/**
+ * PostgreSQL refuses a NOTIFY payload of 8000 bytes or more; a little is kept back, so a
+ * payload measured at the limit is always taken.
+ */
+const NOTIFY_PAYLOAD_BYTES = 7_900;
+
+function postgresBroadcast(db: Kysely<Database>, url: string): Broadcast {
+  return {
+    maxPayloadBytes: NOTIFY_PAYLOAD_BYTES,
+    async send(payload) {
+      await sql`select pg_notify(${BROADCAST_CHANNEL}, ${payload})`.execute(db);
+    },
+    // What a lost connection missed is lost: a message is no use late.
+    listen: (listener) =>
+      listenPostgres(url, BROADCAST_CHANNEL, (payload) => {
+        if (payload !== undefined) listener(payload);
+      }),
+  };
+}
+
 /**
  * LISTENs on a connection of its own, outside the pool (a pooled one would be handed to
- * queries). A lost connection is opened again, and the listener told once, for what it missed.
+ * queries). A lost connection is opened again, and the listener told once with no payload, for
+ * what it missed.
  */
-async function listenPostgres(url: string, listener: () => void): Promise<Listening> {
+async function listenPostgres(
+  url: string,
+  channel: string,
+  listener: (payload: string | undefined) => void,
+): Promise<Listening> {
   const { default: pg } = await import("pg");
   let closed = false;
   let client: InstanceType<typeof pg.Client> | undefined;
@@ -214,7 +272,7 @@ async function listenPostgres(url: string, listener: () => void): Promise<Listen
   const connect = async (): Promise<void> => {
     const next = new pg.Client({ connectionString: url });
     next.on("notification", (message) => {
-      if (message.channel === JOBS_CHANNEL) listener();
+      if (message.channel === channel) listener(message.payload);
     });
     const lost = () => {
       if (closed || client !== next) return;
@@ -222,7 +280,7 @@ async function listenPostgres(url: string, listener: () => void): Promise<Listen
       void next.end().catch(() => {});
       retry = setTimeout(() => {
         void connect()
-          .then(() => listener())
+          .then(() => listener(undefined))
           .catch(() => lost());
       }, RELISTEN_MS);
       retry.unref();
@@ -231,7 +289,7 @@ async function listenPostgres(url: string, listener: () => void): Promise<Listen
     next.on("end", lost);
     client = next;
     await next.connect();
-    await next.query(`listen ${JOBS_CHANNEL}`);
+    await next.query(`listen ${channel}`);
   };
   await connect();
   return {

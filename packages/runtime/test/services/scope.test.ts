@@ -55,6 +55,8 @@ describe("a caller limited to some agents", () => {
   const jobOperations: [string, (services: Services, id: string) => Promise<unknown>][] = [
     ["jobs.get", (s, id) => s.jobs.get(ops, id)],
     ["jobs.events", (s, id) => s.jobs.events(ops, id)],
+    ["jobs.eventPage", (s, id) => s.jobs.eventPage(ops, id)],
+    ["jobs.follow", (s, id) => s.jobs.follow(ops, id)],
     ["jobs.card", (s, id) => s.jobs.card(ops, id)],
     ["jobs.answerCard", (s, id) => s.jobs.answerCard(ops, id)],
     ["jobs.cancel", (s, id) => s.jobs.cancel(ops, id)],

@@ -1,4 +1,4 @@
-// The jobs API: StartJob, get, search, cancel, answer and events. Each route parses, calls one
+// The jobs API: StartJob, get, search, cancel, answer and events (followed as SSE). Each route parses, calls one
 // runtime.services.jobs method with the caller, and shapes the answer.
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Runtime } from "@oz0/runtime";
@@ -110,7 +110,7 @@ const jobEvents = createRoute({
   path: "/v1/t/{tenant}/jobs/{id}/events",
   summary: "A job's events",
   description:
-    "As JSON, the events so far. With Accept: text/event-stream, server-sent events that follow the job until it ends: each event's id is its seq, so a client that reconnects with Last-Event-ID gets exactly the events after it; a last event named `end` carries the job.",
+    'As JSON, the events so far. With Accept: text/event-stream, server-sent events that follow the job until it ends: each event\'s id is its seq, so a client that reconnects with Last-Event-ID gets exactly the events after it; a last event named `end` carries the job. While a model step runs, its text streams as `event: delta` frames with `data: {"step": <the model_call\'s step>, "text": "<chunk>"}` and no id: they are not stored, come before their step\'s model_call event (whose text is the whole of them) and never after it; a stream that starts or resumes mid-step gets the rest of that step\'s text.',
   tags: ["jobs"],
   security,
   middleware: [permit("jobs.eventPage")] as const,
@@ -176,9 +176,11 @@ export function registerJobRoutes(app: OpenAPIHono<ServerEnv>, runtime: Runtime,
       ]);
     }
     const after = resumeAt ?? c.req.valid("query").after ?? 0;
-    // Read once before any stream opens: a missing or hidden job is an ordinary error answer.
-    const first = await jobs.eventPage(caller, id, after);
-    if (!wantsEventStream(c.req.header("accept"))) return c.json(first, 200);
-    return followEvents(c, { after, page: first }, (seq) => jobs.eventPage(caller, id, seq), pollMs) as never;
+    if (!wantsEventStream(c.req.header("accept")))
+      return c.json(await jobs.eventPage(caller, id, after), 200);
+    // Checked before any stream opens: a missing or hidden job is an ordinary error answer.
+    const stop = new AbortController();
+    const items = await jobs.follow(caller, id, { after, pollMs, signal: stop.signal });
+    return followEvents(c, items, stop) as never;
   });
 }
