@@ -64,9 +64,25 @@ describe.each(fixtures)("oz0 run beside a worker in another runtime on $label", 
       : "prints the answer once the job has ended, the text of the worker's run not crossing to it",
     async () => {
       const runtime = await Runtime.open({ home, databaseUrl });
-      // A live worker that takes no job of lab: `oz0 run` leaves the job to workers for a while.
-      const bystander = runtime.worker({ tenant: "default", pollMs: HOUR_MS });
-      await bystander.start();
+      // A live node elsewhere that serves lab's queue but has not taken the job: `oz0 run` leaves
+      // the job to the nodes for a while, and follows the one that takes it.
+      const now = await runtime.store.now();
+      await runtime.store.db
+        .insertInto("workers")
+        .values({
+          id: "node-elsewhere",
+          host: "elsewhere",
+          pid: 1,
+          concurrency: 1,
+          started_at: now,
+          expires_at: now + HOUR_MS,
+          version: "0.0.0",
+          format: 1_000_000,
+          labels: "",
+          pool: null,
+          tenant: LAB,
+        })
+        .execute();
       const worker = runtime.worker({ tenant: LAB, pollMs: 50 });
       try {
         const run = oz0(["run", "narrator/teller", "go", "--home", home, "--tenant", LAB]);
@@ -81,7 +97,7 @@ describe.each(fixtures)("oz0 run beside a worker in another runtime on $label", 
         else expect(result.stderr).not.toContain("word by word");
       } finally {
         await worker.drain();
-        await bystander.drain();
+        await runtime.store.db.deleteFrom("workers").where("id", "=", "node-elsewhere").execute();
         await runtime.close();
       }
     },
