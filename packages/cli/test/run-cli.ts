@@ -1,11 +1,27 @@
 // Runs oz0 command lines in the test's process with captured output, so CLI tests are fast
-// and see exactly what a user sees on stdout and stderr.
+// and see exactly what a user sees on stdout and stderr. With OZ0_TEST_CLI_THROUGH=server
+// (`npm run test:cli-server`), every command that can go through a server does: a real server
+// (startServer over the home's runtime, on 127.0.0.1) is started once per home and database,
+// and the command runs with --server and an admin key of its tenant in place of --home. The
+// commands that run only on this machine (src/local-only.ts), and those of a tenant that does
+// not exist yet (no key can be made for it), run embedded as before.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterAll } from "vitest";
 import { type ChatLines, chatInput } from "../src/commands/chat.js";
+import { localOnlyReason } from "../src/local-only.js";
 import { Output } from "../src/output.js";
 import { runCli } from "../src/program.js";
+
+/** Whether this run sends the commands through a server. */
+export const THROUGH_SERVER = process.env.OZ0_TEST_CLI_THROUGH === "server";
+
+/**
+ * Who a change is recorded as: the person at the terminal embedded (`cli:<user>`), the API key
+ * through a server (`key:<id>`).
+ */
+export const ACTOR = THROUGH_SERVER ? String.raw`key:\S+` : String.raw`cli:\S+`;
 
 export interface CliResult {
   readonly code: number;
@@ -18,6 +34,22 @@ export interface CliResult {
 export async function oz0(
   args: readonly string[],
   options: { readonly onStderr?: (text: string) => void } = {},
+): Promise<CliResult> {
+  const through = THROUGH_SERVER ? await throughServer(args) : undefined;
+  if (through === undefined) return runHere(args, options);
+  const before = process.env.OZ0_API_KEY;
+  process.env.OZ0_API_KEY = through.key;
+  try {
+    return await runHere(through.args, options);
+  } finally {
+    if (before === undefined) delete process.env.OZ0_API_KEY;
+    else process.env.OZ0_API_KEY = before;
+  }
+}
+
+async function runHere(
+  args: readonly string[],
+  options: { readonly onStderr?: (text: string) => void },
 ): Promise<CliResult> {
   let stdout = "";
   let stderr = "";
@@ -36,10 +68,119 @@ export async function oz0(
   return { code, stdout, stderr, json: <T>() => JSON.parse(stdout) as T };
 }
 
-/** A fresh oz0 home folder for one test file, removed by the returned cleanup. */
+/** A fresh oz0 home folder for one test file, removed by the returned cleanup (its server closed first). */
 export async function tempHome(): Promise<{ home: string; cleanup: () => Promise<void> }> {
   const home = await mkdtemp(join(tmpdir(), "oz0-home-"));
-  return { home, cleanup: () => rm(home, { recursive: true, force: true }) };
+  return {
+    home,
+    cleanup: async () => {
+      await closeServers(home);
+      await rm(home, { recursive: true, force: true });
+    },
+  };
+}
+
+// The servers of this test file, one per home and database, each with its admin keys by tenant.
+interface HomeServer {
+  readonly home: string;
+  readonly server: import("@oz0/server").RunningServer;
+  readonly keys: Map<string, string>;
+}
+const servers = new Map<string, Promise<HomeServer>>();
+
+afterAll(() => closeServers());
+
+async function closeServers(home?: string): Promise<void> {
+  for (const [at, started] of [...servers]) {
+    const running = await started.catch(() => undefined);
+    if (home !== undefined && running?.home !== home) continue;
+    servers.delete(at);
+    await running?.server.close();
+    await running?.server.runtime.close();
+  }
+}
+
+/** Global options that take a value: skipped when reading a command line's command words. */
+const VALUED = new Set(["--home", "--tenant", "--server", "--api-key-file"]);
+
+/**
+ * The command line as it goes through the home's server, with the key to send; undefined for
+ * one that runs embedded.
+ */
+async function throughServer(args: readonly string[]): Promise<{ args: string[]; key: string } | undefined> {
+  const words: string[] = [];
+  let home: string | undefined;
+  let tenant = "default";
+  for (let at = 0; at < args.length; at++) {
+    const arg = args[at]!;
+    if (arg === "--home") home = args[at + 1];
+    if (arg === "--tenant") tenant = args[at + 1] ?? tenant;
+    if (VALUED.has(arg)) {
+      at++;
+      continue;
+    }
+    if (arg.startsWith("-")) {
+      if (arg === "--json") continue;
+      break;
+    }
+    if (words.length < 3) words.push(arg);
+  }
+  home ??= process.env.OZ0_HOME;
+  if (home === undefined || words.length === 0) return undefined;
+  if (args.some((arg) => arg === "--server" || arg === "--api-key-file" || arg === "--help" || arg === "-h"))
+    return undefined;
+  for (let count = 1; count <= words.length; count++) {
+    if (localOnlyReason(words.slice(0, count).join(" ")) !== undefined) return undefined;
+  }
+  const running = await homeServer(home);
+  const key = await keyOf(running, tenant);
+  if (key === undefined) return undefined;
+  const sent: string[] = [];
+  for (let at = 0; at < args.length; at++) {
+    if (args[at] === "--home") {
+      at++;
+      continue;
+    }
+    sent.push(args[at]!);
+  }
+  return { args: ["--server", running.server.url, ...sent], key };
+}
+
+function homeServer(home: string): Promise<HomeServer> {
+  const databaseUrl = process.env.OZ0_DATABASE_URL;
+  const at = `${home}\n${databaseUrl ?? ""}`;
+  let started = servers.get(at);
+  if (started === undefined) {
+    started = (async () => {
+      const { Runtime } = await import("@oz0/runtime");
+      const { startServer } = await import("@oz0/server");
+      const runtime = await Runtime.open({ home, databaseUrl });
+      const server = await startServer({
+        runtime,
+        host: "127.0.0.1",
+        port: 0,
+        worker: { pollMs: 50 },
+        eventPollMs: 20,
+      });
+      return { home, server, keys: new Map() };
+    })();
+    servers.set(at, started);
+  }
+  return started;
+}
+
+/** An admin key of `tenant`, made once; undefined while the tenant does not exist. */
+async function keyOf(running: HomeServer, tenant: string): Promise<string | undefined> {
+  const known = running.keys.get(tenant);
+  if (known !== undefined) return known;
+  const { localAdmin } = await import("@oz0/runtime");
+  const admin = localAdmin(tenant);
+  const runtime = running.server.runtime;
+  const tenants = await runtime.services.identity.listTenants(localAdmin("default"));
+  if (!tenants.some((one) => one.name === tenant)) return undefined;
+  const made = await runtime.identity.createKey(admin, { name: "cli-tests", role: "admin", agents: ["*"] });
+  running.keys.set(tenant, made.key);
+  return made.key;
 }
 
 /** What a person at `oz0 chat` did: the lines chat read, and whether it closed the input. */

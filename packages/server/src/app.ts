@@ -19,6 +19,7 @@ import { registerModelRoutes } from "./routes/models.js";
 import { registerPluginConfigRoutes } from "./routes/plugin-config.js";
 import { registerPluginRoutes, UPLOAD_PATH } from "./routes/plugins.js";
 import { registerRoutineRoutes, registerRoutineWebhooks } from "./routes/routines.js";
+import { registerToolRoutes } from "./routes/tools.js";
 import { HealthSchema } from "./schemas.js";
 import {
   DEFAULT_BODY_LIMIT,
@@ -101,6 +102,7 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
   registerAuditRoutes(app, options.runtime.services);
   registerRoutineRoutes(app, options.runtime.services);
   registerChatRoutes(app, options.runtime.services);
+  registerToolRoutes(app, options.runtime.services);
 
   app.doc31(OPENAPI_PATH, {
     openapi: "3.1.0",

@@ -134,3 +134,12 @@ export const EventListSchema = z
   .openapi("JobEvents");
 
 export const HealthSchema = z.object({ status: z.literal("ok") }).openapi("Health");
+
+export const CardSchema = z
+  .object({ kind: z.enum(["text", "key_values", "table", "diff"]) })
+  .catchall(z.unknown())
+  .openapi("Card", { description: "A job's answer as data to draw: text, key-values, a table or a diff." });
+
+export const WorkersSchema = z
+  .object({ live: z.number().int().openapi({ description: "Workers live on the store now." }) })
+  .openapi("Workers");

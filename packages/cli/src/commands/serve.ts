@@ -5,7 +5,7 @@
 // when the command runs.
 import { once } from "node:events";
 import { type Command, InvalidArgumentError } from "commander";
-import { withRuntime } from "../context.js";
+import { withLocalRuntime } from "../context.js";
 import type { Output } from "../output.js";
 
 interface ServeOptions {
@@ -25,7 +25,7 @@ export function registerServe(program: Command, out: Output): Command {
     )
     .option("--no-worker", "run no worker here: jobs it starts wait for an oz0 worker elsewhere")
     .action(async (options: ServeOptions) => {
-      await withRuntime(out, async ({ runtime }) => {
+      await withLocalRuntime(out, async ({ runtime }) => {
         const { startServer } = await import("@oz0/server");
         const stop = new AbortController();
         const onSignal = () => stop.abort();

@@ -7,7 +7,7 @@
 import { once } from "node:events";
 import type { JobView } from "@oz0/runtime";
 import type { Command } from "commander";
-import { withRuntime } from "../context.js";
+import { withLocalRuntime } from "../context.js";
 import { numberOption } from "../options.js";
 import type { Output } from "../output.js";
 
@@ -33,7 +33,7 @@ export function registerWorker(program: Command, out: Output): Command {
     .action(async (options: WorkerOptions, command: Command) => {
       // A worker serves the whole store unless told which tenant: --tenant's default is no choice.
       const tenant = tenantGiven(command) ? out.options.tenant : undefined;
-      await withRuntime(out, async ({ runtime }) => {
+      await withLocalRuntime(out, async ({ runtime }) => {
         const say = (what: "claimed" | "stopped", job: JobView) => {
           if (out.json)
             out.writeJson({ event: what, job: { id: job.id, agent: job.agent, status: job.status } });
