@@ -1,27 +1,28 @@
 // Runs oz0 command lines in the test's process with captured output, so CLI tests are fast
 // and see exactly what a user sees on stdout and stderr. With OZ0_TEST_CLI_THROUGH=server
 // (`npm run test:cli-server`), every command that can go through a server does: a real server
-// (startServer over the home's runtime, on 127.0.0.1) is started once per home and database,
-// and the command runs with --server and an admin key of its tenant in place of --home. The
-// commands that run only on this machine (src/local-only.ts), and those of a tenant that does
-// not exist yet (no key can be made for it), run embedded as before.
+// (test-server.ts: startServer over the home's runtime, on 127.0.0.1, in a process of its own)
+// is started once per home and database, and the command runs with --server and a key in
+// place of --home. The server's identity takes
+// that key as the embedded CLI's own caller (the local admin of the command's tenant), so the
+// two answer for the same person and every answer can be compared byte for byte; keys
+// themselves are tested in server-client.test.ts and the server's tests. The commands that
+// run only on this machine (src/local-only.ts) run embedded as before.
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
 import { afterAll } from "vitest";
 import { type ChatLines, chatInput } from "../src/commands/chat.js";
 import { localOnlyReason } from "../src/local-only.js";
 import { Output } from "../src/output.js";
 import { runCli } from "../src/program.js";
+import { TEST_KEY } from "./test-server.js";
 
 /** Whether this run sends the commands through a server. */
 export const THROUGH_SERVER = process.env.OZ0_TEST_CLI_THROUGH === "server";
-
-/**
- * Who a change is recorded as: the person at the terminal embedded (`cli:<user>`), the API key
- * through a server (`key:<id>`).
- */
-export const ACTOR = THROUGH_SERVER ? String.raw`key:\S+` : String.raw`cli:\S+`;
 
 export interface CliResult {
   readonly code: number;
@@ -80,13 +81,16 @@ export async function tempHome(): Promise<{ home: string; cleanup: () => Promise
   };
 }
 
-// The servers of this test file, one per home and database, each with its admin keys by tenant.
+// The servers of this test file, one per home and database, each a process of its own.
 interface HomeServer {
   readonly home: string;
-  readonly server: import("@oz0/server").RunningServer;
-  readonly keys: Map<string, string>;
+  readonly url: string;
+  readonly process: ChildProcess;
 }
 const servers = new Map<string, Promise<HomeServer>>();
+
+const TEST_SERVER = join(import.meta.dirname, "test-server.ts");
+const RESOLVE_TS = join(import.meta.dirname, "../../runtime/test/store/fixtures/resolve-ts.ts");
 
 afterAll(() => closeServers());
 
@@ -95,8 +99,10 @@ async function closeServers(home?: string): Promise<void> {
     const running = await started.catch(() => undefined);
     if (home !== undefined && running?.home !== home) continue;
     servers.delete(at);
-    await running?.server.close();
-    await running?.server.runtime.close();
+    if (running === undefined || running.process.exitCode !== null) continue;
+    const exited = once(running.process, "exit");
+    running.process.kill("SIGTERM");
+    await exited;
   }
 }
 
@@ -133,8 +139,6 @@ async function throughServer(args: readonly string[]): Promise<{ args: string[];
     if (localOnlyReason(words.slice(0, count).join(" ")) !== undefined) return undefined;
   }
   const running = await homeServer(home);
-  const key = await keyOf(running, tenant);
-  if (key === undefined) return undefined;
   const sent: string[] = [];
   for (let at = 0; at < args.length; at++) {
     if (args[at] === "--home") {
@@ -143,44 +147,34 @@ async function throughServer(args: readonly string[]): Promise<{ args: string[];
     }
     sent.push(args[at]!);
   }
-  return { args: ["--server", running.server.url, ...sent], key };
+  return { args: ["--server", running.url, ...sent], key: `${TEST_KEY}${tenant}` };
 }
 
 function homeServer(home: string): Promise<HomeServer> {
-  const databaseUrl = process.env.OZ0_DATABASE_URL;
-  const at = `${home}\n${databaseUrl ?? ""}`;
+  const at = `${home}\n${process.env.OZ0_DATABASE_URL ?? ""}`;
   let started = servers.get(at);
   if (started === undefined) {
     started = (async () => {
-      const { Runtime } = await import("@oz0/runtime");
-      const { startServer } = await import("@oz0/server");
-      const runtime = await Runtime.open({ home, databaseUrl });
-      const server = await startServer({
-        runtime,
-        host: "127.0.0.1",
-        port: 0,
-        worker: { pollMs: 50 },
-        eventPollMs: 20,
+      const child = spawn(
+        process.execPath,
+        ["--conditions=@oz0/source", "--no-warnings", "--import", RESOLVE_TS, TEST_SERVER, home],
+        { stdio: ["ignore", "pipe", "pipe"], env: process.env },
+      );
+      let said = "";
+      child.stderr.on("data", (chunk) => {
+        said += String(chunk);
       });
-      return { home, server, keys: new Map() };
+      const [line] = (await Promise.race([
+        once(createInterface({ input: child.stdout }), "line"),
+        once(child, "exit").then(() => {
+          throw new Error(`the test server of ${home} ended before it listened: ${said}`);
+        }),
+      ])) as [string];
+      return { home, url: line.trim(), process: child };
     })();
     servers.set(at, started);
   }
   return started;
-}
-
-/** An admin key of `tenant`, made once; undefined while the tenant does not exist. */
-async function keyOf(running: HomeServer, tenant: string): Promise<string | undefined> {
-  const known = running.keys.get(tenant);
-  if (known !== undefined) return known;
-  const { localAdmin } = await import("@oz0/runtime");
-  const admin = localAdmin(tenant);
-  const runtime = running.server.runtime;
-  const tenants = await runtime.services.identity.listTenants(localAdmin("default"));
-  if (!tenants.some((one) => one.name === tenant)) return undefined;
-  const made = await runtime.identity.createKey(admin, { name: "cli-tests", role: "admin", agents: ["*"] });
-  running.keys.set(tenant, made.key);
-  return made.key;
 }
 
 /** What a person at `oz0 chat` did: the lines chat read, and whether it closed the input. */

@@ -86,6 +86,10 @@ export const StartJobBody = z
       .max(200)
       .optional()
       .openapi({ description: "A second StartJob of the same agent with this key returns the first job." }),
+    check_input: z.boolean().optional().openapi({
+      description:
+        "true (the default): an input that does not match the agent's input_schema is refused (422) before the job exists. false: the job starts and fails with invalid_input before the agent starts, as oz0 run's does.",
+    }),
   })
   .strict()
   .openapi("StartJob");

@@ -69,10 +69,14 @@ async function followOnce(
   });
   if (!response.ok) throw answeredError("GET", path, response.status, await response.text());
   if (response.body === null) return undefined;
+  // The steps whose text came as deltas; a step's text that did not (a server that sends no
+  // deltas, or a stream taken up after them) is given whole, before its step's line.
+  const streamed = new Set<unknown>();
   for await (const frame of frames(response.body)) {
     if (frame.event === "end") return (JSON.parse(frame.data) as { job: JobView }).job;
     if (frame.event === "delta" && frame.id === undefined) {
       const delta = JSON.parse(frame.data) as { step?: unknown; text?: unknown };
+      streamed.add(delta.step);
       if (typeof delta.text === "string") watch.onText?.(delta.text);
       continue;
     }
@@ -85,6 +89,9 @@ async function followOnce(
     }
     const entry = JSON.parse(frame.data) as JobEvent;
     onSeq(entry.seq);
+    if (entry.kind === "model_call" && !streamed.has(entry.data.step) && typeof entry.data.text === "string") {
+      watch.onText?.(entry.data.text);
+    }
     watch.onEvent?.(entry);
     if (entry.kind !== "job_waiting") continue;
     const waitingFor = (entry.data as { for?: { kind?: string; job?: string } }).for;

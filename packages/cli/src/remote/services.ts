@@ -30,11 +30,16 @@ export function remoteServices(api: ServerApi): CliServices {
 
   /** Runs a job on after a person acted on it, then each parent its end wakes, as `runUp` does. */
   const runUp = async (id: string, watch: RunWatch): Promise<RunOutcome> => {
-    let view = await followJob(api, id, await lastSeqOf(await events(id), PERSON_ACTS), watch);
+    let view = await followJob(api, id, lastSeqOf(await events(id), PERSON_ACTS), watch);
     while (ENDED.has(view.status) && view.parent !== null && watch.signal?.aborted !== true) {
+      // The server's worker may have taken the woken parent up, or run it to its end, already.
       const parent = await job(view.parent);
-      if (parent.status !== "queued" && parent.status !== "running") break;
-      view = await followJob(api, parent.id, await lastSeqOf(await events(parent.id), WAITS), watch);
+      if (parent.status === "waiting") break;
+      const history = await events(parent.id);
+      const child = view.id;
+      const woken = history.some((entry) => entry.kind === "child_job_finished" && entry.data.job === child);
+      if (ENDED.has(parent.status) && !woken) break;
+      view = await followJob(api, parent.id, lastSeqOf(history, WAITS), watch);
     }
     return { view, card: await card(view) };
   };
@@ -74,6 +79,8 @@ export function remoteServices(api: ServerApi): CliServices {
           json: {
             agent: request.agent,
             input: request.input,
+            // Unchecked, a job whose input does not match fails with invalid_input, as embedded.
+            check_input: request.checkInput === true,
             ...(request.idempotencyKey === undefined ? {} : { idempotency_key: request.idempotencyKey }),
           },
         });
@@ -283,7 +290,7 @@ function lastSeq(list: readonly JobEvent[]): number {
   return list.at(-1)?.seq ?? 0;
 }
 
-async function lastSeqOf(list: readonly JobEvent[], kinds: ReadonlySet<string>): Promise<number> {
+function lastSeqOf(list: readonly JobEvent[], kinds: ReadonlySet<string>): number {
   return list.findLast((entry) => kinds.has(entry.kind))?.seq ?? lastSeq(list);
 }
 

@@ -171,7 +171,7 @@ export function registerJobRoutes(app: OpenAPIHono<ServerEnv>, runtime: Runtime,
     const job = await jobs.start(c.get("caller"), {
       agent: body.agent,
       input: body.input,
-      checkInput: true,
+      checkInput: body.check_input !== false,
       idempotencyKey: body.idempotency_key,
     });
     return c.json(job, 201);
