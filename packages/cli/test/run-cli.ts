@@ -10,7 +10,7 @@
 // run only on this machine (src/local-only.ts) run embedded as before.
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -19,7 +19,6 @@ import { type ChatLines, chatInput } from "../src/commands/chat.js";
 import { localOnlyReason } from "../src/local-only.js";
 import { Output } from "../src/output.js";
 import { runCli } from "../src/program.js";
-import { TEST_KEY } from "./test-server.js";
 
 /** Whether this run sends the commands through a server. */
 export const THROUGH_SERVER = process.env.OZ0_TEST_CLI_THROUGH === "server";
@@ -69,9 +68,19 @@ async function runHere(
   return { code, stdout, stderr, json: <T>() => JSON.parse(stdout) as T };
 }
 
-/** A fresh oz0 home folder for one test file, removed by the returned cleanup (its server closed first). */
-export async function tempHome(): Promise<{ home: string; cleanup: () => Promise<void> }> {
+/** Homes whose commands run embedded in both passes. */
+const embeddedHomes = new Set<string>();
+
+/**
+ * A fresh oz0 home folder for one test file, removed by the returned cleanup (its server closed
+ * first). `embedded`: its commands run embedded in the second pass too, for a test of what a
+ * store without a live worker does (a server always runs one).
+ */
+export async function tempHome(
+  options: { readonly embedded?: boolean } = {},
+): Promise<{ home: string; cleanup: () => Promise<void> }> {
   const home = await mkdtemp(join(tmpdir(), "oz0-home-"));
+  if (options.embedded === true) embeddedHomes.add(home);
   return {
     home,
     cleanup: async () => {
@@ -87,9 +96,11 @@ interface HomeServer {
   readonly url: string;
   readonly process: ChildProcess;
 }
-const servers = new Map<string, Promise<HomeServer>>();
+const servers = new Map<string, Promise<HomeServer | undefined>>();
 
 const TEST_SERVER = join(import.meta.dirname, "test-server.ts");
+/** The key that stands for the local admin of the tenant after it, on the tests' servers. */
+const TEST_KEY = "oz0-cli-test-local-admin-of:";
 const RESOLVE_TS = join(import.meta.dirname, "../../runtime/test/store/fixtures/resolve-ts.ts");
 
 afterAll(() => closeServers());
@@ -132,6 +143,15 @@ async function throughServer(args: readonly string[]): Promise<{ args: string[];
     if (words.length < 3) words.push(arg);
   }
   home ??= process.env.OZ0_HOME;
+  if (home !== undefined && embeddedHomes.has(home)) return undefined;
+  // A home that is not there yet is made (or refused) by the embedded command, as ever.
+  if (
+    home !== undefined &&
+    !(await stat(home)
+      .then((info) => info.isDirectory())
+      .catch(() => false))
+  )
+    return undefined;
   if (home === undefined || words.length === 0) return undefined;
   if (args.some((arg) => arg === "--server" || arg === "--api-key-file" || arg === "--help" || arg === "-h"))
     return undefined;
@@ -139,6 +159,7 @@ async function throughServer(args: readonly string[]): Promise<{ args: string[];
     if (localOnlyReason(words.slice(0, count).join(" ")) !== undefined) return undefined;
   }
   const running = await homeServer(home);
+  if (running === undefined) return undefined;
   const sent: string[] = [];
   for (let at = 0; at < args.length; at++) {
     if (args[at] === "--home") {
@@ -150,27 +171,32 @@ async function throughServer(args: readonly string[]): Promise<{ args: string[];
   return { args: ["--server", running.url, ...sent], key: `${TEST_KEY}${tenant}` };
 }
 
-function homeServer(home: string): Promise<HomeServer> {
-  const at = `${home}\n${process.env.OZ0_DATABASE_URL ?? ""}`;
+/**
+ * The server of `home`, started with the environment a server of its own reads (the database,
+ * where its spans go) as it is now: one of another environment is closed first, so one worker
+ * at a time runs the home's jobs.
+ */
+async function homeServer(home: string): Promise<HomeServer | undefined> {
+  const at = [home, process.env.OZ0_DATABASE_URL ?? "", process.env.OTEL_EXPORTER_OTLP_ENDPOINT ?? ""].join(
+    "\n",
+  );
   let started = servers.get(at);
   if (started === undefined) {
+    await closeServers(home);
     started = (async () => {
       const child = spawn(
         process.execPath,
-        ["--conditions=@oz0/source", "--no-warnings", "--import", RESOLVE_TS, TEST_SERVER, home],
+        ["--conditions=@oz0/source", "--no-warnings", "--import", RESOLVE_TS, TEST_SERVER, home, TEST_KEY],
         { stdio: ["ignore", "pipe", "pipe"], env: process.env },
       );
-      let said = "";
-      child.stderr.on("data", (chunk) => {
-        said += String(chunk);
-      });
-      const [line] = (await Promise.race([
-        once(createInterface({ input: child.stdout }), "line"),
-        once(child, "exit").then(() => {
-          throw new Error(`the test server of ${home} ended before it listened: ${said}`);
-        }),
-      ])) as [string];
-      return { home, url: line.trim(), process: child };
+      child.stderr.resume();
+      // A home no server can open (one under /proc) runs its commands embedded, to show why.
+      const listening = await Promise.race([
+        once(createInterface({ input: child.stdout }), "line").then(([line]) => String(line).trim()),
+        once(child, "exit").then(() => undefined),
+      ]);
+      if (listening === undefined) return undefined;
+      return { home, url: listening, process: child };
     })();
     servers.set(at, started);
   }

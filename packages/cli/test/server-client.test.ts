@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { localAdmin, Runtime } from "@oz0/runtime";
 import { type RunningServer, startServer } from "@oz0/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { interrupts } from "../src/commands/job.js";
 import { LOCAL_ONLY } from "../src/local-only.js";
 import { followJob } from "../src/remote/follow.js";
 import { ServerApi } from "../src/remote/http.js";
@@ -199,5 +200,59 @@ describe("following a job's event stream", () => {
       message: expect.stringContaining("a frame this oz0 does not know (surprise)"),
     });
     await stream.close();
+  });
+
+  it("stops following at Ctrl-C, saying the job goes on on the server and how to follow it again", async () => {
+    const job = { id: "triage-j1", agent: "support-triage/triage", status: "running", waitingFor: null };
+    const http = createServer((request, response) => {
+      const path = request.url ?? "";
+      if (request.headers.accept === "text/event-stream") {
+        // One event, then the stream stays open as a long step's does.
+        response.writeHead(200, { "content-type": "text/event-stream" });
+        response.write(event(2, "job_claimed"));
+        return;
+      }
+      response.writeHead(path.endsWith("/jobs") ? 201 : 200, { "content-type": "application/json" });
+      response.end(
+        JSON.stringify(
+          path.endsWith("/workers")
+            ? { live: 1 }
+            : { ...job, status: path.endsWith("/jobs") ? "queued" : "running" },
+        ),
+      );
+    });
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+    const original = interrupts.on;
+    let interrupt = () => {};
+    interrupts.on = (handler) => {
+      interrupt = handler;
+      return () => {};
+    };
+    try {
+      const before = process.env.OZ0_API_KEY;
+      process.env.OZ0_API_KEY = "k";
+      const result = await oz0(["run", "support-triage/triage", "x", "--server", url], {
+        onStderr: (text) => {
+          if (text.startsWith("job triage-j1")) setTimeout(() => interrupt(), 50);
+        },
+      });
+      if (before === undefined) delete process.env.OZ0_API_KEY;
+      else process.env.OZ0_API_KEY = before;
+      expect(result.code).toBe(130);
+      expect(result.stderr).toContain(
+        [
+          "oz0: job triage-j1 goes on on the server: it is not cancelled, and the server's worker runs it",
+          "  oz0 job resume triage-j1   follow its steps again, to its end",
+          "  oz0 job trace triage-j1    see what it has done so far",
+          "  oz0 job cancel triage-j1   cancel it",
+          "",
+        ].join("\n"),
+      );
+    } finally {
+      interrupts.on = original;
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+    }
   });
 });
