@@ -251,10 +251,15 @@ export async function finishRun(
   }
   if (view.status === "succeeded") return;
   // Through a server, a run this command stopped following (Ctrl-C) goes on on the server.
-  const onServer = out.options.server !== undefined && (view.status === "queued" || view.status === "running");
+  const onServer =
+    out.options.server !== undefined && (view.status === "queued" || view.status === "running");
   const line = onServer ? goesOnOnServer(view) : endLine(view);
   if (!out.json) out.stderr(`oz0: ${line}\n`);
-  throw new CommanderError(onServer ? EXIT_CODES.interrupted : await exitCode(view), `oz0.job.${view.status}`, line);
+  throw new CommanderError(
+    onServer ? EXIT_CODES.interrupted : await exitCode(view),
+    `oz0.job.${view.status}`,
+    line,
+  );
 }
 
 function goesOnOnServer(view: JobView): string {

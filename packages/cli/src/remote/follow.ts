@@ -89,7 +89,11 @@ async function followOnce(
     }
     const entry = JSON.parse(frame.data) as JobEvent;
     onSeq(entry.seq);
-    if (entry.kind === "model_call" && !streamed.has(entry.data.step) && typeof entry.data.text === "string") {
+    if (
+      entry.kind === "model_call" &&
+      !streamed.has(entry.data.step) &&
+      typeof entry.data.text === "string"
+    ) {
       watch.onText?.(entry.data.text);
     }
     watch.onEvent?.(entry);
