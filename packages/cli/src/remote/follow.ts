@@ -72,7 +72,7 @@ async function followOnce(
   // The steps whose text came as deltas; a step's text that did not (a server that sends no
   // deltas, or a stream taken up after them) is given whole, before its step's line.
   const streamed = new Set<unknown>();
-  for await (const frame of frames(response.body)) {
+  for await (const frame of frames(response.body, `${api.url}${path}`)) {
     if (frame.event === "end") return (JSON.parse(frame.data) as { job: JobView }).job;
     if (frame.event === "delta" && frame.id === undefined) {
       const delta = JSON.parse(frame.data) as { step?: unknown; text?: unknown };
@@ -84,7 +84,7 @@ async function followOnce(
       throw new Oz0Error(
         "NETWORK_ERROR",
         `the event stream of job ${id} sent a frame this oz0 does not know (${frame.event}); is the server a newer oz0?`,
-        { data: { job: id, event: frame.event } },
+        { data: { url: api.url, cause: `unknown frame ${frame.event}` } },
       );
     }
     const entry = JSON.parse(frame.data) as JobEvent;
@@ -116,7 +116,7 @@ function jobView(api: ServerApi, id: string): Promise<JobView> {
 }
 
 /** The frames of an event stream, as the EventSource standard reads them. */
-async function* frames(body: ReadableStream<Uint8Array>): AsyncGenerator<Frame> {
+async function* frames(body: ReadableStream<Uint8Array>, url: string): AsyncGenerator<Frame> {
   const decoder = new TextDecoder();
   let buffer = "";
   let id: string | undefined;
@@ -148,7 +148,9 @@ async function* frames(body: ReadableStream<Uint8Array>): AsyncGenerator<Frame> 
       }
     }
   } catch (error) {
-    throw new Oz0Error("NETWORK_ERROR", `the event stream broke: ${(error as Error).message}`, {
+    const cause = (error as Error).message;
+    throw new Oz0Error("NETWORK_ERROR", `the event stream broke: ${cause}`, {
+      data: { url, cause },
       cause: error,
     });
   }

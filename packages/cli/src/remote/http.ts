@@ -60,7 +60,7 @@ export class ServerApi {
       throw new Oz0Error(
         "NETWORK_ERROR",
         `${method} ${this.url}${path} answered ${response.status} with a body that is not JSON; is ${this.url} an oz0 server?`,
-        { data: { url: this.url, status: response.status } },
+        { data: { url: this.url, cause: `status ${response.status}, not JSON` } },
       );
     }
   }
@@ -92,7 +92,10 @@ export class ServerApi {
       throw new Oz0Error(
         "NETWORK_ERROR",
         `cannot reach the oz0 server at ${this.url} (${cause?.code ?? cause?.message ?? (error as Error).message}); is oz0 serve running there?`,
-        { data: { url: this.url }, cause: error },
+        {
+          data: { url: this.url, cause: String(cause?.code ?? cause?.message ?? (error as Error).message) },
+          cause: error,
+        },
       );
     }
   }
@@ -117,6 +120,6 @@ export function answeredError(method: string, path: string, status: number, text
   return new Oz0Error(
     "NETWORK_ERROR",
     `${method} ${path} answered ${status} without an oz0 error: ${text.slice(0, 200)}`,
-    { data: { status } },
+    { data: { url: path, cause: `status ${status}` } },
   );
 }
