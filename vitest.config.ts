@@ -10,7 +10,6 @@ export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions, externalConditions: ["@oz0/source"] } },
   test: {
-    include: ["packages/*/test/**/*.test.ts", "plugins/*/test/**/*.test.ts", "scripts/*.test.ts"],
     environment: "node",
     // oz0 imports a plugin's built code entry (plugins/*/dist): build the stale ones first, and
     // the console oz0 serve serves (packages/console/dist). Then choose the PostgreSQL server the
@@ -23,5 +22,24 @@ export default defineConfig({
     onConsoleLog: (log) => {
       throw new Error(`a test wrote to the console unexpectedly: ${log}`);
     },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "oz0",
+          include: ["packages/*/test/**/*.test.ts", "plugins/*/test/**/*.test.ts", "scripts/*.test.ts"],
+        },
+      },
+      // The CLI's suite a second time, every command that can go through a server going through
+      // a real one over loopback HTTP (packages/cli/test/run-cli.ts), on SQLite and PostgreSQL.
+      {
+        extends: true,
+        test: {
+          name: "cli-through-server",
+          include: ["packages/cli/test/**/*.test.ts"],
+          env: { OZ0_TEST_CLI_THROUGH: "server" },
+        },
+      },
+    ],
   },
 });

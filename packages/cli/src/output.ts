@@ -10,6 +10,7 @@ export interface GlobalOptions {
   tenant: string;
   json?: boolean;
   server?: string;
+  apiKeyFile?: string;
 }
 
 export class Output {

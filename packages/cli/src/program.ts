@@ -29,6 +29,8 @@ import { registerSkill } from "./commands/skill.js";
 import { registerTenant } from "./commands/tenant.js";
 import { registerTool } from "./commands/tool.js";
 import { registerUser } from "./commands/user.js";
+import { invalidInput } from "./errors.js";
+import { localOnlyReason } from "./local-only.js";
 import { type GlobalOptions, Output } from "./output.js";
 
 /** The CLI's version, from its package.json (next to both src/ and dist/). */
@@ -43,7 +45,11 @@ function buildProgram(out: Output): Command {
     .option("--home <dir>", "oz0's home folder (default $OZ0_HOME or ~/.oz0)")
     .option("--tenant <name>", "the tenant to act in", "default")
     .option("--json", "print machine-readable JSON on stdout")
-    .option("--server <url>", "talk to an oz0 server instead of the embedded runtime")
+    .option(
+      "--server <url>",
+      "talk to the oz0 server at this URL instead of the embedded runtime (default $OZ0_SERVER)",
+    )
+    .option("--api-key-file <file>", "with --server: the file holding the API key (default $OZ0_API_KEY)")
     .enablePositionalOptions(false)
     .exitOverride()
     .configureOutput({
@@ -54,17 +60,10 @@ function buildProgram(out: Output): Command {
     })
     .hook("preAction", async (_command, action) => {
       const options = action.optsWithGlobals<GlobalOptions>();
+      const fromEnv = process.env.OZ0_SERVER;
+      if (options.server === undefined && fromEnv !== undefined && fromEnv !== "") options.server = fromEnv;
       out.configure(options);
-      // No command acts through a server yet, those that never open the runtime (init, lint)
-      // included: each refuses --server rather than go on without it.
-      if (options.server !== undefined) {
-        const { Oz0Error } = await import("@oz0/sdk");
-        throw new Oz0Error(
-          "NOT_SUPPORTED",
-          `--server ${options.server}: this oz0 has no HTTP client yet; run the command without --server to use the embedded runtime`,
-          { data: { feature: "--server" } },
-        );
-      }
+      await refuseWhatCannotGoThroughAServer(options, commandWords(action));
     });
   registerInit(program, out);
   registerPlugin(program, out);
@@ -92,6 +91,49 @@ function buildProgram(out: Output): Command {
   registerRecords(program, out);
   registerRoutine(program, out);
   return program;
+}
+
+/** `plugin install` for the command `oz0 plugin install` runs. */
+function commandWords(action: Command): string {
+  const words: string[] = [];
+  for (let command: Command | null = action; command?.parent != null; command = command.parent) {
+    words.unshift(command.name());
+  }
+  return words.join(" ");
+}
+
+/**
+ * A command that runs only on this machine refuses --server (or OZ0_SERVER), saying why; and
+ * --api-key-file means nothing without a server.
+ */
+async function refuseWhatCannotGoThroughAServer(options: GlobalOptions, words: string): Promise<void> {
+  if (options.server === undefined) {
+    if (options.apiKeyFile !== undefined) {
+      throw await invalidInput(
+        `--api-key-file ${options.apiKeyFile}: a key is for a server; give --server URL (or OZ0_SERVER) too, or leave the key out to use the embedded runtime`,
+        "api-key-file",
+        "without --server",
+      );
+    }
+    return;
+  }
+  if (options.home !== undefined) {
+    throw await invalidInput(
+      `--home ${options.home}: the home is the embedded runtime's; through --server ${options.server} the server's home is used, so leave --home out`,
+      "home",
+      "with --server",
+    );
+  }
+  const why = localOnlyReason(words);
+  if (why === undefined) return;
+  const { Oz0Error } = await import("@oz0/sdk");
+  throw new Oz0Error(
+    "NOT_SUPPORTED",
+    `oz0 ${words} does not go through a server (--server ${options.server}): ${why}`,
+    {
+      data: { feature: "--server", command: `oz0 ${words}` },
+    },
+  );
 }
 
 /** Runs one oz0 command line and returns its exit code. */

@@ -1,5 +1,5 @@
-// The CLI prints every error in the SDK's one error shape; --server is the user's mistake
-// until oz0 has an HTTP client.
+// The CLI prints every error in the SDK's one error shape, a command that cannot go through a
+// server refusing --server included.
 import { stat } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { oz0, tempHome } from "./run-cli.js";
@@ -12,24 +12,7 @@ beforeAll(async () => {
 afterAll(() => cleanup());
 
 describe("--server", () => {
-  it("is refused as NOT_SUPPORTED, the user's to change, saying this oz0 has no HTTP client yet", async () => {
-    const result = await oz0(["plugin", "list", "--server", "https://oz0.example", "--json", "--home", home]);
-    expect(result.code).toBe(1);
-    expect(result.stdout).toBe("");
-    expect(JSON.parse(result.stderr)).toEqual({
-      error: {
-        code: "NOT_SUPPORTED",
-        message:
-          "--server https://oz0.example: this oz0 has no HTTP client yet; run the command without --server to use the embedded runtime",
-        data: { feature: "--server" },
-        side: "user",
-        status: 400,
-        retryable: false,
-      },
-    });
-  });
-
-  it("is refused by commands that never open the runtime too, before they do anything", async () => {
+  it("is refused by a command that runs only on this machine, naming it and why, before it does anything", async () => {
     const target = `${home}/never-made`;
     for (const args of [
       ["init", target],
@@ -39,7 +22,12 @@ describe("--server", () => {
       expect(result.code).toBe(1);
       expect(JSON.parse(result.stderr).error).toMatchObject({
         code: "NOT_SUPPORTED",
-        data: { feature: "--server" },
+        message: expect.stringMatching(
+          new RegExp(
+            `^oz0 ${args.slice(0, -1).join(" ")} does not go through a server \\(--server https://oz0.example\\): `,
+          ),
+        ),
+        data: { feature: "--server", command: `oz0 ${args.slice(0, -1).join(" ")}` },
       });
     }
     await expect(stat(target)).rejects.toMatchObject({ code: "ENOENT" });

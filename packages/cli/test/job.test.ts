@@ -265,17 +265,21 @@ describe("the command line's own errors", () => {
 
 describe("oz0 job cancel", () => {
   it("cancels a queued job, recording who did", async () => {
+    // A job stays queued only on a store where no worker runs: a home that stays embedded.
+    const idle = await homeWithPlugins({ embedded: true });
+    const here = (args: string[]) => oz0([...args, "--home", idle.home]);
     const started = (
-      await run(["run", "support-triage/triage", "ticket 7", "--no-wait", "--json"])
+      await here(["run", "support-triage/triage", "ticket 7", "--no-wait", "--json"])
     ).json<RunShape>();
-    const result = await run(["job", "cancel", started.id]);
+    const result = await here(["job", "cancel", started.id]);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(new RegExp(`^job ${started.id} cancelled by cli:`));
-    const trace = (await run(["job", "trace", started.id, "--json"])).json<TraceEvent[]>();
+    const trace = (await here(["job", "trace", started.id, "--json"])).json<TraceEvent[]>();
     expect(trace.at(-1)).toMatchObject({
       kind: "job_cancelled",
       data: { by: expect.stringMatching(/^cli/) },
     });
+    await idle.cleanup();
   });
 
   it("refuses to cancel a job that has ended", async () => {

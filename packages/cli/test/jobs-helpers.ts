@@ -13,8 +13,10 @@ export const LAB = "lab";
  * A home with the sample plugin in tenant `default`, and the fixture plugins helpdesk and
  * clash-a (whose names the sample's would clash with) in tenant `lab`.
  */
-export async function homeWithPlugins(): Promise<{ home: string; cleanup: () => Promise<void> }> {
-  const made = await tempHome();
+export async function homeWithPlugins(
+  options: { readonly embedded?: boolean } = {},
+): Promise<{ home: string; cleanup: () => Promise<void> }> {
+  const made = await tempHome(options);
   const installs: [string, string][] = [
     [SAMPLE, "default"],
     [join(FIXTURES, "helpdesk"), LAB],

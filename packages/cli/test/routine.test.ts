@@ -17,7 +17,8 @@ let cleanup: () => Promise<void>;
 const run = (...args: string[]) => oz0([...args, "--home", home]);
 
 beforeAll(async () => {
-  ({ home, cleanup } = await tempHome());
+  // No worker runs on this store but the one a test starts: its commands stay embedded.
+  ({ home, cleanup } = await tempHome({ embedded: true }));
   const installed = await run("plugin", "install", CLOCKWORK);
   expect(installed.code, installed.stderr).toBe(0);
 });

@@ -81,23 +81,6 @@ describe("oz0 run", () => {
     expect(refused.json<RunShape>().failure).toMatchObject({ kind: "invalid_input" });
   });
 
-  it("with --no-wait and no live worker, leaves the job queued and says what runs it", async () => {
-    const started = await run(["run", "support-triage/triage", "ticket 7", "--no-wait"]);
-    expect(started.code).toBe(0);
-    expect(started.stdout).toMatch(
-      /^job triage-[0-9a-z]+ is queued; no worker is running: oz0 worker, or oz0 job resume triage-[0-9a-z]+, runs it\n$/,
-    );
-  });
-
-  it("starts the job and returns at once with --no-wait; oz0 job resume runs it", async () => {
-    const started = await run(["run", "support-triage/triage", "ticket 7", "--no-wait", "--json"]);
-    expect(started.code).toBe(0);
-    const job = started.json<RunShape>();
-    expect(job).toMatchObject({ status: "queued", output: null });
-    const resumed = await run(["job", "resume", job.id, "--json"]);
-    expect(resumed.json<RunShape>()).toMatchObject({ id: job.id, status: "succeeded", output: "billing" });
-  });
-
   it("refuses an address whose plugin does not own the agent, naming the owner", async () => {
     const result = await run(["run", "clash-a/asker", "x"], true);
     expect(result.code).toBe(1);
@@ -142,6 +125,27 @@ describe("oz0 run", () => {
     expect(twice.code).toBe(1);
     expect(twice.stderr).toBe("oz0: give the input as the argument or with --input-file, not both\n");
   });
+});
+
+// What a run does on a store where no worker runs, and what Ctrl-C does to the run this process
+// makes: on a home whose commands stay embedded in the second pass too, since a server always
+// runs a worker (through a server, Ctrl-C stops following; server-client.test.ts).
+describe("oz0 run on a store with no live worker", () => {
+  let idleHome: string;
+  let idleCleanup: () => Promise<void>;
+  beforeAll(async () => {
+    ({ home: idleHome, cleanup: idleCleanup } = await homeWithPlugins({ embedded: true }));
+  });
+  afterAll(() => idleCleanup());
+  const idle = (args: string[]) => oz0([...args, "--home", idleHome]);
+
+  it("with --no-wait and no live worker, leaves the job queued and says what runs it", async () => {
+    const started = await idle(["run", "support-triage/triage", "ticket 7", "--no-wait"]);
+    expect(started.code).toBe(0);
+    expect(started.stdout).toMatch(
+      /^job triage-[0-9a-z]+ is queued; no worker is running: oz0 worker, or oz0 job resume triage-[0-9a-z]+, runs it\n$/,
+    );
+  });
 
   it("lets the job go at Ctrl-C, saying how to resume, trace or cancel it; a cancel then takes effect at once", async () => {
     let interrupt = () => {};
@@ -149,7 +153,7 @@ describe("oz0 run", () => {
       interrupt = handler;
       return () => {};
     };
-    const result = await oz0(["run", "support-triage/triage", "ticket 7", "--home", home], {
+    const result = await oz0(["run", "support-triage/triage", "ticket 7", "--home", idleHome], {
       onStderr: (text) => {
         if (text.includes("tool call")) interrupt();
       },
@@ -166,11 +170,11 @@ describe("oz0 run", () => {
         "",
       ].join("\n"),
     );
-    const job = (await run(["job", "get", id!, "--json"])).json<RunShape>();
+    const job = (await idle(["job", "get", id!, "--json"])).json<RunShape>();
     expect(job.status).toBe("queued");
-    const cancelled = await run(["job", "cancel", id!]);
+    const cancelled = await idle(["job", "cancel", id!]);
     expect(cancelled.stdout).toMatch(new RegExp(`^job ${id} cancelled by cli:`));
-    expect((await run(["job", "get", id!, "--json"])).json<RunShape>().status).toBe("cancelled");
+    expect((await idle(["job", "get", id!, "--json"])).json<RunShape>().status).toBe("cancelled");
   });
 
   it("takes a job let go at Ctrl-C up again with oz0 job resume, at once and to its end", async () => {
@@ -179,16 +183,25 @@ describe("oz0 run", () => {
       interrupt = handler;
       return () => {};
     };
-    const started = await oz0(["run", "support-triage/triage", "ticket 7", "--home", home], {
+    const started = await oz0(["run", "support-triage/triage", "ticket 7", "--home", idleHome], {
       onStderr: (text) => {
         if (text.includes("model        step 1")) interrupt();
       },
     });
     expect(started.code).toBe(130);
     const id = /^job (triage-[0-9a-z]+)/.exec(started.stderr)?.[1];
-    const resumed = await run(["job", "resume", id!]);
+    const resumed = await idle(["job", "resume", id!]);
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toBe("billing\n");
     expect(resumed.stderr).not.toContain("waiting for the lease");
+  });
+
+  it("starts the job and returns at once with --no-wait; oz0 job resume runs it", async () => {
+    const started = await idle(["run", "support-triage/triage", "ticket 7", "--no-wait", "--json"]);
+    expect(started.code).toBe(0);
+    const job = started.json<RunShape>();
+    expect(job).toMatchObject({ status: "queued", output: null });
+    const resumed = await idle(["job", "resume", job.id, "--json"]);
+    expect(resumed.json<RunShape>()).toMatchObject({ id: job.id, status: "succeeded", output: "billing" });
   });
 });

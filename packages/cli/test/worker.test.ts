@@ -53,7 +53,8 @@ describe.each(fixtures)("oz0 worker on $label", (fixture) => {
   beforeAll(async () => {
     databaseUrl = (await fixture.fresh()).databaseUrl;
     if (databaseUrl !== undefined) process.env.OZ0_DATABASE_URL = databaseUrl;
-    ({ home, cleanup } = await homeWithPlugins());
+    // The workers here are the tests' own: the home's commands stay embedded in the second pass.
+    ({ home, cleanup } = await homeWithPlugins({ embedded: true }));
   });
   afterAll(async () => {
     delete process.env.OZ0_DATABASE_URL;

@@ -91,6 +91,10 @@ export const StartJobBody = z
       .max(200)
       .optional()
       .openapi({ description: "A second StartJob of the same agent with this key returns the first job." }),
+    check_input: z.boolean().optional().openapi({
+      description:
+        "true (the default): an input that does not match the agent's input_schema is refused (422) before the job exists. false: the job starts and fails with invalid_input before the agent starts, as oz0 run's does.",
+    }),
   })
   .strict()
   .openapi("StartJob");
@@ -139,3 +143,12 @@ export const EventListSchema = z
   .openapi("JobEvents");
 
 export const HealthSchema = z.object({ status: z.literal("ok") }).openapi("Health");
+
+export const CardSchema = z
+  .object({ kind: z.enum(["text", "key_values", "table", "diff"]) })
+  .catchall(z.unknown())
+  .openapi("Card", { description: "A job's answer as data to draw: text, key-values, a table or a diff." });
+
+export const WorkersSchema = z
+  .object({ live: z.number().int().openapi({ description: "Workers live on the store now." }) })
+  .openapi("Workers");

@@ -36,8 +36,8 @@ export function registerAudit(program: Command, out: Output): Command {
     .action(async (options: ListOptions) => {
       const { parseDuration } = await import("@oz0/runtime");
       const since = options.since === undefined ? undefined : await readSince(options.since, parseDuration);
-      const entries = await withRuntime(out, ({ runtime, caller }) =>
-        runtime.services.audit.list(caller, {
+      const entries = await withRuntime(out, ({ services, caller }) =>
+        services.audit.list(caller, {
           since,
           actor: options.actor,
           action: options.action,

@@ -265,8 +265,25 @@ export async function finishRun(
     out.stdout(`${options.card === undefined ? answerText(view.output) : drawCard(options.card)}\n`);
   }
   if (view.status === "succeeded") return;
-  if (!out.json) out.stderr(`oz0: ${endLine(view)}\n`);
-  throw new CommanderError(await exitCode(view), `oz0.job.${view.status}`, endLine(view));
+  // Through a server, a run this command stopped following (Ctrl-C) goes on on the server.
+  const onServer =
+    out.options.server !== undefined && (view.status === "queued" || view.status === "running");
+  const line = onServer ? goesOnOnServer(view) : endLine(view);
+  if (!out.json) out.stderr(`oz0: ${line}\n`);
+  throw new CommanderError(
+    onServer ? EXIT_CODES.interrupted : await exitCode(view),
+    `oz0.job.${view.status}`,
+    line,
+  );
+}
+
+function goesOnOnServer(view: JobView): string {
+  return [
+    `job ${view.id} goes on on the server: it is not cancelled, and the server's worker runs it`,
+    `  oz0 job resume ${view.id}   follow its steps again, to its end`,
+    `  oz0 job trace ${view.id}    see what it has done so far`,
+    `  oz0 job cancel ${view.id}   cancel it`,
+  ].join("\n");
 }
 
 async function exitCode(view: JobView): Promise<number> {

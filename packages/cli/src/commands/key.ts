@@ -30,8 +30,8 @@ export function registerKey(program: Command, out: Output): Command {
       const agents = parseAgentList(options.agents);
       const expiresInMs =
         options.expires === undefined ? undefined : parseDuration(options.expires, "--expires");
-      const made = await withRuntime(out, ({ runtime, caller }) =>
-        runtime.services.identity.createKey(caller, {
+      const made = await withRuntime(out, ({ services, caller }) =>
+        services.identity.createKey(caller, {
           name: options.name,
           role: options.role,
           agents,
@@ -51,9 +51,7 @@ export function registerKey(program: Command, out: Output): Command {
     .description("list the tenant's keys (never their secrets)")
     .action(async () => {
       const tenant = out.options.tenant;
-      const keys = await withRuntime(out, ({ runtime, caller }) =>
-        runtime.services.identity.listKeys(caller),
-      );
+      const keys = await withRuntime(out, ({ services, caller }) => services.identity.listKeys(caller));
       out.result(keys, (list) => drawKeys(tenant, list));
     });
 
@@ -62,8 +60,8 @@ export function registerKey(program: Command, out: Output): Command {
     .description("revoke a key: its next request is refused")
     .argument("<id>", "the key's id, as oz0 key list shows it")
     .action(async (id: string) => {
-      const revoked = await withRuntime(out, ({ runtime, caller }) =>
-        runtime.services.identity.revokeKey(caller, id),
+      const revoked = await withRuntime(out, ({ services, caller }) =>
+        services.identity.revokeKey(caller, id),
       );
       out.result(revoked, (view) => `revoked key ${view.id} (${view.name})`);
     });

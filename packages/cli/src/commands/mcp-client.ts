@@ -7,7 +7,7 @@ import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { McpImport } from "@oz0/runtime";
 import type { Command } from "commander";
-import { withRuntime } from "../context.js";
+import { withLocalRuntime } from "../context.js";
 import { invalidInput } from "../errors.js";
 import { numberOption } from "../options.js";
 import type { Output } from "../output.js";
@@ -38,7 +38,7 @@ export function registerMcpClient(mcp: Command, out: Output): void {
     .action(async (tool: string, options: { port?: number; browser: boolean; clientId?: string }) => {
       const clientSecret =
         options.clientId === undefined || process.stdin.isTTY ? undefined : await readAll();
-      const result = await withRuntime(out, async ({ runtime, caller }) => {
+      const result = await withLocalRuntime(out, async ({ runtime, caller }) => {
         const { loopback } = await import("@oz0/runtime");
         let redirect: Awaited<ReturnType<typeof loopback>> | undefined;
         try {
@@ -90,7 +90,7 @@ export function registerMcpClient(mcp: Command, out: Output): void {
       });
       const imported: McpImport = importMcpServers(text, { file, plugin: options.name });
       const dir = resolve(options.out ?? options.name);
-      await withRuntime(out, async ({ runtime, caller }) => {
+      await withLocalRuntime(out, async ({ runtime, caller }) => {
         // Secrets first: a folder is written only once its secrets are safe in the tenant.
         await runtime.services.mcp.keepSecrets(caller, imported.plugin, imported.secrets);
         await writeMcpImport(imported, dir);

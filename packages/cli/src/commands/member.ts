@@ -29,8 +29,8 @@ export function registerMember(program: Command, out: Output): Command {
     .action(async (user: string, options: { role: Role; agents?: string }) => {
       const { parseAgentList } = await import("@oz0/runtime");
       const agents = parseAgentList(options.agents);
-      const change = await withRuntime(out, ({ runtime, caller }) =>
-        runtime.services.identity.addMember(caller, { user, role: options.role, agents }),
+      const change = await withRuntime(out, ({ services, caller }) =>
+        services.identity.addMember(caller, { user, role: options.role, agents }),
       );
       out.result(change, drawChange);
     });
@@ -40,9 +40,7 @@ export function registerMember(program: Command, out: Output): Command {
     .description("list the tenant's members")
     .action(async () => {
       const tenant = out.options.tenant;
-      const members = await withRuntime(out, ({ runtime, caller }) =>
-        runtime.services.identity.listMembers(caller),
-      );
+      const members = await withRuntime(out, ({ services, caller }) => services.identity.listMembers(caller));
       out.result(members, (list) => drawMembers(tenant, list));
     });
 
@@ -51,8 +49,8 @@ export function registerMember(program: Command, out: Output): Command {
     .description("end a user's membership of the tenant")
     .argument("<user>", "the member, as oz0 member list shows them")
     .action(async (user: string) => {
-      const removed = await withRuntime(out, ({ runtime, caller }) =>
-        runtime.services.identity.removeMember(caller, user),
+      const removed = await withRuntime(out, ({ services, caller }) =>
+        services.identity.removeMember(caller, user),
       );
       out.result(removed, (view) => `${view.user} is no longer a member of tenant ${view.tenant}`);
     });

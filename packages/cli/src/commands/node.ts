@@ -11,7 +11,7 @@
 import { once } from "node:events";
 import { type JobView, type NodeView, type PoolMapping, processIsolation } from "@oz0/runtime";
 import type { Command } from "commander";
-import { withRuntime } from "../context.js";
+import { withLocalRuntime, withRuntime } from "../context.js";
 import { numberOption } from "../options.js";
 import type { Output } from "../output.js";
 
@@ -105,7 +105,7 @@ export function registerNode(program: Command, out: Output): Command {
     .action(async (options: NodeOptions, command: Command) => {
       // A worker serves the whole store unless told which tenant: --tenant's default is no choice.
       const tenant = tenantGiven(command) ? out.options.tenant : undefined;
-      await withRuntime(
+      await withLocalRuntime(
         out,
         async ({ runtime }) => {
           const say = (what: "claimed" | "stopped", job: JobView) => {

@@ -4,7 +4,7 @@
 // what an install there would refuse.
 import type { LintCode, LintFinding, LintSummary } from "@oz0/runtime";
 import { type Command, CommanderError } from "commander";
-import { withRuntime } from "../context.js";
+import { withLocalRuntime } from "../context.js";
 import type { Output } from "../output.js";
 
 interface LintCommandOptions {
@@ -45,7 +45,7 @@ export function registerPluginLint(pluginCommand: Command, out: Output): Command
       const flags = { fix: options.fix === true, verified: options.verified === true };
       // Against a tenant, the catalog stays open while lint runs: it checks what install would refuse.
       const report = selectsTenant(command)
-        ? await withRuntime(out, ({ services, caller }) => services.plugins.lint(caller, dir, flags))
+        ? await withLocalRuntime(out, ({ services, caller }) => services.plugins.lint(caller, dir, flags))
         : await lintPlugin(dir, flags);
       out.result<LintOutput>({ findings: report.findings.map(toPrinted), summary: report.summary }, () =>
         [...report.findings.map(formatFinding), formatSummary(report.summary)].join("\n"),

@@ -4,7 +4,7 @@
 import type { FireView, RoutineView } from "@oz0/runtime";
 import type { RoutineInput } from "@oz0/sdk";
 import type { Command } from "commander";
-import { withRuntime } from "../context.js";
+import { withLocalRuntime, withRuntime } from "../context.js";
 import { numberOption } from "../options.js";
 import type { Output } from "../output.js";
 import { table } from "./plugin.js";
@@ -36,9 +36,9 @@ export function registerRoutine(program: Command, out: Output): void {
     .command("list")
     .description("list the tenant's routines: trigger, target, policies, next tick, last fire")
     .action(async () => {
-      const { list, workers } = await withRuntime(out, async ({ runtime, caller }) => ({
-        list: await runtime.services.routines.list(caller),
-        workers: await runtime.services.jobs.liveWorkers(caller),
+      const { list, workers } = await withRuntime(out, async ({ services, caller }) => ({
+        list: await services.routines.list(caller),
+        workers: await services.jobs.liveWorkers(caller),
       }));
       out.result(list, (routines) => drawList(out.options.tenant, routines));
       // A routine fires only while a worker runs: say so rather than let it look armed.
@@ -53,12 +53,8 @@ export function registerRoutine(program: Command, out: Output): void {
     .argument("<name>", "the routine: <plugin>/<name>, or a tenant routine's name")
     .option("--input <text>", "the job's input instead of the routine's")
     .action(async (name: string, options: { input?: string }) => {
-      const fired = await withRuntime(out, async ({ runtime, caller }) =>
-        runtime.services.routines.fire(
-          caller,
-          name,
-          options.input === undefined ? {} : { input: options.input },
-        ),
+      const fired = await withRuntime(out, async ({ services, caller }) =>
+        services.routines.fire(caller, name, options.input === undefined ? {} : { input: options.input }),
       );
       out.result(fired, drawFire);
     });
@@ -76,10 +72,8 @@ export function registerRoutine(program: Command, out: Output): void {
       )
       .argument("<name>", "the routine")
       .action(async (name: string) => {
-        const view = await withRuntime(out, async ({ runtime, caller }) =>
-          paused
-            ? runtime.services.routines.pause(caller, name)
-            : runtime.services.routines.resume(caller, name),
+        const view = await withRuntime(out, async ({ services, caller }) =>
+          paused ? services.routines.pause(caller, name) : services.routines.resume(caller, name),
         );
         out.result(view, (one) => `routine ${one.name} ${one.paused ? "paused" : "resumed"}`);
       });
@@ -95,12 +89,8 @@ export function registerRoutine(program: Command, out: Output): void {
       numberOption({ whole: true, min: 1, what: "how many fires to show", example: "20" }),
     )
     .action(async (name: string, options: { limit?: number }) => {
-      const fires = await withRuntime(out, async ({ runtime, caller }) =>
-        runtime.services.routines.history(
-          caller,
-          name,
-          options.limit === undefined ? {} : { limit: options.limit },
-        ),
+      const fires = await withRuntime(out, async ({ services, caller }) =>
+        services.routines.history(caller, name, options.limit === undefined ? {} : { limit: options.limit }),
       );
       out.result(fires, (list) => drawHistory(name, list));
     });
@@ -141,7 +131,7 @@ export function registerRoutine(program: Command, out: Output): void {
       numberOption({ min: 0, what: "US dollars", example: "0.5" }),
     )
     .action(async (name: string, options: AddOptions) => {
-      const view = await withRuntime(out, async ({ runtime, caller }) =>
+      const view = await withLocalRuntime(out, async ({ runtime, caller }) =>
         runtime.services.routines.add(caller, routineFrom(name, options)),
       );
       out.result(view, (one) => `routine ${one.name} added: ${trigger(one)} → ${one.run}`);
@@ -152,7 +142,7 @@ export function registerRoutine(program: Command, out: Output): void {
     .description("remove a routine of the tenant's own (a plugin's goes with its plugin)")
     .argument("<name>", "the routine")
     .action(async (name: string) => {
-      const removed = await withRuntime(out, async ({ runtime, caller }) =>
+      const removed = await withLocalRuntime(out, async ({ runtime, caller }) =>
         runtime.services.routines.remove(caller, name),
       );
       out.result(removed, (report) => `routine ${report.removed} removed`);
@@ -163,7 +153,7 @@ export function registerRoutine(program: Command, out: Output): void {
     .description("make a webhook routine's signing secret anew; it is shown this once")
     .argument("<name>", "the routine (event: webhook)")
     .action(async (name: string) => {
-      const made = await withRuntime(out, async ({ runtime, caller }) =>
+      const made = await withLocalRuntime(out, async ({ runtime, caller }) =>
         runtime.services.routines.secret(caller, name),
       );
       out.result(

@@ -5,7 +5,7 @@
 // when the command runs.
 import { once } from "node:events";
 import { type Command, InvalidArgumentError } from "commander";
-import { withRuntime } from "../context.js";
+import { withLocalRuntime } from "../context.js";
 import type { Output } from "../output.js";
 
 interface ServeOptions {
@@ -30,7 +30,7 @@ export function registerServe(program: Command, out: Output): Command {
       "mark the web console's session cookie Secure on every answer: for a server behind a TLS-terminating proxy",
     )
     .action(async (options: ServeOptions) => {
-      await withRuntime(out, async ({ runtime }) => {
+      await withLocalRuntime(out, async ({ runtime }) => {
         const { startServer } = await import("@oz0/server");
         const stop = new AbortController();
         const onSignal = () => stop.abort();

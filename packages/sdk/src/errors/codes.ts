@@ -164,8 +164,8 @@ export const ERROR_CODES = {
     status: 400,
     retryable: false,
     summary:
-      "A request asks for something this oz0 does not have (such as --server before there is an HTTP client); the message says what to do instead.",
-    data: "{ feature: string }: what was asked for.",
+      "A request asks for something this oz0 does not have (such as --server for a command that runs only on this machine); the message says what to do instead.",
+    data: "{ feature: string, command?: string }: what was asked for, and the command that refused it.",
   },
   CONFLICT: {
     side: "user",

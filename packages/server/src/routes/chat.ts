@@ -34,6 +34,25 @@ const SayBody = z
 const tags = ["chat"];
 
 const routes = {
+  agent: createRoute({
+    operationId: "chatAgent",
+    method: "get",
+    path: "/v1/t/{tenant}/chats/agent",
+    summary: "Check that an address names an agent the caller may chat with",
+    description:
+      "What a client asks before the first message: a flow, a tool or a missing agent is refused as NOT_FOUND saying what it is.",
+    tags,
+    security,
+    middleware: [permit("chat.open")] as const,
+    request: {
+      params: z.object({ tenant: TenantParam }),
+      query: z.object({ agent: z.string().min(1).max(256).openapi({ example: "helpdesk/triage" }) }),
+    },
+    responses: {
+      200: json(z.object({ plugin: z.string(), name: z.string() }).openapi("ChatAgent"), "The agent."),
+      ...errors,
+    },
+  }),
   open: createRoute({
     operationId: "openChat",
     method: "post",
@@ -81,6 +100,10 @@ function turn(said: ChatTurn): never {
 
 export function registerChatRoutes(app: OpenAPIHono<ServerEnv>, services: Services): void {
   const { chat } = services;
+  app.openapi(routes.agent, async (c) => {
+    const { plugin, name } = await chat.open(c.get("caller"), c.req.valid("query").agent);
+    return c.json({ plugin, name }, 200);
+  });
   app.openapi(routes.open, async (c) => {
     const sent = c.req.valid("json");
     return c.json(turn(await chat.say(c.get("caller"), { agent: sent.agent, text: sent.text })), 201);

@@ -7,6 +7,7 @@ import { invalidRequest } from "../errors.js";
 import { followEvents, lastEventId, wantsEventStream } from "../events.js";
 import {
   AnswerBody,
+  CardSchema,
   EventListSchema,
   EventsQuery,
   JobListSchema,
@@ -15,6 +16,7 @@ import {
   SearchQuery,
   StartJobBody,
   TenantParams,
+  WorkersSchema,
 } from "../schemas.js";
 import { errors, json, permit, security } from "./shared.js";
 
@@ -136,6 +138,46 @@ const jobEvents = createRoute({
   },
 });
 
+const jobCard = createRoute({
+  operationId: "jobCard",
+  method: "get",
+  path: "/v1/t/{tenant}/jobs/{id}/card",
+  summary: "A succeeded job's answer as its card",
+  description:
+    "The card the answer is drawn as (a table, key-values, a diff, or text); a job that has not succeeded is refused with JOB_STATE_CONFLICT.",
+  tags: ["jobs"],
+  security,
+  middleware: [permit("jobs.answerCard")] as const,
+  request: { params: JobParams },
+  responses: { 200: json(CardSchema, "The card."), ...errors },
+});
+
+const resumeJob = createRoute({
+  operationId: "resumeJob",
+  method: "post",
+  path: "/v1/t/{tenant}/jobs/{id}/resume",
+  summary: "Take a job up from its history on the server's worker",
+  description:
+    "A queued job, or one whose worker died (once its lease runs out), is left to this server's worker, which takes it up from its history; follow it by its events. A job that ended or waits for someone is refused with JOB_STATE_CONFLICT.",
+  tags: ["jobs"],
+  security,
+  middleware: [permit("jobs.resume")] as const,
+  request: { params: JobParams },
+  responses: { 200: json(JobSchema, "The job, left to the worker."), ...errors },
+});
+
+const liveWorkers = createRoute({
+  operationId: "liveWorkers",
+  method: "get",
+  path: "/v1/t/{tenant}/workers",
+  summary: "How many workers are live on the server's store",
+  tags: ["jobs"],
+  security,
+  middleware: [permit("jobs.liveWorkers")] as const,
+  request: { params: TenantParams },
+  responses: { 200: json(WorkersSchema, "The live workers."), ...errors },
+});
+
 export function registerJobRoutes(app: OpenAPIHono<ServerEnv>, runtime: Runtime, pollMs: number): void {
   const jobs = runtime.services.jobs;
   app.openapi(startJob, async (c) => {
@@ -143,7 +185,7 @@ export function registerJobRoutes(app: OpenAPIHono<ServerEnv>, runtime: Runtime,
     const job = await jobs.start(c.get("caller"), {
       agent: body.agent,
       input: body.input,
-      checkInput: true,
+      checkInput: body.check_input !== false,
       idempotencyKey: body.idempotency_key,
     });
     return c.json(job, 201);
@@ -165,6 +207,20 @@ export function registerJobRoutes(app: OpenAPIHono<ServerEnv>, runtime: Runtime,
   );
 
   app.openapi(retryJob, async (c) => c.json(await jobs.retry(c.get("caller"), c.req.valid("param").id), 200));
+  app.openapi(jobCard, async (c) =>
+    c.json((await jobs.answerCard(c.get("caller"), c.req.valid("param").id)) as never, 200),
+  );
+
+  app.openapi(resumeJob, async (c) => {
+    // Resumed with its signal already aborted, the job is checked and let go at once, queued or
+    // under its lease: this server's worker takes it up, not the request.
+    const { view } = await jobs.resume(c.get("caller"), c.req.valid("param").id, {
+      signal: AbortSignal.abort(),
+    });
+    return c.json(view, 200);
+  });
+
+  app.openapi(liveWorkers, async (c) => c.json({ live: await jobs.liveWorkers(c.get("caller")) }, 200));
 
   app.openapi(jobEvents, async (c) => {
     const caller = c.get("caller");

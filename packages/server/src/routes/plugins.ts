@@ -51,6 +51,12 @@ const ChangeQuery = z.object({
     .openapi({ description: "Go past what the change would break for other plugins (needs reason)." }),
   reason: z.string().min(1).max(2000).optional(),
 });
+const UploadQuery = ChangeQuery.extend({
+  source: z.string().min(1).max(4096).optional().openapi({
+    description:
+      "Where the bundle came from as the client names it (the folder oz0 plugin install packed), shown as the plugin's folder; default upload.",
+  }),
+});
 
 /** The archive an install or update uploads. */
 const upload = {
@@ -98,7 +104,7 @@ const routes = {
     tags: ["plugins"],
     security,
     middleware: [permit("plugins.install")] as const,
-    request: { params: TenantParams, query: ChangeQuery, ...upload },
+    request: { params: TenantParams, query: UploadQuery, ...upload },
     responses: { 201: json(ChangeReport, "Installed."), ...errors },
   }),
   update: createRoute({
@@ -110,7 +116,7 @@ const routes = {
     tags: ["plugins"],
     security,
     middleware: [permit("plugins.update")] as const,
-    request: { params: TenantParams, query: ChangeQuery, ...upload },
+    request: { params: TenantParams, query: UploadQuery, ...upload },
     responses: { 200: json(ChangeReport, "Updated."), ...errors },
   }),
   remove: createRoute({
@@ -160,9 +166,9 @@ function changeOptions(query: z.infer<typeof ChangeQuery>) {
 }
 
 /** The uploaded archive as a bundle; a body that is not one is refused with the bundle's own error. */
-async function uploaded(c: Context<ServerEnv>) {
+async function uploaded(c: Context<ServerEnv>, source: string | undefined) {
   const archive = new Uint8Array(await c.req.arrayBuffer());
-  return unpackBundle(archive, { name: "the uploaded archive" });
+  return unpackBundle(archive, { name: source ?? "the uploaded archive" });
 }
 
 export function registerPluginRoutes(app: OpenAPIHono<ServerEnv>, runtime: Runtime): void {
@@ -177,15 +183,21 @@ export function registerPluginRoutes(app: OpenAPIHono<ServerEnv>, runtime: Runti
     ),
   );
   app.openapi(routes.install, async (c) => {
-    const options = changeOptions(c.req.valid("query"));
-    const bundle = await uploaded(c);
-    const report = await plugins.install(c.get("caller"), bundle, { ...options, source: "upload" });
+    const query = c.req.valid("query");
+    const bundle = await uploaded(c, query.source);
+    const report = await plugins.install(c.get("caller"), bundle, {
+      ...changeOptions(query),
+      source: query.source ?? "upload",
+    });
     return c.json(shaped(report), 201);
   });
   app.openapi(routes.update, async (c) => {
-    const options = changeOptions(c.req.valid("query"));
-    const bundle = await uploaded(c);
-    const report = await plugins.update(c.get("caller"), bundle, { ...options, source: "upload" });
+    const query = c.req.valid("query");
+    const bundle = await uploaded(c, query.source);
+    const report = await plugins.update(c.get("caller"), bundle, {
+      ...changeOptions(query),
+      source: query.source ?? "upload",
+    });
     return c.json(shaped(report), 200);
   });
   app.openapi(routes.grant, async (c) => {
