@@ -11,8 +11,7 @@ const NO_ROUTE =
 export const LOCAL_ONLY: Readonly<Record<string, string>> = {
   init: `${ON_THIS_MACHINE} (it writes a new plugin folder)`,
   serve: "it is the server: it serves the home or database of this machine",
-  worker: "a worker runs jobs from the store itself; start it where the server's home or database is",
-  node: "a node runs jobs from the store itself; start it where the server's home or database is",
+  "node run": "a node runs jobs from the store itself; start it where the server's home or database is",
   "remote secret set": NO_ROUTE,
   "remote secret list": NO_ROUTE,
   "plugin lint": `${ON_THIS_MACHINE} (it reads the plugin folder; oz0 plugin install --server lints it on the server)`,

@@ -7,7 +7,8 @@ import { oz0 } from "./run-cli.js";
 let home: string;
 let cleanup: () => Promise<void>;
 beforeAll(async () => {
-  ({ home, cleanup } = await homeWithPlugins());
+  // A store on which no node runs, in both passes: a server would run one.
+  ({ home, cleanup } = await homeWithPlugins({ embedded: true }));
 });
 afterAll(() => cleanup());
 
