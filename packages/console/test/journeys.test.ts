@@ -198,6 +198,15 @@ describe("the console's journeys", () => {
     expect(await page.getByLabel("Your answer").count()).toBe(0);
   });
 
+  it("says on a job's page when no live node serves its queue, naming the node to start", async () => {
+    await startFromPage("console-lab/cruncher", "numbers");
+    const note = page.getByRole("status").filter({ hasText: "Not served" });
+    await note.getByText("no live node serves queue pool.console-lab.gpu", { exact: false }).waitFor();
+    expect(await note.textContent()).toContain("start one with oz0 node --labels gpu");
+    await page.getByRole("button", { name: "Cancel job" }).click();
+    await statusIs("cancelled");
+  });
+
   it("stops a running job with the agent's kill switch", async () => {
     const job = await startFromPage("console-lab/looper", "work the list");
     // Its second call waits at its gate: the job is running when the switch is pulled.

@@ -178,6 +178,16 @@ export function JobPage(props: { me: Me; id: string }) {
                   </dd>
                 </div>
               )}
+              <div>
+                <dt>Queue</dt>
+                <dd>{data.queue}</dd>
+              </div>
+              {data.unserved === null || data.unserved === undefined ? null : (
+                <div role="status">
+                  <dt>Not served</dt>
+                  <dd>{data.unserved}</dd>
+                </div>
+              )}
               {data.failure === null ? null : (
                 <div>
                   <dt>Failure</dt>

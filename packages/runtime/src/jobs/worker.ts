@@ -13,7 +13,7 @@ import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { assertName } from "@oz0/sdk";
 import { sql } from "kysely";
-import type { Heartbeat, Listening, WorkerRow } from "../store/index.js";
+import type { Heartbeat, JobRow, Listening, WorkerRow } from "../store/index.js";
 import { JOB_ENGINE_DEFAULTS, type JobEngine } from "./engine.js";
 import { checkedLabels, type NodeServes, parseStoredLabels, serves, storedLabels } from "./queues.js";
 import type { JobView } from "./view.js";
@@ -373,9 +373,22 @@ function store(worker: JobWorker) {
  */
 export async function whyUnserved(engine: JobEngine, id: string): Promise<string | null> {
   const row = await engine.jobs.get(id);
-  if (row?.status !== "queued") return null;
+  if (row === undefined) return null;
+  // A running job whose node stopped renewing its lease waits to be taken over, as a queued one waits to be taken.
+  const orphaned =
+    row.status === "running" &&
+    row.lease_expires_at !== null &&
+    row.lease_expires_at < (await engine.jobs.store.now());
+  if (row.status !== "queued" && !orphaned) return null;
   const nodes = await listNodes(engine);
   if (servedBy(nodes, row) !== undefined) return null;
+  const why = unservedReason(nodes, row);
+  return orphaned
+    ? `its node ${row.lease_owner ?? "(unknown)"} stopped holding it (its lease ran out), and ${why}`
+    : why;
+}
+
+function unservedReason(nodes: readonly NodeView[], row: JobRow): string {
   const labels = parseStoredLabels(row.labels);
   const start = `oz0 node${row.pool === null ? "" : ` --pool ${row.pool}`}${labels.length === 0 ? "" : ` --labels ${labels.join(",")}`}`;
   const placed = nodes.filter(

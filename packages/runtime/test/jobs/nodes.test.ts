@@ -123,6 +123,26 @@ describe.each(fixtures)("task queues on $label", (fixture) => {
     await engine.run(job.id, { tenant: TENANT, follow: true }).catch(() => undefined);
   });
 
+  it("a running job whose node died says so once its lease ran out, when no live node serves its queue", async () => {
+    const engine = h.engine();
+    const job = await engine.start({ tenant: TENANT, agent: "labelled/crunch", input: "x" });
+    const claimed = await h.engine().take({ serves: { pool: null, labels: ["gpu", "large"] } });
+    expect(claimed?.job.id).toBe(job.id);
+    // Held by a live lease: the job is running, not waiting for a node.
+    expect(await whyUnserved(engine, job.id)).toBeNull();
+    await store.db
+      .updateTable("jobs")
+      .set({ lease_expires_at: (await store.now()) - 1 })
+      .where("id", "=", job.id)
+      .execute();
+    const why = await whyUnserved(engine, job.id);
+    expect(why).toContain(
+      "stopped holding it (its lease ran out), and no live node serves queue pool.labelled.gpu.large",
+    );
+    expect(why).toContain("start one with oz0 node --labels gpu,large");
+    await engine.cancel(job.id, "test", { tenant: TENANT }).catch(() => undefined);
+  });
+
   it("mixed versions: a job that needs a newer node waits for one, and a node of that version takes it", async () => {
     const engine = h.engine();
     const job = await engine.start({ tenant: TENANT, agent: "helpdesk/triage", input: "ticket 9" });
