@@ -91,6 +91,19 @@ const MATRIX: Record<string, readonly Probe[]> = {
   "POST /v1/t/{tenant}/jobs/{id}/cancel": [
     { part: () => ({ method: "POST", path: `/jobs/${hidden.job}/cancel` }) },
   ],
+  "GET /v1/t/{tenant}/jobs/{id}/card": [
+    { part: () => ({ method: "GET", path: `/jobs/${hidden.job}/card` }) },
+  ],
+  "POST /v1/t/{tenant}/jobs/{id}/resume": [
+    { part: () => ({ method: "POST", path: `/jobs/${hidden.job}/resume` }) },
+  ],
+  "GET /v1/t/{tenant}/workers": [{ none: "how many workers are live names no agent or job" }],
+  "GET /v1/t/{tenant}/chats/agent": [
+    { part: () => ({ method: "GET", path: `/chats/agent?agent=${encodeURIComponent(hidden.agent)}` }) },
+  ],
+  "POST /v1/t/{tenant}/tools/calls": [
+    { none: "a call by hand names a function, whose role check is the runner's" },
+  ],
   "POST /v1/t/{tenant}/jobs/{id}/retry": [
     { part: () => ({ method: "POST", path: `/jobs/${hidden.job}/retry` }) },
   ],

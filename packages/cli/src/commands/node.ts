@@ -9,7 +9,7 @@
 // `oz0 node list` shows the nodes, live or gone; `oz0 node pool list|set|remove` maps a
 // tenant's plugins to shared pools.
 import { once } from "node:events";
-import { type JobView, type NodeView, type PoolMapping, processIsolation } from "@oz0/runtime";
+import type { JobView, NodeView, PoolMapping } from "@oz0/runtime";
 import type { Command } from "commander";
 import { withLocalRuntime, withRuntime } from "../context.js";
 import { numberOption } from "../options.js";
@@ -128,6 +128,7 @@ export function registerNode(program: Command, out: Output): Command {
               out.stderr(`oz0: worker: ${error instanceof Error ? error.message : String(error)}\n`),
           });
           // How strongly tools' processes are kept apart here (docs/security.md#the-tool-runtime).
+          const { processIsolation } = await import("@oz0/runtime");
           const isolation = processIsolation();
           if (out.json) out.writeJson({ event: "isolation", mode: isolation.mode, reason: isolation.reason });
           else out.stdout(`tool processes: ${isolation.mode} · ${isolation.reason}\n`);
