@@ -351,13 +351,7 @@ export class Identity {
     await requireTenant(this.#store.db, caller.tenant);
     return this.#store.transaction(async (trx) => {
       const [member] = await this.#members(trx, caller.tenant, user);
-      if (member === undefined) {
-        throw new Oz0Error(
-          "NOT_FOUND",
-          `${user} is not a member of tenant ${caller.tenant}; oz0 member list shows its members.`,
-          { data: { kind: "member", name: user, tenant: caller.tenant } },
-        );
-      }
+      if (member === undefined) throw memberNotFound(user, caller.tenant);
       const found = await trx
         .selectFrom("users")
         .select("id")
@@ -477,13 +471,7 @@ export class Identity {
     requireRole(caller, "admin", "revoke API keys");
     await requireTenant(this.#store.db, caller.tenant);
     const [view] = await this.#keys(caller.tenant, id);
-    if (view === undefined) {
-      throw new Oz0Error(
-        "NOT_FOUND",
-        `tenant ${caller.tenant} has no API key ${id}; oz0 key list shows its keys by id.`,
-        { data: { kind: "key", name: id, tenant: caller.tenant } },
-      );
-    }
+    if (view === undefined) throw keyNotFound(id, caller.tenant);
     if (view.revokedAt !== null) return view;
     await this.#store.transaction(async (trx) => {
       await trx
@@ -861,4 +849,26 @@ function userNotFound(name: string): Oz0Error {
   return new Oz0Error("NOT_FOUND", `user ${name} does not exist; oz0 user list shows the users.`, {
     data: { kind: "user", name },
   });
+}
+
+/** The answer about a member the tenant does not have (or one the caller may not see). */
+export function memberNotFound(user: string, tenant: string): Oz0Error {
+  return new Oz0Error(
+    "NOT_FOUND",
+    `${user} is not a member of tenant ${tenant}; oz0 member list shows its members.`,
+    {
+      data: { kind: "member", name: user, tenant },
+    },
+  );
+}
+
+/** The answer about a key the tenant does not have (or one the caller may not see). */
+export function keyNotFound(id: string, tenant: string): Oz0Error {
+  return new Oz0Error(
+    "NOT_FOUND",
+    `tenant ${tenant} has no API key ${id}; oz0 key list shows its keys by id.`,
+    {
+      data: { kind: "key", name: id, tenant },
+    },
+  );
 }

@@ -13,7 +13,7 @@ import type {
   TenantView,
   UserView,
 } from "../identity/index.js";
-import { withinScope } from "../identity/index.js";
+import { keyNotFound, memberNotFound, withinScope } from "../identity/index.js";
 import { type ServiceCore, scoped } from "./core.js";
 
 export class IdentityService {
@@ -64,6 +64,13 @@ export class IdentityService {
 
   async removeMember(caller: Caller, user: string): Promise<MemberView> {
     this.#core.check(caller, "identity.removeMember");
+    // One whose agents reach past a scoped caller's is not its to remove: answered as a missing one.
+    if (scoped(caller)) {
+      const member = (await this.#core.deps.identity.listMembers(caller)).find((one) => one.user === user);
+      if (member !== undefined && !withinScope(caller.agents, member.agents)) {
+        throw memberNotFound(user, caller.tenant);
+      }
+    }
     return this.#core.deps.identity.removeMember(caller, user);
   }
 
@@ -82,6 +89,12 @@ export class IdentityService {
 
   async revokeKey(caller: Caller, id: string): Promise<ApiKeyView> {
     this.#core.check(caller, "identity.revokeKey");
+    if (scoped(caller)) {
+      const key = (await this.#core.deps.identity.listKeys(caller)).find((one) => one.id === id);
+      if (key !== undefined && !withinScope(caller.agents, key.agents)) {
+        throw keyNotFound(id, caller.tenant);
+      }
+    }
     return this.#core.deps.identity.revokeKey(caller, id);
   }
 }

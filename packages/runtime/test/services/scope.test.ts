@@ -179,6 +179,33 @@ describe("a caller limited to some agents", () => {
     ]);
   });
 
+  it("may not remove a member or revoke a key whose agents reach past its own: answered as a missing one", async () => {
+    const scopedAdmin: Caller = { ...ops, actor: "key:scoped-admin", role: "admin" };
+    const installer: Caller = { ...admin, tenant: "default" };
+    await here.services.identity.addUser(installer, "hr-lead", "a long enough password");
+    await here.services.identity.addMember(admin, { user: "hr-lead", role: "viewer", agents: ["tag:hr"] });
+    const wide = await here.services.identity.createKey(admin, {
+      name: "hr-bot",
+      role: "runner",
+      agents: ["*"],
+    });
+    const removing = await answer((s) => s.identity.removeMember(scopedAdmin, "hr-lead"), here);
+    const missingMember = await answer((s) => s.identity.removeMember(scopedAdmin, "nobody-here"), here);
+    expect(removing).toMatchObject({ code: "NOT_FOUND" });
+    expect(JSON.stringify(removing)).toBe(JSON.stringify(missingMember).replaceAll("nobody-here", "hr-lead"));
+    const revoking = await answer((s) => s.identity.revokeKey(scopedAdmin, wide.id), here);
+    const missingKey = await answer((s) => s.identity.revokeKey(scopedAdmin, "k_nothere"), here);
+    expect(revoking).toMatchObject({ code: "NOT_FOUND" });
+    expect(JSON.stringify(revoking)).toBe(JSON.stringify(missingKey).replaceAll("k_nothere", wide.id));
+    // Both are still there for an admin of every agent.
+    expect((await here.services.identity.listMembers(admin)).map((member) => member.user)).toContain(
+      "hr-lead",
+    );
+    expect(
+      (await here.services.identity.listKeys(admin)).find((key) => key.id === wide.id)?.revokedAt,
+    ).toBeNull();
+  });
+
   it("may not read the audit log, whose entries name every agent's changes", async () => {
     const scopedAdmin: Caller = { ...ops, actor: "key:scoped-admin", role: "admin" };
     const refused = await answer((s) => s.audit.list(scopedAdmin), here);
