@@ -105,6 +105,29 @@ describe("console sessions", () => {
     expect((await test.request(`/v1/t/${LAB}/me`, { headers: { cookie } })).status).toBe(401);
   });
 
+  it("clears away the sessions that ended or expired at the next sign-in, and keeps the live ones", async () => {
+    const live = await signIn({ key: KEYS.viewer });
+    const ended = await signIn({ key: KEYS.viewer });
+    await test.request("/v1/sessions", {
+      method: "DELETE",
+      headers: { cookie: ended.cookie, "x-csrf-token": ended.csrf },
+    });
+    const expired = await signIn({ key: KEYS.viewer });
+    const store = test.runtime.store;
+    const idOf = (cookie: string) => decodeURIComponent(cookie.split("=")[1] ?? "").split("_")[1] ?? "";
+    await store.db
+      .updateTable("sessions")
+      .set({ expires_at: (await store.now()) - 1 })
+      .where("id", "=", idOf(expired.cookie))
+      .execute();
+    await signIn({ key: KEYS.viewer });
+    const ids = (await store.db.selectFrom("sessions").select("id").execute()).map((row) => row.id);
+    expect(ids).toContain(idOf(live.cookie));
+    expect(ids).not.toContain(idOf(ended.cookie));
+    expect(ids).not.toContain(idOf(expired.cookie));
+    expect((await test.request(`/v1/t/${LAB}/me`, { headers: { cookie: live.cookie } })).status).toBe(200);
+  });
+
   it("a sign-in from another site is refused before the password is read", async () => {
     const response = await test.request("/v1/sessions", {
       method: "POST",

@@ -665,6 +665,11 @@ export class Identity {
     const made = newSessionToken();
     const now = await this.#store.now();
     const expiresAt = now + SESSION_TTL_MS;
+    // Sessions that ended or expired are refused anyway: each sign-in clears them away.
+    await this.#store.db
+      .deleteFrom("sessions")
+      .where((eb) => eb.or([eb("expires_at", "<", now), eb("ended_at", "is not", null)]))
+      .execute();
     await this.#store.db
       .insertInto("sessions")
       .values({

@@ -394,19 +394,6 @@ export interface SessionsTable {
   ended_at: EpochMs | null;
 }
 
-/** A console session (migration 16): its public id, and only a hash of its secret. */
-export interface SessionsTable {
-  id: string;
-  tenant: string;
-  /** `user:<user id>` or `key:<key id>`. */
-  subject: string;
-  /** SHA-256 of the secret, hex. */
-  secret_hash: string;
-  created_at: EpochMs;
-  expires_at: EpochMs;
-  ended_at: EpochMs | null;
-}
-
 /** Who changed what, and when (migration 11), in order; never a secret. */
 export interface AuditLogTable {
   seq: Generated<number>;
