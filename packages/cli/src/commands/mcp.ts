@@ -7,6 +7,7 @@ import { withLocalRuntime } from "../context.js";
 import { invalidInput } from "../errors.js";
 import { numberOption } from "../options.js";
 import type { Output } from "../output.js";
+import { secretValue } from "../secret-value.js";
 import { registerMcpClient } from "./mcp-client.js";
 import { table } from "./plugin.js";
 
@@ -100,7 +101,7 @@ export function registerMcp(program: Command, out: Output): Command {
     .argument("<name>", "the env variable or header name")
     .option("--from-env <variable>", "take the value from this environment variable of oz0 instead of stdin")
     .action(async (tool: string, which: McpSecretKind, name: string, options: { fromEnv?: string }) => {
-      const value = options.fromEnv === undefined ? await readStdin() : await fromEnv(options.fromEnv);
+      const value = await secretValue(options.fromEnv, "oz0 mcp secret set …");
       const set = await withLocalRuntime(out, ({ services, caller }) =>
         services.mcp.setSecret(caller, tool, which, name, value),
       );
@@ -141,35 +142,6 @@ export function registerMcp(program: Command, out: Output): Command {
     });
   registerMcpClient(mcp, out);
   return mcp;
-}
-
-async function fromEnv(variable: string): Promise<string> {
-  const value = process.env[variable];
-  if (value === undefined || value === "") {
-    throw await invalidInput(
-      `--from-env ${variable}: oz0's environment has no ${variable}; export it first, or pipe the value to stdin`,
-      "from-env",
-      "not set",
-    );
-  }
-  return value;
-}
-
-/** The secret from stdin, without its final newline; a terminal would echo it, so that is refused. */
-async function readStdin(): Promise<string> {
-  if (process.stdin.isTTY) {
-    throw await invalidInput(
-      'pipe the secret\'s value to stdin (printf %s "$TOKEN" | oz0 mcp secret set …), or use --from-env VARIABLE',
-      "value",
-      "stdin is a terminal",
-    );
-  }
-  let text = "";
-  for await (const chunk of process.stdin) text += String(chunk);
-  const value = text.replace(/\r?\n$/, "");
-  if (value === "")
-    throw await invalidInput("stdin was empty; pipe the secret's value to it", "value", "empty");
-  return value;
 }
 
 /** Ctrl-C or SIGTERM, so serving ends with every MCP server it started stopped. */
