@@ -438,7 +438,7 @@ function noteDecision(
 }
 
 /** A call the gate decides: the pending call, the function it runs and its arguments. */
-interface HeldCall {
+export interface HeldCall {
   readonly pending: PendingCall;
   readonly fn: CallableFunction;
   readonly args: unknown;
@@ -448,7 +448,7 @@ interface HeldCall {
  * Refuses the call: its `tool_call` (unless already recorded) and an error `tool_result` the
  * model reads, with `before` ahead of them, in one write.
  */
-async function refuse(
+export async function refuse(
   run: JobRun,
   { pending, fn, args }: HeldCall,
   error: Oz0Error,

@@ -15,7 +15,7 @@ import {
 } from "../tools/index.js";
 import { JOB_CONTROL_BUILTINS } from "./builtins.js";
 import { childIdOf, waitForChild } from "./children.js";
-import { governCall } from "./gate.js";
+import { governCall, refuse as refuseHeld } from "./gate.js";
 import type { PendingCall } from "./history.js";
 import type { JobRun } from "./job-run.js";
 import { callTarget } from "./lazy-tools.js";
@@ -102,31 +102,8 @@ export async function toolStep(run: JobRun, setup: AgentSetup, pending: PendingC
     reached === undefined
       ? undefined
       : await reachRefusal(run.deps.source, run.row.tenant, setup.plugin.manifest, reached);
-  if (ungranted !== undefined) {
-    // A call already recorded (in flight when a worker died) gets its refusal as its result.
-    const recorded = run.takeRecorded(call.id) || pending.started !== undefined;
-    await run.write([
-      ...(recorded
-        ? []
-        : [
-            event("tool_call", {
-              callId: call.id,
-              name: fn.modelName,
-              address: fn.address,
-              key,
-              attempt: 1,
-              args,
-            }),
-          ]),
-      event("tool_result", {
-        callId: call.id,
-        ok: false,
-        error: { code: ungranted.code, message: ungranted.message },
-        ms: 0,
-      }),
-    ]);
-    return false;
-  }
+  // A call already recorded (in flight when a worker died) gets its refusal as its result.
+  if (ungranted !== undefined) return refuseHeld(run, { pending, fn, args }, ungranted);
   // Tool policy, approvals and kill switches (policy/): the call is refused, or waits for a person.
   const governed = await governCall(run, setup.toolset.functions, pending, fn, args);
   if (typeof governed === "boolean") return governed;
