@@ -4,8 +4,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { jsonLines } from "./json-lines.js";
 import { oz0, tempHome } from "./run-cli.js";
 
 const MAIN = join(import.meta.dirname, "../src/main.ts");
@@ -142,24 +142,6 @@ describe("oz0 routine", () => {
   });
 });
 
-/** Resolves with the first JSON line of `child`'s stdout that `wanted` accepts. */
-function line(
-  child: ChildProcess,
-  wanted: (value: Record<string, unknown>) => boolean,
-): Promise<Record<string, unknown>> {
-  return new Promise((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout! });
-    lines.on("line", (text) => {
-      const value = JSON.parse(text) as Record<string, unknown>;
-      if (wanted(value)) {
-        lines.close();
-        resolve(value);
-      }
-    });
-    child.once("exit", (code) => reject(new Error(`the worker exited (${code}) first`)));
-  });
-}
-
 describe("oz0 worker and routines", () => {
   it("fires a scheduled routine as it comes due, and runs its job", async () => {
     const added = await run(
@@ -179,14 +161,13 @@ describe("oz0 worker and routines", () => {
         stdio: ["ignore", "pipe", "pipe"],
       },
     );
+    const lines = jsonLines(worker, "the worker");
     try {
-      const fired = await line(
-        worker,
+      const fired = await lines.next(
         (value) => value.event === "routine" && value.routine === "often" && value.outcome === "started",
       );
       expect(fired).toMatchObject({ routine: "often", outcome: "started" });
-      const stopped = await line(
-        worker,
+      const stopped = await lines.next(
         (value) => value.event === "stopped" && (value.job as { id: string }).id === fired.job,
       );
       expect(stopped).toMatchObject({ job: { agent: "clockwork/summarizer", status: "succeeded" } });

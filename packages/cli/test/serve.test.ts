@@ -4,10 +4,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { disposeFixtures, engineFixtures } from "../../runtime/test/store/engines.js";
 import { homeWithPlugins } from "./jobs-helpers.js";
+import { jsonLines } from "./json-lines.js";
 import { oz0 } from "./run-cli.js";
 
 const MAIN = join(import.meta.dirname, "../src/main.ts");
@@ -25,28 +25,6 @@ function serve(args: readonly string[], env: NodeJS.ProcessEnv): ChildProcess {
       stdio: ["ignore", "pipe", "pipe"],
     },
   );
-}
-
-/** The first JSON line of the server's stdout that `wanted` accepts. */
-function line(
-  child: ChildProcess,
-  wanted: (value: Record<string, unknown>) => boolean,
-): Promise<Record<string, unknown>> {
-  return new Promise((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout! });
-    let stderr = "";
-    child.stderr?.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    lines.on("line", (text) => {
-      const value = JSON.parse(text) as Record<string, unknown>;
-      if (wanted(value)) {
-        lines.close();
-        resolve(value);
-      }
-    });
-    child.once("exit", (code) => reject(new Error(`oz0 serve exited (${code}) first: ${stderr}`)));
-  });
 }
 
 describe.each(fixtures)("oz0 serve on $label", (fixture) => {
@@ -71,8 +49,9 @@ describe.each(fixtures)("oz0 serve on $label", (fixture) => {
     const server = serve(["--listen", "127.0.0.1:0", "--json", "--home", home], {
       ...(databaseUrl === undefined ? {} : { OZ0_DATABASE_URL: databaseUrl }),
     });
+    const lines = jsonLines(server, "oz0 serve");
     try {
-      const listening = await line(server, (value) => value.event === "listening");
+      const listening = await lines.next((value) => value.event === "listening");
       const url = String(listening.url);
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect((await fetch(`${url}/v1/health`)).status).toBe(200);
@@ -97,7 +76,7 @@ describe.each(fixtures)("oz0 serve on $label", (fixture) => {
         status: string;
       };
       expect(job.status).toBe("succeeded");
-      const closed = line(server, (value) => value.event === "closed");
+      const closed = lines.next((value) => value.event === "closed");
       const exited = once(server, "exit");
       server.kill("SIGTERM");
       await closed;
@@ -111,8 +90,9 @@ describe.each(fixtures)("oz0 serve on $label", (fixture) => {
     const server = serve(["--listen", "127.0.0.1:0", "--no-worker", "--json", "--home", home], {
       ...(databaseUrl === undefined ? {} : { OZ0_DATABASE_URL: databaseUrl }),
     });
+    const lines = jsonLines(server, "oz0 serve");
     try {
-      const listening = await line(server, (value) => value.event === "listening");
+      const listening = await lines.next((value) => value.event === "listening");
       expect(listening.worker).toBeNull();
       const started = await fetch(`${String(listening.url)}/v1/t/default/jobs`, {
         method: "POST",

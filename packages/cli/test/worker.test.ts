@@ -5,11 +5,11 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { type JobView, Runtime } from "@oz0/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { disposeFixtures, engineFixtures } from "../../runtime/test/store/engines.js";
 import { homeWithPlugins, LAB, type RunShape } from "./jobs-helpers.js";
+import { jsonLines } from "./json-lines.js";
 import { oz0 } from "./run-cli.js";
 
 // The CLI from its sources, so the test needs no build (`npm test` on a fresh clone).
@@ -20,24 +20,6 @@ const HOUR_MS = 3_600_000;
 
 const fixtures = engineFixtures().filter((fixture) => fixture.label !== "memory");
 afterAll(() => disposeFixtures(fixtures));
-
-/** Resolves with the first JSON line of `child`'s stdout that `wanted` accepts. */
-function line(
-  child: ChildProcess,
-  wanted: (value: Record<string, unknown>) => boolean,
-): Promise<Record<string, unknown>> {
-  return new Promise((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout! });
-    lines.on("line", (text) => {
-      const value = JSON.parse(text) as Record<string, unknown>;
-      if (wanted(value)) {
-        lines.close();
-        resolve(value);
-      }
-    });
-    child.once("exit", (code) => reject(new Error(`the worker exited (${code}) first`)));
-  });
-}
 
 /** Waits until `file` holds `text`: the fixture tool wrote its line and now hangs. */
 async function written(file: string, text: string): Promise<void> {
@@ -116,11 +98,12 @@ describe.each(fixtures)("oz0 worker on $label", (fixture) => {
         stdio: ["ignore", "pipe", "pipe"],
       },
     );
+    const lines = jsonLines(worker, "the worker");
     try {
-      const claimed = await line(worker, (value) => value.event === "claimed");
+      const claimed = await lines.next((value) => value.event === "claimed");
       expect(claimed).toMatchObject({ job: { id: job.id, status: "running" } });
       await written(ledger, " two\n");
-      const drained = line(worker, (value) => value.event === "drained");
+      const drained = lines.next((value) => value.event === "drained");
       const exited = once(worker, "exit");
       worker.kill("SIGTERM");
       await drained;
@@ -144,39 +127,6 @@ describe.each(fixtures)("oz0 worker on $label", (fixture) => {
       await runtime.close();
     }
   });
-
-  /**
-   * Every JSON line of `child`'s stdout, kept from its start: `next` resolves with the first not
-   * yet taken that `wanted` accepts, however early it came.
-   */
-  function jsonLines(child: ChildProcess) {
-    const seen: Record<string, unknown>[] = [];
-    const waiting: {
-      wanted: (value: Record<string, unknown>) => boolean;
-      resolve: (value: Record<string, unknown>) => void;
-    }[] = [];
-    const match = () => {
-      for (const waiter of [...waiting]) {
-        const at = seen.findIndex(waiter.wanted);
-        if (at === -1) continue;
-        const [value] = seen.splice(at, 1);
-        waiting.splice(waiting.indexOf(waiter), 1);
-        waiter.resolve(value!);
-      }
-    };
-    createInterface({ input: child.stdout! }).on("line", (text) => {
-      seen.push(JSON.parse(text) as Record<string, unknown>);
-      match();
-    });
-    return {
-      next: (wanted: (value: Record<string, unknown>) => boolean) =>
-        new Promise<Record<string, unknown>>((resolve, reject) => {
-          waiting.push({ wanted, resolve });
-          match();
-          child.once("exit", (code) => reject(new Error(`the worker exited (${code}) first`)));
-        }),
-    };
-  }
 
   /** `oz0 worker` from its sources, with `args`, printing JSON lines. */
   function spawnWorker(args: readonly string[]): ChildProcess {
@@ -222,7 +172,7 @@ describe.each(fixtures)("oz0 worker on $label", (fixture) => {
 
   it("hands a plain oz0 run's job to a live worker in another process, and follows its run to the answer", async () => {
     const worker = spawnWorker([]);
-    const fromWorker = jsonLines(worker);
+    const fromWorker = jsonLines(worker, "the worker");
     try {
       const started = await fromWorker.next((value) => value.event === "started");
       const claimed = fromWorker.next((value) => value.event === "claimed");
@@ -269,7 +219,7 @@ describe.each(fixtures)("oz0 worker on $label", (fixture) => {
     const otherJob = other.json<RunShape>();
     const labJob = mine.json<RunShape>();
     const only = spawnWorker(["--concurrency", "1", "--tenant", LAB]);
-    const fromOnly = jsonLines(only);
+    const fromOnly = jsonLines(only, "the worker");
     try {
       expect(await fromOnly.next((value) => value.event === "started")).toMatchObject({ tenant: LAB });
       const stopped = fromOnly.next((value) => value.event === "stopped");
@@ -287,7 +237,7 @@ describe.each(fixtures)("oz0 worker on $label", (fixture) => {
       await runtime.close();
     }
     const every = spawnWorker(["--concurrency", "1"]);
-    const fromEvery = jsonLines(every);
+    const fromEvery = jsonLines(every, "the worker");
     try {
       expect(await fromEvery.next((value) => value.event === "started")).toMatchObject({ tenant: null });
       const stopped = fromEvery.next((value) => value.event === "stopped");
