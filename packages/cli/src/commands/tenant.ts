@@ -2,7 +2,7 @@
 // default tenant manages them; an install into a tenant that does not exist still creates it.
 import type { TenantView } from "@oz0/runtime";
 import type { Command } from "commander";
-import { withLocalRuntime } from "../context.js";
+import { withRuntime } from "../context.js";
 import type { Output } from "../output.js";
 import { table } from "./plugin.js";
 
@@ -16,8 +16,8 @@ export function registerTenant(program: Command, out: Output): Command {
     .description("create a tenant; it gets the default plugins (std)")
     .argument("<name>", "lowercase letters, digits and single dashes")
     .action(async (name: string) => {
-      const made = await withLocalRuntime(out, ({ runtime, caller }) =>
-        runtime.services.identity.createTenant(caller, name),
+      const made = await withRuntime(out, ({ services, caller }) =>
+        services.identity.createTenant(caller, name),
       );
       out.result(made, (view) => `created tenant ${view.name}`);
     });
@@ -26,9 +26,7 @@ export function registerTenant(program: Command, out: Output): Command {
     .command("list")
     .description("list the tenants")
     .action(async () => {
-      const tenants = await withLocalRuntime(out, ({ runtime, caller }) =>
-        runtime.services.identity.listTenants(caller),
-      );
+      const tenants = await withRuntime(out, ({ services, caller }) => services.identity.listTenants(caller));
       out.result(tenants, drawTenants);
     });
 

@@ -819,10 +819,21 @@ export class Identity {
 
 type Executor = Store["db"] | Transaction<Database>;
 
-/** Tenants and users are the installation's: managed by the admins of the `default` tenant. */
+/**
+ * Tenants and users are the installation's: managed by the admins of the `default` tenant with
+ * every agent. A user's memberships name every tenant's agents, which an admin of some agents
+ * only may not see.
+ */
 function requireInstallationAdmin(caller: Caller, action: string): void {
   requireRole(caller, "admin", action);
-  if (caller.tenant === DEFAULT_TENANT) return;
+  if (caller.tenant === DEFAULT_TENANT && caller.agents.includes("*")) return;
+  if (caller.tenant === DEFAULT_TENANT) {
+    throw new Oz0Error(
+      "FORBIDDEN",
+      `${caller.actor} may not ${action}: tenants and users belong to the whole installation, and only the admins of tenant ${DEFAULT_TENANT} with every agent (--agents '*') manage them.`,
+      { data: { tenant: caller.tenant, action, role: caller.role } },
+    );
+  }
   throw new Oz0Error(
     "FORBIDDEN",
     `${caller.actor} may not ${action} from tenant ${caller.tenant}: tenants and users belong to the whole installation, and the admins of tenant ${DEFAULT_TENANT} manage them (run it with --tenant ${DEFAULT_TENANT}, or leave --tenant out).`,
