@@ -109,6 +109,30 @@ describe("tenants and users through the server", () => {
   });
 });
 
+describe("a tenant made through the server for a user", () => {
+  it("makes the user its admin of every agent, who signs in to it", async () => {
+    const user = await asDefault("admin", "/users", {
+      method: "POST",
+      body: JSON.stringify({ name: "grace", password: PASSWORD }),
+    });
+    expect(user.status).toBe(201);
+    const made = await asDefault("admin", "/tenants", {
+      method: "POST",
+      body: JSON.stringify({ name: "team", admin: "grace" }),
+    });
+    expect(made.status).toBe(201);
+    const caller = await test.runtime.identity.authenticatePassword("grace", PASSWORD, "team");
+    expect(caller).toMatchObject({ tenant: "team", role: "admin", agents: ["*"] });
+    const missing = await asDefault("admin", "/tenants", {
+      method: "POST",
+      body: JSON.stringify({ name: "empty", admin: "nobody" }),
+    });
+    expect(missing.status).toBe(404);
+    const listed = (await (await asDefault("admin", "/tenants")).json()) as { tenants: { name: string }[] };
+    expect(listed.tenants.map((tenant) => tenant.name)).not.toContain("empty");
+  });
+});
+
 describe("secrets sent to the server", () => {
   it("keeps a remote agent's secret: set by an operator, listed by name, its value in no answer or audit entry", async () => {
     const set = await test.request(`/v1/t/${LAB}/remote-secrets/partner-token`, {

@@ -246,7 +246,10 @@ export function remoteServices(api: ServerApi): CliServices {
         }),
       listKeys: async () => (await api.get<{ keys: never[] }>(at("keys"))).keys,
       revokeKey: (_caller, id) => api.post<never>(at("keys", id, "revoke")),
-      createTenant: (_caller, name) => api.post<never>(at("tenants"), { json: { name } }),
+      createTenant: (_caller, name, options = {}) =>
+        api.post<never>(at("tenants"), {
+          json: { name, ...(options.admin === undefined ? {} : { admin: options.admin }) },
+        }),
       listTenants: async () => (await api.get<{ tenants: never[] }>(at("tenants"))).tenants,
       // The password goes in the body of this one request, over the server's connection.
       addUser: (_caller, name, password) => api.post<never>(at("users"), { json: { name, password } }),

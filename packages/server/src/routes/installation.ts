@@ -33,7 +33,15 @@ const UserParams = z.object({
 
 // The runtime checks names and password lengths, with the same refusals as embedded.
 const CreateTenantBody = z
-  .object({ name: z.string().min(1).max(256).openapi({ example: "research" }) })
+  .object({
+    name: z.string().min(1).max(256).openapi({ example: "research" }),
+    admin: z
+      .string()
+      .min(1)
+      .max(256)
+      .optional()
+      .openapi({ description: "A user made the new tenant's admin of every agent at once." }),
+  })
   .strict()
   .openapi("CreateTenant");
 
@@ -118,9 +126,10 @@ export function registerInstallationRoutes(app: OpenAPIHono<ServerEnv>, services
   app.openapi(routes.tenants, async (c) =>
     c.json({ tenants: await identity.listTenants(c.get("caller")) }, 200),
   );
-  app.openapi(routes.createTenant, async (c) =>
-    c.json(await identity.createTenant(c.get("caller"), c.req.valid("json").name), 201),
-  );
+  app.openapi(routes.createTenant, async (c) => {
+    const sent = c.req.valid("json");
+    return c.json(await identity.createTenant(c.get("caller"), sent.name, { admin: sent.admin }), 201);
+  });
   app.openapi(routes.users, async (c) => c.json({ users: await identity.listUsers(c.get("caller")) }, 200));
   app.openapi(routes.addUser, async (c) => {
     const sent = c.req.valid("json");
