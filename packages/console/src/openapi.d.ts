@@ -2056,6 +2056,8 @@ export interface components {
         CreateTenant: {
             /** @example research */
             name: string;
+            /** @description A user made the new tenant's admin of every agent at once. */
+            admin?: string;
         };
         /** @description A user as listed: never a password or its hash. */
         User: {
