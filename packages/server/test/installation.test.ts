@@ -156,4 +156,20 @@ describe("secrets sent to the server", () => {
     expect(runner.status).toBe(403);
     expect(await runner.text()).not.toContain(SECRET);
   });
+
+  it("refuses removing an MCP secret by its kind without its name, rather than removing nothing", async () => {
+    const response = await test.request(`/v1/t/${LAB}/mcp/secrets?tool=helpdesk/x&kind=env`, {
+      method: "DELETE",
+      key: "admin",
+    });
+    expect(response.status).toBe(422);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toContain(
+      "give both the kind and the name",
+    );
+    const viewer = await test.request(`/v1/t/${LAB}/mcp/secrets?tool=helpdesk/x&kind=env`, {
+      method: "DELETE",
+      key: "viewer",
+    });
+    expect(viewer.status).toBe(403);
+  });
 });

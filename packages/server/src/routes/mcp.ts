@@ -4,6 +4,7 @@
 // `oz0 mcp import` reads and writes its files on the client and keeps the secrets here.
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Services } from "@oz0/runtime";
+import { Oz0Error } from "@oz0/sdk";
 import type { ServerEnv } from "../env.js";
 import { TenantParam } from "../schemas.js";
 import { body, errors, json, permit, security, segment } from "./shared.js";
@@ -156,8 +157,18 @@ export function registerMcpRoutes(app: OpenAPIHono<ServerEnv>, services: Service
   app.openapi(routes.removeSecret, async (c) => {
     const { tool, kind, name } = c.req.valid("query");
     // As the CLI: one secret takes its kind and its name, all of them neither.
-    const one =
-      kind === undefined && name === undefined ? undefined : { kind: kind ?? "env", name: name ?? "" };
+    if ((kind === undefined) !== (name === undefined)) {
+      throw new Oz0Error(
+        "INVALID_INPUT",
+        "give both the kind and the name of one secret (kind=env&name=NAME), or neither to remove them all",
+        {
+          data: {
+            issues: [{ path: kind === undefined ? "kind" : "name", message: "kind and name go together" }],
+          },
+        },
+      );
+    }
+    const one = kind === undefined || name === undefined ? undefined : { kind, name };
     return c.json(await mcp.removeSecret(c.get("caller"), tool, one), 200);
   });
   app.openapi(routes.keepSecrets, async (c) => {
