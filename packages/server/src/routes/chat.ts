@@ -146,6 +146,8 @@ async function answer(c: Context<ServerEnv>, say: Say, status: 200 | 201): Promi
   return streamSSE(c, async (stream) => {
     for (;;) {
       const next = texts.length > 0 ? "text" : await Promise.race([said, woken()]);
+      // A client gone away stops reading; the turn goes on to its end in the chat's job.
+      if (stream.aborted || stream.closed) return;
       for (const text of texts.splice(0))
         await stream.writeSSE({ event: "delta", data: JSON.stringify({ text }) });
       if (next === "text") continue;
