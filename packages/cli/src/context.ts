@@ -54,10 +54,26 @@ export interface CliServices {
   >;
   readonly identity: Pick<
     Services["identity"],
-    "addMember" | "listMembers" | "removeMember" | "createKey" | "listKeys" | "revokeKey"
+    | "addMember"
+    | "listMembers"
+    | "removeMember"
+    | "createKey"
+    | "listKeys"
+    | "revokeKey"
+    | "createTenant"
+    | "listTenants"
+    | "addUser"
+    | "listUsers"
+    | "removeUser"
   >;
   readonly audit: Pick<Services["audit"], "list">;
-  readonly routines: Pick<Services["routines"], "list" | "fire" | "pause" | "resume" | "history">;
+  readonly routines: Pick<
+    Services["routines"],
+    "list" | "fire" | "pause" | "resume" | "history" | "add" | "remove" | "secret"
+  >;
+  readonly skills: Pick<Services["skills"], "proposals" | "proposal" | "approve" | "reject">;
+  readonly mcp: Pick<Services["mcp"], "status" | "secrets" | "setSecret" | "removeSecret" | "keepSecrets">;
+  readonly remote: Pick<Services["remote"], "secrets" | "setSecret">;
   readonly records: Pick<
     Services["records"],
     | "list"

@@ -1,13 +1,23 @@
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { chatInput } from "../src/commands/chat.js";
-import { homeWithPlugins, LAB, type RunShape } from "./jobs-helpers.js";
+import { FIXTURES, homeWithPlugins, LAB, type RunShape } from "./jobs-helpers.js";
 import { oz0, types } from "./run-cli.js";
 
 let home: string;
 let cleanup: () => Promise<void>;
 beforeAll(async () => {
   ({ home, cleanup } = await homeWithPlugins());
+  const installed = await oz0([
+    "plugin",
+    "install",
+    join(FIXTURES, "narrator"),
+    "--home",
+    home,
+    "--tenant",
+    LAB,
+  ]);
+  expect(installed.code, installed.stderr).toBe(0);
 });
 afterAll(() => cleanup());
 
@@ -30,6 +40,19 @@ describe("oz0 chat", () => {
       RunShape & { mode: string }
     >();
     expect(job).toMatchObject({ status: "succeeded", mode: "chat", output: "You said: how are you?" });
+  });
+
+  it("prints each answer's text as the model writes it, in many writes, embedded and through a server", async () => {
+    types("hi", "thanks");
+    const writes: string[] = [];
+    const result = await oz0(["chat", "narrator/chatter", "--home", home, "--tenant", LAB], {
+      onStdout: (text) => writes.push(text),
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe("Hello there, how can I help?\nGlad to help again, goodbye.\n");
+    const first = writes.slice(0, writes.indexOf("\n"));
+    expect(first.length).toBeGreaterThan(1);
+    expect(first.join("")).toBe("Hello there, how can I help?");
   });
 
   it("ends at an empty line or /exit", async () => {

@@ -141,6 +141,28 @@ describe("oz0 member", () => {
     expect(caller).toMatchObject({ tenant: "acme", role: "viewer", agents: ["*"] });
   });
 
+  it("creates a tenant with --admin: the user is its admin of every agent at once, as its audit log says", async () => {
+    const made = await run("tenant", "create", "research", "--admin", "alice");
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.stdout).toBe("created tenant research; alice is its admin\n");
+    const members = (await run("member", "list", "--tenant", "research", "--json")).json<
+      { user: string; role: string; agents: string[] }[]
+    >();
+    expect(members.map(({ user, role, agents }) => [user, role, agents])).toEqual([
+      ["alice", "admin", ["*"]],
+    ]);
+    const audit = (await run("audit", "list", "--tenant", "research", "--json")).json<
+      { action: string; target: string }[]
+    >();
+    expect(audit.map(({ action, target }) => [action, target])).toContainEqual(["member.add", "user:alice"]);
+    const nobody = await run("tenant", "create", "lonely", "--admin", "nobody");
+    expect(nobody.code).toBe(1);
+    expect(nobody.stderr).toContain("nobody");
+    expect(
+      (await run("tenant", "list", "--json")).json<{ name: string }[]>().map((one) => one.name),
+    ).not.toContain("lonely");
+  });
+
   it("refuses bad --agents entries with a clear error", async () => {
     const result = await run(
       "member",
@@ -285,6 +307,7 @@ describe("oz0 audit list", () => {
       "user.add user:alice",
       "user.add user:bob",
       "member.add user:bob",
+      "tenant.create tenant:research",
       "member.remove user:bob",
     ]);
     const text = await run("audit", "list", "--tenant", "acme");

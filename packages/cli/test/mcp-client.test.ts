@@ -54,6 +54,9 @@ describe("oz0 mcp import", () => {
       { tool: "desktop/brave-search", env: ["BRAVE_API_KEY"], headers: [] },
       { tool: "desktop/github", env: ["GITHUB_PERSONAL_ACCESS_TOKEN"], headers: [] },
     ]);
+    const audit = await oz0(["--home", home, "--json", "audit", "list"]);
+    expect(audit.stdout).toContain("desktop");
+    expect(audit.stdout).not.toContain("ghp_example");
   });
 
   it("refuses a file it cannot read, or one of another shape, saying what is wrong", async () => {

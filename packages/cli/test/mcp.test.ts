@@ -147,6 +147,9 @@ describe("oz0 mcp secret", () => {
     const list = await cli(["mcp", "secret", "list", "--json"]);
     expect(list.json()).toEqual([{ tool: "demo/everything", env: ["API_TOKEN"], headers: [] }]);
     expect(list.stdout).not.toContain(SECRET);
+    const audit = await cli(["audit", "list", "--json"]);
+    expect(audit.stdout).toContain("API_TOKEN");
+    expect(audit.stdout).not.toContain(SECRET);
     const called = await cli(["tool", "call", "demo/everything.get-env"]);
     expect(called.stdout).toContain("[redacted]");
     expect(called.stdout).not.toContain(SECRET);

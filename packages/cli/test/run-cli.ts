@@ -31,10 +31,13 @@ export interface CliResult {
   json<T = unknown>(): T;
 }
 
-export async function oz0(
-  args: readonly string[],
-  options: { readonly onStderr?: (text: string) => void } = {},
-): Promise<CliResult> {
+export interface RunHooks {
+  readonly onStderr?: (text: string) => void;
+  /** Each write to stdout as it is made: a streamed answer is many. */
+  readonly onStdout?: (text: string) => void;
+}
+
+export async function oz0(args: readonly string[], options: RunHooks = {}): Promise<CliResult> {
   const through = THROUGH_SERVER ? await throughServer(args) : undefined;
   if (through === undefined) return runHere(args, options);
   const before = process.env.OZ0_API_KEY;
@@ -47,10 +50,7 @@ export async function oz0(
   }
 }
 
-async function runHere(
-  args: readonly string[],
-  options: { readonly onStderr?: (text: string) => void },
-): Promise<CliResult> {
+async function runHere(args: readonly string[], options: RunHooks): Promise<CliResult> {
   let stdout = "";
   let stderr = "";
   const code = await runCli(
@@ -58,6 +58,7 @@ async function runHere(
     new Output(
       (text) => {
         stdout += text;
+        options.onStdout?.(text);
       },
       (text) => {
         stderr += text;

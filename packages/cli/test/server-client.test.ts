@@ -137,6 +137,46 @@ describe("a command through a server", () => {
     expect(JSON.parse(result.stderr).error).toMatchObject({ code: "NETWORK_ERROR" });
   });
 
+  it("sends the commands that once ran only here to the server, whose key's role decides: a viewer is refused each change", async () => {
+    const viewer = (
+      await runtime.identity.createKey(localAdmin("default"), {
+        name: "viewer",
+        role: "viewer",
+        agents: ["*"],
+      })
+    ).key;
+    const asViewer = (args: readonly string[]) =>
+      remote([...args, "--server", server.url, "--json"], { OZ0_API_KEY: viewer });
+    for (const args of [
+      ["tenant", "list"],
+      ["tenant", "create", "viewers"],
+      ["user", "list"],
+      ["user", "remove", "nobody"],
+      ["routine", "add", "r", "--run", "support-triage/triage", "--event", "webhook"],
+      ["routine", "remove", "r"],
+      ["routine", "secret", "r"],
+      ["skill", "reject", "sp-none"],
+    ]) {
+      const refused = await asViewer(args);
+      expect({ args, code: refused.code, error: JSON.parse(refused.stderr).error.code }).toEqual({
+        args,
+        code: 1,
+        error: "FORBIDDEN",
+      });
+    }
+    // What a viewer may read, it reads from the server's tenant, as the admin's key does.
+    for (const args of [
+      ["skill", "proposals"],
+      ["mcp", "status"],
+      ["mcp", "secret", "list"],
+      ["remote", "secret", "list"],
+    ]) {
+      const read = await asViewer(args);
+      expect({ args, code: read.code }).toEqual({ args, code: 0 });
+      expect(read.stdout).toBe((await oz0([...args, "--json", "--home", home])).stdout);
+    }
+  });
+
   it("refuses every command that runs only on this machine, naming it", async () => {
     for (const words of Object.keys(LOCAL_ONLY)) {
       const args = [...words.split(" "), "--server", server.url, "--json"];

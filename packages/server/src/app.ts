@@ -17,15 +17,19 @@ import { registerAuditRoutes } from "./routes/audit.js";
 import { registerCatalogRoutes } from "./routes/catalog.js";
 import { registerChatRoutes } from "./routes/chat.js";
 import { registerGovernanceRoutes } from "./routes/governance.js";
+import { registerInstallationRoutes } from "./routes/installation.js";
 import { registerJobRoutes } from "./routes/jobs.js";
+import { registerMcpRoutes } from "./routes/mcp.js";
 import { registerMemberRoutes } from "./routes/members.js";
 import { registerModelRoutes } from "./routes/models.js";
 import { registerNodeRoutes } from "./routes/nodes.js";
 import { registerPluginConfigRoutes } from "./routes/plugin-config.js";
 import { registerPluginRoutes, UPLOAD_PATH } from "./routes/plugins.js";
 import { registerRecordRoutes } from "./routes/records.js";
+import { registerRemoteRoutes } from "./routes/remote.js";
 import { registerRoutineRoutes, registerRoutineWebhooks } from "./routes/routines.js";
 import { CSRF_HEADER, registerMeRoute, registerSessionRoutes, SESSION_COOKIE } from "./routes/sessions.js";
+import { registerSkillRoutes } from "./routes/skills.js";
 import { registerToolRoutes } from "./routes/tools.js";
 import { HealthSchema } from "./schemas.js";
 import {
@@ -134,6 +138,10 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
   registerA2aRoutes(app, options.runtime, options.eventPollMs ?? 100);
   registerNodeRoutes(app, options.runtime.services);
   registerToolRoutes(app, options.runtime.services);
+  registerInstallationRoutes(app, options.runtime.services);
+  registerSkillRoutes(app, options.runtime.services);
+  registerMcpRoutes(app, options.runtime.services);
+  registerRemoteRoutes(app, options.runtime.services);
 
   app.doc31(OPENAPI_PATH, {
     openapi: "3.1.0",

@@ -295,6 +295,54 @@ const MATRIX: Record<string, readonly Probe[]> = {
   "POST /v1/t/{tenant}/routines/{plugin}/{name}/fire": [
     { part: () => ({ method: "POST", path: "/routines/clockwork/read-only/fire", body: json({}) }) },
   ],
+  // The installation's tenants and users: an admin of tenant default with every agent alone.
+  "GET /v1/t/{tenant}/tenants": [{ none: "tenants are the installation's; a scoped key is refused them" }],
+  "POST /v1/t/{tenant}/tenants": [{ none: "tenants are the installation's; a scoped key is refused them" }],
+  "GET /v1/t/{tenant}/users": [{ none: "users are the installation's; a scoped key is refused them" }],
+  "POST /v1/t/{tenant}/users": [{ none: "users are the installation's; a scoped key is refused them" }],
+  "DELETE /v1/t/{tenant}/users/{user}": [
+    { none: "users are the installation's; a scoped key is refused them" },
+  ],
+  "GET /v1/t/{tenant}/skill-proposals": [{ list: () => ({ method: "GET", path: "/skill-proposals" }) }],
+  "GET /v1/t/{tenant}/skill-proposals/{id}": [
+    { part: () => ({ method: "GET", path: "/skill-proposals/sp-hidden" }) },
+  ],
+  "POST /v1/t/{tenant}/skill-proposals/{id}/approve": [
+    { part: () => ({ method: "POST", path: "/skill-proposals/sp-hidden/approve", body: json({}) }) },
+  ],
+  "POST /v1/t/{tenant}/skill-proposals/{id}/reject": [
+    { part: () => ({ method: "POST", path: "/skill-proposals/sp-hidden/reject", body: json({}) }) },
+  ],
+  "GET /v1/t/{tenant}/mcp/status": [{ list: () => ({ method: "GET", path: "/mcp/status" }) }],
+  "GET /v1/t/{tenant}/mcp/secrets": [{ list: () => ({ method: "GET", path: "/mcp/secrets" }) }],
+  "PUT /v1/t/{tenant}/mcp/secrets": [{ none: "an MCP secret names a tool, not an agent or job" }],
+  "DELETE /v1/t/{tenant}/mcp/secrets": [{ none: "an MCP secret names a tool, not an agent or job" }],
+  "POST /v1/t/{tenant}/mcp/imports/{plugin}/secrets": [
+    { none: "an import's secrets name the tools of a plugin not yet installed" },
+  ],
+  "GET /v1/t/{tenant}/remote-secrets": [{ none: "remote-agent secrets are the tenant's, by name" }],
+  "PUT /v1/t/{tenant}/remote-secrets/{name}": [{ none: "remote-agent secrets are the tenant's, by name" }],
+  "POST /v1/t/{tenant}/routines": [
+    {
+      part: () => ({
+        method: "POST",
+        path: "/routines",
+        body: json({ name: "probe", run: hidden.agent, event: "webhook" }),
+      }),
+    },
+  ],
+  "DELETE /v1/t/{tenant}/routines/{name}": [
+    { part: () => ({ method: "DELETE", path: `/routines/${hidden.routine}` }) },
+  ],
+  "DELETE /v1/t/{tenant}/routines/{plugin}/{name}": [
+    { part: () => ({ method: "DELETE", path: "/routines/clockwork/read-only" }) },
+  ],
+  "POST /v1/t/{tenant}/routines/{name}/secret": [
+    { part: () => ({ method: "POST", path: `/routines/${hidden.routine}/secret` }) },
+  ],
+  "POST /v1/t/{tenant}/routines/{plugin}/{name}/secret": [
+    { part: () => ({ method: "POST", path: "/routines/clockwork/read-only/secret" }) },
+  ],
   "POST /v1/t/{tenant}/chats": [
     { part: () => ({ method: "POST", path: "/chats", body: json({ agent: hidden.agent, text: "hi" }) }) },
   ],
@@ -436,6 +484,7 @@ describe("the scope matrix", () => {
     expect(await services.approvals.get(ADMIN, hidden.approval)).toMatchObject({ status: "pending" });
     expect((await services.killSwitches.list(ADMIN)).map((entry) => entry.address)).toEqual(["vault/twice"]);
     expect((await services.identity.listKeys(ADMIN)).filter((entry) => entry.name === "probe")).toEqual([]);
+    expect((await services.routines.list(ADMIN)).map((routine) => routine.name)).not.toContain("probe");
   });
 
   it("answers every route of another tenant exactly as a tenant that does not exist", async () => {

@@ -187,4 +187,48 @@ describe("model text over server-sent events", () => {
     await stream.ended;
     await test.request(`/v1/t/${LAB}/chats/${id}/end`, { method: "POST", key: "runner" });
   });
+
+  /** Sends a chat message asking for its answer as an event stream, and reads it to its end. */
+  async function sayStreamed(path: string, body: unknown) {
+    const abort = new AbortController();
+    const response = await test.request(`/v1/t/${LAB}${path}`, {
+      method: "POST",
+      key: "runner",
+      headers: { accept: "text/event-stream" },
+      body: JSON.stringify(body),
+      signal: abort.signal,
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const stream = readEvents(response, abort);
+    await stream.ended;
+    return stream.messages;
+  }
+
+  it("streams a chat message's answer on the message's own request: delta frames as the model writes, then the turn", async () => {
+    const first = await sayStreamed("/chats", { agent: "narrator/chatter", text: "hi" });
+    const texts = (messages: readonly EventSourceMessage[]) =>
+      messages.filter((message) => message.event === "delta").map((message) => JSON.parse(message.data).text);
+    expect(texts(first).length).toBeGreaterThan(1);
+    expect(texts(first).join("")).toBe("Hello there, how can I help?");
+    expect(first.map((message) => message.event).filter((event) => event !== "delta")).toEqual(["turn"]);
+    const turn = JSON.parse(first.at(-1)!.data) as { job: { id: string; status: string }; answer: string };
+    expect(turn).toMatchObject({ answer: "Hello there, how can I help?", job: { status: "waiting" } });
+    const next = await sayStreamed(`/chats/${turn.job.id}/messages`, { text: "thanks" });
+    expect(texts(next).join("")).toBe("Glad to help again, goodbye.");
+    expect(JSON.parse(next.at(-1)!.data)).toMatchObject({ answer: "Glad to help again, goodbye." });
+    await test.request(`/v1/t/${LAB}/chats/${turn.job.id}/end`, { method: "POST", key: "runner" });
+  });
+
+  it("answers a chat message refused before any text as JSON with its status, though an event stream was asked for", async () => {
+    const response = await test.request(`/v1/t/${LAB}/chats`, {
+      method: "POST",
+      key: "runner",
+      headers: { accept: "text/event-stream" },
+      body: JSON.stringify({ agent: "narrator/nobody", text: "hi" }),
+    });
+    expect(response.status).toBe(404);
+    expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe("NOT_FOUND");
+  });
 });

@@ -7,7 +7,7 @@ import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { McpImport } from "@oz0/runtime";
 import type { Command } from "commander";
-import { withLocalRuntime } from "../context.js";
+import { withLocalRuntime, withRuntime } from "../context.js";
 import { invalidInput } from "../errors.js";
 import { numberOption } from "../options.js";
 import type { Output } from "../output.js";
@@ -90,9 +90,9 @@ export function registerMcpClient(mcp: Command, out: Output): void {
       });
       const imported: McpImport = importMcpServers(text, { file, plugin: options.name });
       const dir = resolve(options.out ?? options.name);
-      await withLocalRuntime(out, async ({ runtime, caller }) => {
+      await withRuntime(out, async ({ services, caller }) => {
         // Secrets first: a folder is written only once its secrets are safe in the tenant.
-        await runtime.services.mcp.keepSecrets(caller, imported.plugin, imported.secrets);
+        await services.mcp.keepSecrets(caller, imported.plugin, imported.secrets);
         await writeMcpImport(imported, dir);
       });
       out.result(

@@ -3,7 +3,7 @@
 // those servers are started with, which are set and removed here and never shown.
 import type { McpSecretKind, McpSecretNames, McpToolReport } from "@oz0/runtime";
 import { Argument, type Command } from "commander";
-import { withLocalRuntime } from "../context.js";
+import { withLocalRuntime, withRuntime } from "../context.js";
 import { invalidInput } from "../errors.js";
 import { numberOption } from "../options.js";
 import type { Output } from "../output.js";
@@ -80,7 +80,7 @@ export function registerMcp(program: Command, out: Output): Command {
     )
     .action(async () => {
       const tenant = out.options.tenant;
-      const reports = await withLocalRuntime(out, ({ services, caller }) => services.mcp.status(caller));
+      const reports = await withRuntime(out, ({ services, caller }) => services.mcp.status(caller));
       out.result(reports, (list) => drawStatus(tenant, list));
     });
 
@@ -102,7 +102,7 @@ export function registerMcp(program: Command, out: Output): Command {
     .option("--from-env <variable>", "take the value from this environment variable of oz0 instead of stdin")
     .action(async (tool: string, which: McpSecretKind, name: string, options: { fromEnv?: string }) => {
       const value = await secretValue(options.fromEnv, "oz0 mcp secret set …");
-      const set = await withLocalRuntime(out, ({ services, caller }) =>
+      const set = await withRuntime(out, ({ services, caller }) =>
         services.mcp.setSecret(caller, tool, which, name, value),
       );
       out.result(set, () => `set ${which} ${name} of ${set.tool}; its server gets it from the next start`);
@@ -112,7 +112,7 @@ export function registerMcp(program: Command, out: Output): Command {
     .description("list which secrets are set, by name (values are never shown)")
     .action(async () => {
       const tenant = out.options.tenant;
-      const list = await withLocalRuntime(out, ({ services, caller }) => services.mcp.secrets(caller));
+      const list = await withRuntime(out, ({ services, caller }) => services.mcp.secrets(caller));
       out.result(list, (entries) => drawSecrets(tenant, entries));
     });
   secret
@@ -130,7 +130,7 @@ export function registerMcp(program: Command, out: Output): Command {
         );
       }
       const one = which === undefined || name === undefined ? undefined : { kind: which, name };
-      const removed = await withLocalRuntime(out, ({ services, caller }) =>
+      const removed = await withRuntime(out, ({ services, caller }) =>
         services.mcp.removeSecret(caller, tool, one),
       );
       const what = name === undefined ? "its secrets" : `${which} ${name}`;

@@ -2,7 +2,7 @@
 // A2A agent's harness.key names one). Values are read from stdin or an environment variable,
 // stored encrypted, and never shown.
 import type { Command } from "commander";
-import { withLocalRuntime } from "../context.js";
+import { withRuntime } from "../context.js";
 import type { Output } from "../output.js";
 import { secretValue } from "../secret-value.js";
 
@@ -18,7 +18,7 @@ export function registerRemote(program: Command, out: Output): Command {
     .option("--from-env <variable>", "take the value from this environment variable of oz0 instead of stdin")
     .action(async (name: string, options: { fromEnv?: string }) => {
       const value = await secretValue(options.fromEnv, "oz0 remote secret set NAME");
-      const set = await withLocalRuntime(out, ({ services, caller }) =>
+      const set = await withRuntime(out, ({ services, caller }) =>
         services.remote.setSecret(caller, name, value),
       );
       out.result(set, () => `set remote secret ${set.name}`);
@@ -27,7 +27,7 @@ export function registerRemote(program: Command, out: Output): Command {
     .command("list")
     .description("list the names of the tenant's remote-agent secrets (values are never shown)")
     .action(async () => {
-      const names = await withLocalRuntime(out, ({ services, caller }) => services.remote.secrets(caller));
+      const names = await withRuntime(out, ({ services, caller }) => services.remote.secrets(caller));
       out.result(names, (list) => (list.length === 0 ? "no remote secrets are set" : list.join("\n")));
     });
   return remote;

@@ -4,7 +4,7 @@
 import type { FireView, RoutineView } from "@oz0/runtime";
 import type { RoutineInput } from "@oz0/sdk";
 import type { Command } from "commander";
-import { withLocalRuntime, withRuntime } from "../context.js";
+import { withRuntime } from "../context.js";
 import { numberOption } from "../options.js";
 import type { Output } from "../output.js";
 import { table } from "./plugin.js";
@@ -131,8 +131,8 @@ export function registerRoutine(program: Command, out: Output): void {
       numberOption({ min: 0, what: "US dollars", example: "0.5" }),
     )
     .action(async (name: string, options: AddOptions) => {
-      const view = await withLocalRuntime(out, async ({ runtime, caller }) =>
-        runtime.services.routines.add(caller, routineFrom(name, options)),
+      const view = await withRuntime(out, async ({ services, caller }) =>
+        services.routines.add(caller, routineFrom(name, options)),
       );
       out.result(view, (one) => `routine ${one.name} added: ${trigger(one)} → ${one.run}`);
     });
@@ -142,8 +142,8 @@ export function registerRoutine(program: Command, out: Output): void {
     .description("remove a routine of the tenant's own (a plugin's goes with its plugin)")
     .argument("<name>", "the routine")
     .action(async (name: string) => {
-      const removed = await withLocalRuntime(out, async ({ runtime, caller }) =>
-        runtime.services.routines.remove(caller, name),
+      const removed = await withRuntime(out, async ({ services, caller }) =>
+        services.routines.remove(caller, name),
       );
       out.result(removed, (report) => `routine ${report.removed} removed`);
     });
@@ -153,8 +153,8 @@ export function registerRoutine(program: Command, out: Output): void {
     .description("make a webhook routine's signing secret anew; it is shown this once")
     .argument("<name>", "the routine (event: webhook)")
     .action(async (name: string) => {
-      const made = await withLocalRuntime(out, async ({ runtime, caller }) =>
-        runtime.services.routines.secret(caller, name),
+      const made = await withRuntime(out, async ({ services, caller }) =>
+        services.routines.secret(caller, name),
       );
       out.result(
         made,

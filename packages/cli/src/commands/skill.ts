@@ -3,7 +3,7 @@
 // which opens the pull request through the agent's apply function, or rejects it.
 import type { ProposalStatus, ProposalView, ShownProposal } from "@oz0/runtime";
 import { type Command, Option } from "commander";
-import { withLocalRuntime } from "../context.js";
+import { withRuntime } from "../context.js";
 import { allOf } from "../options.js";
 import type { Output } from "../output.js";
 import { table } from "./plugin.js";
@@ -19,7 +19,7 @@ export function registerSkill(program: Command, out: Output): Command {
     .description("list the skill proposals of the tenant, newest first")
     .addOption(new Option("--status <status>", "only proposals in this status").choices(PROPOSAL_STATUSES))
     .action(async (options: { status?: ProposalStatus }) => {
-      const list = await withLocalRuntime(out, ({ services, caller }) =>
+      const list = await withRuntime(out, ({ services, caller }) =>
         services.skills.proposals(caller, { status: options.status }),
       );
       out.result(list, drawList);
@@ -30,9 +30,7 @@ export function registerSkill(program: Command, out: Output): Command {
     .description("show one proposal: the skill, why, and the patch approving it would send")
     .argument("<id>", "the proposal's ID (sp-…)")
     .action(async (id: string) => {
-      const shown = await withLocalRuntime(out, ({ services, caller }) =>
-        services.skills.proposal(caller, id),
-      );
+      const shown = await withRuntime(out, ({ services, caller }) => services.skills.proposal(caller, id));
       out.result(shown, drawProposal);
     });
 
@@ -43,7 +41,7 @@ export function registerSkill(program: Command, out: Output): Command {
     .option("--base <branch>", "the branch the pull request goes to", "main")
     .option("--draft", "open the pull request as a draft")
     .action(async (id: string, options: { base: string; draft?: boolean }) => {
-      const approved = await withLocalRuntime(out, ({ services, caller }) =>
+      const approved = await withRuntime(out, ({ services, caller }) =>
         services.skills.approve(caller, id, {
           base: options.base,
           draft: options.draft === true,
@@ -62,7 +60,7 @@ export function registerSkill(program: Command, out: Output): Command {
     .argument("<id>", "the proposal's ID (sp-…)")
     .option("--reason <text>", "why, for the record")
     .action(async (id: string, options: { reason?: string }) => {
-      const rejected = await withLocalRuntime(out, ({ services, caller }) =>
+      const rejected = await withRuntime(out, ({ services, caller }) =>
         services.skills.reject(caller, id, options.reason),
       );
       out.result(rejected, (proposal) => `proposal ${proposal.id} rejected by ${proposal.decidedBy}`);

@@ -3,7 +3,7 @@
 // line, where shell history and every other user's `ps` would see it.
 import type { UserView } from "@oz0/runtime";
 import { type Command, Option } from "commander";
-import { withLocalRuntime } from "../context.js";
+import { withRuntime } from "../context.js";
 import { invalidInput, readOptionFile } from "../errors.js";
 import type { Output } from "../output.js";
 import { table } from "./plugin.js";
@@ -46,8 +46,8 @@ export function registerUser(program: Command, out: Output): Command {
         );
       }
       const password = await readPassword(options.passwordFile);
-      const added = await withLocalRuntime(out, ({ runtime, caller }) =>
-        runtime.services.identity.addUser(caller, name, password),
+      const added = await withRuntime(out, ({ services, caller }) =>
+        services.identity.addUser(caller, name, password),
       );
       out.result(
         added,
@@ -60,9 +60,7 @@ export function registerUser(program: Command, out: Output): Command {
     .command("list")
     .description("list the users and the tenants each is a member of")
     .action(async () => {
-      const users = await withLocalRuntime(out, ({ runtime, caller }) =>
-        runtime.services.identity.listUsers(caller),
-      );
+      const users = await withRuntime(out, ({ services, caller }) => services.identity.listUsers(caller));
       out.result(users, drawUsers);
     });
 
@@ -71,8 +69,8 @@ export function registerUser(program: Command, out: Output): Command {
     .description("remove a user and every membership the user has")
     .argument("<name>", "the user, as oz0 user list shows it")
     .action(async (name: string) => {
-      const removed = await withLocalRuntime(out, ({ runtime, caller }) =>
-        runtime.services.identity.removeUser(caller, name),
+      const removed = await withRuntime(out, ({ services, caller }) =>
+        services.identity.removeUser(caller, name),
       );
       out.result(removed, (view) =>
         view.tenants.length === 0

@@ -19,7 +19,7 @@ const ENDED = new Set(["succeeded", "failed", "cancelled", "dead"]);
 const RECONNECTS = 5;
 
 /** One frame of a server-sent event stream. */
-interface Frame {
+export interface Frame {
   readonly id: string | undefined;
   readonly event: string;
   readonly data: string;
@@ -116,7 +116,7 @@ function jobView(api: ServerApi, id: string): Promise<JobView> {
 }
 
 /** The frames of an event stream, as the EventSource standard reads them. */
-async function* frames(body: ReadableStream<Uint8Array>, url: string): AsyncGenerator<Frame> {
+export async function* frames(body: ReadableStream<Uint8Array>, url: string): AsyncGenerator<Frame> {
   const decoder = new TextDecoder();
   let buffer = "";
   let id: string | undefined;

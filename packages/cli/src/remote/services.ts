@@ -6,8 +6,8 @@ import { readFile, realpath, stat } from "node:fs/promises";
 import type { Card, ChatTurn, JobEvent, JobView } from "@oz0/runtime";
 import { isOz0Error, Oz0Error } from "@oz0/sdk";
 import type { CliServices } from "../context.js";
-import { followJob, type RunWatch } from "./follow.js";
-import type { ServerApi } from "./http.js";
+import { followJob, frames, type RunWatch } from "./follow.js";
+import { answeredError, type ServerApi } from "./http.js";
 
 type Json = Record<string, unknown>;
 type RunOutcome = Awaited<ReturnType<CliServices["jobs"]["run"]>>;
@@ -117,17 +117,8 @@ export function remoteServices(api: ServerApi): CliServices {
       say: async (_caller, message, watch = {}): Promise<ChatTurn> => {
         const said =
           message.job === undefined
-            ? await api.post<{ job: JobView; answer: unknown; card?: Card }>(at("chats"), {
-                json: { agent: message.agent, text: message.text },
-              })
-            : await api.post<{ job: JobView; answer: unknown; card?: Card }>(
-                at("chats", message.job, "messages"),
-                {
-                  json: { text: message.text },
-                },
-              );
-        // The server answers once the turn is whole: a text answer is given to onText at once.
-        if (said.card === undefined && typeof said.answer === "string") watch.onText?.(said.answer);
+            ? await chatTurn(api, at("chats"), { agent: message.agent, text: message.text }, watch)
+            : await chatTurn(api, at("chats", message.job, "messages"), { text: message.text }, watch);
         return { view: said.job, answer: said.answer, card: said.card };
       },
       end: (_caller, id) => api.post<JobView>(at("chats", id, "end")),
@@ -255,6 +246,51 @@ export function remoteServices(api: ServerApi): CliServices {
         }),
       listKeys: async () => (await api.get<{ keys: never[] }>(at("keys"))).keys,
       revokeKey: (_caller, id) => api.post<never>(at("keys", id, "revoke")),
+      createTenant: (_caller, name, options = {}) =>
+        api.post<never>(at("tenants"), {
+          json: { name, ...(options.admin === undefined ? {} : { admin: options.admin }) },
+        }),
+      listTenants: async () => (await api.get<{ tenants: never[] }>(at("tenants"))).tenants,
+      // The password goes in the body of this one request, over the server's connection.
+      addUser: (_caller, name, password) => api.post<never>(at("users"), { json: { name, password } }),
+      listUsers: async () => (await api.get<{ users: never[] }>(at("users"))).users,
+      removeUser: (_caller, name) => api.delete<never>(at("users", name)),
+    },
+    skills: {
+      proposals: async (_caller, options = {}) =>
+        (
+          await api.get<{ proposals: never[] }>(at("skill-proposals"), {
+            query: { status: options.status },
+          })
+        ).proposals,
+      proposal: (_caller, id) => api.get<never>(at("skill-proposals", id)),
+      approve: (_caller, id, options) =>
+        api.post<never>(at("skill-proposals", id, "approve"), {
+          json: { base: options.base, draft: options.draft },
+        }),
+      reject: (_caller, id, reason) =>
+        api.post<never>(at("skill-proposals", id, "reject"), {
+          json: reason === undefined ? {} : { reason },
+        }),
+    },
+    mcp: {
+      status: async () => (await api.get<{ tools: never[] }>(at("mcp", "status"))).tools,
+      secrets: async () => (await api.get<{ secrets: never[] }>(at("mcp", "secrets"))).secrets,
+      setSecret: (_caller, tool, kind, name, value) =>
+        api.put<never>(at("mcp", "secrets"), { json: { tool, kind, name, value } }),
+      removeSecret: (_caller, tool, one) =>
+        api.delete<never>(at("mcp", "secrets"), { query: { tool, kind: one?.kind, name: one?.name } }),
+      keepSecrets: async (_caller, plugin, secrets) => {
+        await api.post<undefined>(at("mcp", "imports", plugin, "secrets"), {
+          json: {
+            secrets: secrets.map(({ tool, kind, name, value, why }) => ({ tool, kind, name, value, why })),
+          },
+        });
+      },
+    },
+    remote: {
+      secrets: async () => (await api.get<{ names: string[] }>(at("remote-secrets"))).names,
+      setSecret: (_caller, name, value) => api.put<never>(at("remote-secrets", name), { json: { value } }),
     },
     audit: {
       list: async (_caller, filter = {}) =>
@@ -321,11 +357,59 @@ export function remoteServices(api: ServerApi): CliServices {
             query: { limit: options.limit },
           })
         ).fires,
+      add: (_caller, input) => api.post<never>(at("routines"), { json: input }),
+      remove: (_caller, name) => api.delete<never>(at("routines", ...name.split("/"))),
+      secret: (_caller, name) => api.post<never>(at("routines", ...name.split("/"), "secret")),
     },
   };
 }
 
 const ENDED = new Set(["succeeded", "failed", "cancelled", "dead"]);
+
+interface SaidTurn {
+  readonly job: JobView;
+  readonly answer: unknown;
+  readonly card?: Card;
+}
+
+/**
+ * Sends one chat message and reads its turn, asking for it as an event stream: the model's
+ * text goes to onText as it comes, as it does embedded. A server that answers the turn whole
+ * (the model gave no text, or it was refused first) answers it as JSON; its text answer is then
+ * given to onText at once.
+ */
+async function chatTurn(api: ServerApi, path: string, json: unknown, watch: RunWatch): Promise<SaidTurn> {
+  const response = await api.send("POST", path, {
+    json,
+    headers: { accept: "text/event-stream, application/json" },
+    signal: watch.signal,
+  });
+  const type = response.headers.get("content-type") ?? "";
+  if (!response.ok || !type.startsWith("text/event-stream") || response.body === null) {
+    const text = await response.text();
+    if (!response.ok) throw answeredError("POST", path, response.status, text);
+    const said = JSON.parse(text) as SaidTurn;
+    if (said.card === undefined && typeof said.answer === "string") watch.onText?.(said.answer);
+    return said;
+  }
+  for await (const frame of frames(response.body, `${api.url}${path}`)) {
+    if (frame.event === "delta") {
+      const delta = JSON.parse(frame.data) as { text?: unknown };
+      if (typeof delta.text === "string") watch.onText?.(delta.text);
+    } else if (frame.event === "turn") {
+      return JSON.parse(frame.data) as SaidTurn;
+    } else if (frame.event === "error") {
+      const shape = JSON.parse(frame.data) as { error?: { status?: unknown } };
+      const status = typeof shape.error?.status === "number" ? shape.error.status : 500;
+      throw answeredError("POST", path, status, frame.data);
+    }
+  }
+  throw new Oz0Error(
+    "NETWORK_ERROR",
+    `the chat answer from ${api.url}${path} ended before its turn; the job goes on on the server (oz0 job get shows it)`,
+    { data: { url: api.url, cause: "stream ended early" } },
+  );
+}
 
 /** What a person does to a waiting job: the run on starts after the last of these. */
 const PERSON_ACTS = new Set(["answer_received", "approval_decided", "user_message"]);

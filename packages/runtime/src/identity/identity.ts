@@ -154,11 +154,23 @@ export class Identity {
   // Tenants and users belong to the whole installation, not to one tenant: the admins of the
   // `default` tenant, where the embedded CLI acts unless told otherwise, manage them.
 
-  /** Creates a tenant, which then gets the default plugins. */
-  async createTenant(caller: Caller, name: string): Promise<TenantView> {
+  /**
+   * Creates a tenant, which then gets the default plugins; with `admin`, that user becomes its
+   * admin of every agent at once, so the tenant has someone to sign in to it and make its keys.
+   */
+  async createTenant(
+    caller: Caller,
+    name: string,
+    options: { readonly admin?: string | undefined } = {},
+  ): Promise<TenantView> {
     requireInstallationAdmin(caller, "create tenants");
     checkTenantName(name);
     const view = await this.#store.transaction(async (trx) => {
+      const admin =
+        options.admin === undefined
+          ? undefined
+          : await trx.selectFrom("users").select("id").where("name", "=", options.admin).executeTakeFirst();
+      if (options.admin !== undefined && admin === undefined) throw userNotFound(options.admin);
       const found = await trx
         .selectFrom("tenants")
         .select("name")
@@ -174,7 +186,39 @@ export class Identity {
         );
       }
       await trx.insertInto("tenants").values({ name, created_at: this.#store.clockSql }).execute();
-      await this.#audit.record({ caller, action: "tenant.create", target: `tenant:${name}` }, trx);
+      await this.#audit.record(
+        {
+          caller,
+          action: "tenant.create",
+          target: `tenant:${name}`,
+          ...(options.admin === undefined ? {} : { detail: { admin: options.admin } }),
+        },
+        trx,
+      );
+      if (admin !== undefined && options.admin !== undefined) {
+        await trx
+          .insertInto("memberships")
+          .values({
+            tenant: name,
+            user_id: admin.id,
+            role: "admin",
+            agents: JSON.stringify(["*"]),
+            created_at: this.#store.clockSql,
+            updated_at: this.#store.clockSql,
+            updated_by: caller.actor,
+          })
+          .execute();
+        // In the new tenant's own log, where its admins see who made them so.
+        await this.#audit.record(
+          {
+            caller: { ...caller, tenant: name },
+            action: "member.add",
+            target: `user:${options.admin}`,
+            detail: { role: "admin", agents: ["*"] },
+          },
+          trx,
+        );
+      }
       const row = await trx
         .selectFrom("tenants")
         .selectAll()
@@ -819,10 +863,21 @@ export class Identity {
 
 type Executor = Store["db"] | Transaction<Database>;
 
-/** Tenants and users are the installation's: managed by the admins of the `default` tenant. */
+/**
+ * Tenants and users are the installation's: managed by the admins of the `default` tenant with
+ * every agent. A user's memberships name every tenant's agents, which an admin of some agents
+ * only may not see.
+ */
 function requireInstallationAdmin(caller: Caller, action: string): void {
   requireRole(caller, "admin", action);
-  if (caller.tenant === DEFAULT_TENANT) return;
+  if (caller.tenant === DEFAULT_TENANT && caller.agents.includes("*")) return;
+  if (caller.tenant === DEFAULT_TENANT) {
+    throw new Oz0Error(
+      "FORBIDDEN",
+      `${caller.actor} may not ${action}: tenants and users belong to the whole installation, and only the admins of tenant ${DEFAULT_TENANT} with every agent (--agents '*') manage them.`,
+      { data: { tenant: caller.tenant, action, role: caller.role } },
+    );
+  }
   throw new Oz0Error(
     "FORBIDDEN",
     `${caller.actor} may not ${action} from tenant ${caller.tenant}: tenants and users belong to the whole installation, and the admins of tenant ${DEFAULT_TENANT} manage them (run it with --tenant ${DEFAULT_TENANT}, or leave --tenant out).`,

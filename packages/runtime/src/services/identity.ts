@@ -23,9 +23,13 @@ export class IdentityService {
     this.#core = core;
   }
 
-  async createTenant(caller: Caller, name: string): Promise<TenantView> {
+  async createTenant(
+    caller: Caller,
+    name: string,
+    options: { readonly admin?: string | undefined } = {},
+  ): Promise<TenantView> {
     this.#core.check(caller, "identity.createTenant");
-    return this.#core.deps.identity.createTenant(caller, name);
+    return this.#core.deps.identity.createTenant(caller, name, options);
   }
 
   async listTenants(caller: Caller): Promise<TenantView[]> {

@@ -5,6 +5,7 @@
 // change event every change sends.
 import { isOz0Error, Oz0Error, type RoutineInput } from "@oz0/sdk";
 import type { Caller } from "../callers/index.js";
+import { withinScope } from "../identity/index.js";
 import type { FireView, RoutineView } from "../routines/index.js";
 import { type ServiceCore, scoped } from "./core.js";
 
@@ -50,12 +51,28 @@ export class RoutinesService {
     return hidden(caller, name, () => this.#core.deps.routines.history(caller, name, options));
   }
 
-  /** Adds a routine of the tenant's own, checked as install checks a manifest's. */
+  /**
+   * Adds a routine of the tenant's own, checked as install checks a manifest's. A caller limited
+   * to some agents adds only a routine of an agent within them (any other is answered as one
+   * that does not exist) that runs as no more agents than it has.
+   */
   async add(caller: Caller, input: RoutineInput): Promise<RoutineView> {
     const target = typeof input?.name === "string" ? input.name : "";
-    return this.#core.change(caller, "routines.add", target, () =>
-      this.#core.deps.routines.add(caller, input),
-    );
+    return this.#core.change(caller, "routines.add", target, async () => {
+      if (scoped(caller)) {
+        if (typeof input?.run === "string" && input.run.includes("/"))
+          await this.#core.agent(caller, input.run, "agent-or-flow");
+        const agents = input?.identity?.agents;
+        if (Array.isArray(agents) && !withinScope(caller.agents, agents)) {
+          throw new Oz0Error(
+            "FORBIDDEN",
+            `${caller.actor} may give a routine only the agents in its own scope (${caller.agents.join(", ")}), and ${agents.join(", ")} goes beyond it.`,
+            { data: { tenant: caller.tenant, action: "add a routine", role: caller.role } },
+          );
+        }
+      }
+      return this.#core.deps.routines.add(caller, input);
+    });
   }
 
   async remove(caller: Caller, name: string): Promise<{ readonly removed: string }> {

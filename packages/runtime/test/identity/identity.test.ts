@@ -287,6 +287,25 @@ describe.each(fixtures)("identity on $label", (fixture) => {
     expect(error.message).toContain("the admins of tenant default manage them");
   });
 
+  it("lets only an admin of tenant default with every agent manage tenants and users: one limited to some agents is refused", async () => {
+    const scoped: Caller = { tenant: "default", actor: "key:some", role: "admin", agents: ["tag:hr"] };
+    for (const attempt of [
+      () => runtime.identity.createTenant(scoped, "scoped-made"),
+      () => runtime.identity.listTenants(scoped),
+      () => runtime.identity.addUser(scoped, "scoped-user", PASSWORD),
+      () => runtime.identity.listUsers(scoped),
+      () => runtime.identity.removeUser(scoped, "nobody"),
+    ]) {
+      const error = await refusal(attempt());
+      expect(error.code).toBe("FORBIDDEN");
+      expect(error.message).toContain("only the admins of tenant default with every agent");
+    }
+    const all: Caller = { ...scoped, agents: ["*"] };
+    expect((await runtime.identity.listTenants(all)).map((tenant) => tenant.name)).not.toContain(
+      "scoped-made",
+    );
+  });
+
   it("refuses a key or membership reaching past the granting caller's own agents", async () => {
     const scoped: Caller = { tenant: "acme", actor: "user:hr-admin", role: "admin", agents: ["tag:hr"] };
     expect(

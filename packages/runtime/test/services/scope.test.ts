@@ -217,6 +217,33 @@ describe("a caller limited to some agents", () => {
     expect(await here.services.audit.list(admin)).not.toEqual([]);
   });
 
+  it("may not add a routine of an agent outside its scope (answered as a missing one), nor one that runs as more agents than it has", async () => {
+    const routine = { name: "payday", run: "scoped/payroll", event: "webhook" };
+    const [outside, missing] = await bothAnswers((s) => s.routines.add(ops, routine));
+    expect(outside).toMatchObject({ code: "NOT_FOUND" });
+    expect(outside).toEqual(missing);
+    const wider = await answer(
+      (s) =>
+        s.routines.add(ops, {
+          name: "wide",
+          run: "scoped/deploy",
+          event: "webhook",
+          identity: { role: "runner", agents: ["scoped/payroll"] },
+        }),
+      here,
+    );
+    expect(wider).toMatchObject({ code: "FORBIDDEN", message: expect.stringContaining("goes beyond it") });
+    const own = await answer(
+      (s) => s.routines.add(ops, { name: "ship", run: "scoped/deploy", event: "webhook" }),
+      here,
+    );
+    expect(own).toMatchObject({ value: { name: "ship", run: "scoped/deploy" } });
+    const names = (await here.services.routines.list(admin)).map((each) => each.name);
+    expect(names).toContain("ship");
+    expect(names).not.toContain("payday");
+    expect(names).not.toContain("wide");
+  });
+
   it("may not serve the whole catalog over MCP", async () => {
     const refused = await answer((s) => s.mcp.serve(ops), here);
     expect(refused).toMatchObject({ code: "FORBIDDEN" });

@@ -1,9 +1,14 @@
 // Chats: a conversation with an agent, each message a step of one job of mode chat. Opening a
 // chat sends its first message and starts the job; each message after goes to that job; ending
-// it lets the job succeed with its last answer. Every step is a runner's.
+// it lets the job succeed with its last answer. Every step is a runner's. Asked with Accept:
+// text/event-stream, a message's answer streams as the model writes it.
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { ChatTurn, Services } from "@oz0/runtime";
+import { errorShape } from "@oz0/sdk";
+import type { Context } from "hono";
+import { streamSSE } from "hono/streaming";
 import type { ServerEnv } from "../env.js";
+import { wantsEventStream } from "../events.js";
 import { JobParams, JobSchema, TenantParam } from "../schemas.js";
 import { body, errors, json, permit, security } from "./shared.js";
 
@@ -33,6 +38,15 @@ const SayBody = z
 
 const tags = ["chat"];
 
+const STREAMED =
+  'With Accept: text/event-stream, once the model starts answering: server-sent events, `event: delta` frames with `data: {"text": "<chunk>"}` as the model writes, then one `event: turn` with the turn (or `event: error` with the error shape). A turn refused or ended before any text comes answers as JSON either way.';
+
+/** A turn's answer as JSON, or, asked for and once text comes, as server-sent events. */
+const turnContent = {
+  "application/json": { schema: TurnSchema },
+  "text/event-stream": { schema: z.string().openapi({ description: "delta frames, then turn (or error)." }) },
+};
+
 const routes = {
   agent: createRoute({
     operationId: "chatAgent",
@@ -58,23 +72,28 @@ const routes = {
     method: "post",
     path: "/v1/t/{tenant}/chats",
     summary: "Open a chat with an agent: its first message starts the chat's job",
-    description: "Answers once the agent has answered the message; the job then waits for the next one.",
+    description: `Answers once the agent has answered the message; the job then waits for the next one. ${STREAMED}`,
     tags,
     security,
     middleware: [permit("chat.say")] as const,
     request: { params: z.object({ tenant: TenantParam }), ...body(OpenChatBody) },
-    responses: { 201: json(TurnSchema, "The chat's job and the agent's answer."), ...errors },
+    responses: {
+      200: { content: turnContent, description: "The answer, streamed (event stream only)." },
+      201: { content: turnContent, description: "The chat's job and the agent's answer." },
+      ...errors,
+    },
   }),
   say: createRoute({
     operationId: "sayInChat",
     method: "post",
     path: "/v1/t/{tenant}/chats/{id}/messages",
     summary: "Send the next message of a chat",
+    description: STREAMED,
     tags,
     security,
     middleware: [permit("chat.say")] as const,
     request: { params: JobParams, ...body(SayBody) },
-    responses: { 200: json(TurnSchema, "The job and the agent's answer."), ...errors },
+    responses: { 200: { content: turnContent, description: "The job and the agent's answer." }, ...errors },
   }),
   end: createRoute({
     operationId: "endChat",
@@ -98,6 +117,49 @@ function turn(said: ChatTurn): never {
   } as never;
 }
 
+type Say = (watch: { onText?: (text: string) => void }) => Promise<ChatTurn>;
+
+/**
+ * Runs one turn. Unless the client asked for an event stream, or until the model's first text
+ * comes, it answers as JSON (so a refusal keeps its status); from then on the text streams as
+ * `delta` frames, and the turn, or its error, ends the stream.
+ */
+async function answer(c: Context<ServerEnv>, say: Say, status: 200 | 201): Promise<Response> {
+  if (!wantsEventStream(c.req.header("accept"))) return c.json(turn(await say({})), status);
+  const texts: string[] = [];
+  let wake = () => {};
+  const said = say({
+    onText: (text) => {
+      texts.push(text);
+      wake();
+    },
+  }).then(
+    (done) => ({ done }),
+    (error: unknown) => ({ error }),
+  );
+  const woken = () => new Promise<"text">((resolve) => (wake = () => resolve("text")));
+  const first = await Promise.race([said, woken()]);
+  if (first !== "text" && texts.length === 0) {
+    if ("error" in first) throw first.error;
+    return c.json(turn(first.done), status);
+  }
+  return streamSSE(c, async (stream) => {
+    for (;;) {
+      const next = texts.length > 0 ? "text" : await Promise.race([said, woken()]);
+      // A client gone away stops reading; the turn goes on to its end in the chat's job.
+      if (stream.aborted || stream.closed) return;
+      for (const text of texts.splice(0))
+        await stream.writeSSE({ event: "delta", data: JSON.stringify({ text }) });
+      if (next === "text") continue;
+      if (texts.length > 0) continue;
+      if ("error" in next)
+        await stream.writeSSE({ event: "error", data: JSON.stringify(errorShape(next.error)) });
+      else await stream.writeSSE({ event: "turn", data: JSON.stringify(turn(next.done)) });
+      return;
+    }
+  });
+}
+
 export function registerChatRoutes(app: OpenAPIHono<ServerEnv>, services: Services): void {
   const { chat } = services;
   app.openapi(routes.agent, async (c) => {
@@ -106,15 +168,15 @@ export function registerChatRoutes(app: OpenAPIHono<ServerEnv>, services: Servic
   });
   app.openapi(routes.open, async (c) => {
     const sent = c.req.valid("json");
-    return c.json(turn(await chat.say(c.get("caller"), { agent: sent.agent, text: sent.text })), 201);
+    return answer(
+      c,
+      (watch) => chat.say(c.get("caller"), { agent: sent.agent, text: sent.text }, watch),
+      201,
+    ) as never;
   });
   app.openapi(routes.say, async (c) => {
-    const said = await chat.say(c.get("caller"), {
-      agent: "",
-      job: c.req.valid("param").id,
-      text: c.req.valid("json").text,
-    });
-    return c.json(turn(said), 200);
+    const message = { agent: "", job: c.req.valid("param").id, text: c.req.valid("json").text };
+    return answer(c, (watch) => chat.say(c.get("caller"), message, watch), 200) as never;
   });
   app.openapi(routes.end, async (c) => c.json(await chat.end(c.get("caller"), c.req.valid("param").id), 200));
 }

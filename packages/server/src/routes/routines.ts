@@ -6,7 +6,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Routines, Services } from "@oz0/runtime";
 import type { ServerEnv } from "../env.js";
 import { ErrorSchema, TenantParam } from "../schemas.js";
-import { errors, json, permit, security, segment } from "./shared.js";
+import { body, errors, json, permit, security, segment } from "./shared.js";
 
 const FireSchema = z
   .object({
@@ -180,6 +180,67 @@ function webhookRoute(
   });
 }
 
+function removeRoute(params: typeof PluginRoutine | typeof TenantRoutine, path: string, operationId: string) {
+  return createRoute({
+    operationId,
+    method: "delete",
+    path,
+    summary: "Remove a routine of the tenant's own (a plugin's goes with its plugin)",
+    tags,
+    security,
+    middleware: [permit("routines.remove")] as const,
+    request: { params },
+    responses: { 200: json(z.object({ removed: z.string() }), "The routine removed."), ...errors },
+  });
+}
+
+function secretRoute(params: typeof PluginRoutine | typeof TenantRoutine, path: string, operationId: string) {
+  return createRoute({
+    operationId,
+    method: "post",
+    path,
+    summary: "Make a webhook routine's signing secret anew; the answer holds it, once",
+    description:
+      "The previous secret stops working. Only its hash is kept; no other answer or audit entry holds it.",
+    tags,
+    security,
+    middleware: [permit("routines.secret")] as const,
+    request: { params },
+    responses: {
+      201: json(
+        z.object({ routine: z.string(), secret: z.string() }).openapi("RoutineSecret"),
+        "The signing secret, shown this once.",
+      ),
+      ...errors,
+    },
+  });
+}
+
+// A tenant routine as `oz0 routine add` builds it: checked by the runtime as install checks a
+// manifest's routine (the plugin manifest's schema), so a refusal reads as it does embedded.
+const AddRoutineBody = z
+  .object({
+    name: z.string().openapi({ example: "nightly" }),
+    run: z.string().openapi({ example: "helpdesk/triage" }),
+  })
+  .catchall(z.unknown())
+  .openapi("NewRoutine", {
+    description:
+      "A routine of the plugin manifest's routines: form (name, run, schedule or event, timezone, missed, overlap, input, identity, tools, limits).",
+  });
+
+const addRoutine = createRoute({
+  operationId: "addRoutine",
+  method: "post",
+  path: "/v1/t/{tenant}/routines",
+  summary: "Add a routine of the tenant's own",
+  tags,
+  security,
+  middleware: [permit("routines.add")] as const,
+  request: { params: z.object({ tenant: TenantParam }), ...body(AddRoutineBody) },
+  responses: { 201: json(RoutineSchema, "The routine."), ...errors },
+});
+
 const base = "/v1/t/{tenant}/routines";
 const routes = {
   fire: [
@@ -198,6 +259,14 @@ const routes = {
     pausedRoute(PluginRoutine, `${base}/{plugin}/{name}/resume`, "resumeRoutine", false),
     pausedRoute(TenantRoutine, `${base}/{name}/resume`, "resumeTenantRoutine", false),
   ],
+  remove: [
+    removeRoute(PluginRoutine, `${base}/{plugin}/{name}`, "removePluginRoutine"),
+    removeRoute(TenantRoutine, `${base}/{name}`, "removeRoutine"),
+  ],
+  secret: [
+    secretRoute(PluginRoutine, `${base}/{plugin}/{name}/secret`, "pluginRoutineSecret"),
+    secretRoute(TenantRoutine, `${base}/{name}/secret`, "routineSecret"),
+  ],
   webhook: [
     webhookRoute(PluginRoutine, `${base}/{plugin}/{name}/fire`, "routineWebhook"),
     webhookRoute(TenantRoutine, `${base}/{name}/fire`, "tenantRoutineWebhook"),
@@ -214,6 +283,19 @@ export function registerRoutineRoutes(app: OpenAPIHono<ServerEnv>, services: Ser
       const options = sent.input === undefined ? {} : { input: sent.input };
       return c.json(await routines.fire(c.get("caller"), routineOf(c.req.valid("param")), options), 201);
     });
+  }
+  app.openapi(addRoutine, async (c) =>
+    c.json((await routines.add(c.get("caller"), c.req.valid("json") as never)) as never, 201),
+  );
+  for (const route of routes.remove) {
+    app.openapi(route, async (c) =>
+      c.json(await routines.remove(c.get("caller"), routineOf(c.req.valid("param"))), 200),
+    );
+  }
+  for (const route of routes.secret) {
+    app.openapi(route, async (c) =>
+      c.json(await routines.secret(c.get("caller"), routineOf(c.req.valid("param"))), 201),
+    );
   }
   for (const route of routes.history) {
     app.openapi(route, async (c) => {
