@@ -2,7 +2,7 @@
 // listed, fired, paused, resumed and their history, with --json everywhere; and `oz0 worker` as
 // a real process fires a routine that comes due (routine-changes.test.ts adds, removes and
 // re-keys them in both passes).
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
