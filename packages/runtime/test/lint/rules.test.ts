@@ -230,7 +230,7 @@ const CASES: readonly RuleCase[] = [
     triggers: "refuses an agent on a runtime this oz0 does not have, naming the runtimes it has",
     passes: "accepts pydantic-ai, oz0's own loop",
     lines: [
-      "plugin.yaml:7:14 error OZ-S023 agent 'helper' names runtime 'remote:nowhere', which this oz0 does not have (no runtime of that name is registered); its runtimes: pydantic-ai (the default, oz0's own loop), openai-agents, remote:a2a, harness:<name>. Leave runtime: out to run the agent on oz0's own loop.",
+      "plugin.yaml:7:14 error OZ-S023 agent 'helper' names runtime 'remote:nowhere', which this oz0 does not have (no provider's remote agent runs in it yet, nor does any read such an agent's harness: options, tools, requires_approval, max_budget_usd, session_hour_usd, workspace, keep_session; its one remote runtime is remote:a2a, an outside agent over A2A); its runtimes: pydantic-ai (the default, oz0's own loop), openai-agents, remote:a2a, harness:<name>. Leave runtime: out to run the agent on oz0's own loop.",
     ],
   },
   {
@@ -309,7 +309,7 @@ const CASES: readonly RuleCase[] = [
     triggers: "refuses harness: options an outside A2A agent does not take, each with what to write",
     passes: "accepts every option an outside A2A agent takes",
     lines: [
-      "plugin.yaml:9:7 error OZ-S036 agent 'painter': harness.tools is not an option of an outside A2A agent; its options are card, skill, key, signature, jwks, version, auth, task_usd, poll, session_header",
+      "plugin.yaml:9:7 error OZ-S036 agent 'painter': harness.tools is an option of a provider's remote agent, which this oz0 cannot run yet (its one remote runtime is remote:a2a); an outside A2A agent does not take it: its options are card, skill, key, signature, jwks, version, auth, task_usd, poll, session_header",
       "plugin.yaml:9:7 error OZ-S036 agent 'painter': harness.auth is bearer or header:<Header-Name>, not 'basic'",
       "plugin.yaml:9:7 error OZ-S036 agent 'painter': harness.poll is the seconds between two reads of a running task: a number above 0, at most 3600",
     ],
