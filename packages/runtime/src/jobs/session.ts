@@ -226,6 +226,9 @@ export class CoreSession implements RuntimeSession {
       throw this.#stopping();
     }
     const step = run.history.steps + 1;
+    if (foreign.ahead !== undefined && (await this.#budgetAhead(foreign, foreign.ahead, step))) {
+      throw this.#stopping();
+    }
     const calls = foreign.calls.map((call, index) => ({
       id: `${step}.${index + 1}`,
       name: call.name,
@@ -252,6 +255,47 @@ export class CoreSession implements RuntimeSession {
       usage: { inputTokens: usage.input, outputTokens: usage.output },
       replayed: false,
     };
+  }
+
+  /**
+   * The budgets a step recorded ahead of its work passes, at what it may cost: the job's cost
+   * ceiling with that cost added, then pre_llm_call, where a tenant's budget refuses it. True
+   * when the job stopped here.
+   */
+  async #budgetAhead(
+    foreign: RuntimeForeignStep,
+    ahead: NonNullable<RuntimeForeignStep["ahead"]>,
+    step: number,
+  ): Promise<boolean> {
+    const run = this.#run;
+    const cost = foreign.costUsd ?? 0;
+    const ceiling = this.#setup.limits.max_cost_usd;
+    const spent = run.history.costUsd;
+    if (ceiling !== undefined && spent + cost > ceiling) {
+      return run.fail({
+        kind: "budget_exceeded",
+        message: `${ahead.what}; with $${spent.toFixed(4)} spent, that passes the job's limits.max_cost_usd ($${ceiling}), so it was not started`,
+      });
+    }
+    if (run.hooks === undefined) return false;
+    const request: ModelRequest = {
+      step,
+      messages: ahead.messages,
+      functions: [],
+      outputSchema: undefined,
+      estimatedInputTokens: estimateValueTokens(ahead.messages),
+      signal: run.signal,
+    };
+    const checked = await run.hooks.beforeModelCall(request, foreign.model, (name) => name, foreign.costUsd);
+    if ("failure" in checked) return run.fail(checked.failure);
+    if (checked.request !== request) {
+      // The message goes to an agent outside oz0 as the runtime wrote it; pre_agent_communication is where it may change.
+      return run.fail({
+        kind: "policy_denied",
+        message: `a pre_llm_call handler rewrote the messages of step ${step} on ${this.runtime} (${ahead.what}); they go to an agent outside oz0 as the agent's runtime wrote them, so the step was not started`,
+      });
+    }
+    return false;
   }
 
   streamText(delta: string): void {
@@ -313,10 +357,6 @@ export class CoreSession implements RuntimeSession {
 
   get options(): Readonly<Record<string, unknown>> {
     return this.#setup.definition.harness ?? {};
-  }
-
-  get cost() {
-    return { spentUsd: this.#run.history.costUsd, maxUsd: this.#setup.limits.max_cost_usd };
   }
 
   async checkpoint(): Promise<boolean> {
