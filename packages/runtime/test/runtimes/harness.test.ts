@@ -59,6 +59,33 @@ async function approveNext(tenant: string): Promise<{ rule: string; address: str
 }
 
 describe("an agent on an ACP harness", () => {
+  it("names in each step the model the harness says it runs on, its config option of category model, as it changes", async () => {
+    const tenant = await l.tenant(ACP_PLUGIN);
+    const jobs = engine();
+    const started = await jobs.start({ tenant, agent: "acp-lab/coder", input: "note bigger note" });
+    expect(await jobs.run(started.id, { tenant })).toMatchObject({ status: "succeeded" });
+    const events = await l.events(started.id);
+    expect(ofKind(events, "model_call").map((entry) => [entry.data.runtime, entry.data.model])).toEqual([
+      ["harness:mock", "mock-small"],
+      ["harness:mock", "mock-large"],
+      ["harness:mock", "mock-large"],
+    ]);
+    expect(
+      ofKind(events, "harness_update").find((entry) => entry.data.update === "model")?.data.data,
+    ).toEqual({
+      model: "mock-large",
+    });
+  });
+
+  it("sets harness.config on the session, and its steps name the model the setting chose", async () => {
+    const tenant = await l.tenant(ACP_PLUGIN);
+    const jobs = engine();
+    const started = await jobs.start({ tenant, agent: "acp-lab/sizer", input: "note" });
+    expect(await jobs.run(started.id, { tenant })).toMatchObject({ status: "succeeded" });
+    const models = ofKind(await l.events(started.id), "model_call").map((entry) => entry.data.model);
+    expect(models).toEqual(["mock-large", "mock-large"]);
+  });
+
   it("runs end to end: its tools through the job, the session's updates in the history, its text as the answer", async () => {
     const tenant = await l.tenant(ACP_PLUGIN);
     const jobs = engine();
@@ -84,6 +111,11 @@ describe("an agent on an ACP harness", () => {
       [2, "harness:mock", ["vault__write"], 0.01],
       [3, "harness:mock", [], undefined],
     ]);
+    // Each step names the model the harness says it runs on, and the claim before it the node.
+    expect(new Set(ofKind(events, "model_call").map((entry) => entry.data.model))).toEqual(
+      new Set(["mock-small"]),
+    );
+    expect(ofKind(events, "job_claimed")[0]?.data.node).toMatch(/.+/);
     const updates = ofKind(events, "harness_update");
     expect(updates.map((entry) => entry.data.update)).toEqual(["session", "plan"]);
     expect(updates[1]?.data.data).toEqual({
@@ -338,6 +370,8 @@ describe("an agent on a JSON-lines harness", () => {
       ["harness:lines", { input: 40, output: 8 }, 0.02],
       ["harness:lines", { input: 0, output: 0 }, undefined],
     ]);
+    // The model its usage report names is each step's.
+    expect(ofKind(events, "model_call").map((entry) => entry.data.model)).toEqual(["lines-1", "lines-1"]);
     expect(ofKind(events, "harness_update").map((entry) => entry.data.update)).toContain("plan");
   });
 

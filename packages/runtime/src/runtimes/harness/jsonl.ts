@@ -79,6 +79,7 @@ export async function runJsonl(
             output: numberOr(message.output),
             costUsd: numberOr(message.cost_usd),
           });
+          steps.model(typeof message.model === "string" ? message.model : undefined);
           return;
         case "event":
           steps.note(typeof message.name === "string" ? message.name : "event", message.data ?? null);

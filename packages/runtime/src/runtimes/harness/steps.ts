@@ -14,6 +14,8 @@ export class HarnessSteps {
   #text = "";
   #costUsd = 0;
   #usage = { input: 0, output: 0 };
+  /** The model the harness says it runs on now, when it says. */
+  #model: string | undefined;
   #stopped = false;
 
   /** `stop` is told once when the job stopped inside a step (it waits or ended) or a step failed. */
@@ -34,6 +36,11 @@ export class HarnessSteps {
     this.#usage.input += report.input ?? 0;
     this.#usage.output += report.output ?? 0;
     this.#costUsd += report.costUsd ?? 0;
+  }
+
+  /** The model the harness says its next steps run on (its own name for it); undefined leaves the last one. */
+  model(id: string | undefined): void {
+    if (id !== undefined && id !== "") this.#model = id;
   }
 
   /** Runs function `name` as the job's next step; a stop inside it ends the session (the promise then never settles). */
@@ -80,7 +87,8 @@ export class HarnessSteps {
 
   #step(calls: readonly { readonly name: string; readonly args: unknown }[]) {
     const step = {
-      model: this.#session.runtime,
+      // A harness that names no model is recorded on itself.
+      model: this.#model ?? this.#session.runtime,
       text: this.#text,
       calls,
       usage: this.#usage,
