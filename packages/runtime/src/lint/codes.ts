@@ -183,6 +183,11 @@ export const LINT_CODES = {
     summary:
       "A routine fires an agent whose ACP harness does not ask before each call: it does not say so (acp.asks), or the agent's harness.mode or harness.config voids it.",
   },
+  "OZ-S035": {
+    severity: "error",
+    summary:
+      "An agent field its runtime never reads: model: on a harness or remote agent (its own model makes its calls), skills or delegation: on a remote agent.",
+  },
   "OZ-S036": {
     severity: "error",
     summary:

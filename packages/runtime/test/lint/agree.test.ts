@@ -215,11 +215,12 @@ const CASES: readonly Case[] = [
   },
   {
     rule: "an agent on a harness is accepted by both (the harness's plugin is looked up when its job runs)",
-    change: edit(
-      "plugin.yaml",
-      "    instructions: prompts/helper.md\n",
-      "    runtime: harness:claude-code\n    instructions: prompts/helper.md\n",
-    ),
+    change: (files) =>
+      edit(
+        "plugin.yaml",
+        "    instructions: prompts/helper.md\n",
+        "    runtime: harness:claude-code\n    instructions: prompts/helper.md\n",
+      )(edit("plugin.yaml", "    model: { use: test, script: scripts/helper.yaml }\n", "")(files)),
   },
   {
     rule: "a remote agent is refused by both",
@@ -263,6 +264,28 @@ const CASES: readonly Case[] = [
     rule: "a missing required field is named by both",
     change: edit("plugin.yaml", "version: 1.0.0\n", ""),
     code: "OZ-E001",
+  },
+  {
+    rule: "a model: on a harness agent, whose harness runs its own model, is refused by both",
+    change: edit(
+      "plugin.yaml",
+      "    instructions: prompts/helper.md\n",
+      "    runtime: harness:claude-code\n    instructions: prompts/helper.md\n",
+    ),
+    code: "OZ-S035",
+  },
+  {
+    rule: "skills naming a skill on a remote agent, which gets none, are refused by both",
+    change: (files) =>
+      edit(
+        "plugin.yaml",
+        "    instructions: prompts/helper.md\n",
+        "    runtime: remote:a2a\n    skills: [howto]\n    instructions: prompts/helper.md\n",
+      )({
+        ...files,
+        "skills/howto/SKILL.md": "---\nname: howto\ndescription: How to help.\n---\nHelp briefly.\n",
+      }),
+    code: "OZ-S035",
   },
   // Every option spec/agent-definition.txt lists for a provider's remote agent, on each runtime
   // an agent might write it for: none is taken and left unread.

@@ -305,6 +305,18 @@ const CASES: readonly RuleCase[] = [
     ],
   },
   {
+    code: "OZ-S035",
+    triggers:
+      "refuses model: on a harness or remote agent, and skills or delegation: on a remote agent, which their runtimes never read",
+    passes: "accepts harness and remote agents without fields their runtimes do not read",
+    lines: [
+      "plugin.yaml:8:5 error OZ-S035 agent 'coder' runs on harness 'claude-code', whose own model makes its calls, so model: is never read; remove it (choose the harness's model in its own settings, or with harness.config on an ACP harness)",
+      "plugin.yaml:15:5 error OZ-S035 agent 'painter' runs at an outside agent (runtime remote:a2a), whose own model makes its calls, so model: is never read; remove it",
+      "plugin.yaml:16:5 error OZ-S035 agent 'painter' runs at an outside agent (runtime remote:a2a), which gets no skills, so partner/brushes would never reach it; write skills: [] or remove them",
+      "plugin.yaml:17:5 error OZ-S035 agent 'painter' runs at an outside agent (runtime remote:a2a), which gets no oz.delegate and never starts oz0's agents, so delegation: is never read; remove it",
+    ],
+  },
+  {
     code: "OZ-S036",
     triggers: "refuses harness: options an outside A2A agent does not take, each with what to write",
     passes: "accepts every option an outside A2A agent takes",

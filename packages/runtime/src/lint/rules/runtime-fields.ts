@@ -1,0 +1,60 @@
+// OZ-S035: agent fields the agent's runtime never reads. A harness runs its own model, so an
+// agent's model: is not used; a remote agent's loop runs at its provider, which gets no skills
+// and never delegates through oz0. Such a field is refused rather than taken and left unread.
+import { parseAgentRuntime } from "@oz0/sdk/internal";
+import { agentRuntimes } from "../../runtimes/index.js";
+import { finding, type LintFinding } from "../finding.js";
+import { type AgentSource, agentLabel, asList, asMap, asString, placeOf } from "../source.js";
+import type { LintRule } from "./rule.js";
+
+export const checkRuntimeFields: LintRule = (files) => {
+  const found: LintFinding[] = [];
+  for (const agent of files.agents) {
+    const value = asString(agent.agent.runtime);
+    const runtime = parseAgentRuntime(value);
+    // A runtime this oz0 does not have is OZ-S023's.
+    if (runtime === undefined || agentRuntimes.select(value) === undefined) continue;
+    if (runtime.kind !== "harness" && runtime.kind !== "remote") continue;
+    const at = (field: string) => placeOf(agent, [...agent.base, field], "key");
+    const label = agentLabel(agent);
+    if (agent.agent.model !== undefined) {
+      found.push(
+        finding(
+          "OZ-S035",
+          at("model"),
+          runtime.kind === "harness"
+            ? `${label} runs on harness '${runtime.name}', whose own model makes its calls, so model: is never read; remove it (choose the harness's model in its own settings, or with harness.config on an ACP harness)`
+            : `${label} runs at an outside agent (runtime ${value}), whose own model makes its calls, so model: is never read; remove it`,
+        ),
+      );
+    }
+    if (runtime.kind !== "remote") continue;
+    const named = skillsNamed(agent);
+    if (named.length > 0) {
+      found.push(
+        finding(
+          "OZ-S035",
+          at("skills"),
+          `${label} runs at an outside agent (runtime ${value}), which gets no skills, so ${named.join(", ")} would never reach it; write skills: [] or remove them`,
+        ),
+      );
+    }
+    if (agent.agent.delegation !== undefined) {
+      found.push(
+        finding(
+          "OZ-S035",
+          at("delegation"),
+          `${label} runs at an outside agent (runtime ${value}), which gets no oz.delegate and never starts oz0's agents, so delegation: is never read; remove it`,
+        ),
+      );
+    }
+  }
+  return found;
+};
+
+/** The skills `skills:` names: its list, or its `use:` list (skills.propose is OZ-S012's). */
+function skillsNamed(agent: AgentSource): string[] {
+  const skills = agent.agent.skills;
+  const list = asList(skills) ?? asList(asMap(skills)?.use) ?? [];
+  return list.filter((entry): entry is string => typeof entry === "string");
+}
