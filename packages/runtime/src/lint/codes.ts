@@ -186,7 +186,7 @@ export const LINT_CODES = {
   "OZ-S035": {
     severity: "error",
     summary:
-      "An agent field its runtime never reads: model: on a harness or remote agent (its own model makes its calls), skills or delegation: on a remote agent.",
+      "An agent field its runtime never reads: model:, skills naming a skill, or delegation: on a remote agent, whose loop runs at its provider.",
   },
   "OZ-S036": {
     severity: "error",

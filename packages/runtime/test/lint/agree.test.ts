@@ -266,11 +266,11 @@ const CASES: readonly Case[] = [
     code: "OZ-E001",
   },
   {
-    rule: "a model: on a harness agent, whose harness runs its own model, is refused by both",
+    rule: "a model: on a remote agent, whose outside agent runs its own model, is refused by both",
     change: edit(
       "plugin.yaml",
       "    instructions: prompts/helper.md\n",
-      "    runtime: harness:claude-code\n    instructions: prompts/helper.md\n",
+      "    runtime: remote:a2a\n    instructions: prompts/helper.md\n",
     ),
     code: "OZ-S035",
   },

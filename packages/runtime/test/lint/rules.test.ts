@@ -307,10 +307,9 @@ const CASES: readonly RuleCase[] = [
   {
     code: "OZ-S035",
     triggers:
-      "refuses model: on a harness or remote agent, and skills or delegation: on a remote agent, which their runtimes never read",
-    passes: "accepts harness and remote agents without fields their runtimes do not read",
+      "refuses model:, skills and delegation: on a remote agent, which its runtime never reads, and leaves a harness agent's alone",
+    passes: "accepts a remote agent without fields its runtime does not read",
     lines: [
-      "plugin.yaml:8:5 error OZ-S035 agent 'coder' runs on harness 'claude-code', whose own model makes its calls, so model: is never read; remove it (choose the harness's model in its own settings, or with harness.config on an ACP harness)",
       "plugin.yaml:15:5 error OZ-S035 agent 'painter' runs at an outside agent (runtime remote:a2a), whose own model makes its calls, so model: is never read; remove it",
       "plugin.yaml:16:5 error OZ-S035 agent 'painter' runs at an outside agent (runtime remote:a2a), which gets no skills, so partner/brushes would never reach it; write skills: [] or remove them",
       "plugin.yaml:17:5 error OZ-S035 agent 'painter' runs at an outside agent (runtime remote:a2a), which gets no oz.delegate and never starts oz0's agents, so delegation: is never read; remove it",

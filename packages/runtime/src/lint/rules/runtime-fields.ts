@@ -1,6 +1,7 @@
-// OZ-S035: agent fields the agent's runtime never reads. A harness runs its own model, so an
-// agent's model: is not used; a remote agent's loop runs at its provider, which gets no skills
-// and never delegates through oz0. Such a field is refused rather than taken and left unread.
+// OZ-S035: agent fields the agent's runtime never reads. A remote agent's loop runs at its
+// provider, on the provider's model, with no skills and no oz0 tools (so no MCP sampling and no
+// oz.delegate): its model:, skills and delegation: are refused rather than taken and left
+// unread. A harness agent's model: is read: it answers its MCP tools' sampling requests.
 import { parseAgentRuntime } from "@oz0/sdk/internal";
 import { agentRuntimes } from "../../runtimes/index.js";
 import { finding, type LintFinding } from "../finding.js";
@@ -14,7 +15,7 @@ export const checkRuntimeFields: LintRule = (files) => {
     const runtime = parseAgentRuntime(value);
     // A runtime this oz0 does not have is OZ-S023's.
     if (runtime === undefined || agentRuntimes.select(value) === undefined) continue;
-    if (runtime.kind !== "harness" && runtime.kind !== "remote") continue;
+    if (runtime.kind !== "remote") continue;
     const at = (field: string) => placeOf(agent, [...agent.base, field], "key");
     const label = agentLabel(agent);
     if (agent.agent.model !== undefined) {
@@ -22,13 +23,10 @@ export const checkRuntimeFields: LintRule = (files) => {
         finding(
           "OZ-S035",
           at("model"),
-          runtime.kind === "harness"
-            ? `${label} runs on harness '${runtime.name}', whose own model makes its calls, so model: is never read; remove it (choose the harness's model in its own settings, or with harness.config on an ACP harness)`
-            : `${label} runs at an outside agent (runtime ${value}), whose own model makes its calls, so model: is never read; remove it`,
+          `${label} runs at an outside agent (runtime ${value}), whose own model makes its calls, so model: is never read; remove it`,
         ),
       );
     }
-    if (runtime.kind !== "remote") continue;
     const named = skillsNamed(agent);
     if (named.length > 0) {
       found.push(
