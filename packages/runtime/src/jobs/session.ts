@@ -226,9 +226,11 @@ export class CoreSession implements RuntimeSession {
       throw this.#stopping();
     }
     const step = run.history.steps + 1;
-    if (foreign.ahead !== undefined && (await this.#budgetAhead(foreign, foreign.ahead, step))) {
-      throw this.#stopping();
-    }
+    const refused =
+      foreign.ahead === undefined
+        ? await this.#budgetAfter(foreign, step)
+        : await this.#budgetAhead(foreign, foreign.ahead, step);
+    if (refused) throw this.#stopping();
     const calls = foreign.calls.map((call, index) => ({
       id: `${step}.${index + 1}`,
       name: call.name,
@@ -293,6 +295,34 @@ export class CoreSession implements RuntimeSession {
       return run.fail({
         kind: "policy_denied",
         message: `a pre_llm_call handler rewrote the messages of step ${step} on ${this.runtime} (${ahead.what}); they go to an agent outside oz0 as the agent's runtime wrote them, so the step was not started`,
+      });
+    }
+    return false;
+  }
+
+  /**
+   * The budgets a step the runtime's own model took already (a harness's) passes before it is
+   * recorded: pre_llm_call with what the runtime reported of it, its tokens as the estimate and
+   * its cost as `estimatedCostUsd`, so the step that would take the job, its agent or the tenant
+   * past a ceiling ends the run before its calls run. True when the job stopped here.
+   */
+  async #budgetAfter(foreign: RuntimeForeignStep, step: number): Promise<boolean> {
+    const run = this.#run;
+    if (run.hooks === undefined) return false;
+    const request: ModelRequest = {
+      step,
+      messages: [],
+      functions: [],
+      outputSchema: undefined,
+      estimatedInputTokens: (foreign.usage?.input ?? 0) + (foreign.usage?.output ?? 0),
+      signal: run.signal,
+    };
+    const checked = await run.hooks.beforeModelCall(request, foreign.model, (name) => name, foreign.costUsd);
+    if ("failure" in checked) return run.fail(checked.failure);
+    if (checked.request !== request) {
+      return run.fail({
+        kind: "policy_denied",
+        message: `a pre_llm_call handler rewrote step ${step} on ${this.runtime}, which the runtime's own model took already; nothing of it can be rewritten, so its calls were not run`,
       });
     }
     return false;

@@ -77,7 +77,7 @@ export async function runJsonl(
           steps.usage({
             input: numberOr(message.input),
             output: numberOr(message.output),
-            costUsd: numberOr(message.cost_usd),
+            ...(message.cost_usd === undefined ? {} : { costUsd: numberOr(message.cost_usd) }),
           });
           steps.model(typeof message.model === "string" ? message.model : undefined);
           return;

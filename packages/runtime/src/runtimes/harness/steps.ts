@@ -13,6 +13,8 @@ export class HarnessSteps {
   #queue: Promise<unknown> = Promise.resolve();
   #text = "";
   #costUsd = 0;
+  /** The harness reports what its calls cost: a step it reported nothing for cost nothing. */
+  #reportsCost = false;
   #usage = { input: 0, output: 0 };
   /** The model the harness says it runs on now, when it says. */
   #model: string | undefined;
@@ -36,6 +38,7 @@ export class HarnessSteps {
     this.#usage.input += report.input ?? 0;
     this.#usage.output += report.output ?? 0;
     this.#costUsd += report.costUsd ?? 0;
+    if (report.costUsd !== undefined) this.#reportsCost = true;
   }
 
   /** The model the harness says its next steps run on (its own name for it); undefined leaves the last one. */
@@ -92,7 +95,7 @@ export class HarnessSteps {
       text: this.#text,
       calls,
       usage: this.#usage,
-      ...(this.#costUsd > 0 ? { costUsd: this.#costUsd } : {}),
+      ...(this.#reportsCost ? { costUsd: this.#costUsd } : {}),
     };
     this.#text = "";
     this.#usage = { input: 0, output: 0 };
