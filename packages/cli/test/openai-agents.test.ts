@@ -54,6 +54,13 @@ describe("runtime openai-agents on the command line", () => {
       "openai-agents",
       "openai-agents",
     ]);
+    // Each step names the node that took it, the one its claim names.
+    const node = events.find((entry) => entry.kind === "job_claimed")?.data.node;
+    expect(node).toEqual(expect.any(String));
+    expect(events.filter((entry) => entry.kind === "model_call").map((entry) => entry.data.node)).toEqual([
+      node,
+      node,
+    ]);
     const drawn = (await run(["job", "trace", job.id])).stdout;
     expect(drawn).toContain("· runtime openai-agents");
     expect(drawn.match(/· on openai-agents · openai:gpt-4\.1 ·/g)).toHaveLength(2);

@@ -179,7 +179,7 @@ export class CoreSession implements RuntimeSession {
     };
     const answered = await callModel(run, this.#setup, modelRequest);
     if (answered === true) throw this.#stopping();
-    const { calls, events } = modelCallEvents(this.#setup, step, answered.reply, answered.ms);
+    const { calls, events } = modelCallEvents(run, this.#setup, step, answered.reply, answered.ms);
     await run.write(events);
     this.#steps = step;
     const { reply } = answered;
@@ -242,6 +242,7 @@ export class CoreSession implements RuntimeSession {
         step,
         runtime: this.runtime,
         model: foreign.model,
+        node: run.deps.node,
         ...(foreign.text === undefined || foreign.text === "" ? {} : { text: foreign.text }),
         calls,
         usage,

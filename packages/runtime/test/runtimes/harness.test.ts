@@ -146,7 +146,9 @@ describe("an agent on an ACP harness", () => {
     expect(new Set(ofKind(events, "model_call").map((entry) => entry.data.model))).toEqual(
       new Set(["mock-small"]),
     );
-    expect(ofKind(events, "job_claimed")[0]?.data.node).toMatch(/.+/);
+    const node = ofKind(events, "job_claimed")[0]?.data.node;
+    expect(node).toMatch(/.+/);
+    expect(ofKind(events, "model_call").every((entry) => entry.data.node === node)).toBe(true);
     const updates = ofKind(events, "harness_update");
     expect(updates.map((entry) => entry.data.update)).toEqual(["session", "plan"]);
     expect(updates[1]?.data.data).toEqual({

@@ -77,5 +77,8 @@ describe("runtime: remote:a2a across a crash", () => {
     expect(events.filter((entry) => entry.kind === "model_call")).toHaveLength(1);
     const claims = events.filter((entry) => entry.kind === "job_claimed").map((entry) => entry.data.node);
     expect(new Set(claims).size).toBe(2);
+    // The step names the node that took it: the killed one.
+    const [step] = events.filter((entry) => entry.kind === "model_call");
+    expect((step?.data as { node?: string }).node).toBe(claims[0]);
   });
 });

@@ -80,17 +80,19 @@ describe("runtime: remote:a2a", () => {
     const events = await l.events(started.id);
     expect(ofKind(events, "job_started")[0]?.data.runtime).toBe("remote:a2a");
     // The task is the job's one step, on the runtime and the outside agent, by the node that claimed the job.
+    const node = ofKind(events, "job_claimed")[0]?.data.node;
+    expect(node).toMatch(/.+/);
     expect(ofKind(events, "model_call").map((entry) => entry.data)).toEqual([
       {
         step: 1,
         runtime: "remote:a2a",
         model: "a2a:partner/painter",
+        node,
         calls: [],
         usage: { input: 0, output: 0 },
         ms: 0,
       },
     ]);
-    expect(ofKind(events, "job_claimed")[0]?.data.node).toMatch(/.+/);
     expect(ofKind(events, "tool_call").map((entry) => entry.data.address)).toEqual([
       "partner/painter.send_message",
     ]);
