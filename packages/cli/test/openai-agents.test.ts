@@ -54,9 +54,18 @@ describe("runtime openai-agents on the command line", () => {
       "openai-agents",
       "openai-agents",
     ]);
+    // Each step names the node that took it, the one its claim names.
+    const node = events.find((entry) => entry.kind === "job_claimed")?.data.node;
+    expect(node).toEqual(expect.any(String));
+    expect(events.filter((entry) => entry.kind === "model_call").map((entry) => entry.data.node)).toEqual([
+      node,
+      node,
+    ]);
     const drawn = (await run(["job", "trace", job.id])).stdout;
     expect(drawn).toContain("· runtime openai-agents");
-    expect(drawn.match(/· on openai-agents/g)).toHaveLength(2);
+    expect(drawn.match(/· on openai-agents · openai:gpt-4\.1 ·/g)).toHaveLength(2);
+    // The node that ran the steps is its claim's, drawn before them.
+    expect(drawn).toMatch(/claimed {6}attempt 1 by \S+[\s\S]*step 1 · on openai-agents/);
   });
 
   it("oz0 chat talks with it: each answer streams to the terminal, and the second message goes on from the first", async () => {

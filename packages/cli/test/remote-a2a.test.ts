@@ -49,6 +49,11 @@ describe("a remote:a2a agent from the command line", () => {
     const id = ran.json<{ id: string }>().id;
     const trace = (await run("job", "trace", id)).stdout;
     expect(trace).toContain("runtime remote:a2a");
+    // Each step names its runtime, its model and (by the claim before it) the node that ran it.
+    expect(trace).toMatch(/claimed {6}attempt 1 by \S+/);
+    expect(trace).toMatch(
+      /model {8}step 1 · on remote:a2a · a2a:partner\/painter · 0 ms · 0\+0 tokens → task/,
+    );
     expect(trace).toContain("tool call    remote.1 partner/painter.send_message");
     expect(trace).toMatch(/remote task {2}remote\.1 \S+ completed/);
     expect(trace).not.toContain("tok-cli-456");

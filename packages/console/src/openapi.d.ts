@@ -1150,6 +1150,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/t/{tenant}/a2a/{plugin}/{agent}/.well-known/agent-card.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An agent's A2A agent card
+         * @description The agent as an A2A agent (protocol 1.0): its address as name, one skill, the JSON-RPC interface at its base URL (/v1/t/{tenant}/a2a/{plugin}/{agent}) and the bearer scheme of an oz0 API key. An agent outside the key's scope answers as one that does not exist.
+         */
+        get: operations["a2aAgentCard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/t/{tenant}/a2a/{plugin}/{agent}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The agent's A2A JSON-RPC endpoint: a task is a job of the agent
+         * @description JSON-RPC 2.0 requests of A2A: SendMessage starts a job (or answers the question its task asks), SendStreamingMessage and SubscribeToTask follow it as server-sent events, GetTask reads it, CancelTask cancels it. Errors of a method come back as JSON-RPC errors; an agent outside the key's scope answers 404 as one that does not exist.
+         */
+        post: operations["a2aJsonRpc"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/t/{tenant}/nodes": {
         parameters: {
             query?: never;
@@ -1999,6 +2039,22 @@ export interface components {
         };
         ChatMessage: {
             text: string;
+        };
+        /** @description An A2A AgentCard (the A2A specification's JSON form). */
+        A2aAgentCard: {
+            [key: string]: unknown;
+        };
+        /** @description A JSON-RPC 2.0 response: result, or error. */
+        A2aJsonRpcResponse: {
+            [key: string]: unknown;
+        };
+        A2aJsonRpcRequest: {
+            /** @enum {string} */
+            jsonrpc: "2.0";
+            id?: string | number | null;
+            /** @example SendMessage */
+            method: string;
+            params?: unknown;
         };
         Node: {
             id: string;
@@ -9483,6 +9539,185 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Job"];
+                };
+            };
+            /** @description No credentials, or a key the server does not accept (UNAUTHENTICATED). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this (FORBIDDEN), or a cross-origin request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such tenant or part, or one the caller may not see (NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the server accepts (REQUEST_TOO_LARGE). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request does not match its schema (INVALID_INPUT). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed sign-ins; Retry-After says when to try again (TOO_MANY_REQUESTS). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other error, in the one error shape, with its code's status. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    a2aAgentCard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+                plugin: string;
+                agent: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The agent's card. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["A2aAgentCard"];
+                };
+            };
+            /** @description No credentials, or a key the server does not accept (UNAUTHENTICATED). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this (FORBIDDEN), or a cross-origin request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such tenant or part, or one the caller may not see (NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the server accepts (REQUEST_TOO_LARGE). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request does not match its schema (INVALID_INPUT). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed sign-ins; Retry-After says when to try again (TOO_MANY_REQUESTS). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other error, in the one error shape, with its code's status. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    a2aJsonRpc: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+                plugin: string;
+                agent: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["A2aJsonRpcRequest"];
+            };
+        };
+        responses: {
+            /** @description The method's answer; a stream for the streaming methods. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["A2aJsonRpcResponse"];
+                    "text/event-stream": string;
                 };
             };
             /** @description No credentials, or a key the server does not accept (UNAUTHENTICATED). */

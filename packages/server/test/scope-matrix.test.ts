@@ -352,6 +352,32 @@ const MATRIX: Record<string, readonly Probe[]> = {
   "POST /v1/t/{tenant}/chats/{id}/end": [
     { part: () => ({ method: "POST", path: `/chats/${hidden.job}/end` }) },
   ],
+  // oz0's agents as A2A agents: the agent's lookup comes first, so an out-of-scope agent's card
+  // and every JSON-RPC method on it answer as a missing agent's.
+  "GET /v1/t/{tenant}/a2a/{plugin}/{agent}/.well-known/agent-card.json": [
+    { part: () => ({ method: "GET", path: `/a2a/${hidden.agent}/.well-known/agent-card.json` }) },
+  ],
+  "POST /v1/t/{tenant}/a2a/{plugin}/{agent}": [
+    {
+      part: () => ({
+        method: "POST",
+        path: `/a2a/${hidden.agent}`,
+        body: json({ jsonrpc: "2.0", id: 1, method: "GetTask", params: { id: hidden.job } }),
+      }),
+    },
+    {
+      part: () => ({
+        method: "POST",
+        path: `/a2a/${hidden.agent}`,
+        body: json({
+          jsonrpc: "2.0",
+          id: 2,
+          method: "SendMessage",
+          params: { message: { messageId: "probe", role: "ROLE_USER", parts: [{ text: "x" }] } },
+        }),
+      }),
+    },
+  ],
 };
 
 /** The keys out of scope: admins (every route's role) limited by address and by a tag no hidden part has. */

@@ -53,7 +53,11 @@ export class BudgetGovernance extends BudgetContract {
   async on_pre_llm_call(payload: PreLlmCall): Promise<void> {
     const reserve = this.#config.output_reserve ?? DEFAULT_OUTPUT_RESERVE;
     const prompt = payload.estimatedInputTokens ?? 0;
-    const requested = { tokens: prompt + reserve, usd: this.#callCost(payload.model, prompt, reserve) };
+    // A remote agent's task says what it may cost; a model call is priced by its tokens.
+    const requested = {
+      tokens: prompt + reserve,
+      usd: payload.estimatedCostUsd ?? this.#callCost(payload.model, prompt, reserve),
+    };
     for (const scope of this.#scopes(payload)) {
       const { ceiling } = scope;
       if (ceiling.tokens === undefined && ceiling.usd === undefined) continue;

@@ -141,6 +141,24 @@ describe("BudgetGovernance", () => {
     );
   });
 
+  test("counts a call's estimatedCostUsd (a remote agent's task) in place of a price for its model", async () => {
+    const budget = new BudgetGovernance({ tenant: { usd: 1 } }, { now: () => NOW });
+    const used = () =>
+      totals(0, 0, {
+        "a2a:partner/painter": { inputTokens: 0, outputTokens: 0, modelCalls: 3, costUsd: 0.75 },
+      });
+    const task = (usd: number): Payload => ({
+      ...payload(5, totals(0, 0), used),
+      model: "a2a:partner/painter",
+      estimatedCostUsd: usd,
+    });
+    await expect(budget.on_pre_llm_call(task(0.25))).resolves.toBeUndefined();
+    expect(await refusal(budget, task(0.3))).toMatchObject({
+      reason: "Cost ceiling exceeded",
+      details: { scope: "tenant", ceiling: 1, used: 0.75, requested: 0.3, remaining: 0.25 },
+    });
+  });
+
   test("counts nothing used when the payload carries no usage", async () => {
     const budget = new BudgetGovernance({ job: { tokens: 100 }, output_reserve: 0 });
     const { usage: _usage, ...bare } = payload(50, totals(0, 0));

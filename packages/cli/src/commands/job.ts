@@ -476,7 +476,10 @@ function stepLine(entry: Pick<JobEvent, "kind" | "data">): string | undefined {
           ? `→ ${e.data.calls.map((call) => `${call.name} ${short(call.args, 60)}`).join(", ")}`
           : e.data.output !== undefined
             ? `→ output ${short(e.data.output, 80)}`
-            : `→ "${short(e.data.text ?? "", 80, false)}"`;
+            : // A remote agent's step is its task, whose messages and states follow as their own lines.
+              e.data.text === undefined && e.data.runtime?.startsWith("remote:") === true
+              ? "→ task"
+              : `→ "${short(e.data.text ?? "", 80, false)}"`;
       // A step another runtime's loop took says so; oz0's own are the usual case.
       const on = e.data.runtime === undefined || e.data.runtime === "oz0" ? "" : ` · on ${e.data.runtime}`;
       return `model        step ${e.data.step}${on} · ${e.data.model} · ${e.data.ms} ms · ${e.data.usage.input}+${e.data.usage.output} tokens${usd(e.data.cost_usd ?? 0)} ${what}`;

@@ -118,6 +118,8 @@ export interface JobEventData extends GovernanceEventData {
     /** The agent runtime whose loop took the step (`oz0`: oz0's own); its calls' ids begin with the step. */
     readonly runtime?: string;
     readonly model: string;
+    /** The node whose worker took the step (its `job_claimed` names the same one). */
+    readonly node?: string;
     readonly text?: string;
     readonly calls: readonly ModelCallRecord[];
     readonly output?: unknown;

@@ -216,6 +216,7 @@ export class RunHooks {
     request: ModelRequest,
     model: string,
     addressOf: (name: string) => string,
+    estimatedCostUsd?: number,
   ): Promise<{ readonly request: ModelRequest } | { readonly failure: JobFailure }> {
     if (!this.bus.has("pre_llm_call")) return { request };
     const outcome = await this.bus.fire("pre_llm_call", {
@@ -225,6 +226,7 @@ export class RunHooks {
       tools: functionDescriptions(request.functions, addressOf),
       settings: {},
       estimatedInputTokens: request.estimatedInputTokens,
+      ...(estimatedCostUsd === undefined ? {} : { estimatedCostUsd }),
       usage: this.#usage,
     });
     if (!outcome.ok)

@@ -40,7 +40,7 @@ export async function modelStep(run: JobRun, setup: AgentSetup): Promise<boolean
   const answered = await callModel(run, setup, request);
   if (answered === true) return true;
   const { reply, ms } = answered;
-  const { calls, events } = modelCallEvents(setup, step, reply, ms);
+  const { calls, events } = modelCallEvents(run, setup, step, reply, ms);
   if (calls.length > 0) {
     // The first call's tool_call goes with the reply, saving a write per step; the call runs
     // next, as the tool step of a call recorded but not yet run.
@@ -187,6 +187,7 @@ export function limitFailure(run: JobRun, setup: AgentSetup): JobFailure | undef
 
 /** A reply's record: its calls with the ids the tool steps use, and the events of the step. */
 export function modelCallEvents(
+  run: JobRun,
   setup: AgentSetup,
   step: number,
   reply: ModelReply,
@@ -203,6 +204,7 @@ export function modelCallEvents(
       step,
       runtime: setup.runtime.name,
       model: setup.model.id,
+      node: run.deps.node,
       ...(reply.text === undefined ? {} : { text: reply.text }),
       calls,
       ...(reply.output === undefined ? {} : { output: reply.output }),

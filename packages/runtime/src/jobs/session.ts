@@ -179,7 +179,7 @@ export class CoreSession implements RuntimeSession {
     };
     const answered = await callModel(run, this.#setup, modelRequest);
     if (answered === true) throw this.#stopping();
-    const { calls, events } = modelCallEvents(this.#setup, step, answered.reply, answered.ms);
+    const { calls, events } = modelCallEvents(run, this.#setup, step, answered.reply, answered.ms);
     await run.write(events);
     this.#steps = step;
     const { reply } = answered;
@@ -226,6 +226,11 @@ export class CoreSession implements RuntimeSession {
       throw this.#stopping();
     }
     const step = run.history.steps + 1;
+    const refused =
+      foreign.ahead === undefined
+        ? await this.#budgetAfter(foreign, step)
+        : await this.#budgetAhead(foreign, foreign.ahead, step);
+    if (refused) throw this.#stopping();
     const calls = foreign.calls.map((call, index) => ({
       id: `${step}.${index + 1}`,
       name: call.name,
@@ -237,6 +242,7 @@ export class CoreSession implements RuntimeSession {
         step,
         runtime: this.runtime,
         model: foreign.model,
+        node: run.deps.node,
         ...(foreign.text === undefined || foreign.text === "" ? {} : { text: foreign.text }),
         calls,
         usage,
@@ -252,6 +258,75 @@ export class CoreSession implements RuntimeSession {
       usage: { inputTokens: usage.input, outputTokens: usage.output },
       replayed: false,
     };
+  }
+
+  /**
+   * The budgets a step recorded ahead of its work passes, at what it may cost: the job's cost
+   * ceiling with that cost added, then pre_llm_call, where a tenant's budget refuses it. True
+   * when the job stopped here.
+   */
+  async #budgetAhead(
+    foreign: RuntimeForeignStep,
+    ahead: NonNullable<RuntimeForeignStep["ahead"]>,
+    step: number,
+  ): Promise<boolean> {
+    const run = this.#run;
+    const cost = foreign.costUsd ?? 0;
+    const ceiling = this.#setup.limits.max_cost_usd;
+    const spent = run.history.costUsd;
+    if (ceiling !== undefined && spent + cost > ceiling) {
+      return run.fail({
+        kind: "budget_exceeded",
+        message: `${ahead.what}; with $${spent.toFixed(4)} spent, that passes the job's limits.max_cost_usd ($${ceiling}), so it was not started`,
+      });
+    }
+    if (run.hooks === undefined) return false;
+    const request: ModelRequest = {
+      step,
+      messages: ahead.messages,
+      functions: [],
+      outputSchema: undefined,
+      estimatedInputTokens: estimateValueTokens(ahead.messages),
+      signal: run.signal,
+    };
+    const checked = await run.hooks.beforeModelCall(request, foreign.model, (name) => name, foreign.costUsd);
+    if ("failure" in checked) return run.fail(checked.failure);
+    if (checked.request !== request) {
+      // The message goes to an agent outside oz0 as the runtime wrote it; pre_agent_communication is where it may change.
+      return run.fail({
+        kind: "policy_denied",
+        message: `a pre_llm_call handler rewrote the messages of step ${step} on ${this.runtime} (${ahead.what}); they go to an agent outside oz0 as the agent's runtime wrote them, so the step was not started`,
+      });
+    }
+    return false;
+  }
+
+  /**
+   * The budgets a step the runtime's own model took already (a harness's) passes before it is
+   * recorded: pre_llm_call with what the runtime reported of it, its tokens as the estimate and
+   * its cost as `estimatedCostUsd`, so the step that would take the job, its agent or the tenant
+   * past a ceiling ends the run before its calls run. True when the job stopped here.
+   */
+  async #budgetAfter(foreign: RuntimeForeignStep, step: number): Promise<boolean> {
+    const run = this.#run;
+    if (run.hooks === undefined) return false;
+    const request: ModelRequest = {
+      step,
+      messages: [],
+      functions: [],
+      outputSchema: undefined,
+      estimatedInputTokens: (foreign.usage?.input ?? 0) + (foreign.usage?.output ?? 0),
+      signal: run.signal,
+    };
+    const checked = await run.hooks.beforeModelCall(request, foreign.model, (name) => name, foreign.costUsd);
+    if ("failure" in checked) return run.fail(checked.failure);
+    if (checked.request !== request) {
+      return run.fail({
+        kind: "policy_denied",
+        message: `a pre_llm_call handler rewrote step ${step} on ${this.runtime}, which the runtime's own model took already; nothing of it can be rewritten, so its calls were not run`,
+      });
+    }
+    return false;
   }
 
   streamText(delta: string): void {
@@ -313,10 +388,6 @@ export class CoreSession implements RuntimeSession {
 
   get options(): Readonly<Record<string, unknown>> {
     return this.#setup.definition.harness ?? {};
-  }
-
-  get cost() {
-    return { spentUsd: this.#run.history.costUsd, maxUsd: this.#setup.limits.max_cost_usd };
   }
 
   async checkpoint(): Promise<boolean> {

@@ -183,6 +183,11 @@ export const LINT_CODES = {
     summary:
       "A routine fires an agent whose ACP harness does not ask before each call: it does not say so (acp.asks), or the agent's harness.mode or harness.config voids it.",
   },
+  "OZ-S035": {
+    severity: "error",
+    summary:
+      "An agent field its runtime never reads: model:, skills naming a skill, or delegation: on a remote agent, whose loop runs at its provider.",
+  },
   "OZ-S036": {
     severity: "error",
     summary:

@@ -5,7 +5,7 @@
 // run on oz0's own loop in its place.
 import { parseAgentRuntime } from "@oz0/sdk/internal";
 import type { ModelRoute } from "../models/index.js";
-import { agentRuntimes } from "../runtimes/index.js";
+import { A2A_RUNTIME_NAME, agentRuntimes, REMOTE_AGENT_OPTIONS } from "../runtimes/index.js";
 
 /**
  * Why agent `agent` cannot run on the runtime it names, or `undefined` when it can (or the
@@ -20,11 +20,12 @@ export function runtimeProblem(agent: string, runtime: string | undefined): stri
   const kindRegistered = agentRuntimes
     .selectors()
     .some((value) => parseAgentRuntime(value)?.kind === parsed.kind);
-  const what = kindRegistered
-    ? "no runtime of that name is registered"
-    : parsed.kind === "harness"
-      ? "no harness runs in it yet"
-      : "no remote agent runs in it yet";
+  const what =
+    parsed.kind === "remote"
+      ? `no provider's remote agent runs in it yet, nor does any read such an agent's harness: options, ${REMOTE_AGENT_OPTIONS.join(", ")}${kindRegistered ? `; its one remote runtime is ${A2A_RUNTIME_NAME}, an outside agent over A2A` : ""}`
+      : kindRegistered
+        ? "no runtime of that name is registered"
+        : "no harness runs in it yet";
   return (
     `agent '${agent}' names runtime '${runtime}', which this oz0 does not have (${what}); ` +
     `its runtimes: ${agentRuntimes.values().join(", ")}. ` +

@@ -7,7 +7,7 @@ import { OPENAI_AGENTS_RUNTIME } from "./openai-agents/index.js";
 import { OZ0_RUNTIME } from "./oz0.js";
 import { RuntimeRegistry } from "./registry.js";
 
-export { A2A_OPTIONS, A2A_RUNTIME_NAME, ENDPOINTS_VARIABLE } from "./a2a/index.js";
+export { A2A_OPTIONS, A2A_RUNTIME_NAME, ENDPOINTS_VARIABLE, REMOTE_AGENT_OPTIONS } from "./a2a/index.js";
 export { ACP_TOOL_KINDS } from "./harness/kinds.js";
 export { askProblem, harnessOptionProblems, type OptionProblem } from "./harness/options.js";
 export { OZ0_RUNTIME } from "./oz0.js";

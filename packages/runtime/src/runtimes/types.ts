@@ -114,6 +114,14 @@ export interface RuntimeForeignStep {
   readonly calls: readonly { readonly name: string; readonly args: unknown }[];
   readonly usage?: { readonly input: number; readonly output: number } | undefined;
   readonly costUsd?: number | undefined;
+  /**
+   * Set for a step recorded before its work starts, at what it may cost (`costUsd`: a remote
+   * task's `harness.task_usd`): besides a model call's checks, the job's cost ceiling is checked
+   * with that cost added, and `pre_llm_call` fires with `messages` and the cost as its
+   * `estimatedCostUsd`, so a tenant's budget refuses the work before it starts; a handler may
+   * not rewrite the messages. `what` says what the cost is of, for the refusal.
+   */
+  readonly ahead?: { readonly messages: readonly ModelMessage[]; readonly what: string } | undefined;
 }
 
 /** Something an outside agent's session reported (a message, a tool call, a plan), for the trace. */
@@ -180,8 +188,6 @@ export interface RuntimeSession {
   fail(failure: { readonly kind: string; readonly message: string }): Promise<void>;
   /** The agent's `harness:` options as its definition has them. */
   readonly options: Readonly<Record<string, unknown>>;
-  /** What the job's calls cost so far, and the most its limits let it spend (a routine's `max_cost_usd`). */
-  readonly cost: { readonly spentUsd: number; readonly maxUsd: number | undefined };
   /**
    * One exchange with an agent outside oz0, decided by the tenant's tool policy and kill
    * switches and recorded as a function call; a recorded outcome is returned from the history.

@@ -9,6 +9,7 @@ import { isOz0Error } from "@oz0/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Catalog } from "../../src/catalog/index.js";
 import { type LintCode, lintPlugin, tenantContextFromCatalog } from "../../src/lint/index.js";
+import { REMOTE_AGENT_OPTIONS } from "../../src/runtimes/index.js";
 import { openStore, type Store } from "../../src/store/index.js";
 import { plugin } from "../catalog/helpers.js";
 
@@ -94,6 +95,16 @@ interface Case {
   /** The lint code the case is about; none for a plugin both accept. */
   readonly code?: LintCode;
 }
+
+/** A value of each remote agent option, as YAML, that the option would take if it were read. */
+const REMOTE_OPTION_VALUES: Record<(typeof REMOTE_AGENT_OPTIONS)[number], string> = {
+  tools: "[read]",
+  requires_approval: "[edit]",
+  max_budget_usd: "5",
+  session_hour_usd: "0.5",
+  workspace: "/srv/work",
+  keep_session: "true",
+};
 
 const edit = (file: string, from: string, to: string) => (files: Files) => {
   const text = files[file] ?? "";
@@ -204,11 +215,12 @@ const CASES: readonly Case[] = [
   },
   {
     rule: "an agent on a harness is accepted by both (the harness's plugin is looked up when its job runs)",
-    change: edit(
-      "plugin.yaml",
-      "    instructions: prompts/helper.md\n",
-      "    runtime: harness:claude-code\n    instructions: prompts/helper.md\n",
-    ),
+    change: (files) =>
+      edit(
+        "plugin.yaml",
+        "    instructions: prompts/helper.md\n",
+        "    runtime: harness:claude-code\n    instructions: prompts/helper.md\n",
+      )(edit("plugin.yaml", "    model: { use: test, script: scripts/helper.yaml }\n", "")(files)),
   },
   {
     rule: "a remote agent is refused by both",
@@ -253,6 +265,66 @@ const CASES: readonly Case[] = [
     change: edit("plugin.yaml", "version: 1.0.0\n", ""),
     code: "OZ-E001",
   },
+  {
+    rule: "a model: on a remote agent, whose outside agent runs its own model, is refused by both",
+    change: edit(
+      "plugin.yaml",
+      "    instructions: prompts/helper.md\n",
+      "    runtime: remote:a2a\n    instructions: prompts/helper.md\n",
+    ),
+    code: "OZ-S035",
+  },
+  {
+    rule: "skills naming a skill on a remote agent, which gets none, are refused by both",
+    change: (files) =>
+      edit(
+        "plugin.yaml",
+        "    instructions: prompts/helper.md\n",
+        "    runtime: remote:a2a\n    skills: [howto]\n    instructions: prompts/helper.md\n",
+      )({
+        ...files,
+        "skills/howto/SKILL.md": "---\nname: howto\ndescription: How to help.\n---\nHelp briefly.\n",
+      }),
+    code: "OZ-S035",
+  },
+  // Every option spec/agent-definition.txt lists for a provider's remote agent, on each runtime
+  // an agent might write it for: none is taken and left unread.
+  ...REMOTE_AGENT_OPTIONS.flatMap((option): Case[] => {
+    const value = REMOTE_OPTION_VALUES[option];
+    const on = (runtime: string) =>
+      edit(
+        "plugin.yaml",
+        "    instructions: prompts/helper.md\n",
+        `    runtime: ${runtime}\n    harness: { ${option}: ${value} }\n    instructions: prompts/helper.md\n`,
+      );
+    return [
+      {
+        rule: `harness.${option} on an outside A2A agent is refused by both, saying a provider's remote agent cannot run yet`,
+        change: on("remote:a2a"),
+        code: "OZ-S036",
+      },
+      {
+        rule: `harness.${option} on a provider's remote agent is refused by both, since this oz0 runs none yet`,
+        change: on("remote:provider"),
+        code: "OZ-S023",
+      },
+      {
+        rule: `harness.${option} on a JSON-lines harness agent is refused by both`,
+        change: on("harness:codex"),
+        code: "OZ-S033",
+      },
+      // tools and requires_approval name ACP tool kinds on an ACP harness, which reads them.
+      ...(option === "tools" || option === "requires_approval"
+        ? []
+        : [
+            {
+              rule: `harness.${option} on an ACP harness agent is refused by both`,
+              change: on("harness:claude-code"),
+              code: "OZ-S033" as const,
+            },
+          ]),
+    ];
+  }),
 ];
 
 describe("lint and install decide alike", () => {

@@ -230,7 +230,7 @@ const CASES: readonly RuleCase[] = [
     triggers: "refuses an agent on a runtime this oz0 does not have, naming the runtimes it has",
     passes: "accepts pydantic-ai, oz0's own loop",
     lines: [
-      "plugin.yaml:7:14 error OZ-S023 agent 'helper' names runtime 'remote:nowhere', which this oz0 does not have (no runtime of that name is registered); its runtimes: pydantic-ai (the default, oz0's own loop), openai-agents, remote:a2a, harness:<name>. Leave runtime: out to run the agent on oz0's own loop.",
+      "plugin.yaml:7:14 error OZ-S023 agent 'helper' names runtime 'remote:nowhere', which this oz0 does not have (no provider's remote agent runs in it yet, nor does any read such an agent's harness: options, tools, requires_approval, max_budget_usd, session_hour_usd, workspace, keep_session; its one remote runtime is remote:a2a, an outside agent over A2A); its runtimes: pydantic-ai (the default, oz0's own loop), openai-agents, remote:a2a, harness:<name>. Leave runtime: out to run the agent on oz0's own loop.",
     ],
   },
   {
@@ -305,11 +305,22 @@ const CASES: readonly RuleCase[] = [
     ],
   },
   {
+    code: "OZ-S035",
+    triggers:
+      "refuses model:, skills and delegation: on a remote agent, which its runtime never reads, and leaves a harness agent's alone",
+    passes: "accepts a remote agent without fields its runtime does not read",
+    lines: [
+      "plugin.yaml:15:5 error OZ-S035 agent 'painter' runs at an outside agent (runtime remote:a2a), whose own model makes its calls, so model: is never read; remove it",
+      "plugin.yaml:16:5 error OZ-S035 agent 'painter' runs at an outside agent (runtime remote:a2a), which gets no skills, so partner/brushes would never reach it; write skills: [] or remove them",
+      "plugin.yaml:17:5 error OZ-S035 agent 'painter' runs at an outside agent (runtime remote:a2a), which gets no oz.delegate and never starts oz0's agents, so delegation: is never read; remove it",
+    ],
+  },
+  {
     code: "OZ-S036",
     triggers: "refuses harness: options an outside A2A agent does not take, each with what to write",
     passes: "accepts every option an outside A2A agent takes",
     lines: [
-      "plugin.yaml:9:7 error OZ-S036 agent 'painter': harness.tools is not an option of an outside A2A agent; its options are card, skill, key, signature, jwks, version, auth, task_usd, poll, session_header",
+      "plugin.yaml:9:7 error OZ-S036 agent 'painter': harness.tools is an option of a provider's remote agent, which this oz0 cannot run yet (its one remote runtime is remote:a2a); an outside A2A agent does not take it: its options are card, skill, key, signature, jwks, version, auth, task_usd, poll, session_header",
       "plugin.yaml:9:7 error OZ-S036 agent 'painter': harness.auth is bearer or header:<Header-Name>, not 'basic'",
       "plugin.yaml:9:7 error OZ-S036 agent 'painter': harness.poll is the seconds between two reads of a running task: a number above 0, at most 3600",
     ],

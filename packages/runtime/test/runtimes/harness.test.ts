@@ -8,12 +8,15 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { JobEvent } from "../../src/jobs/index.js";
+import { pluginConfigKey } from "../../src/plugin-config/index.js";
 import { toolContext } from "../../src/tools/index.js";
 import { ALICE, executionsOf, type Lab, lab } from "../policy/helpers.js";
 
 const ACP_PLUGIN = fileURLToPath(new URL("../fixtures/runtimes/harness-acp", import.meta.url));
 const JSONL_PLUGIN = fileURLToPath(new URL("../fixtures/runtimes/harness-jsonl", import.meta.url));
 const AGENTS = fileURLToPath(new URL("../fixtures/harness-agents", import.meta.url));
+/** The first-party governance plugin's folder, which runs its build (the tests' global setup makes it). */
+const GOVERNANCE = fileURLToPath(new URL("../../../../plugins/governance", import.meta.url));
 
 const launches = globalThis as {
   __oz0AcpHarness?: { command: string; args: string[] };
@@ -59,6 +62,60 @@ async function approveNext(tenant: string): Promise<{ rule: string; address: str
 }
 
 describe("an agent on an ACP harness", () => {
+  it("names in each step the model the harness says it runs on, its config option of category model, as it changes", async () => {
+    const tenant = await l.tenant(ACP_PLUGIN);
+    const jobs = engine();
+    const started = await jobs.start({ tenant, agent: "acp-lab/coder", input: "note bigger note" });
+    expect(await jobs.run(started.id, { tenant })).toMatchObject({ status: "succeeded" });
+    const events = await l.events(started.id);
+    expect(ofKind(events, "model_call").map((entry) => [entry.data.runtime, entry.data.model])).toEqual([
+      ["harness:mock", "mock-small"],
+      ["harness:mock", "mock-large"],
+      ["harness:mock", "mock-large"],
+    ]);
+    expect(
+      ofKind(events, "harness_update").find((entry) => entry.data.update === "model")?.data.data,
+    ).toEqual({
+      model: "mock-large",
+    });
+  });
+
+  it("the tenant's budget stops the harness at the step whose reported cost would take it past its ceiling", async () => {
+    const tenant = await l.tenant(ACP_PLUGIN);
+    await l.runtime.catalog.install(tenant, GOVERNANCE);
+    await l.runtime.store.db
+      .insertInto("settings")
+      .values({
+        tenant,
+        key: pluginConfigKey("governance"),
+        value: JSON.stringify({ budget: { tenant: { usd: 0.015 } } }),
+        updated_at: Date.now(),
+      })
+      .execute();
+    const jobs = engine();
+    const started = await jobs.start({ tenant, agent: "acp-lab/coder", input: "note write" });
+    const job = await jobs.run(started.id, { tenant });
+    // Each step reports $0.01: the first fits, the second would pass $0.015, so its call never runs.
+    expect(job.failure).toMatchObject({ kind: "budget_exceeded", code: "POLICY_VIOLATION" });
+    expect(executionsOf(started.id).map((call) => call.fn)).toEqual(["audit.note"]);
+    const events = await l.events(started.id);
+    expect(ofKind(events, "model_call").map((entry) => entry.data.cost_usd)).toEqual([0.01]);
+    expect(ofKind(events, "governance_denied")[0]?.data).toMatchObject({
+      hook: "pre_llm_call",
+      reason: "Cost ceiling exceeded",
+      details: { scope: "tenant", ceiling: 0.015, used: 0.01, requested: 0.01 },
+    });
+  });
+
+  it("sets harness.config on the session, and its steps name the model the setting chose", async () => {
+    const tenant = await l.tenant(ACP_PLUGIN);
+    const jobs = engine();
+    const started = await jobs.start({ tenant, agent: "acp-lab/sizer", input: "note" });
+    expect(await jobs.run(started.id, { tenant })).toMatchObject({ status: "succeeded" });
+    const models = ofKind(await l.events(started.id), "model_call").map((entry) => entry.data.model);
+    expect(models).toEqual(["mock-large", "mock-large"]);
+  });
+
   it("runs end to end: its tools through the job, the session's updates in the history, its text as the answer", async () => {
     const tenant = await l.tenant(ACP_PLUGIN);
     const jobs = engine();
@@ -82,8 +139,16 @@ describe("an agent on an ACP harness", () => {
     ).toEqual([
       [1, "harness:mock", ["audit__note"], 0.01],
       [2, "harness:mock", ["vault__write"], 0.01],
-      [3, "harness:mock", [], undefined],
+      // A harness that reports its cost spent nothing on a step it reported nothing for.
+      [3, "harness:mock", [], 0],
     ]);
+    // Each step names the model the harness says it runs on, and the claim before it the node.
+    expect(new Set(ofKind(events, "model_call").map((entry) => entry.data.model))).toEqual(
+      new Set(["mock-small"]),
+    );
+    const node = ofKind(events, "job_claimed")[0]?.data.node;
+    expect(node).toMatch(/.+/);
+    expect(ofKind(events, "model_call").every((entry) => entry.data.node === node)).toBe(true);
     const updates = ofKind(events, "harness_update");
     expect(updates.map((entry) => entry.data.update)).toEqual(["session", "plan"]);
     expect(updates[1]?.data.data).toEqual({
@@ -336,8 +401,10 @@ describe("an agent on a JSON-lines harness", () => {
       ]),
     ).toEqual([
       ["harness:lines", { input: 40, output: 8 }, 0.02],
-      ["harness:lines", { input: 0, output: 0 }, undefined],
+      ["harness:lines", { input: 0, output: 0 }, 0],
     ]);
+    // The model its usage report names is each step's.
+    expect(ofKind(events, "model_call").map((entry) => entry.data.model)).toEqual(["lines-1", "lines-1"]);
     expect(ofKind(events, "harness_update").map((entry) => entry.data.update)).toContain("plan");
   });
 

@@ -26,7 +26,6 @@ function session(callModel: RuntimeSession["callModel"], signal = new AbortContr
       failed.push(failure);
     },
     options: {},
-    cost: { spentUsd: 0, maxUsd: undefined },
     callRemote: async () => ({ ok: true, result: null }),
     checkpoint: async () => false,
     ask: async () => "",

@@ -106,6 +106,11 @@ export interface PreLlmCallPayload extends HookPayloadBase<"pre_llm_call"> {
   readonly tools: readonly FunctionDescription[];
   readonly settings: Readonly<Record<string, unknown>>;
   readonly estimatedInputTokens?: number;
+  /**
+   * What the call is expected to cost in US dollars, when the runtime knows it ahead: a remote
+   * agent's task, at its `harness.task_usd`. A budget counts it in place of a price for `model`.
+   */
+  readonly estimatedCostUsd?: number;
   /** Usage so far, for budgets: the job's, and the tenant's by period. */
   readonly usage?: UsageView;
 }

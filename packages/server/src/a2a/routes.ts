@@ -12,9 +12,12 @@ import {
   SSE_HEADERS,
 } from "@a2a-js/sdk";
 import { JsonRpcTransportHandler, ServerCallContext } from "@a2a-js/sdk/server";
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Runtime } from "@oz0/runtime";
-import type { Context, Hono } from "hono";
+import type { Context } from "hono";
 import type { ServerEnv } from "../env.js";
+import { errors, json, security, segment } from "../routes/shared.js";
+import { TenantParam } from "../schemas.js";
 import { AgentTaskHandler } from "./handler.js";
 
 export const A2A_PROTOCOL = "1.0";
@@ -79,7 +82,83 @@ async function cardOf(
   return { card, address };
 }
 
-export function registerA2aRoutes(app: Hono<ServerEnv>, runtime: Runtime, pollMs: number): void {
+const AgentParams = z.object({
+  tenant: TenantParam,
+  plugin: z.string().openapi(segment("plugin", "helpdesk")),
+  agent: z.string().openapi(segment("agent", "triage")),
+});
+
+// The A2A protocol defines both bodies (its agent card and JSON-RPC messages); the document
+// names them and leaves their shape to the protocol, whose SDK reads and writes them here.
+const agentCard = createRoute({
+  operationId: "a2aAgentCard",
+  method: "get",
+  path: `/v1/t/{tenant}/a2a/{plugin}/{agent}${CARD_PATH}`,
+  summary: "An agent's A2A agent card",
+  description: `The agent as an A2A agent (protocol ${A2A_PROTOCOL}): its address as name, one skill, the JSON-RPC interface at its base URL (/v1/t/{tenant}/a2a/{plugin}/{agent}) and the bearer scheme of an oz0 API key. An agent outside the key's scope answers as one that does not exist.`,
+  tags: ["a2a"],
+  security,
+  request: { params: AgentParams },
+  responses: {
+    200: json(
+      z.record(z.string(), z.unknown()).openapi("A2aAgentCard", {
+        description: "An A2A AgentCard (the A2A specification's JSON form).",
+      }),
+      "The agent's card.",
+    ),
+    ...errors,
+  },
+});
+
+const agentRpc = createRoute({
+  operationId: "a2aJsonRpc",
+  method: "post",
+  path: "/v1/t/{tenant}/a2a/{plugin}/{agent}",
+  summary: "The agent's A2A JSON-RPC endpoint: a task is a job of the agent",
+  description:
+    "JSON-RPC 2.0 requests of A2A: SendMessage starts a job (or answers the question its task asks), SendStreamingMessage and SubscribeToTask follow it as server-sent events, GetTask reads it, CancelTask cancels it. Errors of a method come back as JSON-RPC errors; an agent outside the key's scope answers 404 as one that does not exist.",
+  tags: ["a2a"],
+  security,
+  request: {
+    params: AgentParams,
+    body: {
+      content: {
+        "application/json": {
+          schema: z
+            .object({
+              jsonrpc: z.literal("2.0"),
+              id: z.union([z.string(), z.number(), z.null()]).optional(),
+              method: z.string().openapi({ example: "SendMessage" }),
+              params: z.unknown().optional(),
+            })
+            .openapi("A2aJsonRpcRequest"),
+        },
+      },
+      required: true,
+    },
+  },
+  responses: {
+    200: {
+      content: {
+        "application/json": {
+          schema: z.record(z.string(), z.unknown()).openapi("A2aJsonRpcResponse", {
+            description: "A JSON-RPC 2.0 response: result, or error.",
+          }),
+        },
+        "text/event-stream": {
+          schema: z.string().openapi({ description: "Server-sent events, each a JSON-RPC response." }),
+        },
+      },
+      description: "The method's answer; a stream for the streaming methods.",
+    },
+    ...errors,
+  },
+});
+
+export function registerA2aRoutes(app: OpenAPIHono<ServerEnv>, runtime: Runtime, pollMs: number): void {
+  // Documented, not validated by the document: the SDK's transport handler reads the body.
+  app.openAPIRegistry.registerPath(agentCard);
+  app.openAPIRegistry.registerPath(agentRpc);
   app.get(`/v1/t/:tenant/a2a/:plugin/:agent${CARD_PATH}`, async (c) =>
     c.json((await cardOf(runtime, c)).card),
   );

@@ -14,6 +14,7 @@ import { checkPaths } from "./paths.js";
 import { checkReferences } from "./references.js";
 import { checkRoutines } from "./routines.js";
 import type { LintRule } from "./rule.js";
+import { checkRuntimeFields } from "./runtime-fields.js";
 import { checkRuntimeModels } from "./runtime-models.js";
 import { checkRuntimes } from "./runtimes.js";
 import { checkSchemas } from "./schemas.js";
@@ -32,6 +33,7 @@ export const RULES: readonly LintRule[] = [
   checkModelNames,
   checkRuntimes,
   checkRuntimeModels,
+  checkRuntimeFields,
   checkHarness,
   checkReferences,
   checkBuiltins,

@@ -41,6 +41,20 @@ export interface A2aOptions {
   readonly sessionHeader: string | undefined;
 }
 
+/**
+ * The options spec/agent-definition.txt lists for a provider's remote agent (`remote:<name>`
+ * other than a2a). This oz0 has no such runtime yet, so wherever they are written they are
+ * refused, saying so, rather than read by nobody.
+ */
+export const REMOTE_AGENT_OPTIONS = [
+  "tools",
+  "requires_approval",
+  "max_budget_usd",
+  "session_hour_usd",
+  "workspace",
+  "keep_session",
+] as const;
+
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$/;
 const SECRET_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 export const DEFAULT_POLL_SECONDS = 2;
@@ -57,7 +71,11 @@ export function readA2aOptions(harness: Readonly<Record<string, unknown>> | unde
   const problems: string[] = [];
   for (const key of Object.keys(given)) {
     if (key === "api_url") continue; // the manifest schema refuses it already
-    if (!(A2A_OPTIONS as readonly string[]).includes(key)) {
+    if ((REMOTE_AGENT_OPTIONS as readonly string[]).includes(key)) {
+      problems.push(
+        `harness.${key} is an option of a provider's remote agent, which this oz0 cannot run yet (its one remote runtime is remote:a2a); an outside A2A agent does not take it: its options are ${A2A_OPTIONS.join(", ")}`,
+      );
+    } else if (!(A2A_OPTIONS as readonly string[]).includes(key)) {
       problems.push(
         `harness.${key} is not an option of an outside A2A agent; its options are ${A2A_OPTIONS.join(", ")}`,
       );

@@ -82,15 +82,9 @@ export const A2A_RUNTIME: AgentRuntime = {
     let text = inputText(session);
     let previous: Exchange | undefined;
     for (let turn = 1; ; turn += 1) {
-      if (options.taskUsd !== undefined && previous === undefined) {
-        const { spentUsd, maxUsd } = session.cost;
-        if (maxUsd !== undefined && spentUsd + options.taskUsd > maxUsd) {
-          return session.fail({
-            kind: "budget_exceeded",
-            message: `a task of ${session.agent} may cost $${options.taskUsd} (harness.task_usd); with $${spentUsd.toFixed(4)} spent, that passes the job's limits.max_cost_usd ($${maxUsd}), so no message was sent`,
-          });
-        }
-      }
+      // Each new task is a step of the job, recorded before its first message at what it may
+      // cost: the job's ceiling and the tenant's budget decide it first, and its usage counts it.
+      if (previous === undefined) await taskStep(session, options, text);
       const result = await session.callRemote(
         {
           id: `remote.${turn}`,
@@ -152,6 +146,28 @@ export const A2A_RUNTIME: AgentRuntime = {
     void held.client.cancelTask({ tenant: "", id: held.task, metadata: undefined }).catch(() => {});
   },
 };
+
+/** The model a remote task's step is recorded on: the outside agent, by the oz0 agent it stands behind. */
+export function taskModel(agent: string): string {
+  return `a2a:${agent}`;
+}
+
+/** Records a new task as the job's next step, ahead of its first message (see RuntimeForeignStep.ahead). */
+async function taskStep(session: RuntimeSession, options: A2aOptions, text: string): Promise<void> {
+  const { taskUsd } = options;
+  await session.recordStep({
+    model: taskModel(session.agent),
+    calls: [],
+    ...(taskUsd === undefined ? {} : { costUsd: taskUsd }),
+    ahead: {
+      messages: [{ role: "user", content: text }],
+      what:
+        taskUsd === undefined
+          ? `a task of ${session.agent} (no harness.task_usd says what it may cost)`
+          : `a task of ${session.agent} may cost $${taskUsd} (harness.task_usd)`,
+    },
+  });
+}
 
 /** The job's input, as the first message's text. */
 function inputText(session: RuntimeSession): string {

@@ -15,7 +15,9 @@ import {
   RequestError,
   type RequestPermissionRequest,
   type RequestPermissionResponse,
+  type SessionConfigOption,
   type SessionNotification,
+  type SetSessionConfigOptionResponse,
 } from "@agentclientprotocol/sdk";
 import { Oz0Error } from "@oz0/sdk";
 import { mediatedRuntime } from "../../mediated/index.js";
@@ -124,6 +126,7 @@ export async function runAcp(
             : [{ name: "oz0", command: tools.stdio.command, args: tools.stdio.args, env: [] }],
       });
       sessionId = created.sessionId;
+      steps.model(modelOf(created.configOptions));
       steps.note("session", {
         agent: initialized.agentInfo?.name ?? null,
         version: initialized.agentInfo?.version ?? null,
@@ -143,12 +146,13 @@ export async function runAcp(
       for (const [configId, value] of Object.entries(
         (options.config ?? {}) as Record<string, string | boolean>,
       )) {
-        await agent.request(
+        const set: SetSessionConfigOptionResponse = await agent.request(
           "session/set_config_option",
           typeof value === "boolean"
             ? { sessionId, configId, type: "boolean", value }
             : { sessionId, configId, value },
         );
+        steps.model(modelOf(set.configOptions));
       }
       const answer: PromptResponse = await agent.request("session/prompt", {
         sessionId,
@@ -254,6 +258,12 @@ function update(steps: HarnessSteps, notification: SessionNotification): void {
     case "current_mode_update":
       steps.note("mode", { mode: update.currentModeId });
       return;
+    case "config_option_update": {
+      const model = modelOf(update.configOptions);
+      steps.model(model);
+      if (model !== undefined) steps.note("model", { model });
+      return;
+    }
     case "usage_update":
       // The session's cost so far; each step records what it added.
       if (update.cost?.currency === "USD") steps.usage({ costUsd: costDelta(steps, update.cost.amount) });
@@ -261,6 +271,15 @@ function update(steps: HarnessSteps, notification: SessionNotification): void {
     default:
       return;
   }
+}
+
+/**
+ * The model the session runs on, as its configuration says: the current value of its option of
+ * category `model` (ACP's session config options), when it has one.
+ */
+function modelOf(options: readonly SessionConfigOption[] | null | undefined): string | undefined {
+  const option = options?.find((entry) => entry.category === "model" && entry.type === "select");
+  return option?.type === "select" ? option.currentValue : undefined;
 }
 
 const lastCost = new WeakMap<HarnessSteps, number>();

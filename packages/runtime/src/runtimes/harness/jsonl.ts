@@ -77,8 +77,9 @@ export async function runJsonl(
           steps.usage({
             input: numberOr(message.input),
             output: numberOr(message.output),
-            costUsd: numberOr(message.cost_usd),
+            ...(message.cost_usd === undefined ? {} : { costUsd: numberOr(message.cost_usd) }),
           });
+          steps.model(typeof message.model === "string" ? message.model : undefined);
           return;
         case "event":
           steps.note(typeof message.name === "string" ? message.name : "event", message.data ?? null);

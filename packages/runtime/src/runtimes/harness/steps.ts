@@ -13,7 +13,11 @@ export class HarnessSteps {
   #queue: Promise<unknown> = Promise.resolve();
   #text = "";
   #costUsd = 0;
+  /** The harness reports what its calls cost: a step it reported nothing for cost nothing. */
+  #reportsCost = false;
   #usage = { input: 0, output: 0 };
+  /** The model the harness says it runs on now, when it says. */
+  #model: string | undefined;
   #stopped = false;
 
   /** `stop` is told once when the job stopped inside a step (it waits or ended) or a step failed. */
@@ -34,6 +38,12 @@ export class HarnessSteps {
     this.#usage.input += report.input ?? 0;
     this.#usage.output += report.output ?? 0;
     this.#costUsd += report.costUsd ?? 0;
+    if (report.costUsd !== undefined) this.#reportsCost = true;
+  }
+
+  /** The model the harness says its next steps run on (its own name for it); undefined leaves the last one. */
+  model(id: string | undefined): void {
+    if (id !== undefined && id !== "") this.#model = id;
   }
 
   /** Runs function `name` as the job's next step; a stop inside it ends the session (the promise then never settles). */
@@ -80,11 +90,12 @@ export class HarnessSteps {
 
   #step(calls: readonly { readonly name: string; readonly args: unknown }[]) {
     const step = {
-      model: this.#session.runtime,
+      // A harness that names no model is recorded on itself.
+      model: this.#model ?? this.#session.runtime,
       text: this.#text,
       calls,
       usage: this.#usage,
-      ...(this.#costUsd > 0 ? { costUsd: this.#costUsd } : {}),
+      ...(this.#reportsCost ? { costUsd: this.#costUsd } : {}),
     };
     this.#text = "";
     this.#usage = { input: 0, output: 0 };

@@ -73,5 +73,12 @@ describe("runtime: remote:a2a across a crash", () => {
     const events = await runtime.jobs.events(started.id, { tenant });
     expect(events.filter((entry) => entry.kind === "job_claimed")).toHaveLength(2);
     expect(events.filter((entry) => entry.kind === "tool_call")).toHaveLength(1);
+    // The task's step, recorded before the crash, is replayed, not counted again.
+    expect(events.filter((entry) => entry.kind === "model_call")).toHaveLength(1);
+    const claims = events.filter((entry) => entry.kind === "job_claimed").map((entry) => entry.data.node);
+    expect(new Set(claims).size).toBe(2);
+    // The step names the node that took it: the killed one.
+    const [step] = events.filter((entry) => entry.kind === "model_call");
+    expect((step?.data as { node?: string }).node).toBe(claims[0]);
   });
 });

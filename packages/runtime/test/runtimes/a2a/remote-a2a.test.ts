@@ -11,12 +11,15 @@ import { exportJWK, generateKeyPair } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { localAdmin } from "../../../src/callers/index.js";
 import { lintPlugin } from "../../../src/lint/index.js";
-import { A2A_RUNTIME } from "../../../src/runtimes/a2a/index.js";
-import { ENDPOINTS_VARIABLE, type RuntimeSession } from "../../../src/runtimes/index.js";
+import { pluginConfigKey } from "../../../src/plugin-config/index.js";
+import { ENDPOINTS_VARIABLE } from "../../../src/runtimes/index.js";
+import { tenantUsage } from "../../../src/usage/index.js";
 import { ALICE, type Lab, lab, ofKind } from "../../policy/helpers.js";
 import { baseCard, type FixtureAgent, startFixtureAgent } from "./agent-server.js";
 
 const PARTNER = fileURLToPath(new URL("../../fixtures/runtimes/a2a", import.meta.url));
+/** The first-party governance plugin's folder, which runs its build (the tests' global setup makes it). */
+const GOVERNANCE = fileURLToPath(new URL("../../../../../plugins/governance", import.meta.url));
 
 let agent: FixtureAgent;
 let l: Lab;
@@ -26,6 +29,18 @@ async function tenantWithKey(plugin = PARTNER): Promise<string> {
   const tenant = await l.tenant(plugin);
   await l.runtime.services.remote.setSecret(localAdmin(tenant), "partner-token", "tok-partner-123");
   return tenant;
+}
+
+async function configureGovernance(tenant: string, config: object): Promise<void> {
+  await l.runtime.store.db
+    .insertInto("settings")
+    .values({
+      tenant,
+      key: pluginConfigKey("governance"),
+      value: JSON.stringify(config),
+      updated_at: Date.now(),
+    })
+    .execute();
 }
 
 async function until(check: () => Promise<boolean> | boolean): Promise<void> {
@@ -38,7 +53,7 @@ async function until(check: () => Promise<boolean> | boolean): Promise<void> {
 
 beforeAll(async () => {
   agent = await startFixtureAgent();
-  process.env[ENDPOINTS_VARIABLE] = ["painter", "picky", "strict"]
+  process.env[ENDPOINTS_VARIABLE] = ["painter", "picky", "strict", "pricey"]
     .map((name) => `partner/${name}=${agent.url}`)
     .join(",");
   l = await lab();
@@ -64,7 +79,20 @@ describe("runtime: remote:a2a", () => {
     expect(message?.headers["x-oz0-session"]).toBe(started.id);
     const events = await l.events(started.id);
     expect(ofKind(events, "job_started")[0]?.data.runtime).toBe("remote:a2a");
-    expect(ofKind(events, "model_call")).toEqual([]);
+    // The task is the job's one step, on the runtime and the outside agent, by the node that claimed the job.
+    const node = ofKind(events, "job_claimed")[0]?.data.node;
+    expect(node).toMatch(/.+/);
+    expect(ofKind(events, "model_call").map((entry) => entry.data)).toEqual([
+      {
+        step: 1,
+        runtime: "remote:a2a",
+        model: "a2a:partner/painter",
+        node,
+        calls: [],
+        usage: { input: 0, output: 0 },
+        ms: 0,
+      },
+    ]);
     expect(ofKind(events, "tool_call").map((entry) => entry.data.address)).toEqual([
       "partner/painter.send_message",
     ]);
@@ -204,39 +232,104 @@ describe("runtime: remote:a2a", () => {
     expect(agent.received.slice(before).map((entry) => entry.text)).toEqual(["stall"]);
   });
 
-  it("checks task_usd against what the job may still spend before the message goes out", async () => {
-    const failed: { kind: string; message: string }[] = [];
-    const sent: string[] = [];
-    const session = {
-      job: "job_costly",
-      agent: "partner/painter",
-      runtime: "remote:a2a",
-      opening: [
-        { role: "system", content: "" },
-        { role: "user", content: "echo costly" },
-      ],
-      signal: new AbortController().signal,
-      options: { task_usd: 0.5 },
-      cost: { spentUsd: 0.75, maxUsd: 1 },
-      fail: async (failure: { kind: string; message: string }) => {
-        failed.push(failure);
-      },
-      callRemote: async (call: { id: string }) => {
-        sent.push(call.id);
-        return { ok: true, result: { state: "completed", text: "" } };
-      },
-      finish: async () => {},
-      secret: async () => undefined,
-    } as unknown as RuntimeSession;
-    await A2A_RUNTIME.run(session);
-    expect(sent).toEqual([]);
-    expect(failed).toEqual([
-      {
-        kind: "budget_exceeded",
-        message:
-          "a task of partner/painter may cost $0.5 (harness.task_usd); with $0.7500 spent, that passes the job's limits.max_cost_usd ($1), so no message was sent",
-      },
+  it("counts a task at its harness.task_usd in the job's and the tenant's usage, as a step on remote:a2a", async () => {
+    const tenant = await tenantWithKey();
+    const started = await l.runtime.jobs.start({ tenant, agent: "partner/pricey", input: "echo paid" });
+    const job = await l.runtime.jobs.run(started.id, { tenant });
+    expect(job).toMatchObject({ status: "succeeded", output: "echo: paid" });
+    const steps = ofKind(await l.events(started.id), "model_call").map((entry) => entry.data);
+    expect(steps).toMatchObject([
+      { step: 1, runtime: "remote:a2a", model: "a2a:partner/pricey", cost_usd: 0.25 },
     ]);
+    const usage = await tenantUsage(l.runtime.store, tenant, { since: 0, agent: "partner/pricey" });
+    expect(usage).toMatchObject({ modelCalls: 1, costUsd: 0.25 });
+  });
+
+  it("checks task_usd against the job's cost ceiling (a routine's max_cost_usd) before the message goes out", async () => {
+    const tenant = await tenantWithKey();
+    const before = agent.received.length;
+    await l.runtime.routines.add(localAdmin(tenant), {
+      name: "thrifty",
+      event: "webhook",
+      run: "partner/pricey",
+      limits: { max_cost_usd: 0.2 },
+    });
+    const fired = await l.runtime.routines.fire(localAdmin(tenant), "thrifty");
+    const job = await l.runtime.jobs.run(fired.job ?? "", { tenant });
+    expect(job.failure).toMatchObject({
+      kind: "budget_exceeded",
+      message:
+        "a task of partner/pricey may cost $0.25 (harness.task_usd); with $0.0000 spent, that passes the job's limits.max_cost_usd ($0.2), so it was not started",
+    });
+    expect(agent.received.length).toBe(before);
+  });
+
+  it("stops a remote task at the tenant's budget before its message goes out, counting the tasks before it", async () => {
+    const tenant = await tenantWithKey();
+    await l.runtime.catalog.install(tenant, GOVERNANCE);
+    await configureGovernance(tenant, { budget: { tenant: { usd: 0.4 } } });
+    const before = agent.received.length;
+    const first = await l.runtime.jobs.start({ tenant, agent: "partner/pricey", input: "echo one" });
+    expect((await l.runtime.jobs.run(first.id, { tenant })).status).toBe("succeeded");
+    const second = await l.runtime.jobs.start({ tenant, agent: "partner/pricey", input: "echo two" });
+    const job = await l.runtime.jobs.run(second.id, { tenant });
+    expect(job.failure).toMatchObject({ kind: "budget_exceeded", code: "POLICY_VIOLATION" });
+    expect(agent.received.slice(before).map((entry) => entry.text)).toEqual(["echo one"]);
+    const events = await l.events(second.id);
+    expect(ofKind(events, "governance_denied")[0]?.data).toMatchObject({
+      hook: "pre_llm_call",
+      contract_id: "budget",
+      reason: "Cost ceiling exceeded",
+      details: { scope: "tenant", ceiling: 0.4, used: 0.25, requested: 0.25 },
+    });
+    expect(ofKind(events, "tool_call")).toEqual([]);
+    expect(ofKind(events, "model_call")).toEqual([]);
+  });
+
+  it("refuses a remote task that says nothing of its cost when the tenant's budget has a cost ceiling", async () => {
+    const tenant = await tenantWithKey();
+    await l.runtime.catalog.install(tenant, GOVERNANCE);
+    await configureGovernance(tenant, { budget: { tenant: { usd: 10 } } });
+    const before = agent.received.length;
+    const started = await l.runtime.jobs.start({ tenant, agent: "partner/painter", input: "echo free" });
+    const job = await l.runtime.jobs.run(started.id, { tenant });
+    expect(job.failure).toMatchObject({ kind: "budget_exceeded" });
+    expect(job.failure?.message).toContain(
+      "Cost ceiling cannot be checked: no price for a2a:partner/painter",
+    );
+    expect(agent.received.length).toBe(before);
+  });
+
+  it("refuses a remote task whose message a pre_llm_call handler rewrote, sending nothing", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "oz0-a2a-shouter-"));
+    await writeFile(
+      join(dir, "plugin.yaml"),
+      "name: shouter\nversion: 1.0.0\ndescription: Rewrites every model request.\nmain: index.js\ncapabilities: [hook]\n",
+    );
+    await writeFile(
+      join(dir, "index.js"),
+      [
+        "export default {",
+        "  setup(host) {",
+        '    host.addHook({ name: "shout", build: () => ({',
+        "      pre_llm_call: (payload) => ({ messages: payload.messages.map((m) => ({ ...m, content: String(m.content).toUpperCase() })) }),",
+        "    }) });",
+        "  },",
+        "};",
+        "",
+      ].join("\n"),
+    );
+    const tenant = await tenantWithKey();
+    await l.runtime.catalog.install(tenant, dir);
+    const before = agent.received.length;
+    const started = await l.runtime.jobs.start({ tenant, agent: "partner/pricey", input: "echo quiet" });
+    const job = await l.runtime.jobs.run(started.id, { tenant });
+    expect(job.failure).toMatchObject({
+      kind: "policy_denied",
+      message:
+        "a pre_llm_call handler rewrote the messages of step 1 on remote:a2a (a task of partner/pricey may cost $0.25 (harness.task_usd)); they go to an agent outside oz0 as the agent's runtime wrote them, so the step was not started",
+    });
+    expect(agent.received.length).toBe(before);
   });
 
   it("refuses a card whose version is not the one harness.version asks for, with a clear error", async () => {
