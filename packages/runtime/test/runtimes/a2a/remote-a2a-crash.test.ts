@@ -79,6 +79,6 @@ describe("runtime: remote:a2a across a crash", () => {
     expect(new Set(claims).size).toBe(2);
     // The step names the node that took it: the killed one.
     const [step] = events.filter((entry) => entry.kind === "model_call");
-    expect((step?.data as { node?: string }).node).toBe(claims[0]);
+    expect((step?.data as { node?: string } | undefined)?.node).toBe(claims[0]);
   });
 });
