@@ -51,8 +51,8 @@ describe("oz0 mcp import", () => {
     expect(installed.code).toBe(0);
     const listed = await oz0(["--home", home, "--json", "mcp", "secret", "list"]);
     expect(listed.json()).toEqual([
-      { tool: "desktop/brave-search", env: ["BRAVE_API_KEY"], headers: [] },
-      { tool: "desktop/github", env: ["GITHUB_PERSONAL_ACCESS_TOKEN"], headers: [] },
+      { tool: "desktop/brave-search", env: ["BRAVE_API_KEY"], headers: [], oauth: [] },
+      { tool: "desktop/github", env: ["GITHUB_PERSONAL_ACCESS_TOKEN"], headers: [], oauth: [] },
     ]);
   });
 
