@@ -72,6 +72,9 @@ export function oauthCredentials(oauth: McpOAuth): {
   return { reads: [client, "id_token", "idp_client_secret"], needs: [client, "id_token"] };
 }
 
+/** Where stored tokens say the client ID of the grant that got them. */
+const GRANT_CLIENT = "oz0_grant_client";
+
 const GRANT_TYPES = {
   client_credentials: "client_credentials",
   cross_app_access: "urn:ietf:params:oauth:grant-type:jwt-bearer",
@@ -289,13 +292,24 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     );
   }
 
+  /**
+   * The stored tokens, when they were got the way the tool gets them now: a grant's carry its
+   * client ID, so a person's login's, or another client's, are never sent for it (nor a
+   * grant's for a person's login, once `oauth:` is gone).
+   */
   async tokens(): Promise<OAuthTokens | undefined> {
     const stored = await this.#options.vault.read("tokens");
-    return stored === undefined ? undefined : (JSON.parse(stored) as OAuthTokens);
+    if (stored === undefined) return undefined;
+    const { [GRANT_CLIENT]: client, ...tokens } = JSON.parse(stored) as OAuthTokens & {
+      [GRANT_CLIENT]?: string;
+    };
+    return client === this.#grant?.client_id ? tokens : undefined;
   }
 
   async saveTokens(tokens: OAuthTokens): Promise<void> {
-    await this.#options.vault.write("tokens", JSON.stringify(tokens));
+    const grant = this.#grant;
+    const kept = grant === undefined ? tokens : { ...tokens, [GRANT_CLIENT]: grant.client_id };
+    await this.#options.vault.write("tokens", JSON.stringify(kept));
   }
 
   async redirectToAuthorization(url: URL): Promise<void> {

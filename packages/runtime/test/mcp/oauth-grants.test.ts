@@ -17,6 +17,8 @@ let base: string;
 let dir: string;
 let cleanup: () => Promise<void>;
 let tokenRequests: { authorization: string | undefined; body: string }[];
+/** The Authorization header of each MCP request. */
+let bearers: (string | undefined)[];
 /** What the authorization server's metadata lists as its token endpoint's client authentication. */
 let authMethods: string[];
 /** What its token endpoint answers. */
@@ -24,6 +26,7 @@ let tokenAnswer: { status: number; body: unknown };
 
 beforeEach(async () => {
   tokenRequests = [];
+  bearers = [];
   authMethods = ["client_secret_basic", "private_key_jwt"];
   tokenAnswer = { status: 401, body: { error: "invalid_client", error_description: "unknown client" } };
   // A protected MCP server and its authorization server on one port: every MCP request is
@@ -57,6 +60,7 @@ beforeEach(async () => {
           .end(JSON.stringify(tokenAnswer.body));
       });
     } else if (url === "/mcp") {
+      bearers.push(request.headers.authorization);
       response
         .writeHead(401, {
           "www-authenticate": `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`,
@@ -172,6 +176,17 @@ describe("an MCP tool whose oauth: grant needs no person", () => {
     await expect(
       runtime.services.mcp.setSecret(admin, "demo/remote", "oauth", "password", "x"),
     ).rejects.toMatchObject({ code: "INVALID_INPUT" });
+  });
+
+  it("never sends tokens a person's login got for the tool before its oauth: grant was written", async () => {
+    await install(BASIC);
+    const vault = runtime.mcp.secrets.oauthVault(TENANT, "demo", "remote");
+    await vault.write("tokens", JSON.stringify({ access_token: "person-token", token_type: "Bearer" }));
+    await expect(runtime.tools.call(TENANT, "demo/remote.anything", {})).rejects.toMatchObject({
+      code: "MCP_AUTH_REQUIRED",
+    });
+    expect(bearers.length).toBeGreaterThan(0);
+    expect(bearers).not.toContain("Bearer person-token");
   });
 
   it("refuses oz0 mcp login for it, naming the credentials to set instead", async () => {
