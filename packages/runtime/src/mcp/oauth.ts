@@ -61,15 +61,12 @@ export interface OAuthOptions {
     | undefined;
 }
 
-/** The OAuth credentials a grant reads (`oz0 mcp secret set <tool> oauth NAME`), and those it cannot do without. */
-export function oauthCredentials(oauth: McpOAuth): {
-  readonly reads: readonly OAuthSecretName[];
-  readonly needs: readonly OAuthSecretName[];
-} {
-  if (oauth.grant === "authorization_code") return { reads: [], needs: [] };
+/** The OAuth credentials a grant reads (`oz0 mcp secret set <tool> oauth NAME`). */
+export function oauthCredentials(oauth: McpOAuth): { readonly reads: readonly OAuthSecretName[] } {
+  if (oauth.grant === "authorization_code") return { reads: [] };
   const client: OAuthSecretName = oauth.client_auth === "private_key_jwt" ? "private_key" : "client_secret";
-  if (oauth.grant === "client_credentials") return { reads: [client], needs: [client] };
-  return { reads: [client, "id_token", "idp_client_secret"], needs: [client, "id_token"] };
+  if (oauth.grant === "client_credentials") return { reads: [client] };
+  return { reads: [client, "id_token", "idp_client_secret"] };
 }
 
 /** Where stored tokens say the client ID of the grant that got them. */
@@ -212,12 +209,21 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     }
     const clientId = grant.client_id ?? "";
     if (method === "private_key_jwt") {
-      await createPrivateKeyJwtAuth({
+      const sign = createPrivateKeyJwtAuth({
         issuer: clientId,
         subject: clientId,
         privateKey: this.credential("private_key"),
         alg: grant.signing_alg ?? "",
-      })(headers, params, url, metadata);
+      });
+      try {
+        await sign(headers, params, url, metadata);
+      } catch (error) {
+        throw new Oz0Error(
+          "MCP_AUTH_REQUIRED",
+          `the private_key of ${this.#options.tool} cannot sign its client assertion by ${grant.signing_alg} (${error instanceof Error ? error.message : String(error)}); it is a PKCS#8 PEM key of that algorithm, set with oz0 mcp secret set ${this.#options.tool} oauth private_key.`,
+          { data: { tool: this.#options.tool }, cause: error },
+        );
+      }
       return;
     }
     const secret = this.credential("client_secret");

@@ -137,6 +137,26 @@ describe("an MCP tool whose oauth: grant needs no person", () => {
     expect(status).toMatchObject({ failures: 0 });
   });
 
+  it("refuses a private_key that cannot sign, saying what it must be, sending no token request", async () => {
+    await install(
+      "{ grant: client_credentials, client_id: oz0-ci, client_auth: private_key_jwt, signing_alg: ES256 }",
+    );
+    await runtime.services.mcp.setSecret(
+      localAdmin(TENANT),
+      "demo/remote",
+      "oauth",
+      "private_key",
+      "not a pem key",
+    );
+    await expect(runtime.tools.call(TENANT, "demo/remote.anything", {})).rejects.toMatchObject({
+      code: "MCP_AUTH_REQUIRED",
+      message: expect.stringContaining(
+        "the private_key of demo/remote cannot sign its client assertion by ES256",
+      ),
+    });
+    expect(tokenRequests).toEqual([]);
+  });
+
   it("refuses a client_auth the authorization server does not list, naming those it does, rather than using another", async () => {
     authMethods = ["client_secret_post"];
     await install(BASIC);
