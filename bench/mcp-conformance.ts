@@ -5,7 +5,8 @@
 // session on stdio. `npm run conformance` prints what passes, beside the counts before oz0
 // served more than tools; `packages/cli/test/mcp-conformance.test.ts` asserts it in CI. Its
 // client `auth/*` scenarios run against oz0 as an MCP client (`mcp-auth-client.ts`: a plugin
-// whose tool is the suite's server, logged in as `oz0 mcp login` does, its tool then called).
+// whose tool is the suite's server, logged in as `oz0 mcp login` does, or, for the extensions'
+// grants that need no person, given the `oauth:` grant and credentials; its tool then called).
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { once } from "node:events";
@@ -97,8 +98,8 @@ export const AUTH_SCENARIOS: readonly string[] = [
 
 /**
  * The suite's authorization extensions, beyond the MCP authorization spec: machine-to-machine
- * client credentials (a secret or a signed JWT instead of a person's login) and cross-app
- * access. oz0 logs in for a person, so it does not run them.
+ * client credentials (SEP-1046: a secret or a signed JWT instead of a person's login) and
+ * cross-app access (SEP-990), a tool's `oauth:` grant.
  */
 export const AUTH_EXTENSIONS: ReadonlySet<string> = new Set([
   "auth/client-credentials-jwt",
@@ -309,19 +310,20 @@ async function main(): Promise<void> {
     if (asked.length === 0 || asked.includes("auth")) {
       const results = await runClientConformance();
       const core = results.filter((result) => !AUTH_EXTENSIONS.has(result.scenario));
+      const extensions = results.filter((result) => AUTH_EXTENSIONS.has(result.scenario));
       console.log(`MCP conformance (${SUITE_VERSION}), client auth/* scenarios, oz0 as an MCP client:`);
       for (const result of results) {
-        const mark = result.passed
-          ? "pass"
-          : AUTH_EXTENSIONS.has(result.scenario)
-            ? "fail (an extension oz0 does not run)"
-            : "FAIL";
-        console.log(`  ${mark.padEnd(38)} ${result.scenario}`);
+        const mark = result.passed ? "pass" : "FAIL";
+        console.log(
+          `  ${mark.padEnd(6)} ${result.scenario}${AUTH_EXTENSIONS.has(result.scenario) ? " (extension)" : ""}`,
+        );
       }
-      // Before oz0's client spoke OAuth (commit f42ed58), no auth scenario could pass.
+      // Before oz0's client spoke OAuth (commit f42ed58), no auth scenario could pass; before the
+      // `oauth:` grants (commit 90ecb32), no extension scenario did.
       console.log(
         `  passing: before 0 of ${results.length}, now ${results.filter((result) => result.passed).length} of ${results.length}; ` +
-          `of the MCP authorization spec's (extensions aside): before 0 of ${core.length}, now ${core.filter((result) => result.passed).length} of ${core.length}\n`,
+          `of the MCP authorization spec's: before 0 of ${core.length}, now ${core.filter((result) => result.passed).length} of ${core.length}; ` +
+          `of the extensions': before 0 of ${extensions.length}, now ${extensions.filter((result) => result.passed).length} of ${extensions.length}\n`,
       );
     }
   } finally {

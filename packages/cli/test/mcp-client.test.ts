@@ -1,8 +1,9 @@
 // `oz0 mcp import` and `oz0 mcp login` as a user runs them: a Claude Desktop config becomes a
 // plugin folder that installs, its secrets kept in the tenant (listed by name) and absent from
-// every file written; a login is refused for a server oz0 starts itself. (The OAuth flow runs
-// against the conformance suite's authorization servers: mcp-conformance.test.ts.)
-import { readFile } from "node:fs/promises";
+// every file written; a login is refused for a server oz0 starts itself; a remote tool whose
+// oauth: grant needs no person gets its credentials through oz0 mcp secret set … oauth. (The
+// OAuth flows run against the conformance suite's authorization servers: mcp-conformance.test.ts.)
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -51,8 +52,8 @@ describe("oz0 mcp import", () => {
     expect(installed.code).toBe(0);
     const listed = await oz0(["--home", home, "--json", "mcp", "secret", "list"]);
     expect(listed.json()).toEqual([
-      { tool: "desktop/brave-search", env: ["BRAVE_API_KEY"], headers: [] },
-      { tool: "desktop/github", env: ["GITHUB_PERSONAL_ACCESS_TOKEN"], headers: [] },
+      { tool: "desktop/brave-search", env: ["BRAVE_API_KEY"], headers: [], oauth: [] },
+      { tool: "desktop/github", env: ["GITHUB_PERSONAL_ACCESS_TOKEN"], headers: [], oauth: [] },
     ]);
     const audit = await oz0(["--home", home, "--json", "audit", "list"]);
     expect(audit.stdout).toContain("desktop");
@@ -74,5 +75,95 @@ describe("oz0 mcp import", () => {
     const login = await oz0(["--home", home, "mcp", "login", "desktop/github", "--no-browser"]);
     expect(login.code).not.toBe(0);
     expect(login.stderr).toMatch(/desktop\/github is a local server \(command:\)/);
+  });
+});
+
+describe("an MCP tool whose oauth: grant needs no person, set up by an operator", () => {
+  const KEY = "-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMG-not-a-real-key\n-----END PRIVATE KEY-----";
+
+  it("takes the credential its grant reads from oz0 mcp secret set … oauth, lists it by name, refuses one it does not read, and refuses a login", async () => {
+    const dir = join(home, "billing");
+    await mkdir(dir, { recursive: true });
+    await writeFile(
+      join(dir, "plugin.yaml"),
+      [
+        "name: billing",
+        "version: 1.0.0",
+        "tools:",
+        "  - id: invoices",
+        "    mcp:",
+        "      url: https://mcp.billing.example/mcp",
+        "      oauth: { grant: client_credentials, client_id: oz0-billing, client_auth: private_key_jwt, signing_alg: ES256 }",
+        "",
+      ].join("\n"),
+    );
+    expect((await oz0(["--home", home, "plugin", "install", dir])).code).toBe(0);
+    process.env.BILLING_KEY_PEM = KEY;
+    try {
+      const set = await oz0([
+        "--home",
+        home,
+        "mcp",
+        "secret",
+        "set",
+        "billing/invoices",
+        "oauth",
+        "private_key",
+        "--from-env",
+        "BILLING_KEY_PEM",
+      ]);
+      expect(set.code).toBe(0);
+      expect(set.stdout).toBe(
+        "set oauth private_key of billing/invoices; its server gets it from the next start\n",
+      );
+      const wrong = await oz0([
+        "--home",
+        home,
+        "mcp",
+        "secret",
+        "set",
+        "billing/invoices",
+        "oauth",
+        "client_secret",
+        "--from-env",
+        "BILLING_KEY_PEM",
+      ]);
+      expect(wrong.code).not.toBe(0);
+      expect(wrong.stderr).toContain(
+        "billing/invoices: oauth client_secret would never be read: its oauth: grant client_credentials with private_key_jwt reads private_key.",
+      );
+    } finally {
+      delete process.env.BILLING_KEY_PEM;
+    }
+    const list = await oz0(["--home", home, "mcp", "secret", "list"]);
+    expect(list.stdout).toMatch(/billing\/invoices\s+oauth private_key/);
+    expect(list.stdout).not.toContain("not-a-real-key");
+    const login = await oz0(["--home", home, "mcp", "login", "billing/invoices", "--no-browser"]);
+    expect(login.code).not.toBe(0);
+    expect(login.stderr).toContain(
+      "gets its OAuth tokens by client_credentials (its manifest's oauth:), with no person to log in",
+    );
+  });
+
+  it("refuses at install an oauth: grant written wrong, naming the field, as lint does", async () => {
+    const dir = join(home, "wiki");
+    await mkdir(dir, { recursive: true });
+    await writeFile(
+      join(dir, "plugin.yaml"),
+      [
+        "name: wiki",
+        "version: 1.0.0",
+        "tools:",
+        "  - id: pages",
+        "    mcp: { url: 'https://mcp.wiki.example/mcp', oauth: { grant: cross_app_access, client_id: oz0 } }",
+        "",
+      ].join("\n"),
+    );
+    const installed = await oz0(["--home", home, "plugin", "install", dir]);
+    expect(installed.code).not.toBe(0);
+    expect(installed.stderr).toContain("grant: cross_app_access needs idp:");
+    const linted = await oz0(["--home", home, "plugin", "lint", dir]);
+    expect(linted.code).not.toBe(0);
+    expect(linted.stdout + linted.stderr).toContain("grant: cross_app_access needs idp:");
   });
 });

@@ -41,4 +41,18 @@ describe("the MCP conformance suite's client auth scenarios against oz0 as an MC
     expect(results.map((result) => result.scenario).sort()).toEqual([...core].sort());
     expect(results.filter((result) => !result.passed)).toEqual([]);
   });
+
+  it("passes the extensions' scenarios: client credentials with client_secret_basic and private_key_jwt, and cross-app access, with no person", {
+    timeout: 300_000,
+  }, async () => {
+    const extensions = [...AUTH_EXTENSIONS];
+    expect(extensions.sort()).toEqual([
+      "auth/client-credentials-basic",
+      "auth/client-credentials-jwt",
+      "auth/cross-app-access-complete-flow",
+    ]);
+    const results = await runClientConformance(extensions);
+    expect(results.map((result) => result.scenario).sort()).toEqual(extensions);
+    expect(results.filter((result) => !result.passed)).toEqual([]);
+  });
 });

@@ -145,7 +145,7 @@ describe("oz0 mcp secret", () => {
     expect(set.code).toBe(0);
     expect(set.stdout).toBe("set env API_TOKEN of demo/everything; its server gets it from the next start\n");
     const list = await cli(["mcp", "secret", "list", "--json"]);
-    expect(list.json()).toEqual([{ tool: "demo/everything", env: ["API_TOKEN"], headers: [] }]);
+    expect(list.json()).toEqual([{ tool: "demo/everything", env: ["API_TOKEN"], headers: [], oauth: [] }]);
     expect(list.stdout).not.toContain(SECRET);
     const audit = await cli(["audit", "list", "--json"]);
     expect(audit.stdout).toContain("API_TOKEN");

@@ -193,6 +193,8 @@ export {
   isToolRef,
   type ManifestIssue,
   type ManifestPath,
+  type McpOAuth,
+  type McpOAuthGrant,
   type ModelOptions,
   type PluginManifest,
   parseAgentFile,

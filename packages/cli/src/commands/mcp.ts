@@ -87,18 +87,18 @@ export function registerMcp(program: Command, out: Output): Command {
   const secret = mcp
     .command("secret")
     .description(
-      "set, list and remove the secrets an MCP server behind a tool gets: env variables or headers",
+      "set, list and remove the secrets an MCP server behind a tool gets: env variables, headers, or the OAuth credentials its oauth: grant reads",
     );
   const kind = new Argument(
     "<kind>",
-    "env for a server started locally (command:), header for one reached at url:",
-  ).choices(["env", "header"]);
+    "env for a server started locally (command:), header for one reached at url:, oauth for a credential its oauth: grant reads (client_secret, private_key, id_token, idp_client_secret)",
+  ).choices(["env", "header", "oauth"]);
   secret
     .command("set")
     .description("set a secret of a tool's MCP server; its value is read from stdin, or from --from-env")
     .argument("<tool>", "the MCP-backed tool, by address (<plugin>/<tool>)")
     .addArgument(kind)
-    .argument("<name>", "the env variable or header name")
+    .argument("<name>", "the env variable or header name, or the OAuth credential's")
     .option("--from-env <variable>", "take the value from this environment variable of oz0 instead of stdin")
     .action(async (tool: string, which: McpSecretKind, name: string, options: { fromEnv?: string }) => {
       const value = await secretValue(options.fromEnv, "oz0 mcp secret set …");
@@ -119,12 +119,15 @@ export function registerMcp(program: Command, out: Output): Command {
     .command("remove")
     .description("remove one secret of a tool's MCP server, or all of them")
     .argument("<tool>", "the MCP-backed tool, by address (<plugin>/<tool>)")
-    .addArgument(new Argument("[kind]", "env or header").choices(["env", "header"]))
-    .argument("[name]", "the env variable or header name; all of the tool's secrets when left out")
+    .addArgument(new Argument("[kind]", "env, header or oauth").choices(["env", "header", "oauth"]))
+    .argument(
+      "[name]",
+      "the env variable, header or OAuth credential name; all of the tool's secrets when left out",
+    )
     .action(async (tool: string, which: McpSecretKind | undefined, name: string | undefined) => {
       if ((which === undefined) !== (name === undefined)) {
         throw await invalidInput(
-          "give both the kind and the name of one secret (env NAME, header NAME), or neither to remove them all",
+          "give both the kind and the name of one secret (env NAME, header NAME, oauth NAME), or neither to remove them all",
           "name",
           "kind and name go together",
         );
@@ -171,10 +174,7 @@ function drawStatus(tenant: string, reports: readonly McpToolReport[]): string {
     if (report.error !== null) lines.push(`  not listed: ${report.error}`);
     else lines.push(`  functions: ${report.functions.join(", ") || "none"}`);
     for (const left of report.leftOut) lines.push(`  left out ${left.name}: ${left.reason}`);
-    const secrets = [
-      ...report.secrets.env.map((name) => `env ${name}`),
-      ...report.secrets.headers.map((name) => `header ${name}`),
-    ];
+    const secrets = secretNames(report.secrets);
     if (secrets.length > 0) lines.push(`  secrets: ${secrets.join(", ")}`);
   }
   return lines.join("\n");
@@ -182,14 +182,17 @@ function drawStatus(tenant: string, reports: readonly McpToolReport[]): string {
 
 function drawSecrets(tenant: string, entries: readonly McpSecretNames[]): string {
   const rows = entries
-    .filter((entry) => entry.env.length + entry.headers.length > 0)
-    .map((entry) => [
-      entry.tool,
-      [...entry.env.map((name) => `env ${name}`), ...entry.headers.map((name) => `header ${name}`)].join(
-        ", ",
-      ),
-    ]);
+    .map((entry) => [entry.tool, secretNames(entry).join(", ")])
+    .filter((row) => row[1] !== "");
   if (rows.length === 0)
-    return `no MCP secrets are set in tenant ${tenant}; set one with oz0 mcp secret set <plugin>/<tool> env|header NAME`;
+    return `no MCP secrets are set in tenant ${tenant}; set one with oz0 mcp secret set <plugin>/<tool> env|header|oauth NAME`;
   return table([["TOOL", "SECRETS"], ...rows]);
+}
+
+function secretNames(set: Pick<McpSecretNames, "env" | "headers" | "oauth">): string[] {
+  return [
+    ...set.env.map((name) => `env ${name}`),
+    ...set.headers.map((name) => `header ${name}`),
+    ...set.oauth.map((name) => `oauth ${name}`),
+  ];
 }

@@ -170,6 +170,7 @@ async function sample(
     estimatedInputTokens: tokens,
     signal: AbortSignal.any([run.signal, signal]),
     sampling: true,
+    maxOutputTokens: asked.maxTokens,
   };
   if (run.hooks !== undefined) {
     const checked = await run.hooks.beforeModelCall(request, setup.model.id, (name) => name);
@@ -232,7 +233,11 @@ async function sample(
         .execute();
     },
   );
-  return { model: setup.model.id, text: run.lease.redactor.text(text), stopReason: "endTurn" };
+  return {
+    model: setup.model.id,
+    text: run.lease.redactor.text(text),
+    stopReason: reply.cutShort === true ? "maxTokens" : "endTurn",
+  };
 }
 
 /** A form's fields as a person reads them: name, type, and whether it is required. */

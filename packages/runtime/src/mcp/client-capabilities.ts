@@ -21,8 +21,12 @@ export function samplingRequestOf(params: CreateMessageRequest["params"]): McpSa
     return { role: message.role, text: texts.join("\n") };
   });
   if (messages.length === 0) throw invalid("a sampling request needs at least one message");
+  if (!Number.isInteger(params.maxTokens) || params.maxTokens < 1) {
+    throw invalid(`maxTokens is ${params.maxTokens}; it is a whole number of tokens, at least 1`);
+  }
   return {
     messages,
+    maxTokens: params.maxTokens,
     ...(params.systemPrompt === undefined ? {} : { systemPrompt: params.systemPrompt }),
   };
 }

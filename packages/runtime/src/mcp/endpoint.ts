@@ -3,7 +3,7 @@
 // of it does (a plugin update, a new secret), which is how a running connection learns that
 // it no longer matches what is installed and must be started again.
 import { createHash } from "node:crypto";
-import { Oz0Error } from "@oz0/sdk";
+import { type McpOAuth, Oz0Error } from "@oz0/sdk";
 import { type Redactor, redactorOf } from "../models/index.js";
 import type { LoadedPlugin } from "../plugin-dir/index.js";
 import type { McpSecretValues } from "./secrets.js";
@@ -25,6 +25,11 @@ export interface HttpTransportSpec {
   readonly url: string;
   /** The manifest's `headers:` with the secrets added. */
   readonly headers: Readonly<Record<string, string>>;
+  /** The manifest's `oauth:` grant and the tenant's credentials for it; absent, a person logs in. */
+  readonly oauth?: {
+    readonly grant: McpOAuth;
+    readonly credentials: Readonly<Record<string, string>>;
+  };
 }
 
 export interface McpEndpoint {
@@ -66,9 +71,16 @@ export function endpointOf(
   let server: string;
   let secretValues: string[];
   if (declared.url !== undefined) {
-    transport = { kind: "http", url: declared.url, headers: { ...declared.headers, ...secrets.headers } };
+    transport = {
+      kind: "http",
+      url: declared.url,
+      headers: { ...declared.headers, ...secrets.headers },
+      ...(declared.oauth === undefined || declared.oauth.grant === "authorization_code"
+        ? {}
+        : { oauth: { grant: declared.oauth, credentials: { ...secrets.oauth } } }),
+    };
     server = declared.url;
-    secretValues = Object.values(secrets.headers);
+    secretValues = [...Object.values(secrets.headers), ...Object.values(secrets.oauth)];
   } else {
     const command = declared.command ?? "";
     const args = declared.args ?? [];

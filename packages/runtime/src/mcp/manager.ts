@@ -17,7 +17,7 @@ import {
   type McpTimings,
 } from "./connection.js";
 import { endpointKey, endpointOf, type McpEndpoint } from "./endpoint.js";
-import type { Authorizer, OAuthOptions } from "./oauth.js";
+import { type Authorizer, type OAuthOptions, oauthCredentials } from "./oauth.js";
 import { functionResult } from "./results.js";
 import { McpSecrets } from "./secrets.js";
 
@@ -188,6 +188,9 @@ export class McpManager {
       vault: this.secrets.oauthVault(endpoint.tenant, endpoint.plugin, endpoint.tool),
       authorizer,
       clientMetadataUrl: this.oauth.clientMetadataUrl,
+      ...(endpoint.transport.kind === "http"
+        ? { serverUrl: endpoint.transport.url, grant: endpoint.transport.oauth }
+        : {}),
     };
   }
 
@@ -210,6 +213,14 @@ export class McpManager {
         "INVALID_INPUT",
         `${endpoint.address} is a local server (command:), started by oz0; OAuth is for servers reached at url:.`,
         { data: { issues: [{ path: "tool", message: "not a remote server" }] } },
+      );
+    }
+    const grant = endpoint.transport.oauth?.grant;
+    if (grant !== undefined) {
+      throw new Oz0Error(
+        "INVALID_INPUT",
+        `${endpoint.address} gets its OAuth tokens by ${grant.grant} (its manifest's oauth:), with no person to log in; set the credentials it reads (${oauthCredentials(grant).reads.join(", ")}) with oz0 mcp secret set ${endpoint.address} oauth NAME, and oz0 mcp status shows whether it connects.`,
+        { data: { issues: [{ path: "tool", message: `gets its tokens by ${grant.grant}` }] } },
       );
     }
     if (client !== undefined) {

@@ -1,5 +1,7 @@
 // Secrets of the MCP servers behind a tenant's tools: the environment variables a local server
-// is started with and the headers a remote one is sent, kept in the tenant's settings (never in
+// is started with, the headers a remote one is sent, and the OAuth credentials of a remote one
+// whose `oauth:` grant needs no person (its client secret, private key, identity assertion and
+// IdP client secret), kept in the tenant's settings (never in
 // the plugin folder, which anyone who reads the plugin sees), each value encrypted at rest with
 // the tenant's secret store, as model keys are. They join the manifest's `env:` and `headers:`
 // when oz0 connects, win over a value of the same name there, and are redacted from everything
@@ -9,10 +11,11 @@ import { SecretStore, TenantSettings } from "../models/index.js";
 import type { Store } from "../store/index.js";
 import type { OAuthVault } from "./oauth.js";
 
-/** One tool's secrets: environment variables (stdio servers) and headers (HTTP servers). */
+/** One tool's secrets: environment variables (stdio servers), headers and OAuth credentials (HTTP servers). */
 export interface McpSecretValues {
   readonly env: Readonly<Record<string, string>>;
   readonly headers: Readonly<Record<string, string>>;
+  readonly oauth: Readonly<Record<string, string>>;
 }
 
 /** Which of a tool's secrets are set, by name only: what `oz0 mcp secret list` shows. */
@@ -21,17 +24,25 @@ export interface McpSecretNames {
   readonly tool: string;
   readonly env: readonly string[];
   readonly headers: readonly string[];
+  readonly oauth: readonly string[];
 }
 
-export type McpSecretKind = "env" | "header";
+export type McpSecretKind = "env" | "header" | "oauth";
+
+/** The OAuth credentials a tool's `oauth:` grant may read, by the name they are set under. */
+export const OAUTH_SECRET_NAMES = ["client_secret", "private_key", "id_token", "idp_client_secret"] as const;
+export type OAuthSecretName = (typeof OAUTH_SECRET_NAMES)[number];
 
 /** The names set for a tool, kept in plain text beside the encrypted values: names are not secret. */
 interface SecretIndex {
   readonly env: readonly string[];
   readonly headers: readonly string[];
+  /** Absent in an index written before OAuth credentials were secrets. */
+  readonly oauth?: readonly string[];
 }
 
-const NONE: SecretIndex = { env: [], headers: [] };
+const NONE: SecretIndex = { env: [], headers: [], oauth: [] };
+const FIELDS = { env: "env", header: "headers", oauth: "oauth" } as const;
 const KEY_PREFIX = "mcp.secret.";
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 // RFC 9110 token characters.
@@ -49,6 +60,9 @@ export function secretNameProblem(kind: McpSecretKind, name: string): string | u
   }
   if (kind === "header" && !HEADER_NAME.test(name)) {
     return `'${name}' is not a header name: letters, digits and !#$%&'*+.^_\`|~-, no spaces or ':'`;
+  }
+  if (kind === "oauth" && !(OAUTH_SECRET_NAMES as readonly string[]).includes(name)) {
+    return `'${name}' is not an OAuth credential oz0 reads: ${OAUTH_SECRET_NAMES.join(", ")}`;
   }
   return undefined;
 }
@@ -75,7 +89,11 @@ export class McpSecrets {
           names.map(async (name) => [name, await this.reveal(tenant, plugin, tool, kind, name)] as const),
         ),
       );
-    return { env: await read("env", index.env), headers: await read("header", index.headers) };
+    return {
+      env: await read("env", index.env),
+      headers: await read("header", index.headers),
+      oauth: await read("oauth", index.oauth ?? []),
+    };
   }
 
   /** Sets (or replaces) one secret. */
@@ -95,11 +113,12 @@ export class McpSecrets {
     }
     await this.#vault.set(tenant, vaultName(plugin, tool, kind, name), value);
     const index = await this.index(tenant, plugin, tool);
-    const field = kind === "env" ? "env" : "headers";
-    if (!index[field].includes(name)) {
+    const field = FIELDS[kind];
+    const names = index[field] ?? [];
+    if (!names.includes(name)) {
       await this.#settings.put(tenant, secretSettingKey(plugin, tool), {
         ...index,
-        [field]: [...index[field], name].sort(),
+        [field]: [...names, name].sort(),
       });
     }
   }
@@ -115,6 +134,7 @@ export class McpSecrets {
     const all: { kind: McpSecretKind; name: string }[] = [
       ...index.env.map((name) => ({ kind: "env" as const, name })),
       ...index.headers.map((name) => ({ kind: "header" as const, name })),
+      ...(index.oauth ?? []).map((name) => ({ kind: "oauth" as const, name })),
     ];
     const going =
       which === undefined ? all : all.filter((one) => one.kind === which.kind && one.name === which.name);
@@ -126,6 +146,7 @@ export class McpSecrets {
       await this.#settings.put(tenant, secretSettingKey(plugin, tool), {
         env: left.filter((one) => one.kind === "env").map((one) => one.name),
         headers: left.filter((one) => one.kind === "header").map((one) => one.name),
+        oauth: left.filter((one) => one.kind === "oauth").map((one) => one.name),
       });
     }
     return true;
@@ -142,7 +163,12 @@ export class McpSecrets {
       .execute();
     return rows.map((row) => {
       const index = JSON.parse(row.value) as SecretIndex;
-      return { tool: row.key.slice(KEY_PREFIX.length), env: [...index.env], headers: [...index.headers] };
+      return {
+        tool: row.key.slice(KEY_PREFIX.length),
+        env: [...index.env],
+        headers: [...index.headers],
+        oauth: [...(index.oauth ?? [])],
+      };
     });
   }
 
@@ -199,7 +225,8 @@ export class McpSecrets {
   }
 }
 
-/** Where the secret store keeps one value: `mcp.<plugin>/<tool>.<env|header>.<NAME>`. */
+/** Where the secret store keeps one value: `mcp.<plugin>/<tool>.<env|header|credential>.<NAME>`. */
 function vaultName(plugin: string, tool: string, kind: McpSecretKind, name: string): string {
-  return `mcp.${plugin}/${tool}.${kind}.${name}`;
+  // `oauth.` is the OAuth state's (oauthVault): credentials are kept apart from it.
+  return `mcp.${plugin}/${tool}.${kind === "oauth" ? "credential" : kind}.${name}`;
 }

@@ -1,9 +1,10 @@
 // A tenant's MCP-backed tools as operators see them: one found by address (the owner check),
 // for setting its secrets, and all of them with their servers and what each lists now, for
 // `oz0 mcp status`.
-import { Oz0Error } from "@oz0/sdk";
+import { type McpOAuth, Oz0Error } from "@oz0/sdk";
 import type { Catalog } from "../catalog/index.js";
 import type { McpManager } from "./manager.js";
+import { oauthCredentials } from "./oauth.js";
 import type { McpSecretKind } from "./secrets.js";
 
 /** An MCP-backed tool of a tenant. */
@@ -14,6 +15,8 @@ export interface McpToolRef {
   readonly address: string;
   /** `stdio` for a server started from `command:`, `http` for one reached at `url:`. */
   readonly transport: "stdio" | "http";
+  /** Its `oauth:` grant, when its manifest gives one. */
+  readonly oauth?: McpOAuth | undefined;
 }
 
 /** What `oz0 mcp status` shows of one tool. */
@@ -27,7 +30,11 @@ export interface McpToolReport extends McpToolRef {
   /** Why the server could not be listed; null when it was. */
   readonly error: string | null;
   /** The names of the secrets set for it (their values are never shown). */
-  readonly secrets: { readonly env: readonly string[]; readonly headers: readonly string[] };
+  readonly secrets: {
+    readonly env: readonly string[];
+    readonly headers: readonly string[];
+    readonly oauth: readonly string[];
+  };
 }
 
 /**
@@ -51,11 +58,26 @@ export async function mcpToolAt(catalog: Catalog, tenant: string, text: string):
     tool: found.name,
     address: `${found.plugin}/${found.name}`,
     transport: server.url === undefined ? "stdio" : "http",
+    oauth: server.oauth,
   };
 }
 
-/** Refuses a secret of the kind the tool's server cannot take (headers for a local one, env for a remote one). */
-export function checkSecretKind(ref: McpToolRef, kind: McpSecretKind): void {
+/**
+ * Refuses a secret the tool's server cannot take: headers for a local one, env for a remote one,
+ * and an OAuth credential its `oauth:` grant does not read.
+ */
+export function checkSecretKind(ref: McpToolRef, kind: McpSecretKind, name: string): void {
+  if (kind === "oauth" && ref.transport === "http") {
+    const reads = ref.oauth === undefined ? [] : oauthCredentials(ref.oauth).reads;
+    if ((reads as readonly string[]).includes(name)) return;
+    const why =
+      reads.length === 0
+        ? `its manifest gives no oauth: grant that reads credentials (a person's login, oz0 mcp login ${ref.address}, needs none)`
+        : `its oauth: grant ${ref.oauth?.grant}${ref.oauth?.client_auth === undefined ? "" : ` with ${ref.oauth.client_auth}`} reads ${reads.join(", ")}`;
+    throw new Oz0Error("INVALID_INPUT", `${ref.address}: oauth ${name} would never be read: ${why}.`, {
+      data: { issues: [{ path: "name", message: `takes ${reads.join(", ") || "no OAuth credential"}` }] },
+    });
+  }
   const wanted: McpSecretKind = ref.transport === "stdio" ? "env" : "header";
   if (kind === wanted) return;
   const how =
@@ -87,7 +109,7 @@ export async function mcpToolReports(
         tool: declared.id,
         address,
         transport: declared.mcp.url === undefined ? ("stdio" as const) : ("http" as const),
-        secrets: { env: set?.env ?? [], headers: set?.headers ?? [] },
+        secrets: { env: set?.env ?? [], headers: set?.headers ?? [], oauth: set?.oauth ?? [] },
       };
       reports.push(
         (async (): Promise<McpToolReport> => {

@@ -74,8 +74,10 @@ export function aiSdkModel(options: AiSdkModelOptions): LanguageModel {
     generate: async (request) => {
       const inPrompt = options.structuredOutput === "prompt" && request.outputSchema !== undefined;
       const prompt = request.conversation?.keep(mine, builder) ?? builder();
+      const cap = lowest(options.settings?.maxOutputTokens, request.maxOutputTokens);
       const call: LanguageModelV4CallOptions = {
         ...options.settings,
+        ...(cap === undefined ? {} : { maxOutputTokens: cap }),
         prompt: prompt.build(request.messages, inPrompt ? schemaText(request.outputSchema) : undefined),
         ...(request.functions.length === 0
           ? {}
@@ -579,7 +581,12 @@ function toReply(request: ModelRequest, streamed: Streamed, warnings: string[]):
     },
     ...(warnings.length === 0 ? {} : { warnings }),
     ...(Object.keys(streamed.response).length === 0 ? {} : { response: streamed.response }),
+    ...(streamed.finish === "length" ? { cutShort: true } : {}),
   };
+}
+
+function lowest(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined ? b : b === undefined ? a : Math.min(a, b);
 }
 
 function sumDefined(tokens: LanguageModelV4Usage["inputTokens"] | undefined): number | undefined {

@@ -165,10 +165,16 @@ function scripted(script: TestScript, request: ModelRequest): ModelReply {
   return reply(request, { calls: [], output: turn.output });
 }
 
-/** An MCP server's sampling request: answered from its last user message, playing no turn of a script. */
+/**
+ * An MCP server's sampling request: answered from its last user message, playing no turn of a
+ * script, and cut, as a real model stops, at the request's `maxOutputTokens` (words, here).
+ */
 function sampled(request: ModelRequest): ModelReply {
   const said = [...request.messages].reverse().find((message) => message.role === "user");
-  return textReply(request, `Sampled: ${said?.role === "user" ? said.content : ""}`);
+  const words = `Sampled: ${said?.role === "user" ? said.content : ""}`.split(" ");
+  const cap = request.maxOutputTokens ?? words.length;
+  const answer = textReply(request, words.slice(0, cap).join(" "));
+  return words.length > cap ? { ...answer, cutShort: true } : answer;
 }
 
 /** What a script planned and the job never played, said once the job has ended. */

@@ -66,6 +66,11 @@ export interface ModelRequest {
    * loop: `step` is the step whose call asked, and a scripted model plays no turn for it.
    */
   readonly sampling?: boolean | undefined;
+  /**
+   * The most tokens this request's answer may have (an MCP server's sampling `maxTokens`): the
+   * lower of it and the alias's `max_tokens` holds.
+   */
+  readonly maxOutputTokens?: number | undefined;
 }
 
 export interface ModelUsage {
@@ -91,6 +96,8 @@ export interface ModelReply {
   readonly warnings?: readonly string[] | undefined;
   /** The provider's ID of the response and the model that actually answered, when it says. */
   readonly response?: { readonly id?: string | undefined; readonly model?: string | undefined } | undefined;
+  /** The answer stopped at its output token limit. */
+  readonly cutShort?: boolean | undefined;
 }
 
 /** A model the loop can call; `id` is `provider:model` as traces show it. */

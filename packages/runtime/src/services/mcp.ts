@@ -57,7 +57,8 @@ export class McpService {
 
   /**
    * Sets a secret of the MCP server behind `tool` (by address): env for a server started
-   * locally, header for one reached at a URL. Its server gets it from its next start.
+   * locally, header for one reached at a URL, oauth for a credential its `oauth:` grant reads.
+   * Its server gets it from its next start.
    */
   async setSecret(
     caller: Caller,
@@ -68,7 +69,7 @@ export class McpService {
   ): Promise<SecretSet> {
     return this.#core.change(caller, "mcp.setSecret", `${tool} ${kind} ${name}`, async (tenant) => {
       const found = await mcpToolAt(this.#core.deps.catalog, tenant, tool);
-      checkSecretKind(found, kind);
+      checkSecretKind(found, kind, name);
       await this.#core.deps.mcp.secrets.set(tenant, found.plugin, found.tool, kind, name, value);
       return { tool: found.address, kind, name };
     });

@@ -24,6 +24,8 @@ export interface McpLogMessage {
 export interface McpSamplingRequest {
   readonly messages: readonly { readonly role: "user" | "assistant"; readonly text: string }[];
   readonly systemPrompt?: string | undefined;
+  /** The most tokens the server asks the answer to have. */
+  readonly maxTokens: number;
 }
 
 /** The model's answer to a sampling request. */

@@ -261,6 +261,32 @@ const CASES: readonly Case[] = [
     code: "OZ-E004",
   },
   {
+    rule: "an MCP tool's oauth: grant that needs no person, written whole, passes both",
+    change: edit(
+      "plugin.yaml",
+      "  - id: notes\n",
+      "  - id: notes\n  - id: billing\n    mcp: { url: 'https://mcp.example.com/mcp', oauth: { grant: client_credentials, client_id: oz0, client_auth: private_key_jwt, signing_alg: ES256 } }\n",
+    ),
+  },
+  {
+    rule: "an MCP tool's oauth: private_key_jwt without signing_alg is refused by both",
+    change: edit(
+      "plugin.yaml",
+      "  - id: notes\n",
+      "  - id: notes\n  - id: billing\n    mcp: { url: 'https://mcp.example.com/mcp', oauth: { grant: client_credentials, client_id: oz0, client_auth: private_key_jwt } }\n",
+    ),
+    code: "OZ-E001",
+  },
+  {
+    rule: "an MCP tool's oauth: cross_app_access without idp: is refused by both",
+    change: edit(
+      "plugin.yaml",
+      "  - id: notes\n",
+      "  - id: notes\n  - id: wiki\n    mcp: { url: 'https://mcp.example.com/mcp', oauth: { grant: cross_app_access, client_id: oz0 } }\n",
+    ),
+    code: "OZ-E001",
+  },
+  {
     rule: "a missing required field is named by both",
     change: edit("plugin.yaml", "version: 1.0.0\n", ""),
     code: "OZ-E001",

@@ -38,6 +38,7 @@ function script(call: string, args: string): string {
 
 const AGENTS: Record<string, [string, string]> = {
   sampler: ["everything__trigger-sampling-request", '{ prompt: "name a colour", maxTokens: 50 }'],
+  clipped: ["everything__trigger-sampling-request", '{ prompt: "name a colour", maxTokens: 3 }'],
   asker: ["everything__trigger-elicitation-request", "{}"],
   waiter: ["everything__trigger-long-running-operation", "{ duration: 0.3, steps: 3 }"],
   rooted: ["fixture__roots", "{}"],
@@ -119,6 +120,15 @@ describe("oz0 as an MCP client: what servers may ask of a job", () => {
       .where("agent", "=", "demo/sampler")
       .execute();
     expect(rows.reduce((sum, row) => sum + Number(row.model_calls), 0)).toBe(3);
+  });
+
+  it("passes the server's maxTokens to the model: the answer stops there, and the server is told maxTokens", async () => {
+    const { status, events } = await run("clipped");
+    expect(status).toBe("succeeded");
+    const text = JSON.stringify(result(events)?.result);
+    expect(text).toContain("Sampled: Resource trigger-sampling-request");
+    expect(text).not.toContain("name a colour");
+    expect(text).toMatch(/\\?"stopReason\\?":\s*\\?"maxTokens/);
   });
 
   it("refuses sampling for a call made by hand, outside any job, saying why", async () => {

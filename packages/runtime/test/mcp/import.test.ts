@@ -138,8 +138,8 @@ describe("importing an mcpServers file", () => {
       const stored = await runtime.store.db.selectFrom("settings").select(["value"]).execute();
       expect(stored.some((row) => row.value.includes("ghp_exampleexample"))).toBe(false);
       expect(await runtime.mcp.secrets.list("default")).toEqual([
-        { tool: "desktop/brave-search", env: ["BRAVE_API_KEY"], headers: [] },
-        { tool: "desktop/github", env: ["GITHUB_PERSONAL_ACCESS_TOKEN"], headers: [] },
+        { tool: "desktop/brave-search", env: ["BRAVE_API_KEY"], headers: [], oauth: [] },
+        { tool: "desktop/github", env: ["GITHUB_PERSONAL_ACCESS_TOKEN"], headers: [], oauth: [] },
       ]);
       await expect(writeMcpImport(imported, dir)).rejects.toThrow(/is not empty/);
     } finally {

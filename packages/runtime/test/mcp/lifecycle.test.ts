@@ -107,6 +107,7 @@ describe("secrets of an MCP server", () => {
     expect(await runtime.mcp.secrets.get(TENANT, "demo", "everything")).toEqual({
       env: { API_TOKEN: SECRET },
       headers: {},
+      oauth: {},
     });
   });
 
@@ -114,7 +115,7 @@ describe("secrets of an MCP server", () => {
     await runtime.catalog.install(TENANT, await install("demo", "everything", everythingStdio()));
     await runtime.mcp.secrets.set(TENANT, "demo", "everything", "env", "API_TOKEN", SECRET);
     expect(await runtime.mcp.secrets.list(TENANT)).toEqual([
-      { tool: "demo/everything", env: ["API_TOKEN"], headers: [] },
+      { tool: "demo/everything", env: ["API_TOKEN"], headers: [], oauth: [] },
     ]);
   });
 });

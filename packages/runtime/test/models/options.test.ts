@@ -73,6 +73,35 @@ describe("request options", () => {
     expect(sent.headers["x-agent"]).toBe("triage");
   });
 
+  it("a request's own token cap (an MCP server's sampling maxTokens) is sent when lower than the alias's max_tokens, and the alias's when it is lower", async () => {
+    // A server of its own, so the shared servers' reply counts stay the other tests'.
+    const chat = await FakeModelServer.start("openai-chat", { apiKey: KEY });
+    try {
+      const at = (options?: Record<string, unknown>) =>
+        context(
+          pointedAt(chat, "openai-compatible", {
+            "model.fast":
+              options === undefined
+                ? "openai-compatible:qwen2.5:7b"
+                : { model: "openai-compatible:qwen2.5:7b", options },
+          }),
+        );
+      const model = await resolve({ use: "fast" }, at({ max_tokens: 300 }));
+      chat.reply({ text: "ok" });
+      await model.generate(request({ maxOutputTokens: 40 }));
+      expect(chat.requests.at(-1)?.body).toMatchObject({ max_tokens: 40 });
+      chat.reply({ text: "ok" });
+      await model.generate(request({ maxOutputTokens: 4000 }));
+      expect(chat.requests.at(-1)?.body).toMatchObject({ max_tokens: 300 });
+      const uncapped = await resolve({ use: "fast" }, at());
+      chat.reply({ text: "ok" });
+      await uncapped.generate(request({ maxOutputTokens: 64 }));
+      expect(chat.requests.at(-1)?.body).toMatchObject({ max_tokens: 64 });
+    } finally {
+      await chat.close();
+    }
+  });
+
   it("store and reasoning effort reach OpenAI's Responses API", async () => {
     const responses = server("openai-responses");
     responses.reply({ text: "ok" });
@@ -179,7 +208,9 @@ describe("streaming", () => {
     const pieces: string[] = [];
     const reply = await model.generate(request({ onText: (delta) => pieces.push(delta) }));
     expect(chat.requests.at(-1)!.body.stream).not.toBe(true);
-    expect(reply.calls).toEqual([{ name: "tickets__lookup", args: { id: 7 }, wireId: "call_2_0" }]);
+    expect(reply.calls).toEqual([
+      { name: "tickets__lookup", args: { id: 7 }, wireId: expect.stringMatching(/^call_\d+_0$/) },
+    ]);
     expect(reply.text).toBe("looking");
     expect(pieces).toEqual(["looking"]);
     expect(reply.usage).toMatchObject({ inputTokens: 40, outputTokens: 9 });

@@ -388,7 +388,7 @@ export const ERROR_CODES = {
     status: 409,
     retryable: false,
     summary:
-      "The remote MCP server behind a tool asks for an OAuth login that oz0 does not have (or can no longer refresh); a person runs oz0 mcp login <plugin>/<tool>.",
+      "The remote MCP server behind a tool asks for OAuth that oz0 cannot give: a login it does not have (or can no longer refresh), which a person gives with oz0 mcp login <plugin>/<tool>; or, for a tool whose oauth: grant needs no person, a credential that is not set (oz0 mcp secret set <plugin>/<tool> oauth NAME), or a token request the authorization server or IdP refused.",
     data: "{ tool: string }: the tool by address.",
   },
   MCP_SERVER_ERROR: {

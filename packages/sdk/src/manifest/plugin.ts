@@ -60,9 +60,92 @@ const stringMap = (what: string) =>
     z.string({ error: (issue) => `${what} values are text; quote ${describe(issue.input)} to make it one` }),
   );
 
+/** How oz0 gets a remote MCP server's OAuth tokens (`mcp.oauth.grant`). */
+export const MCP_OAUTH_GRANTS = ["authorization_code", "client_credentials", "cross_app_access"] as const;
+export type McpOAuthGrant = (typeof MCP_OAUTH_GRANTS)[number];
+/** How oz0 authenticates itself at the authorization server's token endpoint. */
+export const MCP_CLIENT_AUTH = ["client_secret_basic", "client_secret_post", "private_key_jwt"] as const;
+/** The JWS algorithms a private_key_jwt assertion may be signed with: asymmetric ones only. */
+export const MCP_SIGNING_ALGS = [
+  "RS256",
+  "RS384",
+  "RS512",
+  "PS256",
+  "PS384",
+  "PS512",
+  "ES256",
+  "ES384",
+  "ES512",
+  "EdDSA",
+] as const;
+
+const oauthUrl = (what: string) =>
+  z.url({ protocol: /^https?$/, error: `${what} must be an http:// or https:// address` });
+
+/**
+ * `mcp.oauth:` of a remote tool: which OAuth grant gets its tokens. `authorization_code` (what a
+ * tool without `oauth:` does) is a person's login through `oz0 mcp login`; `client_credentials`
+ * (SEP-1046) and `cross_app_access` (SEP-990: an identity assertion exchanged at the enterprise
+ * IdP for an ID-JAG, then the JWT bearer grant) get tokens with no person at hand. Only names
+ * and addresses are written here; the client secret, private key, ID token and IdP client
+ * secret are the tenant's, set with `oz0 mcp secret set <tool> oauth NAME`.
+ */
+export const mcpOAuthSchema = strictObject({
+  grant: choiceField(MCP_OAUTH_GRANTS, "oauth.grant"),
+  client_id: z.string().min(1, "oauth.client_id must not be empty").optional(),
+  client_auth: choiceField(MCP_CLIENT_AUTH, "oauth.client_auth").optional(),
+  signing_alg: choiceField(MCP_SIGNING_ALGS, "oauth.signing_alg").optional(),
+  issuer: oauthUrl("oauth.issuer").optional(),
+  scope: z.string().min(1, "oauth.scope must not be empty").optional(),
+  idp: strictObject({
+    issuer: oauthUrl("oauth.idp.issuer").optional(),
+    token_endpoint: oauthUrl("oauth.idp.token_endpoint").optional(),
+    client_id: z.string().min(1, "oauth.idp.client_id must not be empty"),
+  }).optional(),
+}).superRefine((oauth, ctx) => {
+  // A field the grant needs is named at the line that needs it: one missing has no line.
+  const problem = (message: string, path: string[]) =>
+    ctx.addIssue({ code: "custom", message, path, input: oauth });
+  if (oauth.grant === "authorization_code") {
+    for (const key of ["client_id", "client_auth", "signing_alg", "issuer", "scope", "idp"] as const) {
+      if (oauth[key] !== undefined) {
+        problem(
+          `oauth.${key} goes with grant: client_credentials or cross_app_access; with authorization_code a person logs in with oz0 mcp login (--client-id for a client registered beforehand)`,
+          [key],
+        );
+      }
+    }
+    return;
+  }
+  if (oauth.client_id === undefined)
+    problem(`grant: ${oauth.grant} needs client_id: oz0's client at the authorization server`, ["grant"]);
+  if (oauth.client_auth === "private_key_jwt" && oauth.signing_alg === undefined)
+    problem(
+      `client_auth: private_key_jwt needs signing_alg: the algorithm of the private key (${MCP_SIGNING_ALGS.join(", ")})`,
+      ["client_auth"],
+    );
+  if (oauth.client_auth !== "private_key_jwt" && oauth.signing_alg !== undefined)
+    problem("oauth.signing_alg goes with client_auth: private_key_jwt", ["signing_alg"]);
+  if (oauth.grant === "cross_app_access") {
+    if (oauth.idp === undefined)
+      problem(
+        "grant: cross_app_access needs idp: { issuer or token_endpoint, client_id }, the enterprise IdP that exchanges the identity assertion",
+        ["grant"],
+      );
+    else if ((oauth.idp.issuer === undefined) === (oauth.idp.token_endpoint === undefined))
+      problem(
+        "oauth.idp has either issuer: (its token endpoint is discovered) or token_endpoint:, not both or neither",
+        ["idp"],
+      );
+  } else if (oauth.idp !== undefined) {
+    problem("oauth.idp goes with grant: cross_app_access", ["idp"]);
+  }
+});
+export type McpOAuth = z.output<typeof mcpOAuthSchema>;
+
 /**
  * `mcp:` of a tool: a local server started as `{ command, args, env }`, or a remote one
- * reached at `{ url, headers }`.
+ * reached at `{ url, headers, oauth }`.
  */
 export const mcpServerSchema = strictObject({
   command: z.string().min(1, "command must not be empty").optional(),
@@ -70,6 +153,7 @@ export const mcpServerSchema = strictObject({
   env: stringMap("env").optional(),
   url: z.url({ protocol: /^https?$/, error: "url must be an http:// or https:// address" }).optional(),
   headers: stringMap("headers").optional(),
+  oauth: mcpOAuthSchema.optional(),
 }).superRefine((server, ctx) => {
   const problem = (message: string, path: string[] = []) =>
     ctx.addIssue({ code: "custom", message, path, input: server });
@@ -80,8 +164,10 @@ export const mcpServerSchema = strictObject({
   if (server.url !== undefined) {
     if (server.args !== undefined) problem("args: goes with command:, not url:", ["args"]);
     if (server.env !== undefined) problem("env: goes with command:, not url:", ["env"]);
-  } else if (server.headers !== undefined) {
-    problem("headers: goes with url:, not command:", ["headers"]);
+  } else {
+    if (server.headers !== undefined) problem("headers: goes with url:, not command:", ["headers"]);
+    if (server.oauth !== undefined)
+      problem("oauth: goes with url:; a server oz0 starts (command:) gets its secrets as env", ["oauth"]);
   }
 });
 export type McpServer = z.output<typeof mcpServerSchema>;

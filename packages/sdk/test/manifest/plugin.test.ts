@@ -255,9 +255,91 @@ describe("tools", () => {
     ["{ url: 'ftp://x' }", ["url"], "http:// or https://"],
     ["{ command: npx, env: { DEBUG: 1 } }", ["env", "DEBUG"], "quote the number 1"],
     ["{ command: npx, cwd: /tmp }", ["cwd"], "unknown key 'cwd'"],
+    [
+      "{ command: npx, oauth: { grant: client_credentials, client_id: c } }",
+      ["oauth"],
+      "oauth: goes with url:",
+    ],
   ])("refuses the MCP server %s", (mcp, path, message) => {
     const issue = problem(`tools:\n  - id: t\n    mcp: ${mcp}\n`);
     expect(issue.path).toEqual(["tools", 0, "mcp", ...path]);
+    expect(issue.message).toContain(message);
+  });
+
+  it("takes an oauth: grant that needs no person: client credentials by private key, and cross-app access", () => {
+    const tools = withHead(
+      [
+        "tools:",
+        "  - id: billing",
+        "    mcp:",
+        "      url: https://mcp.billing.example/mcp",
+        "      oauth: { grant: client_credentials, client_id: oz0, client_auth: private_key_jwt, signing_alg: ES256, issuer: 'https://auth.billing.example', scope: read }",
+        "  - id: wiki",
+        "    mcp:",
+        "      url: https://mcp.wiki.example/mcp",
+        "      oauth: { grant: cross_app_access, client_id: oz0, idp: { issuer: 'https://idp.example.com', client_id: oz0-idp } }",
+        "",
+      ].join("\n"),
+    ).tools;
+    expect(tools?.map((tool) => tool.mcp?.oauth?.grant)).toEqual(["client_credentials", "cross_app_access"]);
+  });
+
+  it.each([
+    [
+      "{ grant: password }",
+      ["grant"],
+      "oauth.grant must be one of authorization_code, client_credentials, cross_app_access, not 'password'",
+    ],
+    ["{ grant: client_credentials }", ["grant"], "grant: client_credentials needs client_id"],
+    [
+      "{ grant: client_credentials, client_id: c, client_auth: tls_client_auth }",
+      ["client_auth"],
+      "oauth.client_auth must be one of",
+    ],
+    [
+      "{ grant: client_credentials, client_id: c, client_auth: private_key_jwt }",
+      ["client_auth"],
+      "client_auth: private_key_jwt needs signing_alg",
+    ],
+    [
+      "{ grant: client_credentials, client_id: c, client_auth: private_key_jwt, signing_alg: HS256 }",
+      ["signing_alg"],
+      "oauth.signing_alg must be one of",
+    ],
+    [
+      "{ grant: client_credentials, client_id: c, signing_alg: ES256 }",
+      ["signing_alg"],
+      "oauth.signing_alg goes with client_auth: private_key_jwt",
+    ],
+    [
+      "{ grant: client_credentials, client_id: c, idp: { issuer: 'https://idp', client_id: i } }",
+      ["idp"],
+      "oauth.idp goes with grant: cross_app_access",
+    ],
+    ["{ grant: cross_app_access, client_id: c }", ["grant"], "grant: cross_app_access needs idp:"],
+    [
+      "{ grant: cross_app_access, client_id: c, idp: { client_id: i } }",
+      ["idp"],
+      "either issuer: (its token endpoint is discovered) or token_endpoint:",
+    ],
+    [
+      "{ grant: cross_app_access, client_id: c, idp: { issuer: 'https://a', token_endpoint: 'https://a/t', client_id: i } }",
+      ["idp"],
+      "not both or neither",
+    ],
+    [
+      "{ grant: authorization_code, client_id: c }",
+      ["client_id"],
+      "oauth.client_id goes with grant: client_credentials or cross_app_access",
+    ],
+    [
+      "{ grant: client_credentials, client_id: c, client_secret: s }",
+      ["client_secret"],
+      "unknown key 'client_secret'",
+    ],
+  ])("refuses the oauth: %s", (oauth, path, message) => {
+    const issue = problem(`tools:\n  - id: t\n    mcp: { url: 'https://x.example/mcp', oauth: ${oauth} }\n`);
+    expect(issue.path).toEqual(["tools", 0, "mcp", "oauth", ...path]);
     expect(issue.message).toContain(message);
   });
 });
