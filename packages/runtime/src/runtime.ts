@@ -127,6 +127,7 @@ export class Runtime {
       store,
       home,
       loadPlugin: (tenant, plugin) => this.catalog.loadInstalled(tenant, plugin),
+      pluginConfig: (tenant, plugin, loaded) => this.catalog.configs.effective(tenant, plugin, loaded),
       requireTenant: (tenant) => requireTenant(store.db, tenant),
     });
     // Tool policy and kill switches come first on the dispatch path, before any hook sees the call.

@@ -210,7 +210,8 @@ export class Catalog {
 
   /** A memory provider `plugin` registers with addMemory, built for `tenant` (a tool's `ctx.memory`). */
   async memory(tenant: string, plugin: string, name?: string): Promise<MemoryProvider> {
-    return this.memories.provider(tenant, await this.loadInstalled(tenant, plugin), name);
+    const loaded = await this.loadInstalled(tenant, plugin);
+    return this.memories.provider(tenant, loaded, name, await this.configs.effective(tenant, plugin, loaded));
   }
 
   /** The records API of `plugin` in `tenant` (a tool's `ctx.records`). */
