@@ -2,7 +2,8 @@
 // config set) is a JSON Schema oz0 can check, and the defaults the plugin runs with before any
 // operator sets anything pass it. Lint reports them and install refuses them, since such a
 // plugin would run with a config it refuses, or take none at all.
-import type { AdminSpec, Registration } from "@oz0/sdk";
+import type { AdminSpec } from "@oz0/sdk";
+import type { Registration } from "@oz0/sdk/internal";
 import { argumentIssues, formatIssues } from "../../schemas/index.js";
 import { finding, type LintFinding } from "../finding.js";
 import { placeOf } from "../source.js";
