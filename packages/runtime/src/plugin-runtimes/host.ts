@@ -49,6 +49,13 @@ export interface ManagedRuntime {
  */
 export type RuntimeSource = (plugin: InstalledPluginState) => readonly ManagedRuntime[];
 
+/** A source and the manifest capabilities (`runtime`, `channel`) of the plugins it may want something of. */
+export interface SourceEntry {
+  readonly source: RuntimeSource;
+  /** Only plugins whose `capabilities:` list one of these are loaded and asked. */
+  readonly capabilities: readonly string[];
+}
+
 /** The runtimes a plugin registers with `host.addRuntime` and has not disabled. */
 export const registeredRuntimes: RuntimeSource = ({ loaded }) =>
   (loaded.code?.registrations("runtime") ?? [])
@@ -62,7 +69,7 @@ export interface RuntimeHostOptions {
   readonly node: string;
   /** Only this tenant's runtimes (`oz0 node --tenant`); every tenant's when left out. */
   readonly tenant?: string | undefined;
-  readonly sources: () => readonly RuntimeSource[];
+  readonly sources: () => readonly SourceEntry[];
   readonly pollMs?: number | undefined;
   readonly leaseMs?: number | undefined;
   readonly clock?: RuntimeClock | undefined;
@@ -88,6 +95,7 @@ export class PluginRuntimeHost {
   #wake: (() => void) | undefined;
   #passing: Promise<void> | undefined;
   #again = false;
+  readonly #told = new Set<string>();
 
   constructor(options: RuntimeHostOptions) {
     this.node = options.node;
@@ -184,12 +192,17 @@ export class PluginRuntimeHost {
     const { store, catalog } = this.#options;
     const rows = await store.db
       .selectFrom("plugins")
-      .select(["name", "version", "bundle"])
+      .select(["name", "version", "bundle", "manifest"])
       .where("tenant", "=", tenant)
       .orderBy("name")
       .execute();
     const found: Desired[] = [];
+    const entries = this.#options.sources();
     for (const row of rows) {
+      // Only the plugins some source may want something of are loaded at each pass.
+      const declared = declaredCapabilities(row.manifest);
+      const sources = entries.filter((entry) => entry.capabilities.some((word) => declared.includes(word)));
+      if (sources.length === 0) continue;
       const state = await this.#guard(async () => {
         const loaded = await catalog.loadInstalled(tenant, row.name);
         return {
@@ -206,7 +219,7 @@ export class PluginRuntimeHost {
         .update("\0")
         .update(stableJson(state.config))
         .digest("hex");
-      for (const source of this.#options.sources()) {
+      for (const { source } of sources) {
         const runtimes = this.#guard(() => source(state));
         for (const runtime of (await runtimes) ?? []) {
           found.push({
@@ -340,7 +353,12 @@ export class PluginRuntimeHost {
     try {
       return await work();
     } catch (error) {
-      this.#options.onError?.(error);
+      // A fault that recurs at every pass (a plugin that does not load) is told of once.
+      const message = error instanceof Error ? error.message : String(error);
+      if (!this.#told.has(message)) {
+        this.#told.add(message);
+        this.#options.onError?.(error);
+      }
       return undefined;
     }
   }
@@ -360,6 +378,15 @@ export class PluginRuntimeHost {
       });
       this.#wake = undefined;
     }
+  }
+}
+
+function declaredCapabilities(manifest: string): string[] {
+  try {
+    const capabilities = (JSON.parse(manifest) as { capabilities?: unknown }).capabilities;
+    return Array.isArray(capabilities) ? capabilities.filter((word) => typeof word === "string") : [];
+  } catch {
+    return [];
   }
 }
 

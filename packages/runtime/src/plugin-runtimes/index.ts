@@ -9,6 +9,7 @@ export {
   type RuntimeSource,
   registeredRuntimes,
   runtimeKey,
+  type SourceEntry,
 } from "./host.js";
 export { type HostOptions, PluginRuntimes, type PluginRuntimeView } from "./runtimes.js";
 export {

@@ -8,6 +8,7 @@ import {
   type RuntimeHostOptions,
   type RuntimeSource,
   registeredRuntimes,
+  type SourceEntry,
 } from "./host.js";
 import type { RuntimeState } from "./supervisor.js";
 
@@ -29,7 +30,7 @@ export type HostOptions = Omit<RuntimeHostOptions, "store" | "catalog" | "source
 export class PluginRuntimes {
   readonly #store: Store;
   readonly #catalog: Catalog;
-  readonly #sources: RuntimeSource[] = [registeredRuntimes];
+  readonly #sources: SourceEntry[] = [{ source: registeredRuntimes, capabilities: ["runtime"] }];
   readonly #hosts = new Set<PluginRuntimeHost>();
 
   constructor(store: Store, catalog: Catalog) {
@@ -39,12 +40,14 @@ export class PluginRuntimes {
 
   /**
    * Adds a source of runtimes (a channel's adapter, started and stopped as a runtime): every host
-   * asks it at each pass from now on. Returns what takes it away again.
+   * asks it at each pass from now on, for each installed plugin whose manifest lists one of
+   * `capabilities` (`["channel"]`). Returns what takes it away again.
    */
-  addSource(source: RuntimeSource): () => void {
-    this.#sources.push(source);
+  addSource(source: RuntimeSource, capabilities: readonly string[]): () => void {
+    const entry = { source, capabilities };
+    this.#sources.push(entry);
     return () => {
-      const at = this.#sources.indexOf(source);
+      const at = this.#sources.indexOf(entry);
       if (at >= 0) this.#sources.splice(at, 1);
     };
   }
@@ -53,9 +56,10 @@ export class PluginRuntimes {
   async wanted(tenant: string, plugin: string): Promise<string[]> {
     const loaded = await this.#catalog.loadInstalled(tenant, plugin);
     const config = await this.#catalog.configs.effective(tenant, plugin, loaded);
-    return this.#sources.flatMap((source) =>
-      source({ tenant, plugin, loaded, config }).map((one) => one.name),
-    );
+    const declared: readonly string[] = loaded.manifest.capabilities ?? [];
+    return this.#sources
+      .filter((entry) => entry.capabilities.some((word) => declared.includes(word)))
+      .flatMap(({ source }) => source({ tenant, plugin, loaded, config }).map((one) => one.name));
   }
 
   /** A host for this process (`oz0 serve`'s worker, `oz0 node`); `start()` sets it going. */

@@ -132,6 +132,40 @@ describe("RuntimeSpec on one node: reconciled from the plugin installed and its 
     }
   });
 
+  it("a source added with addSource (a channel's adapter) has its runtimes started, shown and stopped the same way", async () => {
+    const events: string[] = [];
+    const remove = runtime.pluginRuntimes.addSource(
+      ({ plugin, config }) => [
+        {
+          name: "channel:inbox",
+          build: () => ({
+            start: () => {
+              events.push(`start ${plugin} ${String(config.greeting)}`);
+            },
+            stop: () => {
+              events.push(`stop ${plugin}`);
+            },
+          }),
+        },
+      ],
+      ["config"],
+    );
+    try {
+      await host.pass();
+      await host.settled();
+      expect(events).toEqual(["start beacon hello"]);
+      const [status] = await runtime.services.plugins.status(admin, "beacon");
+      expect(status?.runtimes.map((one) => [one.runtime, one.state])).toEqual([
+        ["pulse", "running"],
+        ["channel:inbox", "running"],
+      ]);
+    } finally {
+      remove();
+    }
+    await host.pass();
+    expect(events).toEqual(["start beacon hello", "stop beacon"]);
+  });
+
   it("a stopped host gives its leases up, and its runtimes are stopped", async () => {
     await host.pass();
     await host.stop();
