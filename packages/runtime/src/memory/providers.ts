@@ -78,7 +78,10 @@ export class MemoryProviders {
 
 function chooseSpec(plugin: LoadedPlugin, name: string | undefined) {
   const pluginName = plugin.manifest.name;
-  const registered = plugin.code?.registrations("memory") ?? [];
+  // A provider its plugin disabled is not built, as if it were not registered.
+  const registered = (plugin.code?.registrations("memory") ?? []).filter(
+    (registration) => registration.enabled,
+  );
   const names = registered.map((registration) => registration.name);
   if (name === undefined && registered.length === 1) return registered[0]!.spec;
   if (name === undefined && registered.length > 1) {

@@ -53,6 +53,17 @@ describe("the operator's config reaches every context that takes one", () => {
     await runtime.services.pluginConfig.set(admin, "conduit", OPERATOR);
   });
 
+  it("a memory provider its plugin disabled is not built: it is as if it were not registered", async () => {
+    const loaded = await runtime.catalog.loadInstalled(TENANT, "conduit");
+    const notes = loaded.code!.registration("memory", "notes")!;
+    notes.disable();
+    try {
+      await expect(runtime.catalog.memory(TENANT, "conduit")).rejects.toMatchObject({ code: "NOT_FOUND" });
+    } finally {
+      notes.enable();
+    }
+  });
+
   it("HookContext.config", async () => {
     await storeHookSource(runtime.store, runtime.catalog).table(TENANT);
     expect(seen("hook")).toEqual(OPERATOR);
