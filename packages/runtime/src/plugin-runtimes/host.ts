@@ -90,6 +90,7 @@ export class PluginRuntimeHost {
   readonly #supervisor: RuntimeSupervisor;
   readonly #held = new Map<string, Desired>();
   #writes: Promise<void> = Promise.resolve();
+  #moves: Promise<void> = Promise.resolve();
   #stopped = false;
   #loop: Promise<void> | undefined;
   #wake: (() => void) | undefined;
@@ -133,6 +134,7 @@ export class PluginRuntimeHost {
     this.#wake?.();
     await this.#loop;
     await this.#passing;
+    await this.#moves;
     await this.#supervisor.stopAll();
     await this.#writes;
     const held = [...this.#held.values()];
@@ -184,7 +186,10 @@ export class PluginRuntimeHost {
     if (this.#stopped) return;
     this.#held.clear();
     for (const one of held) this.#held.set(one.key, one);
-    await this.#supervisor.reconcile(held);
+    // The pass does not wait for the starts and stops it asked for: a runtime slow to start must
+    // not hold back the next pass, which renews the leases of all the others.
+    const moves = this.#supervisor.reconcile(held);
+    this.#moves = this.#moves.then(() => moves);
   }
 
   /** The runtimes every source wants for the tenant's installed plugins. */
@@ -332,8 +337,9 @@ export class PluginRuntimeHost {
     );
   }
 
-  /** Waits for the status writes made so far (tests read the rows after it). */
+  /** Waits for the starts, stops and status writes the passes so far asked for. */
   async settled(): Promise<void> {
+    await this.#moves;
     await this.#writes;
   }
 

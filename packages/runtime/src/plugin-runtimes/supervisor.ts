@@ -24,6 +24,8 @@ export const RESTART_DEFAULTS = Object.freeze({
   maxRestarts: 10,
   /** A run this long counts as stable: the next death starts the backoff from `baseMs` again. */
   stableMs: 60_000,
+  /** A build and start() that take longer than this are a death. */
+  startMs: 60_000,
 });
 
 export type RestartOptions = { readonly [K in keyof typeof RESTART_DEFAULTS]?: number };
@@ -216,13 +218,27 @@ export class RuntimeSupervisor {
         void this.#queue(entry, () => this.#died(entry, run, error ?? new Error("the runtime said it died")));
       },
     };
+    const startMs = this.#restart.startMs ?? RESTART_DEFAULTS.startMs;
+    let cancel: (() => void) | undefined;
+    const late = new Promise<never>((_resolve, reject) => {
+      cancel = this.#clock.after(startMs, () =>
+        reject(new Error(`its build and start() did not finish within ${startMs / 1000} s`)),
+      );
+    });
     try {
-      const instance = await wanted.build(ctx);
-      entry.instance = instance;
-      await instance.start();
+      await Promise.race([
+        (async () => {
+          const instance = await wanted.build(ctx);
+          entry.instance = instance;
+          await instance.start();
+        })(),
+        late,
+      ]);
     } catch (error) {
       await this.#died(entry, run, error);
       return;
+    } finally {
+      cancel?.();
     }
     if (entry.run !== run || entry.gone) return;
     entry.runningSince = this.#clock.now();

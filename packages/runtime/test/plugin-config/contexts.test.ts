@@ -73,6 +73,7 @@ describe("the operator's config reaches every context that takes one", () => {
     const host = runtime.pluginRuntimes.host({ node: "node-config" });
     try {
       await host.pass();
+      await host.settled();
       expect(seen("runtime")).toEqual(OPERATOR);
     } finally {
       await host.stop();

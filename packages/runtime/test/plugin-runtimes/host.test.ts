@@ -90,8 +90,10 @@ describe("RuntimeSpec on one node: reconciled from the plugin installed and its 
 
   it("a changed config replaces the runtime: the old one stopped, then a new one started on the new config", async () => {
     await host.pass();
+    await host.settled();
     await runtime.services.pluginConfig.set(admin, "beacon", { greeting: "hola" });
     await host.pass();
+    await host.settled();
     expect(log()).toEqual([
       { event: "start", greeting: "hello", mode: "ok" },
       { event: "stop", greeting: "hello", mode: "ok" },
@@ -99,11 +101,13 @@ describe("RuntimeSpec on one node: reconciled from the plugin installed and its 
     ]);
     // The same config again changes nothing.
     await host.pass();
+    await host.settled();
     expect(log()).toHaveLength(3);
   });
 
   it("removing the plugin stops its runtime and drops its status row", async () => {
     await host.pass();
+    await host.settled();
     await runtime.services.plugins.remove(admin, "beacon");
     await host.pass();
     await host.settled();
@@ -125,6 +129,7 @@ describe("RuntimeSpec on one node: reconciled from the plugin installed and its 
     registration?.disable();
     try {
       await host.pass();
+      await host.settled();
       expect(log()).toEqual([]);
       expect((await runtime.services.plugins.status(admin, "beacon"))[0]?.runtimes).toEqual([]);
     } finally {
@@ -153,6 +158,7 @@ describe("RuntimeSpec on one node: reconciled from the plugin installed and its 
     try {
       await host.pass();
       await host.settled();
+      await host.settled();
       expect(events).toEqual(["start beacon hello"]);
       const [status] = await runtime.services.plugins.status(admin, "beacon");
       expect(status?.runtimes.map((one) => [one.runtime, one.state])).toEqual([
@@ -163,11 +169,13 @@ describe("RuntimeSpec on one node: reconciled from the plugin installed and its 
       remove();
     }
     await host.pass();
+    await host.settled();
     expect(events).toEqual(["start beacon hello", "stop beacon"]);
   });
 
   it("a stopped host gives its leases up, and its runtimes are stopped", async () => {
     await host.pass();
+    await host.settled();
     await host.stop();
     expect(log().map((entry) => entry.event)).toEqual(["start", "stop"]);
     const [status] = await runtime.services.plugins.status(admin, "beacon");
@@ -225,6 +233,7 @@ describe("RuntimeSpec in scale-out: one node runs each runtime, another takes it
     try {
       await a.services.plugins.install(admin, BEACON);
       await Promise.all([hostA.pass(), hostB.pass()]);
+      await Promise.all([hostA.settled(), hostB.settled()]);
       await Promise.all([hostA.pass(), hostB.pass()]);
       await Promise.all([hostA.settled(), hostB.settled()]);
       expect(log().filter((entry) => entry.event === "start")).toHaveLength(1);
@@ -250,6 +259,7 @@ describe("RuntimeSpec in scale-out: one node runs each runtime, another takes it
 
       // The node that came back finds the lease taken and stops its copy.
       await dead.pass();
+      await dead.settled();
       expect(dead.running().size).toBe(0);
       expect(log().filter((entry) => entry.event === "start")).toHaveLength(2);
     } finally {

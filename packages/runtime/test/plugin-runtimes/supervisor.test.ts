@@ -4,6 +4,7 @@
 import type { PluginConfig, RuntimeContext, RuntimeInstance } from "@oz0/sdk";
 import { describe, expect, it } from "vitest";
 import {
+  RESTART_DEFAULTS,
   type RuntimeClock,
   type RuntimeStatus,
   RuntimeSupervisor,
@@ -42,6 +43,9 @@ class ManualClock implements RuntimeClock {
     return this.#timers.length;
   }
 }
+
+/** The waits asked for before restarts: those besides each start's time limit. */
+const restartWaits = (clock: ManualClock) => clock.waits.filter((ms) => ms !== RESTART_DEFAULTS.startMs);
 
 async function settle(): Promise<void> {
   for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
@@ -151,7 +155,7 @@ describe("RuntimeSpec: the host reconciles each runtime from the desired plugin 
     expect(starts(log)).toHaveLength(4);
     // What a failed start left behind is stopped before the next start.
     expect(log.slice(0, 4)).toEqual(['start {"v":1}', 'stop {"v":1}', 'start {"v":1}', 'stop {"v":1}']);
-    expect(clock.waits).toEqual([1000, 2000, 4000]);
+    expect(restartWaits(clock)).toEqual([1000, 2000, 4000]);
     expect(supervisor.status("t/p/r")).toMatchObject({
       state: "running",
       restarts: 3,
@@ -208,7 +212,7 @@ describe("RuntimeSpec: the host reconciles each runtime from the desired plugin 
     await clock.advance(60_000);
     one.contexts.at(-1)?.fail(new Error("late death"));
     await settle();
-    expect(clock.waits).toEqual([100, 100]);
+    expect(restartWaits(clock)).toEqual([100, 100]);
   });
 
   it("a runtime no longer wanted (its plugin removed) is stopped", async () => {
@@ -254,6 +258,42 @@ describe("RuntimeSpec: the host reconciles each runtime from the desired plugin 
     // New code is always a new runtime.
     await supervisor.reconcile([wanted(log, { config: { v: 2 }, reconcile: true, code: "code-2" })]);
     expect(log.slice(2)).toEqual(['stop {"v":1}', 'start {"v":2}']);
+  });
+
+  it("a start() that does not finish in its time is a death: it is stopped and restarted", async () => {
+    const clock = new ManualClock();
+    const { supervisor } = supervised(clock, { startMs: 30_000, baseMs: 1000 });
+    const log: string[] = [];
+    let hang = true;
+    const one: WantedRuntime = {
+      key: "t/p/r",
+      pluginId: "p",
+      config: {},
+      code: "c",
+      fingerprint: "f",
+      build: () => ({
+        start: () => {
+          log.push("start");
+          return hang ? new Promise<void>(() => {}) : undefined;
+        },
+        stop: () => {
+          log.push("stop");
+        },
+      }),
+    };
+    const wanting = supervisor.reconcile([one]);
+    await settle();
+    expect(supervisor.status("t/p/r")?.state).toBe("starting");
+    hang = false;
+    await clock.advance(30_000);
+    await wanting;
+    expect(supervisor.status("t/p/r")).toMatchObject({
+      state: "restarting",
+      lastError: "its build and start() did not finish within 30 s",
+    });
+    await clock.advance(1000);
+    expect(log).toEqual(["start", "stop", "start"]);
+    expect(supervisor.status("t/p/r")?.state).toBe("running");
   });
 
   it("stopping aborts the runtime's signal", async () => {
