@@ -183,7 +183,7 @@ describe("RuntimeSpec on one node: reconciled from the plugin installed and its 
   });
 });
 
-describe("AdminSpec.Status: live in the plugin's status", () => {
+describe("AdminSpec: DefaultConfig, Schema, Validate, Redact and Status", () => {
   let runtime: Runtime;
   beforeEach(async () => {
     runtime = await Runtime.open({ home: await home(), memory: true, defaultPlugins: [] });
@@ -191,6 +191,44 @@ describe("AdminSpec.Status: live in the plugin's status", () => {
   });
   afterEach(async () => {
     await runtime.close();
+  });
+
+  it("AdminSpec.DefaultConfig: the plugin runs with its defaults until an operator sets anything", async () => {
+    expect(await runtime.services.pluginConfig.show(admin, "beacon")).toMatchObject({
+      set: false,
+      config: { mode: "ok", greeting: "hello", token: "" },
+    });
+  });
+
+  it("AdminSpec.Schema: the console's form is drawn from it, and a config it refuses is not stored", async () => {
+    const view = await runtime.services.pluginConfig.show(admin, "beacon");
+    expect(view.schema).toMatchObject({ properties: { mode: { enum: ["ok", "die", "fail"] } } });
+    await expect(
+      runtime.services.pluginConfig.set(admin, "beacon", { mode: "sideways" }),
+    ).rejects.toMatchObject({
+      code: "INVALID_INPUT",
+      message: expect.stringContaining("mode"),
+    });
+    expect((await runtime.services.pluginConfig.show(admin, "beacon")).set).toBe(false);
+  });
+
+  it("AdminSpec.Validate: server-side validation names the field, and nothing is stored", async () => {
+    await expect(runtime.services.pluginConfig.set(admin, "beacon", { greeting: "" })).rejects.toMatchObject({
+      code: "INVALID_INPUT",
+      message: expect.stringContaining("greeting: must not be empty"),
+    });
+    expect((await runtime.services.pluginConfig.show(admin, "beacon")).set).toBe(false);
+  });
+
+  it("AdminSpec.Redact: the config is shown masked, and a redacted value sent back keeps the secret", async () => {
+    await runtime.services.pluginConfig.set(admin, "beacon", { token: "tok-7Yh3Bn5Vc2" });
+    const shown = await runtime.services.pluginConfig.show(admin, "beacon");
+    expect(shown.config).toMatchObject({ token: "***" });
+    await runtime.services.pluginConfig.set(admin, "beacon", { ...shown.config, greeting: "hey" });
+    expect(await runtime.catalog.configs.effective(TENANT, "beacon")).toMatchObject({
+      greeting: "hey",
+      token: "tok-7Yh3Bn5Vc2",
+    });
   });
 
   it("status() is asked afresh with the config the plugin runs with, its secrets redacted on the way out", async () => {
