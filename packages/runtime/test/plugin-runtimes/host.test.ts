@@ -231,7 +231,7 @@ describe("AdminSpec: DefaultConfig, Schema, Validate, Redact and Status", () => 
     });
   });
 
-  it("status() is asked afresh with the config the plugin runs with, its secrets redacted on the way out", async () => {
+  it("AdminSpec.Status: status() is asked afresh with the config the plugin runs with, its secrets redacted on the way out", async () => {
     await runtime.services.pluginConfig.set(admin, "beacon", { greeting: "salut", token: "tok-9Hs2Kd7Lq4" });
     const [status] = await runtime.services.plugins.status(admin, "beacon");
     expect(status?.admin).toEqual([
