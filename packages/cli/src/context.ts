@@ -32,7 +32,7 @@ export interface CliServices {
   readonly catalog: Pick<Services["catalog"], "entries" | "lookup">;
   readonly plugins: Pick<
     Services["plugins"],
-    "list" | "inspect" | "install" | "update" | "remove" | "grant" | "revoke"
+    "list" | "inspect" | "status" | "install" | "update" | "remove" | "grant" | "revoke"
   >;
   readonly pluginConfig: Pick<Services["pluginConfig"], "show" | "set" | "unset">;
   readonly tools: Pick<Services["tools"], "call">;

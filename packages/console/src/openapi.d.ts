@@ -479,6 +479,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/t/{tenant}/plugin-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The live status of every plugin of the tenant */
+        get: operations["listPluginStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/t/{tenant}/plugins/{name}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A plugin's live status: its admin specs' status() and the state of its runtimes */
+        get: operations["getPluginStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/t/{tenant}/plugins/{name}/grant": {
         parameters: {
             query?: never;
@@ -1741,6 +1775,36 @@ export interface components {
             name: string;
         } & {
             [key: string]: unknown;
+        };
+        /** @description A plugin's live status: its admin specs' status() and its runtimes. */
+        PluginStatus: {
+            plugin: string;
+            admin: components["schemas"]["PluginAdminStatus"][];
+            runtimes: components["schemas"]["PluginRuntimeStatus"][];
+        };
+        /** @description What an admin spec's status() said now. */
+        PluginAdminStatus: {
+            /** @description The admin spec's name (status for a status-only one). */
+            name: string;
+            /** @enum {string} */
+            state: "ok" | "degraded" | "error" | "off";
+            message?: string;
+            details?: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description A plugin runtime as the node running it last wrote it. */
+        PluginRuntimeStatus: {
+            plugin: string;
+            runtime: string;
+            /** @enum {string} */
+            state: "starting" | "running" | "restarting" | "stopped" | "failed";
+            restarts: number;
+            lastError: string | null;
+            /** @description When it entered its state, epoch ms; null if it never ran. */
+            since: number | null;
+            /** @description The node running it; null when none does. */
+            node: string | null;
         };
         /** @description What the install, update or remove did. */
         PluginChange: {
@@ -5196,6 +5260,179 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PluginChange"];
+                };
+            };
+            /** @description No credentials, or a key the server does not accept (UNAUTHENTICATED). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this (FORBIDDEN), or a cross-origin request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such tenant or part, or one the caller may not see (NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the server accepts (REQUEST_TOO_LARGE). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request does not match its schema (INVALID_INPUT). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed sign-ins; Retry-After says when to try again (TOO_MANY_REQUESTS). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other error, in the one error shape, with its code's status. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPluginStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Each plugin's status. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        plugins: components["schemas"]["PluginStatus"][];
+                    };
+                };
+            };
+            /** @description No credentials, or a key the server does not accept (UNAUTHENTICATED). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this (FORBIDDEN), or a cross-origin request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such tenant or part, or one the caller may not see (NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the server accepts (REQUEST_TOO_LARGE). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request does not match its schema (INVALID_INPUT). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed sign-ins; Retry-After says when to try again (TOO_MANY_REQUESTS). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other error, in the one error shape, with its code's status. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPluginStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The plugin's status. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PluginStatus"];
                 };
             };
             /** @description No credentials, or a key the server does not accept (UNAUTHENTICATED). */

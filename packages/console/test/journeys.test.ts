@@ -246,6 +246,8 @@ describe("the console's journeys", () => {
     expect(await page.getByLabel("Endpoint").inputValue()).toBe("https://desk.internal");
     expect(await page.getByLabel("Retries").inputValue()).toBe("4");
     expect(await page.getByLabel("Token").inputValue()).toBe("[hidden]");
+    // The status spec's status() is asked afresh, with the config as it is now.
+    await page.getByText("desk at https://desk.internal").waitFor();
     // The mask sent back kept the secret: the plugin's own code still reads the real token.
     await startFromPage("console-lab/inspector", "check");
     await statusIs("succeeded");

@@ -87,6 +87,23 @@ export {
   type LoadedToolManifest,
   loadPluginDir,
 } from "./plugin-dir/index.js";
+export {
+  type InstalledPluginState,
+  type ManagedRuntime,
+  PluginRuntimeHost,
+  PluginRuntimes,
+  type PluginRuntimeView,
+  RESTART_DEFAULTS,
+  RUNTIME_HOST_DEFAULTS,
+  RUNTIME_STATES,
+  type RuntimeClock,
+  type RuntimeSource,
+  type RuntimeState,
+  type RuntimeStatus,
+  RuntimeSupervisor,
+  restartDelay,
+  type WantedRuntime,
+} from "./plugin-runtimes/index.js";
 export type {
   ApprovalView,
   InventoryEntry,
@@ -107,9 +124,11 @@ export {
 } from "./runtime.js";
 export { scaffoldPlugin } from "./scaffold/index.js";
 export {
+  type AdminStatusView,
   answerText,
   type ChatTurn,
   type Inventoried,
+  type PluginStatusView,
   runResult,
   SERVICE_ROLES,
   type ServiceAction,

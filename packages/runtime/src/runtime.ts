@@ -9,6 +9,7 @@ import { Identity, type ThrottleOptions } from "./identity/index.js";
 import { Approvals, JobEngine, JobWorker, liveWorkers, type WorkerOptions } from "./jobs/index.js";
 import { McpManager } from "./mcp/index.js";
 import { Models, SecretStore, TenantSettings } from "./models/index.js";
+import { PluginRuntimes } from "./plugin-runtimes/index.js";
 import {
   approvalBindingInterceptor,
   governanceInterceptor,
@@ -93,6 +94,8 @@ export class Runtime {
   readonly audit: Audit;
   /** Tenants, users, memberships and API keys, and the sign-ins that turn them into a Caller. */
   readonly identity: Identity;
+  /** Plugins' long-lived runtimes: the hosts `oz0 serve` and `oz0 node` run, and their status. */
+  readonly pluginRuntimes: PluginRuntimes;
   /**
    * What every surface calls: each operation takes a Caller first, checks its role, and acts
    * only in its tenant and within its agents (see docs/roles.md).
@@ -124,6 +127,7 @@ export class Runtime {
       store,
       home,
       loadPlugin: (tenant, plugin) => this.catalog.loadInstalled(tenant, plugin),
+      pluginConfig: (tenant, plugin, loaded) => this.catalog.configs.effective(tenant, plugin, loaded),
       requireTenant: (tenant) => requireTenant(store.db, tenant),
     });
     // Tool policy and kill switches come first on the dispatch path, before any hook sees the call.
@@ -157,7 +161,17 @@ export class Runtime {
       source: this.catalog,
       secrets: new SecretStore({ settings: new TenantSettings(store.db, store.clockSql), home }),
     });
+    this.pluginRuntimes = new PluginRuntimes(store, this.catalog);
     this.services = new Services(this, { onChange });
+    // A plugin installed, updated or removed here, or its config set, is acted on at once by the
+    // runtime hosts of this process; those of others see it at their next pass.
+    this.services.onChange((change) => {
+      if (
+        change.outcome === "ok" &&
+        (change.action.startsWith("plugins.") || change.action.startsWith("pluginConfig."))
+      )
+        this.pluginRuntimes.changed();
+    });
     // Every approver's, operator's and admin's change lands in the audit log, a refused one too;
     // a runner's jobs and chats have their own history.
     this.services.onChange((change) =>

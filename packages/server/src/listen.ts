@@ -1,6 +1,6 @@
 // `oz0 serve`'s server: the API on a TCP address with `@hono/node-server`, and the worker that
-// runs the jobs it starts with the routine scheduler every worker runs, closed in order on
-// `close()`.
+// runs the jobs it starts with the routine scheduler and the plugin runtime host every worker
+// runs, closed in order on `close()`.
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import type { JobWorker, Runtime, WorkerOptions } from "@oz0/runtime";
@@ -15,6 +15,8 @@ export interface ServerOptions extends AppOptions {
   readonly worker?: WorkerOptions | false | undefined;
   /** Told of a fault the routine scheduler went on after (it runs beside the worker). */
   readonly onRoutineError?: ((error: unknown) => void) | undefined;
+  /** Told of a fault the plugin runtime host went on after (it runs beside the worker). */
+  readonly onRuntimeError?: ((error: unknown) => void) | undefined;
 }
 
 export interface RunningServer {
@@ -36,8 +38,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     worker === undefined
       ? undefined
       : options.runtime.routines.scheduler({ onError: options.onRoutineError });
+  // Plugins' runtimes run where jobs do, each in one live process cluster-wide.
+  const runtimes =
+    worker === undefined
+      ? undefined
+      : options.runtime.pluginRuntimes.host({ node: worker.id, onError: options.onRuntimeError });
   await worker?.start();
   routines?.start();
+  runtimes?.start();
   const app = createApp(options);
   const host = options.host ?? DEFAULT_LISTEN.host;
   let server: ReturnType<typeof serve>;
@@ -46,6 +54,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     server.once("error", reject);
   }).catch(async (error: unknown) => {
     await routines?.stop();
+    await runtimes?.stop();
     await worker?.drain();
     throw error;
   });
@@ -56,6 +65,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     worker,
     async close() {
       await routines?.stop();
+      await runtimes?.stop();
       await worker?.drain();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -209,6 +209,12 @@ const MATRIX: Record<string, readonly Probe[]> = {
   "GET /v1/t/{tenant}/providers": [{ none: "model providers name no agent or job" }],
   "PUT /v1/t/{tenant}/providers/{name}": [{ none: "model providers name no agent or job" }],
   "DELETE /v1/t/{tenant}/providers/{name}": [{ none: "model providers name no agent or job" }],
+  "GET /v1/t/{tenant}/plugin-status": [
+    { none: "plugins' status (admin specs, runtimes) names no agent or job" },
+  ],
+  "GET /v1/t/{tenant}/plugins/{name}/status": [
+    { none: "a plugin's status (admin specs, runtimes) names no agent or job" },
+  ],
   "GET /v1/t/{tenant}/plugins/{plugin}/config": [{ none: "a plugin's config names no agent or job" }],
   "PUT /v1/t/{tenant}/plugins/{plugin}/config": [{ none: "a plugin's config names no agent or job" }],
   "DELETE /v1/t/{tenant}/plugins/{plugin}/config": [{ none: "a plugin's config names no agent or job" }],

@@ -144,6 +144,15 @@ export function registerNode(program: Command, out: Output): Command {
             onError: (error) =>
               out.stderr(`oz0: routines: ${error instanceof Error ? error.message : String(error)}\n`),
           });
+          // Plugins' runtimes run where jobs do: each in one live node cluster-wide (docs/deploy.md).
+          const leaseMs = options.lease === undefined ? undefined : Math.round(options.lease * 1000);
+          const runtimes = runtime.pluginRuntimes.host({
+            node: worker.id,
+            ...(tenant === undefined ? {} : { tenant }),
+            ...(leaseMs === undefined ? {} : { leaseMs, pollMs: Math.max(100, Math.floor(leaseMs / 3)) }),
+            onError: (error) =>
+              out.stderr(`oz0: plugin runtimes: ${error instanceof Error ? error.message : String(error)}\n`),
+          });
           const stop = new AbortController();
           const onSignal = () => stop.abort();
           process.once("SIGTERM", onSignal);
@@ -151,6 +160,7 @@ export function registerNode(program: Command, out: Output): Command {
           try {
             await worker.start();
             routines.start();
+            runtimes.start();
             if (out.json)
               out.writeJson({
                 event: "started",
@@ -171,6 +181,7 @@ export function registerNode(program: Command, out: Output): Command {
             if (!out.json)
               out.stderr(`node ${worker.id} draining: ${worker.inFlight.length} job(s) in flight\n`);
             await routines.stop();
+            await runtimes.stop();
             await worker.drain();
             if (out.json) out.writeJson({ event: "drained", worker: worker.id });
             else out.stderr(`node ${worker.id} stopped\n`);

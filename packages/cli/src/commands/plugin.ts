@@ -1,8 +1,8 @@
-// `oz0 plugin install|update|remove|grant|list|inspect|pack`: a tenant's installed plugins, and a
+// `oz0 plugin install|update|remove|grant|list|inspect|status|pack`: a tenant's installed plugins, and a
 // plugin folder packed into one archive. Each command calls the runtime and draws what it
 // returns; `--json` prints it as it is.
 import { writeFile } from "node:fs/promises";
-import type { ChangeReport, GrantReport, PluginDetail, PluginSummary } from "@oz0/runtime";
+import type { ChangeReport, GrantReport, PluginDetail, PluginStatusView, PluginSummary } from "@oz0/runtime";
 import type { Command } from "commander";
 import { withRuntime } from "../context.js";
 import type { Output } from "../output.js";
@@ -107,6 +107,17 @@ export function registerPlugin(program: Command, out: Output): Command {
     });
 
   plugin
+    .command("status")
+    .description(
+      "show plugins' live status: what each admin spec's status() says, and each runtime's state, restarts and last error",
+    )
+    .argument("[plugin]", "one plugin's name; every plugin of the tenant when left out")
+    .action(async (name: string | undefined) => {
+      const status = await withRuntime(out, ({ services, caller }) => services.plugins.status(caller, name));
+      out.result(status, drawStatus);
+    });
+
+  plugin
     .command("pack")
     .description("bundle a plugin folder into one archive (.tgz) to install elsewhere")
     .argument("<dir>", "the plugin folder, with its plugin.yaml")
@@ -186,6 +197,32 @@ function drawList(tenant: string, plugins: readonly PluginSummary[]): string {
     plugin.forcedReason === null ? plugin.dir : `${plugin.dir}  (forced: ${plugin.forcedReason})`,
   ]);
   return table([["PLUGIN", "VERSION", "PARTS", "FOLDER"], ...rows]);
+}
+
+function drawStatus(plugins: readonly PluginStatusView[]): string {
+  if (plugins.length === 0) return "no plugins installed";
+  const blocks = plugins.map((plugin) => {
+    const lines = [plugin.plugin];
+    for (const admin of plugin.admin) {
+      lines.push(
+        `  ${admin.name}: ${admin.state}${admin.message === undefined ? "" : ` · ${admin.message}`}`,
+      );
+      for (const [key, value] of Object.entries(admin.details ?? {})) {
+        lines.push(`    ${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`);
+      }
+    }
+    for (const runtime of plugin.runtimes) {
+      const since = runtime.since === null ? "" : ` since ${new Date(runtime.since).toISOString()}`;
+      const where = runtime.node === null ? "" : ` on node ${runtime.node}`;
+      lines.push(
+        `  runtime ${runtime.runtime}: ${runtime.state}${where}${since} · ${runtime.restarts} restart(s)` +
+          (runtime.lastError === null ? "" : ` · last error: ${runtime.lastError}`),
+      );
+    }
+    if (plugin.admin.length === 0 && plugin.runtimes.length === 0) lines.push("  no status and no runtimes");
+    return lines.join("\n");
+  });
+  return blocks.join("\n\n");
 }
 
 function drawDetail(detail: PluginDetail): string {

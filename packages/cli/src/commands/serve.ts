@@ -45,6 +45,8 @@ export function registerServe(program: Command, out: Output): Command {
             secureCookies: options.secureCookies === true,
             onRoutineError: (error) =>
               out.stderr(`oz0: routines: ${error instanceof Error ? error.message : String(error)}\n`),
+            onRuntimeError: (error) =>
+              out.stderr(`oz0: plugin runtimes: ${error instanceof Error ? error.message : String(error)}\n`),
           });
           if (out.json)
             out.writeJson({ event: "listening", url: server.url, worker: server.worker?.id ?? null });

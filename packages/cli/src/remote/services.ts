@@ -132,6 +132,10 @@ export function remoteServices(api: ServerApi): CliServices {
     plugins: {
       list: async () => (await api.get<{ plugins: never[] }>(at("plugins"))).plugins,
       inspect: (_caller, name) => api.get<never>(at("plugins", name)),
+      status: async (_caller, name) =>
+        name === undefined
+          ? (await api.get<{ plugins: never[] }>(at("plugin-status"))).plugins
+          : [await api.get<never>(at("plugins", name, "status"))],
       install: async (_caller, from, options = {}) => {
         const upload = await bundleUpload(from);
         return api.post<never>(at("plugins"), {

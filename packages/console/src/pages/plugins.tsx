@@ -1,6 +1,7 @@
 // Plugins: the tenant's plugins with version and bundle digest, install by upload (admins), and
-// a plugin's page: its parts by address, its history, and the config form drawn from its admin
-// spec's schema (secrets shown masked; a masked value sent back keeps the secret).
+// a plugin's page: its parts by address, its history, its live status (admin specs' status() and
+// its runtimes), and the config form drawn from its admin spec's schema (secrets shown masked; a
+// masked value sent back keeps the secret).
 import { useState } from "preact/hooks";
 import { type ApiError, api, can, type Me, ok } from "../api";
 import { useLoad } from "../load";
@@ -187,8 +188,75 @@ export function PluginPage(props: { me: Me; name: string }) {
           }}
         </Show>
       </Panel>
+      <StatusPanel me={me} plugin={name} />
       <ConfigPanel me={me} plugin={name} />
     </>
+  );
+}
+
+function StatusPanel(props: { me: Me; plugin: string }) {
+  const { me, plugin } = props;
+  const { tenant } = me;
+  const status = useLoad(
+    () => ok(api.GET("/v1/t/{tenant}/plugins/{name}/status", { params: { path: { tenant, name: plugin } } })),
+    [tenant, plugin],
+  );
+  return (
+    <Panel
+      title="Status"
+      actions={
+        <button type="button" onClick={() => status.reload()}>
+          Refresh
+        </button>
+      }
+    >
+      <Show loaded={status}>
+        {(data) =>
+          data.admin.length === 0 && data.runtimes.length === 0 ? (
+            <Empty>This plugin reports no status and runs no runtime.</Empty>
+          ) : (
+            <>
+              <ul class="plain">
+                {data.admin.map((one) => (
+                  <li key={one.name}>
+                    {one.name}: <strong>{one.state}</strong>
+                    {one.message === undefined ? null : ` · ${one.message}`}
+                  </li>
+                ))}
+              </ul>
+              {data.runtimes.length === 0 ? null : (
+                <table>
+                  <thead>
+                    <tr>
+                      <th>Runtime</th>
+                      <th>State</th>
+                      <th>Node</th>
+                      <th>Restarts</th>
+                      <th>Since</th>
+                      <th>Last error</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {data.runtimes.map((one) => (
+                      <tr key={one.runtime}>
+                        <td>{one.runtime}</td>
+                        <td>{one.state}</td>
+                        <td>{one.node ?? "—"}</td>
+                        <td>{one.restarts}</td>
+                        <td>
+                          <When at={one.since} />
+                        </td>
+                        <td>{one.lastError ?? "—"}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              )}
+            </>
+          )
+        }
+      </Show>
+    </Panel>
   );
 }
 

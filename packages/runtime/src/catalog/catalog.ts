@@ -29,7 +29,7 @@ import {
 import { MemoryProviders } from "../memory/index.js";
 import { TenantSettings } from "../models/index.js";
 import { PluginConfigs } from "../plugin-config/index.js";
-import { type LoadedPlugin, loadPluginDir, pluginRoot } from "../plugin-dir/index.js";
+import { type LoadedPlugin, loadPluginDir, pluginRoot, toolDisabled } from "../plugin-dir/index.js";
 import { Records } from "../records/index.js";
 import type { Database, Store } from "../store/index.js";
 import {
@@ -210,7 +210,8 @@ export class Catalog {
 
   /** A memory provider `plugin` registers with addMemory, built for `tenant` (a tool's `ctx.memory`). */
   async memory(tenant: string, plugin: string, name?: string): Promise<MemoryProvider> {
-    return this.memories.provider(tenant, await this.loadInstalled(tenant, plugin), name);
+    const loaded = await this.loadInstalled(tenant, plugin);
+    return this.memories.provider(tenant, loaded, name, await this.configs.effective(tenant, plugin, loaded));
   }
 
   /** The records API of `plugin` in `tenant` (a tool's `ctx.records`). */
@@ -360,7 +361,28 @@ export class Catalog {
     // Only agents carry tags, so a list by tag has no functions to ask MCP servers for.
     if (options.tag !== undefined) return entriesOf(view, options.tag);
     const listed = await this.mcpFunctions(view, [...view.plugins.values()]);
-    return withListErrors(entriesOf(withMcpFunctions(view, listed), undefined), listed.errors);
+    const entries = withListErrors(entriesOf(withMcpFunctions(view, listed), undefined), listed.errors);
+    return this.withoutDisabledTools(tenant, entries);
+  }
+
+  /** `entries` less the tools (and their functions) that their plugin's code has disabled now. */
+  private async withoutDisabledTools(tenant: string, entries: CatalogEntry[]): Promise<CatalogEntry[]> {
+    const owners = new Set(entries.filter((entry) => entry.kind === "tool").map((entry) => entry.plugin));
+    const disabled = new Set<string>();
+    for (const plugin of owners) {
+      const loaded = await this.loadInstalled(tenant, plugin).catch(() => undefined);
+      for (const registration of loaded?.code?.registrations("tool") ?? []) {
+        if (toolDisabled(loaded!, registration.name)) disabled.add(`${plugin}/${registration.name}`);
+      }
+    }
+    if (disabled.size === 0) return entries;
+    const toolOf = (entry: CatalogEntry) =>
+      entry.kind === "function" ? entry.name.split(".")[0] : entry.name;
+    return entries.filter(
+      (entry) =>
+        (entry.kind !== "tool" && entry.kind !== "function") ||
+        !disabled.has(`${entry.plugin}/${toolOf(entry)}`),
+    );
   }
 
   /** Each installed plugin's version and its agents' failure contracts, which an update must keep. */

@@ -1,10 +1,10 @@
 // The start-up context: the agent's instructions, the system-prompt sections of the plugins
-// it works with (addSystemPrompt), the manual of each tool it uses, and its skills index, in
-// that order, within `limits.startup_tokens`. Each part is a ContextPart with its own part_id,
+// it works with (addSystemPrompt), the manual of each tool it uses, the tools those plugins
+// found at run time (addPromptInventory), and its skills index, in that order, within `limits.startup_tokens`. Each part is a ContextPart with its own part_id,
 // and is reported as a context_part_contributed event, kept or left out, so a trace says why
 // every token is there. The context hooks see and may change the parts and the prompt.
 import { randomUUID } from "node:crypto";
-import { ContextPart, type SystemPromptSpec } from "@oz0/sdk";
+import { ContextPart, type PromptInventoryTool, type SystemPromptSpec } from "@oz0/sdk";
 import { type TenantGrant, tenantGrantRefusal } from "../catalog/index.js";
 import type { JobEventData } from "../events/index.js";
 import type { PromptSection, RunHooks } from "../hooks/index.js";
@@ -97,6 +97,10 @@ export async function assembleContext(options: ContextOptions): Promise<StartupC
       }),
     );
   }
+  for (const built of await inventoryParts(options, address)) {
+    if (built.error === undefined) collected.push(built.part);
+    else events.push(event(built.part, false, built.error));
+  }
   if (options.skills.length > 0) {
     collected.push(
       new ContextPart({
@@ -170,7 +174,7 @@ async function systemPromptParts(options: ContextOptions, agentAddress: string):
           tenant: options.tenant,
           jobId: options.job,
           agent: agentAddress,
-          config: {},
+          config: await options.resolver.config(name),
         });
         const content = sectionText(built);
         if (content !== undefined) parts.push({ part: new ContextPart({ ...base, content }) });
@@ -183,6 +187,59 @@ async function systemPromptParts(options: ContextOptions, agentAddress: string):
     }
   }
   return parts;
+}
+
+/**
+ * The tools each plugin the agent works with lists with `addPromptInventory` (an MCP server's,
+ * found at run time): one part per plugin, each tool by name, description and input schema.
+ */
+async function inventoryParts(options: ContextOptions, agentAddress: string): Promise<BuiltSection[]> {
+  const parts: BuiltSection[] = [];
+  for (const name of options.toolset.plugins) {
+    const plugin =
+      name === options.plugin.manifest.name ? options.plugin : await options.resolver.plugin(name);
+    const registrations = (plugin.code?.registrations("prompt_inventory") ?? []).filter(
+      (registration) => registration.enabled,
+    );
+    if (registrations.length === 0) continue;
+    const base = {
+      source: `prompt_inventory:${name}`,
+      sectionId: `${name}/inventory`,
+      mechanism: "prompt_inventory",
+      cause: name,
+      causeType: "plugin",
+    };
+    try {
+      const tools: PromptInventoryTool[] = [];
+      for (const registration of registrations) {
+        tools.push(
+          ...(await registration.spec.getTools({
+            pluginId: name,
+            tenant: options.tenant,
+            jobId: options.job,
+            agent: agentAddress,
+          })),
+        );
+      }
+      if (tools.length === 0) continue;
+      parts.push({ part: new ContextPart({ ...base, content: inventoryText(name, tools) }) });
+    } catch (error) {
+      parts.push({
+        part: new ContextPart({ ...base, content: "", tokenEstimate: 0 }),
+        error: `build_failed: ${error instanceof Error ? error.message : String(error)}`,
+      });
+    }
+  }
+  return parts;
+}
+
+function inventoryText(plugin: string, tools: readonly PromptInventoryTool[]): string {
+  const lines = [`## Tools ${plugin} provides`];
+  for (const tool of tools) {
+    const input = tool.input === undefined ? "" : ` Input: ${JSON.stringify(tool.input)}`;
+    lines.push(`- ${tool.name}: ${tool.description}${input}`);
+  }
+  return lines.join("\n");
 }
 
 function sectionText(section: Awaited<ReturnType<SystemPromptSpec["build"]>>): string | undefined {

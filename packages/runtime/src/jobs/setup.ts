@@ -15,6 +15,7 @@ import {
   type ArgumentIssue,
   argumentIssues,
   type CallInterceptor,
+  disabledToolError,
   FunctionResolver,
   formatIssues,
   type PartSource,
@@ -199,6 +200,8 @@ export async function setUpAgent(run: JobRun): Promise<AgentSetup> {
     nameLimit: model.nameLimit,
     lazy: definition.tool_loading === "lazy",
     unavailable: async (fn) => {
+      if (fn.disabled?.() === true && fn.plugin !== undefined)
+        return disabledToolError(fn.plugin, fn.tool).message;
       for (const interceptor of deps.interceptors) {
         const reason = await interceptor.unavailable?.(fn, { tenant: row.tenant, agent: run.address });
         if (reason !== undefined) return reason;

@@ -276,7 +276,7 @@ export async function offeredNow(
   toolset: Toolset,
   options: Pick<ToolsetOptions, "plugin" | "manifest" | "tenantGrant" | "resolver" | "lazy">,
 ): Promise<readonly ModelFunction[]> {
-  if (toolset.wholeTools.length === 0 || options.lazy === true) return toolset.offered;
+  if (toolset.wholeTools.length === 0 || options.lazy === true) return enabledOnly(toolset);
   const functions = toolset.functions as Map<string, CallableFunction>;
   const offered = toolset.offered as ModelFunction[];
   for (const whole of toolset.wholeTools) {
@@ -300,7 +300,12 @@ export async function offeredNow(
       offered.push({ name: fn.modelName, description: fn.description, inputSchema: fn.inputSchema });
     }
   }
-  return offered;
+  return enabledOnly(toolset);
+}
+
+/** What the toolset offers, less the functions of tools their plugins have disabled now. */
+function enabledOnly(toolset: Toolset): readonly ModelFunction[] {
+  return toolset.offered.filter((offered) => toolset.functions.get(offered.name)?.disabled?.() !== true);
 }
 
 /**

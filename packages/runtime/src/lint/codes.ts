@@ -206,6 +206,15 @@ export const LINT_CODES = {
     severity: "warning",
     summary: "An agent lists a node label its plugin's labels: already require.",
   },
+  "OZ-S043": {
+    severity: "error",
+    summary: "An admin spec's schema is not a JSON Schema oz0 can check, so no config could be set.",
+  },
+  "OZ-S044": {
+    severity: "error",
+    summary:
+      "An admin spec's default config does not pass its own schema: the plugin would run with a config it refuses.",
+  },
 } as const satisfies Record<string, LintCodeInfo>;
 
 export type LintCode = keyof typeof LINT_CODES;

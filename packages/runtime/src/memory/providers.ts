@@ -1,8 +1,9 @@
 // Builds the memory providers a plugin registers with `addMemory`, for one tenant: each gets a
-// MemoryContext whose db is the plugin's own part of oz0's store. A provider is built once per
-// tenant and loaded plugin, so an edited plugin (loaded afresh) gets a fresh one.
+// MemoryContext whose db is the plugin's own part of oz0's store and whose config is the one the
+// plugin runs with in the tenant. A provider is built once per tenant, loaded plugin and config,
+// so an edited plugin (loaded afresh) or a changed config gets a fresh one.
 
-import type { MemoryProvider, Summarizer } from "@oz0/sdk";
+import type { MemoryProvider, PluginConfig, Summarizer } from "@oz0/sdk";
 import { Oz0Error } from "@oz0/sdk";
 import type { LoadedPlugin } from "../plugin-dir/index.js";
 import type { Store } from "../store/index.js";
@@ -23,17 +24,23 @@ export class MemoryProviders {
    * `tenant`. Throws NOT_FOUND for a name it does not register, INVALID_INPUT when a name is
    * needed to choose, INVALID_PLUGIN when its build returns no provider.
    */
-  provider(tenant: string, plugin: LoadedPlugin, name?: string): Promise<MemoryProvider> {
+  provider(
+    tenant: string,
+    plugin: LoadedPlugin,
+    name?: string,
+    config: PluginConfig = {},
+  ): Promise<MemoryProvider> {
     const spec = chooseSpec(plugin, name);
     let built = this.#built.get(plugin);
     if (built === undefined) {
       built = new Map();
       this.#built.set(plugin, built);
     }
-    const key = `${tenant}\0${spec.name}`;
+    // A provider is built again when the operator's config changes.
+    const key = `${tenant}\0${spec.name}\0${JSON.stringify(config)}`;
     let provider = built.get(key);
     if (provider === undefined) {
-      provider = this.#build(tenant, plugin.manifest.name, spec);
+      provider = this.#build(tenant, plugin.manifest.name, spec, config);
       built.set(key, provider);
       // A failed build is not kept: the next call tries again.
       const cache = built;
@@ -42,11 +49,16 @@ export class MemoryProviders {
     return provider;
   }
 
-  async #build(tenant: string, plugin: string, spec: ReturnType<typeof chooseSpec>): Promise<MemoryProvider> {
+  async #build(
+    tenant: string,
+    plugin: string,
+    spec: ReturnType<typeof chooseSpec>,
+    config: PluginConfig,
+  ): Promise<MemoryProvider> {
     const db = new StoreMemoryDatabase(this.#store, { tenant, plugin });
     const provider: unknown = await spec.build({
       pluginId: plugin,
-      config: {},
+      config,
       db,
       summarizer: noSummarizer,
     });
@@ -66,7 +78,10 @@ export class MemoryProviders {
 
 function chooseSpec(plugin: LoadedPlugin, name: string | undefined) {
   const pluginName = plugin.manifest.name;
-  const registered = plugin.code?.registrations("memory") ?? [];
+  // A provider its plugin disabled is not built, as if it were not registered.
+  const registered = (plugin.code?.registrations("memory") ?? []).filter(
+    (registration) => registration.enabled,
+  );
   const names = registered.map((registration) => registration.name);
   if (name === undefined && registered.length === 1) return registered[0]!.spec;
   if (name === undefined && registered.length > 1) {

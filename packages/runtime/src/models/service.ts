@@ -3,7 +3,7 @@
 // `oz0 provider`): aliases, providers with their base URLs and keys, and prices. Everything is
 // checked when it is set, not at the first call, and no key ever leaves here except to its
 // provider: lists show a hint (`sk-…abcd`) or where the key comes from.
-import { type AliasOptions, Oz0Error, STRUCTURED_OUTPUT_MODES } from "@oz0/sdk";
+import { type AliasOptions, Oz0Error, type PluginConfig, STRUCTURED_OUTPUT_MODES } from "@oz0/sdk";
 import type { LoadedPlugin } from "../plugin-dir/index.js";
 import type { Store } from "../store/index.js";
 import { checkAliasOptions, mergeOptions, type ProviderKind, type StructuredOutput } from "./options.js";
@@ -37,6 +37,11 @@ export interface ModelsOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Loads an installed plugin, to find the providers it registers (the catalog's loadInstalled). */
   readonly loadPlugin?: (tenant: string, plugin: string) => Promise<LoadedPlugin>;
+  /**
+   * The config an installed plugin runs with in the tenant (the catalog's, with what an operator
+   * set): what its providers' build(ctx) gets. Left out, its admin specs' defaults.
+   */
+  readonly pluginConfig?: (tenant: string, plugin: string, loaded: LoadedPlugin) => Promise<PluginConfig>;
   /** Refuses a tenant that does not exist (the catalog's check). */
   readonly requireTenant?: (tenant: string) => Promise<void>;
   /** Retries and timeouts under what each provider sets. */
@@ -457,10 +462,10 @@ export class Models {
       const plugin = await load(tenant, row.name);
       const code = plugin.code;
       if (code === undefined) continue;
-      const config = Object.assign(
-        {},
-        ...code.registrations("admin").map((admin) => admin.spec.defaultConfig ?? {}),
-      ) as Record<string, unknown>;
+      const config: Record<string, unknown> = {
+        ...((await this.#options.pluginConfig?.(tenant, row.name, plugin)) ??
+          Object.assign({}, ...code.registrations("admin").map((admin) => admin.spec.defaultConfig ?? {}))),
+      };
       for (const registration of code.registrations("provider")) {
         if (!registration.enabled) continue;
         found.push({ pluginId: row.name, spec: registration.spec, config });

@@ -1,7 +1,8 @@
 // A plugin's configuration in a tenant: its admin specs' defaults, overlaid by what an
 // operator set (`oz0 plugin config`), checked against the admin spec's schema and validate()
 // before it is stored, and shown only through its redact(). Tools, hooks and providers read it.
-// What redact() masks is secret and stored encrypted, as model keys are (secrets.ts).
+// What redact() masks, and every string its schema marks `writeOnly`, is secret and stored
+// encrypted, as model keys are (secrets.ts).
 import { type AdminIssue, Oz0Error, type PluginConfig } from "@oz0/sdk";
 import { SecretStore, secretKey, TenantSettings } from "../models/index.js";
 import type { LoadedPlugin } from "../plugin-dir/index.js";
@@ -189,12 +190,45 @@ export class PluginConfigs {
   }
 }
 
+/** What a schema-marked secret (`writeOnly: true`) shows as. */
+export const SECRET_MASK = "[secret]";
+
+/**
+ * The config through each admin spec's redact(), and with each string a schema marks secret
+ * (`writeOnly: true`, JSON Schema's word for a value that is never read back) masked.
+ */
 function redact(plugin: WithCode, config: PluginConfig): PluginConfig {
   let shown = config;
   for (const { spec } of plugin.code?.registrations("admin") ?? []) {
     if (spec.redact !== undefined) shown = spec.redact(shown);
   }
+  for (const { spec } of plugin.code?.registrations("admin") ?? []) {
+    if (spec.schema !== undefined) shown = maskWriteOnly(spec.schema, shown) as PluginConfig;
+  }
   return shown;
+}
+
+/** `value` with each non-empty string under a `writeOnly: true` schema masked; objects and lists walked. */
+function maskWriteOnly(schema: unknown, value: unknown): unknown {
+  if (typeof schema !== "object" || schema === null) return value;
+  const rule = schema as { writeOnly?: unknown; properties?: unknown; items?: unknown };
+  if (rule.writeOnly === true && typeof value === "string" && value !== "") return SECRET_MASK;
+  if (Array.isArray(value) && typeof rule.items === "object" && rule.items !== null) {
+    return value.map((item) => maskWriteOnly(rule.items, item));
+  }
+  if (typeof value === "object" && value !== null && !Array.isArray(value)) {
+    const properties = rule.properties;
+    if (typeof properties !== "object" || properties === null) return value;
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [
+        key,
+        Object.hasOwn(properties, key)
+          ? maskWriteOnly((properties as Record<string, unknown>)[key], item)
+          : item,
+      ]),
+    );
+  }
+  return value;
 }
 
 function describeIssue(issue: AdminIssue): string {

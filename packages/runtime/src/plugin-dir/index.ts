@@ -16,5 +16,6 @@ export {
   pluginToolSpec,
   pluginToolSpecs,
   type ToolManifestHandler,
+  toolDisabled,
   toolRefTarget,
 } from "./tool-manifests.js";

@@ -121,6 +121,16 @@ export function pluginToolSpec(loaded: LoadedPlugin, id: string): PluginToolSpec
   );
 }
 
+/**
+ * Whether the plugin's code took tool `id` out of use (its registration's `disable()`): a
+ * disabled tool is neither offered nor called, unless it is `required` (core: built even when
+ * its plugin does not enable it).
+ */
+export function toolDisabled(loaded: Pick<LoadedPlugin, "code">, id: string): boolean {
+  const registration = loaded.code?.registration("tool", id);
+  return registration !== undefined && !registration.enabled && registration.spec.required !== true;
+}
+
 /** Every tool of a loaded plugin: the code's in registration order, then the manifests'. */
 export function pluginToolSpecs(loaded: LoadedPlugin): PluginToolSpec[] {
   return [

@@ -16,6 +16,7 @@ import { readSchema } from "../jobs/index.js";
 import { type LintOptions, type LintReport, lintPlugin, tenantContextFromCatalog } from "../lint/index.js";
 import type { InventoryEntry } from "../policy/index.js";
 import { inScope, type ServiceCore, scoped } from "./core.js";
+import { type PluginStatusView, pluginStatus } from "./plugin-status.js";
 
 /** What the inventory says an agent or tool is for, and who answers for it. */
 export type Inventoried = { readonly inventory?: Pick<InventoryEntry, "purpose" | "owner"> };
@@ -198,6 +199,14 @@ export class PluginsService {
       // What it uses of other plugins' agents names them: only those in scope.
       uses: detail.uses.map((used) => ({ ...used, agents: used.agents.filter(visible) })),
     };
+  }
+
+  /**
+   * The live status of the tenant's plugins, or of one: each admin spec's status() and the state
+   * of each runtime it wants running (`oz0 plugin status`).
+   */
+  status(caller: Caller, plugin?: string): Promise<PluginStatusView[]> {
+    return pluginStatus(this.#core, caller, plugin);
   }
 
   /** Lints the plugin folder `dir` against the caller's tenant: its parts, and what install would refuse. */

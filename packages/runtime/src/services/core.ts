@@ -10,6 +10,7 @@ import type { Approvals, JobEngine, JobView } from "../jobs/index.js";
 import { jobNotFound } from "../jobs/index.js";
 import type { McpManager } from "../mcp/index.js";
 import type { Models } from "../models/index.js";
+import type { PluginRuntimes } from "../plugin-runtimes/index.js";
 import type { Inventory, KillSwitches, ToolPolicy } from "../policy/index.js";
 import type { Routines } from "../routines/index.js";
 import type { SkillProposals } from "../skills/index.js";
@@ -34,6 +35,7 @@ export interface ServiceDeps {
   readonly routines: Routines;
   readonly identity: Identity;
   readonly audit: Audit;
+  readonly pluginRuntimes: PluginRuntimes;
   liveWorkers(): Promise<number>;
 }
 

@@ -33,6 +33,7 @@ export type { McpLogin, McpService, SecretRemoved, SecretSet } from "./mcp.js";
 export type { ModelsService } from "./models.js";
 export type { PartHint } from "./parts.js";
 export type { PluginConfigService } from "./plugin-config.js";
+export { type AdminStatusView, type PluginStatusView, STATUS_TIMEOUT_MS } from "./plugin-status.js";
 export type { RecordFilter, RecordsService } from "./records.js";
 export type { RemoteService } from "./remote.js";
 export { type ChatTurn, type RunOutcome, type RunResult, runResult } from "./results.js";

@@ -34,6 +34,7 @@ export const SERVICE_ROLES = {
   "catalog.agent": { role: "viewer", does: "read the catalog" },
   "plugins.list": { role: "viewer", does: "list plugins" },
   "plugins.inspect": { role: "viewer", does: "inspect plugins" },
+  "plugins.status": { role: "viewer", does: "read plugins' status and runtimes" },
   "plugins.lint": { role: "viewer", does: "lint a plugin against the tenant" },
   "plugins.install": { role: "admin", does: "install plugins" },
   "plugins.update": { role: "admin", does: "update plugins" },

@@ -501,6 +501,24 @@ export interface RecordHoldsTable {
   released_at: EpochMs | null;
 }
 
+/** A plugin's runtime in a tenant: the node whose lease runs it, and its status (migration 19). */
+export interface PluginRuntimesTable {
+  tenant: string;
+  plugin: string;
+  runtime: string;
+  /** The node (worker ID) that holds the lease. */
+  node: string;
+  lease_until: EpochMs;
+  /** `starting`, `running`, `restarting`, `stopped` or `failed`. */
+  state: string;
+  /** How many times it was restarted after dying since it last started on this config. */
+  restarts: number;
+  last_error: string | null;
+  /** When it entered `state`. */
+  since: EpochMs;
+  updated_at: EpochMs;
+}
+
 export interface Database {
   tenants: TenantsTable;
   plugins: PluginsTable;
@@ -532,6 +550,7 @@ export interface Database {
   record_retention: RecordRetentionTable;
   record_holds: RecordHoldsTable;
   plugin_pools: PluginPoolsTable;
+  plugin_runtimes: PluginRuntimesTable;
   oz0_migrations: MigrationsTable;
 }
 

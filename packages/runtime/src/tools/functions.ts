@@ -10,12 +10,13 @@ import {
   modelVisibleName,
   notOwnedMessage,
   Oz0Error,
+  type PluginConfig,
   parseFunctionAddress,
   resolveReference,
 } from "@oz0/sdk";
 import { type BuiltTool, buildTool, isToolRef, parseToolRef, toolRefProblem } from "@oz0/sdk/internal";
 import { toolClashError } from "../catalog/index.js";
-import { type LoadedPlugin, pluginToolSpec, toolRefTarget } from "../plugin-dir/index.js";
+import { type LoadedPlugin, pluginToolSpec, toolDisabled, toolRefTarget } from "../plugin-dir/index.js";
 import { toolContext } from "./context.js";
 import type { PartSource } from "./source.js";
 
@@ -31,6 +32,8 @@ export interface CallableFunction {
   readonly modelName: string;
   readonly description: string;
   readonly inputSchema: JsonSchemaObject;
+  /** Whether its plugin's code has disabled its tool now: a model is not offered it, a call is refused. */
+  readonly disabled?: () => boolean;
   /**
    * Every call waits for a person's approval, whatever the tenant's policy allows (a deny rule
    * still refuses it): the rule the approval names. A harness's tool kinds the agent's
@@ -40,7 +43,13 @@ export interface CallableFunction {
   run(args: Record<string, unknown>, call: FunctionCall): Promise<unknown>;
 }
 
-function callable(plugin: string, tool: string, built: BuiltTool["functions"][number]): CallableFunction {
+function callable(
+  plugin: string,
+  tool: string,
+  built: BuiltTool["functions"][number],
+  loaded?: LoadedPlugin,
+): CallableFunction {
+  const off = loaded === undefined ? undefined : () => toolDisabled(loaded, tool);
   return {
     address: formatAddress({ kind: "function", plugin, tool, function: built.name }),
     plugin,
@@ -49,8 +58,22 @@ function callable(plugin: string, tool: string, built: BuiltTool["functions"][nu
     modelName: modelVisibleName(tool, built.name),
     description: built.description,
     inputSchema: built.inputSchema,
-    run: (args, call) => built.run(args, call),
+    ...(off === undefined ? {} : { disabled: off }),
+    run: (args, call) => {
+      // A tool its plugin disabled since the job was offered it is refused at the call too.
+      if (off?.() === true) throw disabledToolError(plugin, tool);
+      return built.run(args, call);
+    },
   };
+}
+
+/** The refusal of a tool its plugin's code disabled. */
+export function disabledToolError(plugin: string, tool: string): Oz0Error {
+  return new Oz0Error(
+    "NOT_FOUND",
+    `tool ${tool} of ${plugin} is disabled by its plugin (its registration's disable()): it is neither offered nor called until the plugin enables it again.`,
+    { data: { kind: "tool", name: tool, plugin } },
+  );
 }
 
 /** What a reference resolved to: a plugin's function, or a built-in for the job engine to provide. */
@@ -78,6 +101,11 @@ export class FunctionResolver {
   constructor(source: PartSource, options: FunctionResolverOptions) {
     this.#source = source;
     this.#options = options;
+  }
+
+  /** The config `plugin` runs with in the tenant, as its tools get it in `ctx.config`. */
+  async config(plugin: string): Promise<PluginConfig> {
+    return (await this.#source.config?.(this.#options.tenant, plugin)) ?? {};
   }
 
   /** An installed plugin, loaded once. */
@@ -121,7 +149,11 @@ export class FunctionResolver {
         },
       );
     }
-    return { kind: "function", fn: callable(owner, address.tool, built), address: owned };
+    return {
+      kind: "function",
+      fn: callable(owner, address.tool, built, await this.plugin(owner)),
+      address: owned,
+    };
   }
 
   /**
@@ -148,15 +180,16 @@ export class FunctionResolver {
     }
     const owner = await this.owner(address, bare);
     if (fresh) this.#tools.delete(`${owner}/${address.tool}`);
-    const tool = await this.tool(owner, address.tool);
     const loaded = await this.plugin(owner);
+    if (toolDisabled(loaded, address.tool)) throw disabledToolError(owner, address.tool);
+    const tool = await this.tool(owner, address.tool);
     const mcp =
       loaded.manifest.tools?.some((entry) => entry.id === address.tool && entry.mcp !== undefined) === true;
     return {
       plugin: owner,
       tool: address.tool,
       mcp,
-      functions: tool.functions.map((built) => callable(owner, address.tool, built)),
+      functions: tool.functions.map((built) => callable(owner, address.tool, built, loaded)),
     };
   }
 

@@ -34,6 +34,7 @@ export {
 } from "./dispatch.js";
 export {
   type CallableFunction,
+  disabledToolError,
   FunctionResolver,
   type FunctionResolverOptions,
   type ResolvedFunction,

@@ -367,6 +367,22 @@ const CASES: readonly RuleCase[] = [
       "plugin.yaml:10:14 warning OZ-S039 label 'gpu' is already required by the plugin's labels:, for every agent; remove it here",
     ],
   },
+  {
+    code: "OZ-S043",
+    triggers: "refuses an admin spec whose schema is not a JSON Schema oz0 can check",
+    passes: "accepts an admin spec with a JSON Schema",
+    lines: [
+      "plugin.yaml:4:7 error OZ-S043 admin spec 'config': its schema is not a JSON Schema oz0 can check (schema is invalid: data/properties/limit/type must be equal to one of the allowed values, data/properties/limit/type must be array, data/properties/limit/type must match a schema in anyOf), so no config could be set; fix the schema",
+    ],
+  },
+  {
+    code: "OZ-S044",
+    triggers: "refuses an admin spec whose default config does not pass its own schema",
+    passes: "accepts defaults that pass the schema",
+    lines: [
+      "plugin.yaml:4:7 error OZ-S044 admin spec 'config': the default config does not pass its schema (limit: must be integer); make defaultConfig pass it",
+    ],
+  },
 ];
 
 describe("each lint rule, on the fixture that triggers it and the one that passes", () => {

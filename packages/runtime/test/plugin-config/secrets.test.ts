@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { localAdmin } from "../../src/callers/index.js";
 import { pluginConfigKey } from "../../src/plugin-config/index.js";
 import { Runtime } from "../../src/runtime.js";
 
@@ -95,5 +96,31 @@ describe("plugin config secrets", () => {
     expect(await runtime.catalog.configs.unset(TENANT, "keyring")).toBe(true);
     expect(await settingsText()).not.toContain("keyring.config");
     expect(await runtime.catalog.config(TENANT, "keyring")).toMatchObject({ token: "" });
+  });
+});
+
+describe("config secrets marked in the schema", () => {
+  const LOCKBOX = fileURLToPath(new URL("../fixtures/secrets/lockbox", import.meta.url));
+  const KEY = "key-schema-8Jd3Lw5Qz1";
+  const admin = localAdmin(TENANT, "cli:alice");
+
+  it("a string the schema marks writeOnly is a secret without redact(): shown masked, stored encrypted, given in clear to the plugin", async () => {
+    await runtime.catalog.install(TENANT, LOCKBOX);
+    const view = await runtime.services.pluginConfig.set(admin, "lockbox", { apiKey: KEY });
+    expect(view.config).toEqual({ url: "https://box.example", apiKey: "[secret]" });
+    expect(await settingsText()).not.toContain(KEY);
+    expect(await runtime.catalog.configs.effective(TENANT, "lockbox")).toMatchObject({ apiKey: KEY });
+    // The tool gets it in clear, and what a call by hand reports has it redacted, as any secret.
+    const report = await runtime.services.tools.call(admin, "lockbox/box.key", {});
+    expect(report).toMatchObject({ ok: true, result: { key: "[redacted]" } });
+  });
+
+  it("a redacted value sent back keeps the secret", async () => {
+    const shown = (await runtime.services.pluginConfig.show(admin, "lockbox")).config;
+    await runtime.services.pluginConfig.set(admin, "lockbox", { ...shown, url: "https://box.internal" });
+    expect(await runtime.catalog.configs.effective(TENANT, "lockbox")).toEqual({
+      url: "https://box.internal",
+      apiKey: KEY,
+    });
   });
 });

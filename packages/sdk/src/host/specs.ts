@@ -384,8 +384,17 @@ export interface RuntimeContext {
   readonly config: PluginConfig;
   /** Aborted when the host shuts the runtime down. */
   readonly signal: AbortSignal;
+  /**
+   * Tells the host the runtime died after it started (its connection dropped, its loop threw):
+   * the host stops it and starts a new one after a backoff, as when start() throws.
+   */
+  fail(error?: unknown): void;
 }
 
+/**
+ * What a runtime's build returns. `start()` resolves once it is up (the long-lived work goes on
+ * after it, until `stop()`); a start() that throws is a death, restarted with backoff.
+ */
 export interface RuntimeInstance {
   start(): Awaitable<void>;
   stop(): Awaitable<void>;

@@ -36,6 +36,34 @@ const GrantReport = z
       "What was granted (the plugin version whose uses: it is, and what it lists by address), or taken back; version is null for a revoke of a plugin that had no grant.",
   });
 
+const AdminStatus = z
+  .object({
+    name: z.string().openapi({ description: "The admin spec's name (status for a status-only one)." }),
+    state: z.enum(["ok", "degraded", "error", "off"]),
+    message: z.string().optional(),
+    details: z.record(z.string(), z.unknown()).optional(),
+  })
+  .openapi("PluginAdminStatus", { description: "What an admin spec's status() said now." });
+const RuntimeStatus = z
+  .object({
+    plugin: z.string(),
+    runtime: z.string(),
+    state: z.enum(["starting", "running", "restarting", "stopped", "failed"]),
+    restarts: z.number().int(),
+    lastError: z.string().nullable(),
+    since: z
+      .number()
+      .nullable()
+      .openapi({ description: "When it entered its state, epoch ms; null if it never ran." }),
+    node: z.string().nullable().openapi({ description: "The node running it; null when none does." }),
+  })
+  .openapi("PluginRuntimeStatus", { description: "A plugin runtime as the node running it last wrote it." });
+const PluginStatus = z
+  .object({ plugin: z.string(), admin: z.array(AdminStatus), runtimes: z.array(RuntimeStatus) })
+  .openapi("PluginStatus", {
+    description: "A plugin's live status: its admin specs' status() and its runtimes.",
+  });
+
 const PluginParams = z.object({
   tenant: TenantParam,
   name: z
@@ -95,6 +123,31 @@ const routes = {
     middleware: [permit("plugins.inspect")] as const,
     request: { params: PluginParams },
     responses: { 200: json(PluginDetail, "The plugin."), ...errors },
+  }),
+  statuses: createRoute({
+    operationId: "listPluginStatus",
+    method: "get",
+    path: "/v1/t/{tenant}/plugin-status",
+    summary: "The live status of every plugin of the tenant",
+    tags: ["plugins"],
+    security,
+    middleware: [permit("plugins.status")] as const,
+    request: { params: TenantParams },
+    responses: {
+      200: json(z.object({ plugins: z.array(PluginStatus) }), "Each plugin's status."),
+      ...errors,
+    },
+  }),
+  status: createRoute({
+    operationId: "getPluginStatus",
+    method: "get",
+    path: "/v1/t/{tenant}/plugins/{name}/status",
+    summary: "A plugin's live status: its admin specs' status() and the state of its runtimes",
+    tags: ["plugins"],
+    security,
+    middleware: [permit("plugins.status")] as const,
+    request: { params: PluginParams },
+    responses: { 200: json(PluginStatus, "The plugin's status."), ...errors },
   }),
   install: createRoute({
     operationId: "installPlugin",
@@ -182,6 +235,15 @@ export function registerPluginRoutes(app: OpenAPIHono<ServerEnv>, runtime: Runti
       200,
     ),
   );
+  // The views are readonly; the response schema describes the same shape.
+  type StatusBody = z.infer<typeof PluginStatus>;
+  app.openapi(routes.statuses, async (c) =>
+    c.json({ plugins: (await plugins.status(c.get("caller"))) as StatusBody[] }, 200),
+  );
+  app.openapi(routes.status, async (c) => {
+    const [status] = await plugins.status(c.get("caller"), c.req.valid("param").name);
+    return c.json(status as StatusBody, 200);
+  });
   app.openapi(routes.install, async (c) => {
     const query = c.req.valid("query");
     const bundle = await uploaded(c, query.source);

@@ -1,6 +1,7 @@
 // Every lint rule, in the order they run. The schema's own problems are classified where files
 // are read (../classify.ts); these are the rules that need more than one file, the disk, the
 // code's registrations or the tenant.
+import { checkAdmin } from "./admin.js";
 import { checkBuiltins } from "./builtins.js";
 import { checkCapabilities } from "./capabilities.js";
 import { checkCards } from "./cards.js";
@@ -38,6 +39,7 @@ export const RULES: readonly LintRule[] = [
   checkReferences,
   checkBuiltins,
   checkCapabilities,
+  checkAdmin,
   checkFailureContract,
   checkRoutines,
   checkLabels,
