@@ -2269,7 +2269,7 @@ export interface components {
             /** @example github/issues */
             tool: string;
             /** @enum {string} */
-            kind: "env" | "header";
+            kind: "env" | "header" | "oauth";
             name: string;
             /** @description Kept encrypted; never shown again. */
             value: string;
@@ -11450,7 +11450,7 @@ export interface operations {
                     "application/json": {
                         tool: string;
                         /** @enum {string} */
-                        kind: "env" | "header";
+                        kind: "env" | "header" | "oauth";
                         name: string;
                     };
                 };
@@ -11524,7 +11524,7 @@ export interface operations {
         parameters: {
             query: {
                 tool: string;
-                kind?: "env" | "header";
+                kind?: "env" | "header" | "oauth";
                 /** @description With kind: one secret; neither: all. */
                 name?: string;
             };

@@ -61,6 +61,7 @@ export {
 export {
   importMcpServers,
   loopback,
+  MCP_SECRET_KINDS,
   type McpImport,
   type McpSecretKind,
   type McpSecretNames,

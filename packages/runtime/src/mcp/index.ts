@@ -24,6 +24,7 @@ export { McpManager, type McpManagerOptions, type McpToolsChange } from "./manag
 export { type Authorizer, type Loopback, loopback, needsLogin } from "./oauth.js";
 export { functionResult, type McpCallResult, type McpContentBlock } from "./results.js";
 export {
+  MCP_SECRET_KINDS,
   type McpSecretKind,
   type McpSecretNames,
   McpSecrets,

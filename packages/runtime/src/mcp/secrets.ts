@@ -27,7 +27,9 @@ export interface McpSecretNames {
   readonly oauth: readonly string[];
 }
 
-export type McpSecretKind = "env" | "header" | "oauth";
+/** What a tool's secret is for: its server's env (stdio), a header (HTTP), or its `oauth:` grant. */
+export const MCP_SECRET_KINDS = ["env", "header", "oauth"] as const;
+export type McpSecretKind = (typeof MCP_SECRET_KINDS)[number];
 
 /** The OAuth credentials a tool's `oauth:` grant may read, by the name they are set under. */
 export const OAUTH_SECRET_NAMES = ["client_secret", "private_key", "id_token", "idp_client_secret"] as const;

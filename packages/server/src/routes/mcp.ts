@@ -1,15 +1,15 @@
-// The tenant's MCP-backed tools: what each server lists now, and the secrets (env variables or
-// headers) their servers are started with. A secret's value goes in a request body only, and is
+// The tenant's MCP-backed tools: what each server lists now, and the secrets (env variables,
+// headers, OAuth credentials) their servers are started or authorized with. A secret's value goes in a request body only, and is
 // never in an answer, the audit log or the server's output; lists name secrets, never values.
 // `oz0 mcp import` reads and writes its files on the client and keeps the secrets here.
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
-import type { Services } from "@oz0/runtime";
+import { MCP_SECRET_KINDS, type Services } from "@oz0/runtime";
 import { Oz0Error } from "@oz0/sdk";
 import type { ServerEnv } from "../env.js";
 import { TenantParam } from "../schemas.js";
 import { body, errors, json, permit, security, segment } from "./shared.js";
 
-const KIND = z.enum(["env", "header"]);
+const KIND = z.enum(MCP_SECRET_KINDS);
 const TOOL = z.string().min(1).max(256).openapi({ example: "github/issues" });
 
 const ReportSchema = z
@@ -60,7 +60,8 @@ const KeepSecretsBody = z
         z
           .object({
             tool: z.string().min(1).max(256),
-            kind: KIND,
+            // What an imported server's config holds: its env and headers, never an OAuth grant's.
+            kind: z.enum(["env", "header"]),
             name: z.string().max(256),
             value: z.string().max(65_536),
             why: z.string().max(1024),
