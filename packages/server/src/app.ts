@@ -27,6 +27,7 @@ import { registerRecordRoutes } from "./routes/records.js";
 import { registerRoutineRoutes, registerRoutineWebhooks } from "./routes/routines.js";
 import { CSRF_HEADER, registerMeRoute, registerSessionRoutes, SESSION_COOKIE } from "./routes/sessions.js";
 import { registerToolRoutes } from "./routes/tools.js";
+import { registerUsageRoutes } from "./routes/usage.js";
 import { HealthSchema } from "./schemas.js";
 import {
   DEFAULT_BODY_LIMIT,
@@ -134,6 +135,7 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
   registerA2aRoutes(app, options.runtime, options.eventPollMs ?? 100);
   registerNodeRoutes(app, options.runtime.services);
   registerToolRoutes(app, options.runtime.services);
+  registerUsageRoutes(app, options.runtime.services);
 
   app.doc31(OPENAPI_PATH, {
     openapi: "3.1.0",
