@@ -1,5 +1,6 @@
 // The console's job page for a 1,000-step job: how long it takes to open, from navigation until
-// the whole timeline is drawn (the job's answer card on the page), in Debian's chromium driven by
+// the timeline is drawn (the job's answer card on the page; the rows between its start and its
+// newest ones folded, each call counted in the fold), in Debian's chromium driven by
 // playwright-core against a real server on loopback. The job (one tool call per step, on the
 // offline test model) runs first, embedded; then the page is opened RUNS times in a fresh
 // profile, signed in, and the median and slowest are printed with the API requests it made.
@@ -100,6 +101,8 @@ try {
     await page.getByRole("heading", { name: "Agents", level: 1 }).waitFor();
     const times = [];
     let requests = [];
+    let lastDrawn = { drawn: 0, folded: 0 };
+    const streamed = [];
     for (let run = 0; run < RUNS; run++) {
       requests = [];
       const seen = (request) => {
@@ -112,13 +115,31 @@ try {
       await page.goto(`${server.url}/t/${TENANT}/jobs/${job.id}`);
       await page.locator("[data-kind=job_succeeded]").waitFor();
       times.push(performance.now() - from);
+      // When the events' stream had all of them (its end event closes it), from navigation.
+      streamed.push(
+        await page.evaluate(
+          `performance.getEntriesByType("resource").find((entry) => entry.name.includes("/events"))?.responseEnd ?? NaN`,
+        ),
+      );
       page.off("request", seen);
+      // Drawn or folded (the fold says how many it holds), every call is on the page.
       const drawn = await page.locator("[data-kind=tool_call]").count();
-      if (drawn !== STEPS) throw new Error(`the page drew ${drawn} tool calls of ${STEPS}`);
+      const fold = page.locator("[data-kind=folded]");
+      const folded = (await fold.count()) === 0 ? 0 : Number(await fold.getAttribute("data-tool-calls"));
+      if (drawn + folded !== STEPS)
+        throw new Error(`the page drew ${drawn} tool calls and folded ${folded}, of ${STEPS}`);
+      lastDrawn = { drawn, folded };
     }
     times.sort((a, b) => a - b);
     console.log(
-      `job page of a ${STEPS}-step job opened (navigation → every event drawn): median ${times[Math.floor(RUNS / 2)].toFixed(0)} ms, slowest ${times.at(-1).toFixed(0)} ms over ${RUNS} runs`,
+      `job page of a ${STEPS}-step job opened (navigation → the answer drawn, with the start, the newest rows and the fold): median ${times[Math.floor(RUNS / 2)].toFixed(0)} ms, slowest ${times.at(-1).toFixed(0)} ms over ${RUNS} runs`,
+    );
+    streamed.sort((a, b) => a - b);
+    console.log(
+      `of which the events' stream, until its end event: median ${streamed[Math.floor(RUNS / 2)].toFixed(0)} ms`,
+    );
+    console.log(
+      `the page drew ${lastDrawn.drawn} tool calls and folded ${lastDrawn.folded} (drawn on demand by "Show … earlier")`,
     );
     console.log(`load average while it ran: ${loadavg()[0].toFixed(1)} (a loaded machine draws slower)`);
     console.log(`API requests while it opened: ${requests.length} (${[...new Set(requests)].join(", ")})`);

@@ -236,7 +236,19 @@ function Cancel(props: { me: Me; id: string; onDone: () => void }) {
 
 const GOVERNANCE = new Set(["governance_checked", "governance_denied", "hook_error"]);
 
-/** The events as the timeline shows them: a call with its result, the context parts together. */
+/** The rows before the fold: the job's start, its claim and its context. */
+const HEAD = 3;
+/** The newest rows drawn when a job opens; a long job's rows between are folded. */
+const TAIL = 150;
+/** How many more folded rows each "show earlier" draws. */
+const MORE = 500;
+
+/**
+ * The events as the timeline shows them: a call with its result, the context parts together.
+ * A long job's page draws its first rows and its newest ones, and folds those between into one
+ * row that says what they hold and draws them on demand: what the browser lays out stays the
+ * same size whatever the job's length, so a 1,000-step job opens as fast as a short one.
+ */
 export function Timeline(props: {
   me: Me;
   jobId: string;
@@ -251,47 +263,55 @@ export function Timeline(props: {
     const decided = new Set<string>();
     const answered = new Set<string>();
     const context: JobEvent[] = [];
+    const rows: JobEvent[] = [];
     let steps = 0;
     for (const event of events) {
       if (event.kind === "tool_result") results.set(String(event.data.callId), event);
       else if (event.kind === "approval_decided") decided.add(String(event.data.approval));
       else if (event.kind === "answer_received") answered.add(String(event.data.callId));
-      else if (event.kind === "context_part_contributed") context.push(event);
       else if (event.kind === "model_call") steps = Math.max(steps, Number(event.data.step));
+      if (event.kind === "context_part_contributed") {
+        if (context.length === 0) rows.push(event);
+        context.push(event);
+      } else if (event.kind !== "tool_result") rows.push(event);
     }
-    return { results, decided, answered, context, steps };
+    return { results, decided, answered, context, rows, steps };
   }, [events]);
+  const [tail, setTail] = useState(TAIL);
   const open = status !== undefined && !TERMINAL.has(status);
   const streaming = Object.entries(props.deltas).filter(([step]) => Number(step) > view.steps);
-  let contextShown = false;
+  const { rows } = view;
+  const foldEnd = Math.max(HEAD, rows.length - tail);
+  const folded = foldEnd > HEAD ? rows.slice(HEAD, foldEnd) : [];
+  const drawn = folded.length === 0 ? rows : [...rows.slice(0, HEAD), ...rows.slice(foldEnd)];
+  const row = (event: JobEvent) =>
+    event.kind === "context_part_contributed" ? (
+      <ContextParts key={event.seq} parts={view.context} />
+    ) : (
+      <EventRow
+        key={event.seq}
+        me={me}
+        jobId={props.jobId}
+        event={event}
+        result={event.kind === "tool_call" ? view.results.get(String(event.data.callId)) : undefined}
+        settled={
+          event.kind === "approval_requested"
+            ? view.decided.has(String(event.data.approval))
+            : event.kind === "job_waiting"
+              ? view.answered.has(String((event.data.for as { callId?: string }).callId))
+              : false
+        }
+        open={open}
+        onChange={props.onChange}
+      />
+    );
   return (
     <ol class="timeline" aria-label="Job events">
-      {events.map((event) => {
-        if (event.kind === "tool_result") return null;
-        if (event.kind === "context_part_contributed") {
-          if (contextShown) return null;
-          contextShown = true;
-          return <ContextParts key={event.seq} parts={view.context} />;
-        }
-        return (
-          <EventRow
-            key={event.seq}
-            me={me}
-            jobId={props.jobId}
-            event={event}
-            result={event.kind === "tool_call" ? view.results.get(String(event.data.callId)) : undefined}
-            settled={
-              event.kind === "approval_requested"
-                ? view.decided.has(String(event.data.approval))
-                : event.kind === "job_waiting"
-                  ? view.answered.has(String((event.data.for as { callId?: string }).callId))
-                  : false
-            }
-            open={open}
-            onChange={props.onChange}
-          />
-        );
-      })}
+      {drawn.slice(0, Math.min(HEAD, drawn.length)).map(row)}
+      {folded.length === 0 ? null : (
+        <Folded events={folded} onMore={() => setTail((before) => before + MORE)} />
+      )}
+      {drawn.slice(HEAD).map(row)}
       {streaming.map(([step, text]) => (
         <li key={`delta-${step}`} class="event event-delta" aria-live="polite">
           <p class="event-head">
@@ -301,6 +321,38 @@ export function Timeline(props: {
         </li>
       ))}
     </ol>
+  );
+}
+
+/** The folded rows of a long job: the steps and calls they hold, and a button to draw more. */
+function Folded(props: { events: readonly JobEvent[]; onMore: () => void }) {
+  let first: number | undefined;
+  let last: number | undefined;
+  let calls = 0;
+  for (const event of props.events) {
+    if (event.kind === "model_call") {
+      const step = Number(event.data.step);
+      first = Math.min(first ?? step, step);
+      last = Math.max(last ?? step, step);
+    } else if (event.kind === "tool_call") calls += 1;
+  }
+  const count = props.events.length;
+  const more = Math.min(MORE, count);
+  return (
+    <li class="event event-folded" data-kind="folded" data-events={count} data-tool-calls={calls}>
+      <p class="event-head">
+        <strong>
+          {count.toLocaleString("en-US")} earlier {count === 1 ? "event" : "events"} folded
+        </strong>{" "}
+        <span class="muted">
+          {first === undefined ? "" : first === last ? `step ${first} · ` : `steps ${first}–${last} · `}
+          {calls.toLocaleString("en-US")} tool {calls === 1 ? "call" : "calls"}
+        </span>
+      </p>
+      <button type="button" onClick={props.onMore}>
+        Show {more === count ? "all" : more.toLocaleString("en-US")} earlier
+      </button>
+    </li>
   );
 }
 
