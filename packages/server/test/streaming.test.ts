@@ -187,4 +187,61 @@ describe("model text over server-sent events", () => {
     await stream.ended;
     await test.request(`/v1/t/${LAB}/chats/${id}/end`, { method: "POST", key: "runner" });
   });
+
+  it("answers a chat's messages as an event stream when asked: the job first, the text as it comes, then the turn", async () => {
+    const turnOf = async (path: string, text: string, agent?: string) => {
+      const abort = new AbortController();
+      const response = await test.request(`/v1/t/${LAB}${path}`, {
+        method: "POST",
+        key: "runner",
+        headers: { accept: "text/event-stream" },
+        body: JSON.stringify(agent === undefined ? { text } : { agent, text }),
+        signal: abort.signal,
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toContain("text/event-stream");
+      const stream = readEvents(response, abort);
+      await stream.ended;
+      return stream.messages;
+    };
+    const first = await turnOf("/chats", "hi", "narrator/chatter");
+    expect(first[0]?.event).toBe("job");
+    const id = (JSON.parse(first[0]!.data) as { id: string }).id;
+    const texts = first
+      .filter((message) => message.event === "delta")
+      .map((message) => JSON.parse(message.data).text);
+    expect(texts.length).toBeGreaterThan(1);
+    expect(texts.join("")).toBe("Hello there, how can I help?");
+    expect(first.at(-1)?.event).toBe("turn");
+    const turn = JSON.parse(first.at(-1)!.data) as { job: { id: string; status: string }; answer: string };
+    expect(turn).toMatchObject({ job: { id, status: "waiting" }, answer: "Hello there, how can I help?" });
+    const second = await turnOf(`/chats/${id}/messages`, "thanks");
+    expect(second.map((message) => message.event).filter((event) => event !== "delta")).toEqual(["turn"]);
+    expect(
+      second
+        .filter((message) => message.event === "delta")
+        .map((message) => JSON.parse(message.data).text)
+        .join(""),
+    ).toBe("Glad to help again, goodbye.");
+    await test.request(`/v1/t/${LAB}/chats/${id}/end`, { method: "POST", key: "runner" });
+  });
+
+  it("refuses a streamed chat with a hidden or missing agent or job before any stream opens, as the JSON answer does", async () => {
+    for (const [path, body] of [
+      ["/chats", { agent: "narrator/nobody", text: "hi" }],
+      ["/chats/no-such-job/messages", { text: "hi" }],
+    ] as const) {
+      const ask = (accept: string) =>
+        test.request(`/v1/t/${LAB}${path}`, {
+          method: "POST",
+          key: "runner",
+          headers: { accept },
+          body: JSON.stringify(body),
+        });
+      const streamed = await ask("text/event-stream");
+      const plain = await ask("application/json");
+      expect(streamed.status).toBe(404);
+      expect(await streamed.json()).toEqual(await plain.json());
+    }
+  });
 });

@@ -23,6 +23,7 @@ export {
   answerText,
   type ChatOpen,
   type ChatService,
+  type ChatWatch,
   type FollowJob,
   type JobSearch,
   type JobsService,

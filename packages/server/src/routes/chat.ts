@@ -3,7 +3,11 @@
 // it lets the job succeed with its last answer. Every step is a runner's.
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { ChatTurn, Services } from "@oz0/runtime";
+import { errorShape } from "@oz0/sdk";
+import type { Context } from "hono";
+import { streamSSE } from "hono/streaming";
 import type { ServerEnv } from "../env.js";
+import { wantsEventStream } from "../events.js";
 import { JobParams, JobSchema, TenantParam } from "../schemas.js";
 import { body, errors, json, permit, security } from "./shared.js";
 
@@ -33,6 +37,16 @@ const SayBody = z
 
 const tags = ["chat"];
 
+function turnResponse(description: string) {
+  return {
+    content: {
+      "application/json": { schema: TurnSchema },
+      "text/event-stream": { schema: z.string().openapi({ description: "Server-sent events." }) },
+    },
+    description,
+  };
+}
+
 const routes = {
   agent: createRoute({
     operationId: "chatAgent",
@@ -58,23 +72,26 @@ const routes = {
     method: "post",
     path: "/v1/t/{tenant}/chats",
     summary: "Open a chat with an agent: its first message starts the chat's job",
-    description: "Answers once the agent has answered the message; the job then waits for the next one.",
+    description:
+      "Answers once the agent has answered the message; the job then waits for the next one. With Accept: text/event-stream the answer is a stream instead: `event: job` (`{id}`) once the job exists, `event: delta` (`{text}`) as the model's text arrives, then `event: turn` with the turn as the JSON answer has it; a failure once the stream has opened is `event: error` with the error as any error answer has it.",
     tags,
     security,
     middleware: [permit("chat.say")] as const,
     request: { params: z.object({ tenant: TenantParam }), ...body(OpenChatBody) },
-    responses: { 201: json(TurnSchema, "The chat's job and the agent's answer."), ...errors },
+    responses: { 201: turnResponse("The chat's job and the agent's answer."), ...errors },
   }),
   say: createRoute({
     operationId: "sayInChat",
     method: "post",
     path: "/v1/t/{tenant}/chats/{id}/messages",
     summary: "Send the next message of a chat",
+    description:
+      "Answers once the agent has answered it. With Accept: text/event-stream the answer is a stream instead: `event: job` (`{id}`) once the job exists, `event: delta` (`{text}`) as the model's text arrives, then `event: turn` with the turn as the JSON answer has it; a failure once the stream has opened is `event: error` with the error as any error answer has it.",
     tags,
     security,
     middleware: [permit("chat.say")] as const,
     request: { params: JobParams, ...body(SayBody) },
-    responses: { 200: json(TurnSchema, "The job and the agent's answer."), ...errors },
+    responses: { 200: turnResponse("The job and the agent's answer."), ...errors },
   }),
   end: createRoute({
     operationId: "endChat",
@@ -106,15 +123,50 @@ export function registerChatRoutes(app: OpenAPIHono<ServerEnv>, services: Servic
   });
   app.openapi(routes.open, async (c) => {
     const sent = c.req.valid("json");
-    return c.json(turn(await chat.say(c.get("caller"), { agent: sent.agent, text: sent.text })), 201);
+    const caller = c.get("caller");
+    const message = { agent: sent.agent, text: sent.text };
+    if (wantsEventStream(c.req.header("accept"))) {
+      // Refused before the stream opens: a missing or hidden agent is an ordinary error answer.
+      await chat.open(caller, sent.agent);
+      return streamTurn(c, (watch) => chat.say(caller, message, watch)) as never;
+    }
+    return c.json(turn(await chat.say(caller, message)), 201);
   });
   app.openapi(routes.say, async (c) => {
-    const said = await chat.say(c.get("caller"), {
-      agent: "",
-      job: c.req.valid("param").id,
-      text: c.req.valid("json").text,
-    });
-    return c.json(turn(said), 200);
+    const caller = c.get("caller");
+    const id = c.req.valid("param").id;
+    const message = { agent: "", job: id, text: c.req.valid("json").text };
+    if (wantsEventStream(c.req.header("accept"))) {
+      await services.jobs.get(caller, id);
+      return streamTurn(c, (watch) => chat.say(caller, message, watch)) as never;
+    }
+    return c.json(turn(await chat.say(caller, message)), 200);
   });
   app.openapi(routes.end, async (c) => c.json(await chat.end(c.get("caller"), c.req.valid("param").id), 200));
+}
+
+type Say = Parameters<Services["chat"]["say"]>[2];
+
+/** A turn as server-sent events: the job once it exists, the model's text as it comes, the turn. */
+function streamTurn(c: Context<ServerEnv>, say: (watch: NonNullable<Say>) => Promise<ChatTurn>): Response {
+  return streamSSE(c, async (stream) => {
+    const stop = new AbortController();
+    stream.onAbort(() => stop.abort());
+    // Frames are written in order: each waits for the one before it.
+    let written: Promise<unknown> = Promise.resolve();
+    const send = (event: string, data: unknown) => {
+      written = written.then(() => stream.writeSSE({ event, data: JSON.stringify(data) }));
+    };
+    try {
+      const said = await say({
+        signal: stop.signal,
+        onJob: (id) => send("job", { id }),
+        onText: (text) => send("delta", { text }),
+      });
+      send("turn", turn(said));
+    } catch (error) {
+      send("error", errorShape(error));
+    }
+    await written;
+  });
 }
