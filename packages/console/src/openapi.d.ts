@@ -1029,7 +1029,7 @@ export interface paths {
         put?: never;
         /**
          * Open a chat with an agent: its first message starts the chat's job
-         * @description Answers once the agent has answered the message; the job then waits for the next one.
+         * @description Answers once the agent has answered the message; the job then waits for the next one. With Accept: text/event-stream the answer is a stream instead: `event: job` (`{id}`) once the job exists, `event: delta` (`{text}`) as the model's text arrives, then `event: turn` with the turn as the JSON answer has it; a failure once the stream has opened is `event: error` with the error as any error answer has it.
          */
         post: operations["openChat"];
         delete?: never;
@@ -1047,7 +1047,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send the next message of a chat */
+        /**
+         * Send the next message of a chat
+         * @description Answers once the agent has answered it. With Accept: text/event-stream the answer is a stream instead: `event: job` (`{id}`) once the job exists, `event: delta` (`{text}`) as the model's text arrives, then `event: turn` with the turn as the JSON answer has it; a failure once the stream has opened is `event: error` with the error as any error answer has it.
+         */
         post: operations["sayInChat"];
         delete?: never;
         options?: never;
@@ -8461,6 +8464,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ChatTurn"];
+                    "text/event-stream": string;
                 };
             };
             /** @description No credentials, or a key the server does not accept (UNAUTHENTICATED). */
@@ -8551,6 +8555,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ChatTurn"];
+                    "text/event-stream": string;
                 };
             };
             /** @description No credentials, or a key the server does not accept (UNAUTHENTICATED). */

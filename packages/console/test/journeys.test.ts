@@ -45,12 +45,34 @@ beforeAll(async () => {
       ["ada", "admin", ["*"]],
       ["vic", "viewer", ["*"]],
       ["sam", "runner", ["console-lab/greeter"]],
+      ["opal", "operator", ["*"]],
     ] as const) {
       await runtime.identity.addUser(ROOT, user, PASSWORD);
       await runtime.identity.addMember(LAB_ROOT, { user, role, agents: [...agents] });
     }
     await runtime.services.policy.set(LAB_ROOT, "ask", "console-lab/desk.pay");
     await runtime.services.pluginConfig.set(LAB_ROOT, "console-lab", { token: TOKEN });
+    // Priced, so the usage chart has costs to draw: dollars per million tokens.
+    await runtime.services.models.setPrice(LAB_ROOT, "test:*", { input: 1000, output: 2000 });
+    const records = runtime.catalog.records;
+    await records.put(
+      TENANT,
+      { plugin: "console-lab", kind: "contact", key: "c-1" },
+      { name: "Ada" },
+      "ada@example.com",
+    );
+    await records.put(
+      TENANT,
+      { plugin: "console-lab", kind: "contact", key: "c-1" },
+      { name: "Ada Lovelace" },
+      "ada@example.com",
+    );
+    await records.put(
+      TENANT,
+      { plugin: "console-lab", kind: "contact", key: "c-2" },
+      { name: "Bob" },
+      "bob@example.com",
+    );
   } finally {
     await runtime.close();
   }
@@ -254,6 +276,123 @@ describe("the console's journeys", () => {
     await timeline().getByText('"endpoint": "https://desk.internal"').first().waitFor();
   });
 
+  it("charts usage per agent, model and day on the governance page, in the page itself, with the budgets", async () => {
+    await page.goto(`${server.url}/t/${TENANT}/governance`);
+    const usage = page.getByRole("region", { name: "Usage" });
+    const chart = usage.getByRole("img", { name: "Cost per agent over the last 30 days" });
+    await chart.waitFor();
+    // The jobs run so far each count, by agent; the chart's bars are the table's rows.
+    const table = usage.getByRole("table", { name: "Usage per agent" });
+    await table.getByRole("cell", { name: "console-lab/greeter", exact: true }).waitFor();
+    expect(await chart.locator("[data-key='console-lab/greeter'] rect").count()).toBe(1);
+    const rows = await table.locator("tbody tr").count();
+    expect(await chart.locator("rect").count()).toBe(rows);
+    expect(await table.locator("tfoot").textContent()).toMatch(/Total\$\d+\.\d{2}/);
+    await usage.getByLabel("Per", { exact: true }).selectOption("model");
+    await usage
+      .getByRole("table", { name: "Usage per model" })
+      .getByRole("cell", { name: "test:scripts/greeter.yaml" })
+      .waitFor();
+    await usage.getByLabel("Per", { exact: true }).selectOption("day");
+    const today = new Date().toISOString().slice(0, 10);
+    await usage.getByRole("table", { name: "Usage per day" }).getByRole("cell", { name: today }).waitFor();
+    await usage.getByLabel("Chart", { exact: true }).selectOption("tokens");
+    await usage.getByRole("img", { name: "Tokens per day over the last 30 days" }).waitFor();
+    await usage.getByLabel("Per", { exact: true }).selectOption("agent");
+    await usage.getByLabel("Chart", { exact: true }).selectOption("cost");
+    await page
+      .getByRole("region", { name: "Budgets" })
+      .getByText("No budgets: the governance plugin is not installed", { exact: false })
+      .waitFor();
+    await shot("governance-usage");
+  });
+
+  it("streams a chat's turns from the chat routes' event stream, and each turn goes to the chat's one job", async () => {
+    await page.goto(`${server.url}/t/${TENANT}/chat/console-lab/chatter`);
+    const turns = page.getByRole("list", { name: "Turns" });
+    const answered = page.waitForResponse(
+      (response) =>
+        response.url().endsWith(`/v1/t/${TENANT}/chats`) && response.request().method() === "POST",
+    );
+    await page.getByLabel("Message").fill("hi");
+    await page.getByRole("button", { name: "Send" }).click();
+    const response = await answered;
+    expect(response.headers()["content-type"]).toContain("text/event-stream");
+    await turns.getByText("Hello there, how can I help?").waitFor();
+    await page.getByRole("link", { name: "Its job" }).waitFor();
+    const job = (await page.getByRole("link", { name: "Its job" }).getAttribute("href"))!;
+    await page.getByLabel("Message").fill("thanks");
+    await page.getByRole("button", { name: "Send" }).click();
+    await turns.getByText("Glad to help again, goodbye.").waitFor();
+    expect(await turns.getByRole("listitem").count()).toBe(4);
+    expect(await page.getByRole("link", { name: "Its job" }).getAttribute("href")).toBe(job);
+    await shot("chat");
+    await page.getByRole("button", { name: "End chat" }).click();
+    await page.goto(`${server.url}${job}`);
+    await statusIs("succeeded");
+    expect(await timeline().locator("[data-kind=model_call]").count()).toBe(2);
+  });
+
+  it("shows a plugin's grants and what it is, and leaves its live status to the server", async () => {
+    await page.goto(`${server.url}/t/${TENANT}/plugins/console-lab`);
+    const grants = page.getByRole("region", { name: "Grants" });
+    await grants.getByText("Its uses: asks nothing of other plugins.").waitFor();
+    expect(await grants.getByRole("button").count()).toBe(0);
+    await page.getByRole("region", { name: "Status" }).waitFor();
+    await page.getByText("Bundle digest").first().waitFor();
+  });
+
+  it("lists records with their versions, places a hold that refuses erasure, and erases a subject as an admin", async () => {
+    await page.goto(`${server.url}/t/${TENANT}/records`);
+    const records = page.getByRole("table", { name: "Records, newest first" });
+    await records.getByText("console-lab/contact/c-1").waitFor();
+    expect(await records.locator("tbody tr").count()).toBe(2);
+    await page.getByRole("button", { name: "Versions of c-1" }).click();
+    const versions = page.getByRole("list", { name: "Versions of c-1" });
+    await versions.getByText('"name": "Ada Lovelace"').waitFor();
+    expect(await versions.getByRole("listitem").count()).toBe(2);
+    await page.getByLabel("Subject", { exact: true }).first().fill("bob@example.com");
+    await page.getByRole("button", { name: "Filter" }).click();
+    await records.getByText("console-lab/contact/c-1").waitFor({ state: "detached" });
+    expect(await records.locator("tbody tr").count()).toBe(1);
+    // A hold on the subject: erasing it is refused while the hold stands.
+    const holds = page.getByRole("region", { name: "Legal holds" });
+    await holds.getByLabel("Subject").fill("ada@example.com");
+    await holds.getByLabel("Reason").fill("litigation 42");
+    await holds.getByRole("button", { name: "Place hold" }).click();
+    await holds.getByRole("cell", { name: "litigation 42" }).waitFor();
+    await shot("records");
+    page.once("dialog", (dialog) => void dialog.accept());
+    const erase = page.getByRole("region", { name: "Erase a subject" });
+    await erase.getByLabel("Subject to erase").fill("ada@example.com");
+    await erase.getByRole("button", { name: "Erase" }).click();
+    await erase.getByRole("alert").waitFor();
+    expect(await erase.getByRole("alert").textContent()).toContain("hold");
+    await holds.getByRole("button", { name: "Release the hold on subject ada@example.com" }).click();
+    await holds.getByText("No hold is in force.").waitFor();
+    page.once("dialog", (dialog) => void dialog.accept());
+    await erase.getByRole("button", { name: "Erase" }).click();
+    await erase
+      .getByRole("status")
+      .getByText("Erased ada@example.com: 1 records (2 versions)", { exact: false })
+      .waitFor();
+    await page.getByLabel("Subject", { exact: true }).first().fill("ada@example.com");
+    await page.getByRole("button", { name: "Filter" }).click();
+    await page.getByRole("region", { name: "Records" }).getByText("No records match.").waitFor();
+  });
+
+  it("an operator may keep records and place holds but is offered no erasure", async () => {
+    await signOut();
+    await signIn("opal");
+    await page.goto(`${server.url}/t/${TENANT}/records`);
+    await page.getByRole("table", { name: "Records, newest first" }).waitFor();
+    await page.getByRole("button", { name: "Place hold" }).waitFor();
+    expect(await page.getByRole("region", { name: "Erase a subject" }).count()).toBe(0);
+    expect(await page.getByRole("button", { name: "Erase" }).count()).toBe(0);
+    await signOut();
+    await signIn("ada");
+  });
+
   it("a viewer sees everything in scope and is offered nothing it may not do", async () => {
     // A call left held, so the inbox has one for the viewer to see.
     const job = await startFromPage("console-lab/payer", "pay INV-8");
@@ -282,6 +421,14 @@ describe("the console's journeys", () => {
     await page.goto(`${server.url}/t/${TENANT}/plugins/console-lab`);
     await page.getByRole("heading", { name: "Config" }).waitFor();
     expect(await page.getByRole("button", { name: "Save config" }).count()).toBe(0);
+    // Usage is a viewer's to read; records, holds and erasure are not.
+    await page.goto(`${server.url}/t/${TENANT}/governance`);
+    await page.getByRole("img", { name: "Cost per agent over the last 30 days" }).waitFor();
+    expect(await sections.getByRole("link", { name: "Records" }).count()).toBe(0);
+    await page.goto(`${server.url}/t/${TENANT}/records`);
+    await page.getByRole("alert").filter({ hasText: "FORBIDDEN" }).first().waitFor();
+    for (const name of ["Erase", "Place hold", "Set retention", "Release"])
+      expect(await page.getByRole("button", { name }).count()).toBe(0);
     await page.goto(`${server.url}/t/${TENANT}/members`);
     await page.getByRole("alert").filter({ hasText: "FORBIDDEN" }).waitFor();
     await signOut();

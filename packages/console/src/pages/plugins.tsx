@@ -5,7 +5,7 @@ import { useState } from "preact/hooks";
 import { type ApiError, api, can, type Me, ok } from "../api";
 import { useLoad } from "../load";
 import { SchemaForm } from "../parts/schema-form";
-import { Empty, Failure, Json, Panel, Show, When } from "../parts/ui";
+import { Empty, Failure, Json, Panel, Refusal, Show, Table, useChange, When } from "../parts/ui";
 import { Link, partPath, tenantPath } from "../router";
 
 export function PluginsPage(props: { me: Me }) {
@@ -24,41 +24,33 @@ export function PluginsPage(props: { me: Me }) {
             data.plugins.length === 0 ? (
               <Empty>No plugins.</Empty>
             ) : (
-              <div class="scroll">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Plugin</th>
-                      <th scope="col">Version</th>
-                      <th scope="col">Bundle digest</th>
-                      <th scope="col">Installed</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {(
-                      data.plugins as {
-                        name: string;
-                        version: string;
-                        digest?: string | null;
-                        installedAt: number;
-                      }[]
-                    ).map((plugin) => (
-                      <tr key={plugin.name}>
-                        <td>
-                          <Link href={tenantPath(tenant, "plugins", plugin.name)}>{plugin.name}</Link>
-                        </td>
-                        <td>{plugin.version}</td>
-                        <td>
-                          <code title={plugin.digest ?? ""}>{plugin.digest?.slice(0, 12) ?? "—"}</code>
-                        </td>
-                        <td>
-                          <When at={plugin.installedAt} />
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <Table
+                rows={
+                  data.plugins as {
+                    name: string;
+                    version: string;
+                    digest?: string | null;
+                    installedAt: number;
+                  }[]
+                }
+                rowKey={(plugin) => plugin.name}
+                columns={[
+                  {
+                    head: "Plugin",
+                    cell: (plugin) => (
+                      <Link href={tenantPath(tenant, "plugins", plugin.name)}>{plugin.name}</Link>
+                    ),
+                  },
+                  { head: "Version", cell: (plugin) => plugin.version },
+                  {
+                    head: "Bundle digest",
+                    cell: (plugin) => (
+                      <code title={plugin.digest ?? ""}>{plugin.digest?.slice(0, 12) ?? "—"}</code>
+                    ),
+                  },
+                  { head: "Installed", cell: (plugin) => <When at={plugin.installedAt} /> },
+                ]}
+              />
             )
           }
         </Show>
@@ -119,6 +111,16 @@ type Detail = {
   flows: { address: string; description?: string }[];
   tools: { address: string; description?: string; functions: { address: string }[] }[];
   changes: { seq: number; action: string; version: string; at: number }[];
+  grant: { version: string; by: string; at: number; uses: string[] } | null;
+  ungranted: string[];
+  uses: {
+    plugin: string;
+    version: string | null;
+    installed: string | null;
+    tools: string[];
+    agents: string[];
+    skills: string[];
+  }[];
 };
 
 export function PluginPage(props: { me: Me; name: string }) {
@@ -187,6 +189,10 @@ export function PluginPage(props: { me: Me; name: string }) {
           }}
         </Show>
       </Panel>
+      <StatusPanel status={undefined} />
+      <Show loaded={detail}>
+        {(answer) => <GrantsPanel me={me} detail={answer as unknown as Detail} onChange={detail.reload} />}
+      </Show>
       <ConfigPanel me={me} plugin={name} />
     </>
   );
@@ -235,7 +241,161 @@ function ConfigPanel(props: { me: Me; plugin: string }) {
         }
       </Show>
       {saved ? <p role="status">Saved.</p> : null}
-      {error === undefined ? null : <Failure error={error} />}
+      <Refusal error={error} />
+    </Panel>
+  );
+}
+
+/** What a plugin's `uses:` asks of other plugins, what its grant covers, and grant or revoke (admins). */
+function GrantsPanel(props: { me: Me; detail: Detail; onChange: () => void }) {
+  const { me, detail } = props;
+  const { tenant } = me;
+  const { error, change } = useChange(props.onChange);
+  const path = { tenant, name: detail.name };
+  const admin = can(me, "admin");
+  return (
+    <Panel title="Grants">
+      {detail.uses.length === 0 ? (
+        <Empty>Its uses: asks nothing of other plugins.</Empty>
+      ) : (
+        <>
+          <Table
+            label="What its uses: asks"
+            rows={detail.uses}
+            rowKey={(used) => used.plugin}
+            columns={[
+              {
+                head: "Plugin",
+                cell: (used) => <Link href={tenantPath(tenant, "plugins", used.plugin)}>{used.plugin}</Link>,
+              },
+              { head: "Versions", cell: (used) => used.version ?? "any" },
+              {
+                head: "Installed",
+                cell: (used) => used.installed ?? <span class="failure">not installed</span>,
+              },
+              {
+                head: "Parts",
+                cell: (used) =>
+                  [...used.tools, ...used.agents, ...used.skills].map((address) => (
+                    <code key={address}>{address} </code>
+                  )),
+              },
+            ]}
+          />
+          <p>
+            {detail.grant === null ? (
+              <strong>Not granted:</strong>
+            ) : (
+              <>
+                Granted for version {detail.grant.version} by {detail.grant.by} <When at={detail.grant.at} />.
+              </>
+            )}{" "}
+            {detail.ungranted.length === 0 ? (
+              "Its grant covers all its uses: asks."
+            ) : (
+              <>
+                Refused at run time until granted:{" "}
+                {detail.ungranted.map((address) => (
+                  <code key={address}>{address} </code>
+                ))}
+              </>
+            )}
+          </p>
+        </>
+      )}
+      {admin && detail.uses.length > 0 ? (
+        <div class="actions">
+          {detail.ungranted.length > 0 ? (
+            <button
+              type="button"
+              onClick={() =>
+                change(() => ok(api.POST("/v1/t/{tenant}/plugins/{name}/grant", { params: { path } })))
+              }
+            >
+              Grant what its uses: asks
+            </button>
+          ) : null}
+          {detail.grant === null ? null : (
+            <button
+              type="button"
+              class="danger"
+              onClick={() =>
+                change(() => ok(api.DELETE("/v1/t/{tenant}/plugins/{name}/grant", { params: { path } })))
+              }
+            >
+              Revoke its grant
+            </button>
+          )}
+        </div>
+      ) : null}
+      <Refusal error={error} />
+    </Panel>
+  );
+}
+
+/** A plugin's live status as its admin specs' status() and its runtimes report it. */
+export interface PluginStatus {
+  readonly admin: readonly { name: string; state: string; message?: string }[];
+  readonly runtimes: readonly {
+    runtime: string;
+    state: string;
+    restarts: number;
+    lastError: string | null;
+    since: number | null;
+    node: string | null;
+  }[];
+}
+
+/**
+ * The one place a plugin's live status is drawn. This server has no status route yet, so it
+ * says so; once it has one, the panel loads it and passes it here.
+ */
+export function StatusPanel(props: { status: PluginStatus | undefined }) {
+  const { status } = props;
+  return (
+    <Panel title="Status">
+      {status === undefined ? (
+        <Empty>This server does not report plugins' live status yet.</Empty>
+      ) : (
+        <>
+          {status.admin.length === 0 ? null : (
+            <Table
+              label="Admin status"
+              rows={status.admin}
+              rowKey={(entry) => entry.name}
+              columns={[
+                { head: "Admin", cell: (entry) => entry.name },
+                {
+                  head: "State",
+                  cell: (entry) => <span class={`status status-${entry.state}`}>{entry.state}</span>,
+                },
+                { head: "Message", cell: (entry) => entry.message ?? "—" },
+              ]}
+            />
+          )}
+          {status.runtimes.length === 0 ? null : (
+            <Table
+              label="Runtimes"
+              rows={status.runtimes}
+              rowKey={(entry) => entry.runtime}
+              columns={[
+                { head: "Runtime", cell: (entry) => entry.runtime },
+                {
+                  head: "State",
+                  cell: (entry) => <span class={`status status-${entry.state}`}>{entry.state}</span>,
+                },
+                { head: "Since", cell: (entry) => <When at={entry.since} /> },
+                { head: "Node", cell: (entry) => entry.node ?? "—" },
+                { head: "Restarts", numeric: true, cell: (entry) => entry.restarts },
+                { head: "Last error", cell: (entry) => entry.lastError ?? "—" },
+              ]}
+            />
+          )}
+          {status.admin.length === 0 && status.runtimes.length === 0 ? (
+            <Empty>It has no admin status and no runtimes.</Empty>
+          ) : null}
+        </>
+      )}
     </Panel>
   );
 }
