@@ -192,6 +192,24 @@ describe("the console's journeys", () => {
     await shot("job");
   });
 
+  it("folds a long job's timeline between its start and its newest rows, counting every call, and draws them on demand", async () => {
+    await startFromPage("console-lab/marathon", "count");
+    await statusIs("succeeded");
+    await timeline().getByText("counted to 120").first().waitFor();
+    const fold = timeline().locator("[data-kind=folded]");
+    await fold.waitFor();
+    const drawn = await timeline().locator("[data-kind=tool_call]").count();
+    expect(drawn).toBeLessThan(120);
+    expect(drawn + Number(await fold.getAttribute("data-tool-calls"))).toBe(120);
+    expect(await fold.textContent()).toMatch(/earlier events folded.*steps 1–\d+/);
+    // The start stays drawn above the fold.
+    await timeline().getByText("Started").first().waitFor();
+    await shot("job-long");
+    await fold.getByRole("button", { name: "Show all earlier" }).click();
+    await fold.waitFor({ state: "detached" });
+    expect(await timeline().locator("[data-kind=tool_call]").count()).toBe(120);
+  });
+
   it("approves a held call from the inbox, and the job goes on", async () => {
     const job = await startFromPage("console-lab/payer", "pay INV-7");
     await timeline().getByText("Held for approval").first().waitFor();
