@@ -107,9 +107,9 @@ afterAll(async () => {
   await rm(home, { recursive: true, force: true });
 });
 
-async function shot(name: string): Promise<void> {
+async function shot(name: string, options: { fullPage?: boolean } = {}): Promise<void> {
   if (SHOTS === undefined) return;
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: options.fullPage ?? true });
 }
 
 async function signIn(user: string): Promise<void> {
@@ -204,7 +204,8 @@ describe("the console's journeys", () => {
     expect(await fold.textContent()).toMatch(/earlier events folded.*steps 1–\d+/);
     // The start stays drawn above the fold.
     await timeline().getByText("Started").first().waitFor();
-    await shot("job-long");
+    await fold.scrollIntoViewIfNeeded();
+    await shot("job-long", { fullPage: false });
     await fold.getByRole("button", { name: "Show all earlier" }).click();
     await fold.waitFor({ state: "detached" });
     expect(await timeline().locator("[data-kind=tool_call]").count()).toBe(120);

@@ -83,7 +83,7 @@ function RecordsPanel(props: { me: Me }) {
                 { head: "Version", numeric: true, cell: (record) => record.version },
                 { head: "Written", cell: (record) => <When at={record.createdAt} /> },
                 {
-                  head: "Value",
+                  head: "Versions",
                   cell: (record) => (
                     <Fold summary={`Versions of ${record.key}`}>
                       {() => <Versions tenant={tenant} record={record} />}
@@ -174,7 +174,8 @@ function RetentionPanel(props: { me: Me }) {
           aria-label="Set a kind's retention"
           onSubmit={(event) => {
             event.preventDefault();
-            const form = filled(event.currentTarget as HTMLFormElement, ["plugin", "kind", "days"]);
+            const element = event.currentTarget as HTMLFormElement;
+            const form = filled(element, ["plugin", "kind", "days"]);
             const days = form.days === undefined ? null : Number(form.days);
             void change(() =>
               ok(
@@ -183,7 +184,7 @@ function RetentionPanel(props: { me: Me }) {
                   body: { days },
                 }),
               ),
-            );
+            ).then((done) => done && element.reset());
           }}
         >
           <Field id="retention-plugin" label="Plugin">
@@ -269,13 +270,8 @@ function HoldsPanel(props: { me: Me }) {
           aria-label="Place a hold"
           onSubmit={(event) => {
             event.preventDefault();
-            const form = filled(event.currentTarget as HTMLFormElement, [
-              "plugin",
-              "kind",
-              "key",
-              "subject",
-              "reason",
-            ]);
+            const element = event.currentTarget as HTMLFormElement;
+            const form = filled(element, ["plugin", "kind", "key", "subject", "reason"]);
             void change(() =>
               ok(
                 api.POST("/v1/t/{tenant}/record-holds", {
@@ -283,7 +279,7 @@ function HoldsPanel(props: { me: Me }) {
                   body: { ...form, reason: form.reason ?? "" },
                 }),
               ),
-            );
+            ).then((done) => done && element.reset());
           }}
         >
           <Field id="hold-plugin" label="Plugin">
