@@ -1029,7 +1029,7 @@ export interface paths {
         put?: never;
         /**
          * Open a chat with an agent: its first message starts the chat's job
-         * @description Answers once the agent has answered the message; the job then waits for the next one. With Accept: text/event-stream the answer is a stream instead: `event: job` (`{id}`) once the job exists, `event: delta` (`{text}`) as the model's text arrives, then `event: turn` with the turn as the JSON answer has it; a failure once the stream has opened is `event: error` with the error as any error answer has it.
+         * @description Answers once the agent has answered the message; the job then waits for the next one. With Accept: text/event-stream, once the model starts answering: server-sent events, `event: delta` frames with `data: {"text": "<chunk>"}` as the model writes, then one `event: turn` with the turn (or `event: error` with the error shape). A turn refused or ended before any text comes answers as JSON either way.
          */
         post: operations["openChat"];
         delete?: never;
@@ -1049,7 +1049,7 @@ export interface paths {
         put?: never;
         /**
          * Send the next message of a chat
-         * @description Answers once the agent has answered it. With Accept: text/event-stream the answer is a stream instead: `event: job` (`{id}`) once the job exists, `event: delta` (`{text}`) as the model's text arrives, then `event: turn` with the turn as the JSON answer has it; a failure once the stream has opened is `event: error` with the error as any error answer has it.
+         * @description With Accept: text/event-stream, once the model starts answering: server-sent events, `event: delta` frames with `data: {"text": "<chunk>"}` as the model writes, then one `event: turn` with the turn (or `event: error` with the error shape). A turn refused or ended before any text comes answers as JSON either way.
          */
         post: operations["sayInChat"];
         delete?: never;
@@ -8457,6 +8457,16 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The answer, streamed (event stream only). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatTurn"];
+                    "text/event-stream": string;
+                };
+            };
             /** @description The chat's job and the agent's answer. */
             201: {
                 headers: {

@@ -44,9 +44,10 @@ export async function follow(
 }
 
 /**
- * Sends `body` to `url` as a POST whose answer is an event stream (a chat's turn), giving each
- * event to `onEvent` until the stream ends. Not resumed when dropped: the POST did something.
- * A refusal before the stream opened is thrown as the ApiError it answered with.
+ * Sends `body` to `url` as a POST that asks for an event stream (a chat's turn), giving each
+ * event to `onEvent` until the stream ends. A server that answered as JSON instead (a turn over
+ * before any text came) is told as one event named `json`. Not resumed when dropped: the POST
+ * did something. A refusal is thrown as the ApiError it answered with.
  */
 export async function postStream(
   url: string,
@@ -56,12 +57,20 @@ export async function postStream(
 ): Promise<void> {
   const response = await fetch(url, {
     method: "POST",
-    headers: { accept: "text/event-stream", "content-type": "application/json", ...headers },
+    headers: {
+      accept: "text/event-stream, application/json;q=0.5",
+      "content-type": "application/json",
+      ...headers,
+    },
     credentials: "same-origin",
     body: JSON.stringify(body),
   });
   if (!response.ok || response.body === null) {
     throw new ApiError(response.status, await response.json().catch(() => undefined));
+  }
+  if (!(response.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
+    onEvent({ id: undefined, event: "json", data: await response.text() });
+    return;
   }
   await read(response.body, (event) => {
     onEvent(event);

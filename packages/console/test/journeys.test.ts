@@ -348,7 +348,7 @@ describe("the console's journeys", () => {
     await shot("chat");
     await page.getByRole("button", { name: "End chat" }).click();
     await page.goto(`${server.url}${job}`);
-    await statusIs("succeeded");
+    await timeline().locator("[data-kind=job_succeeded]").waitFor();
     expect(await timeline().locator("[data-kind=model_call]").count()).toBe(2);
   });
 

@@ -305,25 +305,9 @@ const MATRIX: Record<string, readonly Probe[]> = {
   ],
   "POST /v1/t/{tenant}/chats": [
     { part: () => ({ method: "POST", path: "/chats", body: json({ agent: hidden.agent, text: "hi" }) }) },
-    {
-      part: () => ({
-        method: "POST",
-        path: "/chats",
-        body: json({ agent: hidden.agent, text: "hi" }),
-        headers: { accept: "text/event-stream" },
-      }),
-    },
   ],
   "POST /v1/t/{tenant}/chats/{id}/messages": [
     { part: () => ({ method: "POST", path: `/chats/${hidden.job}/messages`, body: json({ text: "hi" }) }) },
-    {
-      part: () => ({
-        method: "POST",
-        path: `/chats/${hidden.job}/messages`,
-        body: json({ text: "hi" }),
-        headers: { accept: "text/event-stream" },
-      }),
-    },
   ],
   "POST /v1/t/{tenant}/chats/{id}/end": [
     { part: () => ({ method: "POST", path: `/chats/${hidden.job}/end` }) },

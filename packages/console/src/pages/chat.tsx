@@ -1,6 +1,6 @@
 // Chat with an agent: each message a turn of the chat's job, its text drawn as the model writes
-// it (the chat routes' event stream), then the answer as its card; the job's page has the whole
-// trace.
+// it (the chat routes answer as an event stream when asked), then the answer as its card; the
+// job's page has the whole trace.
 import { useState } from "preact/hooks";
 import { ApiError, api, csrfHeaders, type Me, ok } from "../api";
 import { CardView, cardOf } from "../parts/card";
@@ -32,9 +32,8 @@ export function ChatPage(props: { me: Me; address: string }) {
         csrfHeaders(),
         (message) => {
           const data = JSON.parse(message.data);
-          if (message.event === "job") setJob(data.id);
-          else if (message.event === "delta") writing((turn) => ({ ...turn, text: turn.text + data.text }));
-          else if (message.event === "turn") {
+          if (message.event === "delta") writing((turn) => ({ ...turn, text: turn.text + data.text }));
+          else if (message.event === "turn" || message.event === "json") {
             const said = data as { job: { id: string }; answer: unknown; card?: unknown };
             setJob(said.job.id);
             writing(() => ({

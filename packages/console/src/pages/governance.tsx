@@ -6,7 +6,7 @@ import { api, can, type Me, ok } from "../api";
 import { type Loaded, useLoad } from "../load";
 import { BarChart } from "../parts/chart";
 import { covers, decidingRule, type Rule } from "../parts/policy";
-import { Empty, Field, Panel, Refusal, Show, Table, useChange, When } from "../parts/ui";
+import { Choice, Empty, Field, Panel, Refusal, Show, Table, useChange, When } from "../parts/ui";
 
 export function GovernancePage(props: { me: Me }) {
   const { tenant } = props.me;
@@ -318,39 +318,39 @@ function UsagePanel(props: { me: Me }) {
   return (
     <Panel title="Usage">
       <form class="filters" aria-label="Usage shown" onSubmit={(event) => event.preventDefault()}>
-        <Field id="usage-by" label="Per">
-          <select
-            id="usage-by"
-            value={by}
-            onChange={(event) => setBy((event.currentTarget as HTMLSelectElement).value as UsageBy)}
-          >
-            <option value="agent">agent</option>
-            <option value="model">model</option>
-            <option value="day">day</option>
-          </select>
-        </Field>
-        <Field id="usage-days" label="Over the last">
-          <select
-            id="usage-days"
-            value={String(days)}
-            onChange={(event) => setDays(Number((event.currentTarget as HTMLSelectElement).value))}
-          >
-            <option value="1">day</option>
-            <option value="7">7 days</option>
-            <option value="30">30 days</option>
-            <option value="90">90 days</option>
-          </select>
-        </Field>
-        <Field id="usage-measure" label="Chart">
-          <select
-            id="usage-measure"
-            value={measure}
-            onChange={(event) => setMeasure((event.currentTarget as HTMLSelectElement).value as Measure)}
-          >
-            <option value="cost">cost</option>
-            <option value="tokens">tokens</option>
-          </select>
-        </Field>
+        <Choice
+          id="usage-by"
+          label="Per"
+          value={by}
+          options={[
+            ["agent", "agent"],
+            ["model", "model"],
+            ["day", "day"],
+          ]}
+          onChange={setBy}
+        />
+        <Choice
+          id="usage-days"
+          label="Over the last"
+          value={String(days)}
+          options={[
+            ["1", "day"],
+            ["7", "7 days"],
+            ["30", "30 days"],
+            ["90", "90 days"],
+          ]}
+          onChange={(value) => setDays(Number(value))}
+        />
+        <Choice
+          id="usage-measure"
+          label="Chart"
+          value={measure}
+          options={[
+            ["cost", "cost"],
+            ["tokens", "tokens"],
+          ]}
+          onChange={setMeasure}
+        />
       </form>
       <Show loaded={usage}>
         {(data) => {

@@ -158,3 +158,28 @@ export function Field(props: { id: string; label: string; children: ComponentChi
 export function Refusal(props: { error: ApiError | undefined }) {
   return props.error === undefined ? null : <Failure error={props.error} />;
 }
+
+/** A labelled choice among `options` ([value, label] pairs), told to `onChange` as it changes. */
+export function Choice<T extends string>(props: {
+  id: string;
+  label: string;
+  value: T;
+  options: readonly (readonly [T, string])[];
+  onChange: (value: T) => void;
+}) {
+  return (
+    <Field id={props.id} label={props.label}>
+      <select
+        id={props.id}
+        value={props.value}
+        onChange={(event) => props.onChange((event.currentTarget as HTMLSelectElement).value as T)}
+      >
+        {props.options.map(([value, label]) => (
+          <option key={value} value={value}>
+            {label}
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
+}

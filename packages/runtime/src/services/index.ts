@@ -23,7 +23,6 @@ export {
   answerText,
   type ChatOpen,
   type ChatService,
-  type ChatWatch,
   type FollowJob,
   type JobSearch,
   type JobsService,

@@ -256,11 +256,6 @@ export class JobsService {
   }
 }
 
-export interface ChatWatch extends RunWatch {
-  /** Told the chat's job as soon as the first message started it, before the agent answers. */
-  readonly onJob?: ((id: string) => void) | undefined;
-}
-
 export interface ChatOpen {
   /** What the refusal of a flow's or a tool's address says to do instead. */
   readonly hint?: PartHint | undefined;
@@ -296,14 +291,13 @@ export class ChatService {
   async say(
     caller: Caller,
     message: { readonly agent: string; readonly job?: string | undefined; readonly text: string },
-    watch: ChatWatch = {},
+    watch: RunWatch = {},
   ): Promise<ChatTurn> {
     const tenant = this.#core.check(caller, "chat.say");
     const { jobs } = this.#core.deps;
     let id: string;
     if (message.job === undefined) {
       id = (await this.#jobs.start(caller, { agent: message.agent, input: message.text, mode: "chat" })).id;
-      watch.onJob?.(id);
     } else {
       id = message.job;
       await this.#core.change(caller, "chat.say", id, async () => {

@@ -1,6 +1,7 @@
 // Chats: a conversation with an agent, each message a step of one job of mode chat. Opening a
 // chat sends its first message and starts the job; each message after goes to that job; ending
-// it lets the job succeed with its last answer. Every step is a runner's.
+// it lets the job succeed with its last answer. Every step is a runner's. Asked with Accept:
+// text/event-stream, a message's answer streams as the model writes it.
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { ChatTurn, Services } from "@oz0/runtime";
 import { errorShape } from "@oz0/sdk";
@@ -37,15 +38,14 @@ const SayBody = z
 
 const tags = ["chat"];
 
-function turnResponse(description: string) {
-  return {
-    content: {
-      "application/json": { schema: TurnSchema },
-      "text/event-stream": { schema: z.string().openapi({ description: "Server-sent events." }) },
-    },
-    description,
-  };
-}
+const STREAMED =
+  'With Accept: text/event-stream, once the model starts answering: server-sent events, `event: delta` frames with `data: {"text": "<chunk>"}` as the model writes, then one `event: turn` with the turn (or `event: error` with the error shape). A turn refused or ended before any text comes answers as JSON either way.';
+
+/** A turn's answer as JSON, or, asked for and once text comes, as server-sent events. */
+const turnContent = {
+  "application/json": { schema: TurnSchema },
+  "text/event-stream": { schema: z.string().openapi({ description: "delta frames, then turn (or error)." }) },
+};
 
 const routes = {
   agent: createRoute({
@@ -72,26 +72,28 @@ const routes = {
     method: "post",
     path: "/v1/t/{tenant}/chats",
     summary: "Open a chat with an agent: its first message starts the chat's job",
-    description:
-      "Answers once the agent has answered the message; the job then waits for the next one. With Accept: text/event-stream the answer is a stream instead: `event: job` (`{id}`) once the job exists, `event: delta` (`{text}`) as the model's text arrives, then `event: turn` with the turn as the JSON answer has it; a failure once the stream has opened is `event: error` with the error as any error answer has it.",
+    description: `Answers once the agent has answered the message; the job then waits for the next one. ${STREAMED}`,
     tags,
     security,
     middleware: [permit("chat.say")] as const,
     request: { params: z.object({ tenant: TenantParam }), ...body(OpenChatBody) },
-    responses: { 201: turnResponse("The chat's job and the agent's answer."), ...errors },
+    responses: {
+      200: { content: turnContent, description: "The answer, streamed (event stream only)." },
+      201: { content: turnContent, description: "The chat's job and the agent's answer." },
+      ...errors,
+    },
   }),
   say: createRoute({
     operationId: "sayInChat",
     method: "post",
     path: "/v1/t/{tenant}/chats/{id}/messages",
     summary: "Send the next message of a chat",
-    description:
-      "Answers once the agent has answered it. With Accept: text/event-stream the answer is a stream instead: `event: job` (`{id}`) once the job exists, `event: delta` (`{text}`) as the model's text arrives, then `event: turn` with the turn as the JSON answer has it; a failure once the stream has opened is `event: error` with the error as any error answer has it.",
+    description: STREAMED,
     tags,
     security,
     middleware: [permit("chat.say")] as const,
     request: { params: JobParams, ...body(SayBody) },
-    responses: { 200: turnResponse("The job and the agent's answer."), ...errors },
+    responses: { 200: { content: turnContent, description: "The job and the agent's answer." }, ...errors },
   }),
   end: createRoute({
     operationId: "endChat",
@@ -115,6 +117,49 @@ function turn(said: ChatTurn): never {
   } as never;
 }
 
+type Say = (watch: { onText?: (text: string) => void }) => Promise<ChatTurn>;
+
+/**
+ * Runs one turn. Unless the client asked for an event stream, or until the model's first text
+ * comes, it answers as JSON (so a refusal keeps its status); from then on the text streams as
+ * `delta` frames, and the turn, or its error, ends the stream.
+ */
+async function answer(c: Context<ServerEnv>, say: Say, status: 200 | 201): Promise<Response> {
+  if (!wantsEventStream(c.req.header("accept"))) return c.json(turn(await say({})), status);
+  const texts: string[] = [];
+  let wake = () => {};
+  const said = say({
+    onText: (text) => {
+      texts.push(text);
+      wake();
+    },
+  }).then(
+    (done) => ({ done }),
+    (error: unknown) => ({ error }),
+  );
+  const woken = () => new Promise<"text">((resolve) => (wake = () => resolve("text")));
+  const first = await Promise.race([said, woken()]);
+  if (first !== "text" && texts.length === 0) {
+    if ("error" in first) throw first.error;
+    return c.json(turn(first.done), status);
+  }
+  return streamSSE(c, async (stream) => {
+    for (;;) {
+      const next = texts.length > 0 ? "text" : await Promise.race([said, woken()]);
+      // A client gone away stops reading; the turn goes on to its end in the chat's job.
+      if (stream.aborted || stream.closed) return;
+      for (const text of texts.splice(0))
+        await stream.writeSSE({ event: "delta", data: JSON.stringify({ text }) });
+      if (next === "text") continue;
+      if (texts.length > 0) continue;
+      if ("error" in next)
+        await stream.writeSSE({ event: "error", data: JSON.stringify(errorShape(next.error)) });
+      else await stream.writeSSE({ event: "turn", data: JSON.stringify(turn(next.done)) });
+      return;
+    }
+  });
+}
+
 export function registerChatRoutes(app: OpenAPIHono<ServerEnv>, services: Services): void {
   const { chat } = services;
   app.openapi(routes.agent, async (c) => {
@@ -123,50 +168,15 @@ export function registerChatRoutes(app: OpenAPIHono<ServerEnv>, services: Servic
   });
   app.openapi(routes.open, async (c) => {
     const sent = c.req.valid("json");
-    const caller = c.get("caller");
-    const message = { agent: sent.agent, text: sent.text };
-    if (wantsEventStream(c.req.header("accept"))) {
-      // Refused before the stream opens: a missing or hidden agent is an ordinary error answer.
-      await chat.open(caller, sent.agent);
-      return streamTurn(c, (watch) => chat.say(caller, message, watch)) as never;
-    }
-    return c.json(turn(await chat.say(caller, message)), 201);
+    return answer(
+      c,
+      (watch) => chat.say(c.get("caller"), { agent: sent.agent, text: sent.text }, watch),
+      201,
+    ) as never;
   });
   app.openapi(routes.say, async (c) => {
-    const caller = c.get("caller");
-    const id = c.req.valid("param").id;
-    const message = { agent: "", job: id, text: c.req.valid("json").text };
-    if (wantsEventStream(c.req.header("accept"))) {
-      await services.jobs.get(caller, id);
-      return streamTurn(c, (watch) => chat.say(caller, message, watch)) as never;
-    }
-    return c.json(turn(await chat.say(caller, message)), 200);
+    const message = { agent: "", job: c.req.valid("param").id, text: c.req.valid("json").text };
+    return answer(c, (watch) => chat.say(c.get("caller"), message, watch), 200) as never;
   });
   app.openapi(routes.end, async (c) => c.json(await chat.end(c.get("caller"), c.req.valid("param").id), 200));
-}
-
-type Say = Parameters<Services["chat"]["say"]>[2];
-
-/** A turn as server-sent events: the job once it exists, the model's text as it comes, the turn. */
-function streamTurn(c: Context<ServerEnv>, say: (watch: NonNullable<Say>) => Promise<ChatTurn>): Response {
-  return streamSSE(c, async (stream) => {
-    const stop = new AbortController();
-    stream.onAbort(() => stop.abort());
-    // Frames are written in order: each waits for the one before it.
-    let written: Promise<unknown> = Promise.resolve();
-    const send = (event: string, data: unknown) => {
-      written = written.then(() => stream.writeSSE({ event, data: JSON.stringify(data) }));
-    };
-    try {
-      const said = await say({
-        signal: stop.signal,
-        onJob: (id) => send("job", { id }),
-        onText: (text) => send("delta", { text }),
-      });
-      send("turn", turn(said));
-    } catch (error) {
-      send("error", errorShape(error));
-    }
-    await written;
-  });
 }
