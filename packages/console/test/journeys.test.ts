@@ -412,6 +412,26 @@ describe("the console's journeys", () => {
     await signIn("ada");
   });
 
+  it("lets an admin see the members, make a key shown once and revoke it, and read both in the audit log", async () => {
+    await page.goto(`${server.url}/t/${TENANT}/members`);
+    const members = page.getByRole("region", { name: "Members" });
+    for (const user of ["ada", "vic", "sam", "opal"])
+      await members.getByRole("cell", { name: user, exact: true }).waitFor();
+    await page.goto(`${server.url}/t/${TENANT}/keys`);
+    await page.getByLabel("Name").fill("ci-runner");
+    await page.getByLabel("Role").selectOption("runner");
+    await page.getByRole("button", { name: "Create key" }).click();
+    const made = page.getByRole("status").filter({ hasText: "shown this once" });
+    expect(await made.locator("code").textContent()).toMatch(/^oz0k_/);
+    await page.getByRole("button", { name: "Revoke key ci-runner" }).click();
+    await page.getByRole("button", { name: "Revoke key ci-runner" }).waitFor({ state: "detached" });
+    await page.getByRole("cell", { name: "revoked" }).waitFor();
+    await page.goto(`${server.url}/t/${TENANT}/audit`);
+    const entries = page.getByRole("region", { name: "Entries" });
+    await entries.getByRole("cell", { name: "key.create" }).first().waitFor();
+    await entries.getByRole("cell", { name: "key.revoke" }).first().waitFor();
+  });
+
   it("a viewer sees everything in scope and is offered nothing it may not do", async () => {
     // A call left held, so the inbox has one for the viewer to see.
     const job = await startFromPage("console-lab/payer", "pay INV-8");
