@@ -485,6 +485,12 @@ describe("the console's journeys", () => {
     await page.getByRole("alert").filter({ hasText: "NOT_FOUND" }).waitFor();
     await page.goto(`${server.url}/t/${TENANT}/approvals`);
     await page.getByText("No call waits for a decision.").waitFor();
+    // Its usage counts its one agent's calls, and no other's.
+    await page.goto(`${server.url}/t/${TENANT}/governance`);
+    const usage = page.getByRole("table", { name: "Usage per agent" });
+    await usage.getByRole("cell", { name: "console-lab/greeter", exact: true }).waitFor();
+    expect(await usage.locator("tbody tr").count()).toBe(1);
+    expect(await page.getByText("console-lab/payer").count()).toBe(0);
     // The runner may start the agent in its scope.
     await page.goto(`${server.url}/t/${TENANT}/agents/console-lab/greeter`);
     await page.getByRole("button", { name: "Start job" }).waitFor();
