@@ -2950,6 +2950,8 @@ export interface operations {
             query?: {
                 /** @description Only events whose seq is greater (as Last-Event-ID does for a stream). */
                 after?: number;
+                /** @description Only the newest this many of those events; a stream then gives every event written after them. A stream resumed with Last-Event-ID gives every event after it. */
+                tail?: number;
             };
             header?: {
                 /** @description Resume a stream after the event with this id (seq). */

@@ -192,20 +192,26 @@ describe("the console's journeys", () => {
     await shot("job");
   });
 
-  it("folds a long job's timeline between its start and its newest rows, counting every call, and draws them on demand", async () => {
+  it("opens a long job's page on its newest events, reads the older ones when asked, folds what it has, and counts every call", async () => {
     await startFromPage("console-lab/marathon", "count");
     await statusIs("succeeded");
     await timeline().getByText("counted to 120").first().waitFor();
+    await timeline().locator("[data-kind=job_succeeded]").waitFor();
     const fold = timeline().locator("[data-kind=folded]");
     await fold.waitFor();
+    // Opened on its newest events: the oldest, its start among them, are not read yet.
+    expect(Number(await fold.getAttribute("data-missing"))).toBeGreaterThan(0);
+    expect(await fold.textContent()).toContain("earlier events not read yet");
+    expect(await timeline().locator("[data-kind=job_started]").count()).toBe(0);
+    await fold.scrollIntoViewIfNeeded();
+    await shot("job-long", { fullPage: false });
+    await fold.getByRole("button", { name: "Read the earlier events" }).click();
+    await timeline().locator("[data-kind=folded][data-missing='0']").waitFor();
+    await timeline().locator("[data-kind=job_started]").waitFor();
     const drawn = await timeline().locator("[data-kind=tool_call]").count();
     expect(drawn).toBeLessThan(120);
     expect(drawn + Number(await fold.getAttribute("data-tool-calls"))).toBe(120);
     expect(await fold.textContent()).toMatch(/earlier events folded.*steps 1–\d+/);
-    // The start stays drawn above the fold.
-    await timeline().getByText("Started").first().waitFor();
-    await fold.scrollIntoViewIfNeeded();
-    await shot("job-long", { fullPage: false });
     await fold.getByRole("button", { name: "Show all earlier" }).click();
     await fold.waitFor({ state: "detached" });
     expect(await timeline().locator("[data-kind=tool_call]").count()).toBe(120);

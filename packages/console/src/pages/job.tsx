@@ -7,7 +7,7 @@ import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { type ApiError, api, can, type Me, ok, type Schemas } from "../api";
 import { useLoad } from "../load";
 import { CardView, cardOf } from "../parts/card";
-import { Failure, Fold, Json, Panel, Show, Status, When } from "../parts/ui";
+import { Failure, Fold, Json, Panel, Refusal, Show, Status, When } from "../parts/ui";
 import { Link, partPath, tenantPath } from "../router";
 import { follow } from "../sse";
 
@@ -19,6 +19,12 @@ export interface JobEvent {
 }
 
 type JobView = Schemas["Job"];
+
+/**
+ * How many of a job's newest events its page opens with: a long job's history before them is
+ * read only when asked for, so the page of a job of any length opens as fast.
+ */
+const OPEN_TAIL = 300;
 
 const TERMINAL = new Set(["succeeded", "failed", "cancelled", "dead"]);
 /** The status each event leaves the job in, for the events that change it. */
@@ -98,7 +104,7 @@ export function JobPage(props: { me: Me; id: string }) {
     setEndedJob(undefined);
     setLive(true);
     follow(
-      `/v1/t/${encodeURIComponent(tenant)}/jobs/${encodeURIComponent(id)}/events`,
+      `/v1/t/${encodeURIComponent(tenant)}/jobs/${encodeURIComponent(id)}/events?tail=${OPEN_TAIL}`,
       (message) => {
         if (message.event === "end") {
           // The job as it ended, failure and all: the page need not read it again.
@@ -128,6 +134,15 @@ export function JobPage(props: { me: Me; id: string }) {
     };
   }, [tenant, id]);
 
+  // A long job's page opens on its newest events: the ones before come when asked for.
+  const loadEarlier = async () => {
+    const page = await ok(api.GET("/v1/t/{tenant}/jobs/{id}/events", { params: { path: { tenant, id } } }));
+    setEvents((before) => {
+      const first = before[0]?.seq ?? Number.POSITIVE_INFINITY;
+      const earlier = (page as unknown as { events: JobEvent[] }).events;
+      return [...earlier.filter((event) => event.seq < first), ...before];
+    });
+  };
   if (job.error?.status === 404) {
     return (
       <>
@@ -202,7 +217,15 @@ export function JobPage(props: { me: Me; id: string }) {
       </Panel>
       <Panel title="Timeline">
         {streamError === undefined ? null : <Failure error={streamError} />}
-        <Timeline me={me} jobId={id} events={events} deltas={deltas} status={status} onChange={job.reload} />
+        <Timeline
+          me={me}
+          jobId={id}
+          events={events}
+          deltas={deltas}
+          status={status}
+          onChange={job.reload}
+          onLoadEarlier={loadEarlier}
+        />
       </Panel>
     </>
   );
@@ -256,6 +279,8 @@ export function Timeline(props: {
   deltas: Record<number, string>;
   status: string | undefined;
   onChange: () => void;
+  /** Reads the events before the first one here, which the page opened without. */
+  onLoadEarlier?: () => Promise<void>;
 }) {
   const { me, events, status } = props;
   const view = useMemo(() => {
@@ -281,9 +306,12 @@ export function Timeline(props: {
   const open = status !== undefined && !TERMINAL.has(status);
   const streaming = Object.entries(props.deltas).filter(([step]) => Number(step) > view.steps);
   const { rows } = view;
-  const foldEnd = Math.max(HEAD, rows.length - tail);
-  const folded = foldEnd > HEAD ? rows.slice(HEAD, foldEnd) : [];
-  const drawn = folded.length === 0 ? rows : [...rows.slice(0, HEAD), ...rows.slice(foldEnd)];
+  // Events the page opened without (a long job's oldest): its head is among them, not drawn.
+  const missing = Math.max(0, (events[0]?.seq ?? 1) - 1);
+  const head = missing > 0 ? 0 : HEAD;
+  const foldEnd = Math.max(head, rows.length - tail);
+  const folded = foldEnd > head ? rows.slice(head, foldEnd) : [];
+  const drawn = folded.length === 0 ? rows : [...rows.slice(0, head), ...rows.slice(foldEnd)];
   const row = (event: JobEvent) =>
     event.kind === "context_part_contributed" ? (
       <ContextParts key={event.seq} parts={view.context} />
@@ -307,11 +335,16 @@ export function Timeline(props: {
     );
   return (
     <ol class="timeline" aria-label="Job events">
-      {drawn.slice(0, Math.min(HEAD, drawn.length)).map(row)}
-      {folded.length === 0 ? null : (
-        <Folded events={folded} onMore={() => setTail((before) => before + MORE)} />
+      {drawn.slice(0, Math.min(head, drawn.length)).map(row)}
+      {folded.length === 0 && missing === 0 ? null : (
+        <Folded
+          events={folded}
+          missing={missing}
+          onMore={() => setTail((before) => before + MORE)}
+          onLoad={props.onLoadEarlier}
+        />
       )}
-      {drawn.slice(HEAD).map(row)}
+      {drawn.slice(head).map(row)}
       {streaming.map(([step, text]) => (
         <li key={`delta-${step}`} class="event event-delta" aria-live="polite">
           <p class="event-head">
@@ -324,8 +357,18 @@ export function Timeline(props: {
   );
 }
 
-/** The folded rows of a long job: the steps and calls they hold, and a button to draw more. */
-function Folded(props: { events: readonly JobEvent[]; onMore: () => void }) {
+/**
+ * The folded rows of a long job: the steps and calls they hold, and a button to draw more; and
+ * how many earlier events the page opened without, with a button to read them.
+ */
+function Folded(props: {
+  events: readonly JobEvent[];
+  missing: number;
+  onMore: () => void;
+  onLoad: (() => Promise<void>) | undefined;
+}) {
+  const [error, setError] = useState<ApiError | undefined>();
+  const [busy, setBusy] = useState(false);
   let first: number | undefined;
   let last: number | undefined;
   let calls = 0;
@@ -338,20 +381,60 @@ function Folded(props: { events: readonly JobEvent[]; onMore: () => void }) {
   }
   const count = props.events.length;
   const more = Math.min(MORE, count);
+  const number = (value: number) => value.toLocaleString("en-US");
   return (
-    <li class="event event-folded" data-kind="folded" data-events={count} data-tool-calls={calls}>
-      <p class="event-head">
-        <strong>
-          {count.toLocaleString("en-US")} earlier {count === 1 ? "event" : "events"} folded
-        </strong>{" "}
-        <span class="muted">
-          {first === undefined ? "" : first === last ? `step ${first} · ` : `steps ${first}–${last} · `}
-          {calls.toLocaleString("en-US")} tool {calls === 1 ? "call" : "calls"}
-        </span>
-      </p>
-      <button type="button" onClick={props.onMore}>
-        Show {more === count ? "all" : more.toLocaleString("en-US")} earlier
-      </button>
+    <li
+      class="event event-folded"
+      data-kind="folded"
+      data-events={count}
+      data-tool-calls={calls}
+      data-missing={props.missing}
+    >
+      {props.missing === 0 ? null : (
+        <p class="event-head">
+          <strong>
+            {number(props.missing)} earlier {props.missing === 1 ? "event" : "events"} not read yet
+          </strong>{" "}
+          <span class="muted">the page opened on the job's newest</span>
+        </p>
+      )}
+      {count === 0 ? null : (
+        <p class="event-head">
+          <strong>
+            {number(count)} {props.missing === 0 ? "earlier " : ""}
+            {count === 1 ? "event" : "events"} folded
+          </strong>{" "}
+          <span class="muted">
+            {first === undefined ? "" : first === last ? `step ${first} · ` : `steps ${first}–${last} · `}
+            {number(calls)} tool {calls === 1 ? "call" : "calls"}
+          </span>
+        </p>
+      )}
+      {props.missing === 0 || props.onLoad === undefined ? null : (
+        <button
+          type="button"
+          disabled={busy}
+          onClick={async () => {
+            setBusy(true);
+            try {
+              await props.onLoad?.();
+              setError(undefined);
+            } catch (failure) {
+              setError(failure as ApiError);
+            } finally {
+              setBusy(false);
+            }
+          }}
+        >
+          Read the earlier events
+        </button>
+      )}
+      {count === 0 ? null : (
+        <button type="button" onClick={props.onMore}>
+          Show {more === count ? "all" : number(more)} earlier
+        </button>
+      )}
+      <Refusal error={error} />
     </li>
   );
 }
