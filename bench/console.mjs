@@ -130,8 +130,11 @@ try {
       lastDrawn = { drawn, folded, missing };
     }
     // Not timed: the rest is on the page when asked for, every call of the job.
-    await page.getByRole("button", { name: "Read the earlier events" }).click();
-    await page.locator("[data-kind=folded][data-missing='0']").waitFor();
+    const unread = page.getByRole("button", { name: "Read the earlier events" });
+    if ((await unread.count()) > 0) {
+      await unread.click();
+      await page.locator("[data-kind=folded][data-missing='0']").waitFor();
+    }
     while ((await page.locator("[data-kind=folded]").count()) > 0) {
       const before = await page.locator("[data-kind=tool_call]").count();
       await page.getByRole("button", { name: /^Show .* earlier$/ }).click();
