@@ -410,30 +410,32 @@ function Folded(props: {
           </span>
         </p>
       )}
-      {props.missing === 0 || props.onLoad === undefined ? null : (
-        <button
-          type="button"
-          disabled={busy}
-          onClick={async () => {
-            setBusy(true);
-            try {
-              await props.onLoad?.();
-              setError(undefined);
-            } catch (failure) {
-              setError(failure as ApiError);
-            } finally {
-              setBusy(false);
-            }
-          }}
-        >
-          Read the earlier events
-        </button>
-      )}
-      {count === 0 ? null : (
-        <button type="button" onClick={props.onMore}>
-          Show {more === count ? "all" : number(more)} earlier
-        </button>
-      )}
+      <div class="actions">
+        {props.missing === 0 || props.onLoad === undefined ? null : (
+          <button
+            type="button"
+            disabled={busy}
+            onClick={async () => {
+              setBusy(true);
+              try {
+                await props.onLoad?.();
+                setError(undefined);
+              } catch (failure) {
+                setError(failure as ApiError);
+              } finally {
+                setBusy(false);
+              }
+            }}
+          >
+            Read the earlier events
+          </button>
+        )}
+        {count === 0 ? null : (
+          <button type="button" onClick={props.onMore}>
+            Show {more === count ? "all" : number(more)} earlier
+          </button>
+        )}
+      </div>
       <Refusal error={error} />
     </li>
   );
