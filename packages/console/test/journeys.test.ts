@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ConsoleServer, serveConsole } from "./serve.js";
 
 const FIXTURE = join(import.meta.dirname, "fixtures/console-lab");
+const DESK_USER = join(import.meta.dirname, "fixtures/console-desk-user");
 const TENANT = "lab";
 const PASSWORD = "a long enough password";
 const TOKEN = "s3cret-token-123";
@@ -41,6 +42,7 @@ beforeAll(async () => {
   try {
     await runtime.identity.createTenant(ROOT, TENANT);
     await runtime.catalog.install(TENANT, FIXTURE);
+    await runtime.services.plugins.install(LAB_ROOT, DESK_USER);
     for (const [user, role, agents] of [
       ["ada", "admin", ["*"]],
       ["vic", "viewer", ["*"]],
@@ -375,13 +377,28 @@ describe("the console's journeys", () => {
     expect(await timeline().locator("[data-kind=model_call]").count()).toBe(2);
   });
 
-  it("shows a plugin's grants and what it is, and leaves its live status to the server", async () => {
+  it("shows a plugin's grants, revokes and grants them again as an admin, and leaves its live status to the server", async () => {
     await page.goto(`${server.url}/t/${TENANT}/plugins/console-lab`);
+    await page
+      .getByRole("region", { name: "Grants" })
+      .getByText("Its uses: asks nothing of other plugins.")
+      .waitFor();
+    expect(await page.getByRole("region", { name: "Grants" }).getByRole("button").count()).toBe(0);
+    await page.goto(`${server.url}/t/${TENANT}/plugins/console-desk-user`);
     const grants = page.getByRole("region", { name: "Grants" });
-    await grants.getByText("Its uses: asks nothing of other plugins.").waitFor();
-    expect(await grants.getByRole("button").count()).toBe(0);
-    await page.getByRole("region", { name: "Status" }).waitFor();
-    await page.getByText("Bundle digest").first().waitFor();
+    await grants.getByText("console-lab/desk.slow_echo").first().waitFor();
+    await grants.getByText("Granted for version 1.0.0 by user:root", { exact: false }).waitFor();
+    await grants.getByText("Its grant covers all its uses: asks.").waitFor();
+    await shot("plugin-grants");
+    await grants.getByRole("button", { name: "Revoke its grant" }).click();
+    await grants.getByText("Not granted:").waitFor();
+    await grants.getByText("Refused at run time until granted:", { exact: false }).waitFor();
+    await grants.getByRole("button", { name: "Grant what its uses: asks" }).click();
+    await grants.getByText("Granted for version 1.0.0 by user:ada", { exact: false }).waitFor();
+    await page
+      .getByRole("region", { name: "Status" })
+      .getByText("does not report plugins' live status yet")
+      .waitFor();
   });
 
   it("lists records with their versions, places a hold that refuses erasure, and erases a subject as an admin", async () => {
@@ -483,6 +500,12 @@ describe("the console's journeys", () => {
     await page.goto(`${server.url}/t/${TENANT}/plugins/console-lab`);
     await page.getByRole("heading", { name: "Config" }).waitFor();
     expect(await page.getByRole("button", { name: "Save config" }).count()).toBe(0);
+    await page.goto(`${server.url}/t/${TENANT}/plugins/console-desk-user`);
+    await page
+      .getByRole("region", { name: "Grants" })
+      .getByText("Granted for version", { exact: false })
+      .waitFor();
+    expect(await page.getByRole("button", { name: /Grant|Revoke/ }).count()).toBe(0);
     // Usage is a viewer's to read; records, holds and erasure are not.
     await page.goto(`${server.url}/t/${TENANT}/governance`);
     await page.getByRole("img", { name: "Cost per agent over the last 30 days" }).waitFor();
