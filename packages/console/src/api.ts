@@ -14,6 +14,11 @@ export function setCsrf(token: string | null): void {
   csrfToken = token;
 }
 
+/** The header a change carries: the session's CSRF token, once known. */
+export function csrfHeaders(): Record<string, string> {
+  return csrfToken === null ? {} : { "x-csrf-token": csrfToken };
+}
+
 export const api = createClient<paths>({ baseUrl: "", credentials: "same-origin" });
 api.use({
   onRequest({ request }) {

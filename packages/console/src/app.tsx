@@ -10,6 +10,7 @@ import { GovernancePage } from "./pages/governance";
 import { JobPage } from "./pages/job";
 import { JobsPage } from "./pages/jobs";
 import { PluginPage, PluginsPage } from "./pages/plugins";
+import { RecordsPage } from "./pages/records";
 import { SignInPage } from "./pages/sign-in";
 import { Failure } from "./parts/ui";
 import { Link, navigate, tenantPath, useLocation } from "./router";
@@ -54,12 +55,15 @@ function SignedIn(props: { tenant: string; rest: string[]; location: URL }) {
   );
 }
 
-const SECTIONS: { path: string; label: string; role: Parameters<typeof can>[1] }[] = [
+/** The sections, each offered to the roles that may read it; `everyAgent`: only with agents * too. */
+const SECTIONS: { path: string; label: string; role: Parameters<typeof can>[1]; everyAgent?: true }[] = [
   { path: "agents", label: "Agents", role: "viewer" },
   { path: "jobs", label: "Jobs", role: "viewer" },
   { path: "approvals", label: "Approvals", role: "viewer" },
   { path: "governance", label: "Governance", role: "viewer" },
   { path: "plugins", label: "Plugins", role: "viewer" },
+  // Records belong to plugins, not agents: a membership limited to some agents reaches none.
+  { path: "records", label: "Records", role: "operator", everyAgent: true },
   { path: "members", label: "Members", role: "admin" },
   { path: "keys", label: "Keys", role: "admin" },
   { path: "audit", label: "Audit", role: "admin" },
@@ -78,7 +82,9 @@ function Frame(props: { me: Me; current: string; children: preact.ComponentChild
         </Link>
         <nav aria-label="Sections">
           <ul>
-            {SECTIONS.filter((section) => can(me, section.role)).map((section) => (
+            {SECTIONS.filter(
+              (section) => can(me, section.role) && (section.everyAgent !== true || me.agents.includes("*")),
+            ).map((section) => (
               <li key={section.path}>
                 <Link
                   href={tenantPath(me.tenant, section.path)}
@@ -137,6 +143,8 @@ function Page(props: { me: Me; rest: string[]; query: URLSearchParams }) {
       return <GovernancePage me={me} />;
     case "plugins":
       return a === undefined ? <PluginsPage me={me} /> : <PluginPage me={me} name={a} />;
+    case "records":
+      return <RecordsPage me={me} />;
     case "members":
       return <MembersPage me={me} />;
     case "keys":

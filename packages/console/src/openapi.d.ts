@@ -1519,6 +1519,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/t/{tenant}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Cost and tokens of the tenant's model calls per agent, model or day
+         * @description Read from the totals kept per agent, model and hour as each model call is recorded. A caller limited to some agents is told only of its agents' calls.
+         */
+        get: operations["usage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2287,6 +2307,28 @@ export interface components {
         SetRemoteSecret: {
             /** @description Kept encrypted; never shown again. */
             value: string;
+        };
+        Usage: {
+            /** @enum {string} */
+            by: "agent" | "model" | "day";
+            /** @description The start of the first hour counted, epoch milliseconds. */
+            since: number;
+            rows: components["schemas"]["UsageRow"][];
+            total: components["schemas"]["UsageAmounts"];
+        };
+        UsageRow: {
+            /** @description The agent's address, the model, or the UTC day (YYYY-MM-DD). */
+            key: string;
+            inputTokens: number;
+            outputTokens: number;
+            modelCalls: number;
+            costUsd: number;
+        };
+        UsageAmounts: {
+            inputTokens: number;
+            outputTokens: number;
+            modelCalls: number;
+            costUsd: number;
         };
     };
     responses: never;
@@ -3462,6 +3504,8 @@ export interface operations {
             query?: {
                 /** @description Only events whose seq is greater (as Last-Event-ID does for a stream). */
                 after?: number;
+                /** @description Only the newest this many of those events; a stream then gives every event written after them. A stream resumed with Last-Event-ID gives every event after it. */
+                tail?: number;
             };
             header?: {
                 /** @description Resume a stream after the event with this id (seq). */
@@ -11813,6 +11857,96 @@ export interface operations {
                     "application/json": {
                         name: string;
                     };
+                };
+            };
+            /** @description No credentials, or a key the server does not accept (UNAUTHENTICATED). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this (FORBIDDEN), or a cross-origin request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such tenant or part, or one the caller may not see (NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the server accepts (REQUEST_TOO_LARGE). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request does not match its schema (INVALID_INPUT). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed sign-ins; Retry-After says when to try again (TOO_MANY_REQUESTS). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other error, in the one error shape, with its code's status. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    usage: {
+        parameters: {
+            query: {
+                /** @description What each row totals. */
+                by: "agent" | "model" | "day";
+                /** @description Calls at or after the hour this time falls in, epoch milliseconds; default the last 30 days. */
+                since?: number;
+            };
+            header?: never;
+            path: {
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The totals, one row per agent, model or day. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Usage"];
                 };
             };
             /** @description No credentials, or a key the server does not accept (UNAUTHENTICATED). */

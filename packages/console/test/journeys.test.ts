@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ConsoleServer, serveConsole } from "./serve.js";
 
 const FIXTURE = join(import.meta.dirname, "fixtures/console-lab");
+const DESK_USER = join(import.meta.dirname, "fixtures/console-desk-user");
 const TENANT = "lab";
 const PASSWORD = "a long enough password";
 const TOKEN = "s3cret-token-123";
@@ -41,16 +42,39 @@ beforeAll(async () => {
   try {
     await runtime.identity.createTenant(ROOT, TENANT);
     await runtime.catalog.install(TENANT, FIXTURE);
+    await runtime.services.plugins.install(LAB_ROOT, DESK_USER);
     for (const [user, role, agents] of [
       ["ada", "admin", ["*"]],
       ["vic", "viewer", ["*"]],
       ["sam", "runner", ["console-lab/greeter"]],
+      ["opal", "operator", ["*"]],
     ] as const) {
       await runtime.identity.addUser(ROOT, user, PASSWORD);
       await runtime.identity.addMember(LAB_ROOT, { user, role, agents: [...agents] });
     }
     await runtime.services.policy.set(LAB_ROOT, "ask", "console-lab/desk.pay");
     await runtime.services.pluginConfig.set(LAB_ROOT, "console-lab", { token: TOKEN });
+    // Priced, so the usage chart has costs to draw: dollars per million tokens.
+    await runtime.services.models.setPrice(LAB_ROOT, "test:*", { input: 1000, output: 2000 });
+    const records = runtime.catalog.records;
+    await records.put(
+      TENANT,
+      { plugin: "console-lab", kind: "contact", key: "c-1" },
+      { name: "Ada" },
+      "ada@example.com",
+    );
+    await records.put(
+      TENANT,
+      { plugin: "console-lab", kind: "contact", key: "c-1" },
+      { name: "Ada Lovelace" },
+      "ada@example.com",
+    );
+    await records.put(
+      TENANT,
+      { plugin: "console-lab", kind: "contact", key: "c-2" },
+      { name: "Bob" },
+      "bob@example.com",
+    );
   } finally {
     await runtime.close();
   }
@@ -85,9 +109,9 @@ afterAll(async () => {
   await rm(home, { recursive: true, force: true });
 });
 
-async function shot(name: string): Promise<void> {
+async function shot(name: string, options: { fullPage?: boolean } = {}): Promise<void> {
   if (SHOTS === undefined) return;
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: options.fullPage ?? true });
 }
 
 async function signIn(user: string): Promise<void> {
@@ -170,6 +194,32 @@ describe("the console's journeys", () => {
     await shot("job");
   });
 
+  it("opens a long job's page on its newest events, reads the older ones when asked, folds what it has, and counts every call", async () => {
+    await startFromPage("console-lab/marathon", "count");
+    await timeline().locator("[data-kind=job_succeeded]").waitFor();
+    // Opened again once it ended: what the page opened while it ran came live, every event.
+    await page.reload();
+    await timeline().locator("[data-kind=job_succeeded]").waitFor();
+    const fold = timeline().locator("[data-kind=folded]");
+    await fold.waitFor();
+    // Opened on its newest events: the oldest, its start among them, are not read yet.
+    expect(Number(await fold.getAttribute("data-missing"))).toBeGreaterThan(0);
+    expect(await fold.textContent()).toContain("earlier events not read yet");
+    expect(await timeline().locator("[data-kind=job_started]").count()).toBe(0);
+    await fold.scrollIntoViewIfNeeded();
+    await shot("job-long", { fullPage: false });
+    await fold.getByRole("button", { name: "Read the earlier events" }).click();
+    await timeline().locator("[data-kind=folded][data-missing='0']").waitFor();
+    await timeline().locator("[data-kind=job_started]").waitFor();
+    const drawn = await timeline().locator("[data-kind=tool_call]").count();
+    expect(drawn).toBeLessThan(120);
+    expect(drawn + Number(await fold.getAttribute("data-tool-calls"))).toBe(120);
+    expect(await fold.textContent()).toMatch(/earlier events folded.*steps 1–\d+/);
+    await fold.getByRole("button", { name: "Show all earlier" }).click();
+    await fold.waitFor({ state: "detached" });
+    expect(await timeline().locator("[data-kind=tool_call]").count()).toBe(120);
+  });
+
   it("approves a held call from the inbox, and the job goes on", async () => {
     const job = await startFromPage("console-lab/payer", "pay INV-7");
     await timeline().getByText("Held for approval").first().waitFor();
@@ -231,6 +281,17 @@ describe("the console's journeys", () => {
   });
 
   it("edits a plugin's config in the form drawn from its admin spec, keeping the secret it shows masked", async () => {
+    // The plugin's own panel is held back until the form is filled in: the page drawn again
+    // when it comes keeps what was typed.
+    const detail = `${server.url}/v1/t/${TENANT}/plugins/console-lab`;
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(detail, async (route) => {
+      await held;
+      await route.continue();
+    });
     await page.goto(`${server.url}/t/${TENANT}/plugins/console-lab`);
     const endpoint = page.getByLabel("Endpoint");
     await endpoint.waitFor();
@@ -238,6 +299,11 @@ describe("the console's journeys", () => {
     expect(await page.getByLabel("Token").inputValue()).toBe("[hidden]");
     await endpoint.fill("https://desk.internal");
     await page.getByLabel("Retries").fill("4");
+    release();
+    await page.getByRole("region", { name: "Grants" }).waitFor();
+    await page.unroute(detail);
+    expect(await endpoint.inputValue()).toBe("https://desk.internal");
+    expect(await page.getByLabel("Retries").inputValue()).toBe("4");
     await page.getByRole("button", { name: "Save config" }).click();
     await page.getByText("Saved.").waitFor();
     await shot("plugin");
@@ -254,6 +320,158 @@ describe("the console's journeys", () => {
     await timeline().getByText("Result").click();
     await timeline().getByText('"token_intact": true').first().waitFor();
     await timeline().getByText('"endpoint": "https://desk.internal"').first().waitFor();
+  });
+
+  it("charts usage per agent, model and day on the governance page, in the page itself, with the budgets", async () => {
+    await page.goto(`${server.url}/t/${TENANT}/governance`);
+    const usage = page.getByRole("region", { name: "Usage" });
+    const chart = usage.getByRole("img", { name: "Cost per agent over the last 30 days" });
+    await chart.waitFor();
+    // The jobs run so far each count, by agent; the chart's bars are the table's rows.
+    const table = usage.getByRole("table", { name: "Usage per agent" });
+    await table.getByRole("cell", { name: "console-lab/greeter", exact: true }).waitFor();
+    expect(await chart.locator("[data-key='console-lab/greeter'] rect").count()).toBe(1);
+    const rows = await table.locator("tbody tr").count();
+    expect(await chart.locator("rect").count()).toBe(rows);
+    expect(await table.locator("tfoot").textContent()).toMatch(/Total\$\d+\.\d{2}/);
+    await usage.getByLabel("Per", { exact: true }).selectOption("model");
+    await usage
+      .getByRole("table", { name: "Usage per model" })
+      .getByRole("cell", { name: "test:scripts/greeter.yaml" })
+      .waitFor();
+    await usage.getByLabel("Per", { exact: true }).selectOption("day");
+    const today = new Date().toISOString().slice(0, 10);
+    await usage.getByRole("table", { name: "Usage per day" }).getByRole("cell", { name: today }).waitFor();
+    await usage.getByLabel("Chart", { exact: true }).selectOption("tokens");
+    await usage.getByRole("img", { name: "Tokens per day over the last 30 days" }).waitFor();
+    await usage.getByLabel("Per", { exact: true }).selectOption("agent");
+    await usage.getByLabel("Chart", { exact: true }).selectOption("cost");
+    await page
+      .getByRole("region", { name: "Budgets" })
+      .getByText("No budgets: the governance plugin is not installed", { exact: false })
+      .waitFor();
+    await shot("governance-usage");
+  });
+
+  it("streams a chat's turns from the chat routes' event stream, and each turn goes to the chat's one job", async () => {
+    await page.goto(`${server.url}/t/${TENANT}/chat/console-lab/chatter`);
+    const turns = page.getByRole("list", { name: "Turns" });
+    const answered = page.waitForResponse(
+      (response) =>
+        response.url().endsWith(`/v1/t/${TENANT}/chats`) && response.request().method() === "POST",
+    );
+    await page.getByLabel("Message").fill("hi");
+    await page.getByRole("button", { name: "Send" }).click();
+    const response = await answered;
+    expect(response.headers()["content-type"]).toContain("text/event-stream");
+    await turns.getByText("Hello there, how can I help?").waitFor();
+    await page.getByRole("link", { name: "Its job" }).waitFor();
+    const job = (await page.getByRole("link", { name: "Its job" }).getAttribute("href"))!;
+    await page.getByLabel("Message").fill("thanks");
+    await page.getByRole("button", { name: "Send" }).click();
+    await turns.getByText("Glad to help again, goodbye.").waitFor();
+    expect(await turns.getByRole("listitem").count()).toBe(4);
+    expect(await page.getByRole("link", { name: "Its job" }).getAttribute("href")).toBe(job);
+    await shot("chat");
+    await page.getByRole("button", { name: "End chat" }).click();
+    await page.goto(`${server.url}${job}`);
+    await timeline().locator("[data-kind=job_succeeded]").waitFor();
+    expect(await timeline().locator("[data-kind=model_call]").count()).toBe(2);
+  });
+
+  it("shows a plugin's grants, revokes and grants them again as an admin, and leaves its live status to the server", async () => {
+    await page.goto(`${server.url}/t/${TENANT}/plugins/console-lab`);
+    await page
+      .getByRole("region", { name: "Grants" })
+      .getByText("Its uses: asks nothing of other plugins.")
+      .waitFor();
+    expect(await page.getByRole("region", { name: "Grants" }).getByRole("button").count()).toBe(0);
+    await page.goto(`${server.url}/t/${TENANT}/plugins/console-desk-user`);
+    const grants = page.getByRole("region", { name: "Grants" });
+    await grants.getByText("console-lab/desk.slow_echo").first().waitFor();
+    await grants.getByText("Granted for version 1.0.0 by user:root", { exact: false }).waitFor();
+    await grants.getByText("Its grant covers all its uses: asks.").waitFor();
+    await shot("plugin-grants");
+    await grants.getByRole("button", { name: "Revoke its grant" }).click();
+    await grants.getByText("Not granted:").waitFor();
+    await grants.getByText("Refused at run time until granted:", { exact: false }).waitFor();
+    await grants.getByRole("button", { name: "Grant what its uses: asks" }).click();
+    await grants.getByText("Granted for version 1.0.0 by user:ada", { exact: false }).waitFor();
+    await page
+      .getByRole("region", { name: "Status" })
+      .getByText("This plugin reports no status and runs no runtime.")
+      .waitFor();
+  });
+
+  it("lists records with their versions, places a hold that refuses erasure, and erases a subject as an admin", async () => {
+    await page.goto(`${server.url}/t/${TENANT}/records`);
+    const records = page.getByRole("table", { name: "Records, newest first" });
+    await records.getByText("console-lab/contact/c-1").waitFor();
+    expect(await records.locator("tbody tr").count()).toBe(2);
+    await page.getByRole("button", { name: "Versions of c-1" }).click();
+    const versions = page.getByRole("list", { name: "Versions of c-1" });
+    await versions.getByText('"name": "Ada Lovelace"').waitFor();
+    expect(await versions.getByRole("listitem").count()).toBe(2);
+    await page.getByLabel("Subject", { exact: true }).first().fill("bob@example.com");
+    await page.getByRole("button", { name: "Filter" }).click();
+    await records.getByText("console-lab/contact/c-1").waitFor({ state: "detached" });
+    expect(await records.locator("tbody tr").count()).toBe(1);
+    // A hold on the subject: erasing it is refused while the hold stands.
+    const holds = page.getByRole("region", { name: "Legal holds" });
+    await holds.getByLabel("Subject").fill("ada@example.com");
+    await holds.getByLabel("Reason").fill("litigation 42");
+    await holds.getByRole("button", { name: "Place hold" }).click();
+    await holds.getByRole("cell", { name: "litigation 42" }).waitFor();
+    await shot("records");
+    page.once("dialog", (dialog) => void dialog.accept());
+    const erase = page.getByRole("region", { name: "Erase a subject" });
+    await erase.getByLabel("Subject to erase").fill("ada@example.com");
+    await erase.getByRole("button", { name: "Erase" }).click();
+    await erase.getByRole("alert").waitFor();
+    expect(await erase.getByRole("alert").textContent()).toContain("hold");
+    await holds.getByRole("button", { name: "Release the hold on subject ada@example.com" }).click();
+    await holds.getByText("No hold is in force.").waitFor();
+    page.once("dialog", (dialog) => void dialog.accept());
+    await erase.getByRole("button", { name: "Erase" }).click();
+    await erase
+      .getByRole("status")
+      .getByText("Erased ada@example.com: 1 records (2 versions)", { exact: false })
+      .waitFor();
+    await page.getByLabel("Subject", { exact: true }).first().fill("ada@example.com");
+    await page.getByRole("button", { name: "Filter" }).click();
+    await page.getByRole("region", { name: "Records" }).getByText("No records match.").waitFor();
+  });
+
+  it("an operator may keep records and place holds but is offered no erasure", async () => {
+    await signOut();
+    await signIn("opal");
+    await page.goto(`${server.url}/t/${TENANT}/records`);
+    await page.getByRole("table", { name: "Records, newest first" }).waitFor();
+    await page.getByRole("button", { name: "Place hold" }).waitFor();
+    expect(await page.getByRole("region", { name: "Erase a subject" }).count()).toBe(0);
+    expect(await page.getByRole("button", { name: "Erase" }).count()).toBe(0);
+    await signOut();
+    await signIn("ada");
+  });
+
+  it("lets an admin see the members, make a key shown once and revoke it, and read both in the audit log", async () => {
+    await page.goto(`${server.url}/t/${TENANT}/members`);
+    const members = page.getByRole("region", { name: "Members" });
+    for (const user of ["ada", "vic", "sam", "opal"])
+      await members.getByRole("cell", { name: user, exact: true }).waitFor();
+    await page.goto(`${server.url}/t/${TENANT}/keys`);
+    await page.getByLabel("Name").fill("ci-runner");
+    await page.getByLabel("Role").selectOption("runner");
+    await page.getByRole("button", { name: "Create key" }).click();
+    const made = page.getByRole("status").filter({ hasText: "shown this once" });
+    expect(await made.locator("code").textContent()).toMatch(/^oz0k_/);
+    await page.getByRole("button", { name: "Revoke key ci-runner" }).click();
+    await page.getByRole("button", { name: "Revoke key ci-runner" }).waitFor({ state: "detached" });
+    await page.getByRole("cell", { name: "revoked" }).waitFor();
+    await page.goto(`${server.url}/t/${TENANT}/audit`);
+    const entries = page.getByRole("region", { name: "Entries" });
+    await entries.getByRole("cell", { name: "key.create" }).first().waitFor();
+    await entries.getByRole("cell", { name: "key.revoke" }).first().waitFor();
   });
 
   it("a viewer sees everything in scope and is offered nothing it may not do", async () => {
@@ -284,6 +502,20 @@ describe("the console's journeys", () => {
     await page.goto(`${server.url}/t/${TENANT}/plugins/console-lab`);
     await page.getByRole("heading", { name: "Config" }).waitFor();
     expect(await page.getByRole("button", { name: "Save config" }).count()).toBe(0);
+    await page.goto(`${server.url}/t/${TENANT}/plugins/console-desk-user`);
+    await page
+      .getByRole("region", { name: "Grants" })
+      .getByText("Granted for version", { exact: false })
+      .waitFor();
+    expect(await page.getByRole("button", { name: /Grant|Revoke/ }).count()).toBe(0);
+    // Usage is a viewer's to read; records, holds and erasure are not.
+    await page.goto(`${server.url}/t/${TENANT}/governance`);
+    await page.getByRole("img", { name: "Cost per agent over the last 30 days" }).waitFor();
+    expect(await sections.getByRole("link", { name: "Records" }).count()).toBe(0);
+    await page.goto(`${server.url}/t/${TENANT}/records`);
+    await page.getByRole("alert").filter({ hasText: "FORBIDDEN" }).first().waitFor();
+    for (const name of ["Erase", "Place hold", "Set retention", "Release"])
+      expect(await page.getByRole("button", { name }).count()).toBe(0);
     await page.goto(`${server.url}/t/${TENANT}/members`);
     await page.getByRole("alert").filter({ hasText: "FORBIDDEN" }).waitFor();
     await signOut();
@@ -301,6 +533,12 @@ describe("the console's journeys", () => {
     await page.getByRole("alert").filter({ hasText: "NOT_FOUND" }).waitFor();
     await page.goto(`${server.url}/t/${TENANT}/approvals`);
     await page.getByText("No call waits for a decision.").waitFor();
+    // Its usage counts its one agent's calls, and no other's.
+    await page.goto(`${server.url}/t/${TENANT}/governance`);
+    const usage = page.getByRole("table", { name: "Usage per agent" });
+    await usage.getByRole("cell", { name: "console-lab/greeter", exact: true }).waitFor();
+    expect(await usage.locator("tbody tr").count()).toBe(1);
+    expect(await page.getByText("console-lab/payer").count()).toBe(0);
     // The runner may start the agent in its scope.
     await page.goto(`${server.url}/t/${TENANT}/agents/console-lab/greeter`);
     await page.getByRole("button", { name: "Start job" }).waitFor();

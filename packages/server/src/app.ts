@@ -31,6 +31,7 @@ import { registerRoutineRoutes, registerRoutineWebhooks } from "./routes/routine
 import { CSRF_HEADER, registerMeRoute, registerSessionRoutes, SESSION_COOKIE } from "./routes/sessions.js";
 import { registerSkillRoutes } from "./routes/skills.js";
 import { registerToolRoutes } from "./routes/tools.js";
+import { registerUsageRoutes } from "./routes/usage.js";
 import { HealthSchema } from "./schemas.js";
 import {
   DEFAULT_BODY_LIMIT,
@@ -142,6 +143,7 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
   registerSkillRoutes(app, options.runtime.services);
   registerMcpRoutes(app, options.runtime.services);
   registerRemoteRoutes(app, options.runtime.services);
+  registerUsageRoutes(app, options.runtime.services);
 
   app.doc31(OPENAPI_PATH, {
     openapi: "3.1.0",

@@ -136,6 +136,11 @@ export const EventsQuery = z.object({
     type: "integer",
     description: "Only events whose seq is greater (as Last-Event-ID does for a stream).",
   }),
+  tail: z.coerce.number().int().min(1).max(100_000).optional().openapi({
+    type: "integer",
+    description:
+      "Only the newest this many of those events; a stream then gives every event written after them. A stream resumed with Last-Event-ID gives every event after it.",
+  }),
 });
 
 export const EventListSchema = z

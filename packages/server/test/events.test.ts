@@ -96,4 +96,40 @@ describe("job events", () => {
     expect(response.status).toBe(404);
     expect(response.headers.get("content-type")).toContain("application/json");
   });
+
+  it("gives only the newest events asked for with tail, as JSON and as a stream, but every one after a Last-Event-ID", async () => {
+    const id = await startTriage();
+    await untilEnded(test, LAB, id);
+    const all = (
+      (await (await test.request(`/v1/t/${LAB}/jobs/${id}/events`, { key: "viewer" })).json()) as {
+        events: { seq: number }[];
+      }
+    ).events.map((entry) => entry.seq);
+    expect(all.length).toBeGreaterThan(3);
+    const page = (await (
+      await test.request(`/v1/t/${LAB}/jobs/${id}/events?tail=2`, { key: "viewer" })
+    ).json()) as {
+      events: { seq: number }[];
+    };
+    expect(page.events.map((entry) => entry.seq)).toEqual(all.slice(-2));
+    const tailed = await readStream(
+      await test.request(`/v1/t/${LAB}/jobs/${id}/events?tail=2`, {
+        key: "viewer",
+        headers: { accept: "text/event-stream" },
+      }),
+    );
+    expect(tailed.filter((message) => message.id !== undefined).map((message) => Number(message.id))).toEqual(
+      all.slice(-2),
+    );
+    expect(tailed.at(-1)?.event).toBe("end");
+    const resumed = await readStream(
+      await test.request(`/v1/t/${LAB}/jobs/${id}/events?tail=1`, {
+        key: "viewer",
+        headers: { accept: "text/event-stream", "last-event-id": String(all[0]) },
+      }),
+    );
+    expect(
+      resumed.filter((message) => message.id !== undefined).map((message) => Number(message.id)),
+    ).toEqual(all.slice(1));
+  });
 });

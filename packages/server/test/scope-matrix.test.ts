@@ -245,6 +245,14 @@ const MATRIX: Record<string, readonly Probe[]> = {
   "POST /v1/t/{tenant}/keys/{id}/revoke": [{ none: "names a key by its ID, not an agent or job" }],
   // Every entry names what the tenant did, to any agent: a caller limited to some agents is refused it.
   "GET /v1/t/{tenant}/audit": [{ list: () => ({ method: "GET", path: "/audit" }) }],
+  // An agent-scoped key's usage counts only its agents' model calls: the hidden job's are in none.
+  "GET /v1/t/{tenant}/usage": [
+    { list: () => ({ method: "GET", path: "/usage?by=agent" }) },
+    { list: () => ({ method: "GET", path: "/usage?by=model" }) },
+    { list: () => ({ method: "GET", path: "/usage?by=day" }) },
+    // Totals name no agent by model: the hidden job's calls must not be in them either.
+    { part: () => ({ method: "GET", path: "/usage?by=model&since=0" }) },
+  ],
   // Records belong to plugins, not agents: a caller limited to some agents is refused them all.
   "GET /v1/t/{tenant}/records": [{ list: () => ({ method: "GET", path: "/records" }) }],
   "GET /v1/t/{tenant}/records/{plugin}/{kind}/{key}": [
@@ -502,7 +510,16 @@ describe("the scope matrix", () => {
     }
     expect(parts).toBeGreaterThan(30);
     expect(differ).toBeGreaterThan(8);
-    for (const path of ["/audit", "/members", "/keys", "/jobs", "/approvals", "/routines", "/inventory"]) {
+    for (const path of [
+      "/audit",
+      "/members",
+      "/keys",
+      "/jobs",
+      "/approvals",
+      "/routines",
+      "/inventory",
+      "/usage?by=agent",
+    ]) {
       const seen = await ask(here, "admin", { method: "GET", path });
       const named = [hidden.agent, hidden.job, hidden.user, "keeper-key"].some((leak) =>
         seen.body.includes(leak),

@@ -1,9 +1,9 @@
 // For admins: the tenant's members (role and agents in scope), its API keys (a new one shown
 // once), and the audit log.
 import { useState } from "preact/hooks";
-import { type ApiError, api, type Me, ok, ROLES } from "../api";
+import { api, type Me, ok, ROLES } from "../api";
 import { useLoad } from "../load";
-import { Empty, Failure, Json, Panel, Show, When } from "../parts/ui";
+import { Empty, Field, Fold, Json, Panel, Refusal, Show, Table, useChange, When } from "../parts/ui";
 
 const agentList = (text: string) =>
   text
@@ -29,16 +29,7 @@ export function MembersPage(props: { me: Me }) {
     () => ok(api.GET("/v1/t/{tenant}/members", { params: { path: { tenant } } })),
     [tenant],
   );
-  const [error, setError] = useState<ApiError | undefined>();
-  const change = async (run: () => Promise<unknown>) => {
-    try {
-      await run();
-      setError(undefined);
-      members.reload();
-    } catch (failure) {
-      setError(failure as ApiError);
-    }
-  };
+  const { error, change } = useChange(members.reload);
   return (
     <>
       <h1>Members</h1>
@@ -54,47 +45,37 @@ export function MembersPage(props: { me: Me }) {
             return list.length === 0 ? (
               <Empty>No members.</Empty>
             ) : (
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">User</th>
-                    <th scope="col">Role</th>
-                    <th scope="col">Agents</th>
-                    <th scope="col">Changed</th>
-                    <th scope="col">Remove</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.map((member) => (
-                    <tr key={member.user}>
-                      <td>{member.user}</td>
-                      <td>{member.role}</td>
-                      <td>{member.agents.join(", ")}</td>
-                      <td>
-                        <When at={member.updatedAt} />
-                      </td>
-                      <td>
-                        <button
-                          type="button"
-                          class="link"
-                          aria-label={`Remove ${member.user}`}
-                          onClick={() =>
-                            change(() =>
-                              ok(
-                                api.DELETE("/v1/t/{tenant}/members/{user}", {
-                                  params: { path: { tenant, user: member.user } },
-                                }),
-                              ),
-                            )
-                          }
-                        >
-                          Remove
-                        </button>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <Table
+                rows={list}
+                rowKey={(member) => member.user}
+                columns={[
+                  { head: "User", cell: (member) => member.user },
+                  { head: "Role", cell: (member) => member.role },
+                  { head: "Agents", cell: (member) => member.agents.join(", ") },
+                  { head: "Changed", cell: (member) => <When at={member.updatedAt} /> },
+                  {
+                    head: "Remove",
+                    cell: (member) => (
+                      <button
+                        type="button"
+                        class="link"
+                        aria-label={`Remove ${member.user}`}
+                        onClick={() =>
+                          change(() =>
+                            ok(
+                              api.DELETE("/v1/t/{tenant}/members/{user}", {
+                                params: { path: { tenant, user: member.user } },
+                              }),
+                            ),
+                          )
+                        }
+                      >
+                        Remove
+                      </button>
+                    ),
+                  },
+                ]}
+              />
             );
           }}
         </Show>
@@ -117,21 +98,18 @@ export function MembersPage(props: { me: Me }) {
             );
           }}
         >
-          <div class="field">
-            <label for="member-user">User</label>
+          <Field id="member-user" label="User">
             <input id="member-user" name="user" required />
-          </div>
-          <div class="field">
-            <label for="member-role">Role</label>
+          </Field>
+          <Field id="member-role" label="Role">
             <RoleSelect id="member-role" />
-          </div>
-          <div class="field">
-            <label for="member-agents">Agents</label>
+          </Field>
+          <Field id="member-agents" label="Agents">
             <input id="member-agents" name="agents" placeholder="* or plugin/agent, tag:name" />
-          </div>
+          </Field>
           <button type="submit">Save member</button>
         </form>
-        {error === undefined ? null : <Failure error={error} />}
+        <Refusal error={error} />
       </Panel>
     </>
   );
@@ -140,7 +118,7 @@ export function MembersPage(props: { me: Me }) {
 export function KeysPage(props: { me: Me }) {
   const { tenant } = props.me;
   const keys = useLoad(() => ok(api.GET("/v1/t/{tenant}/keys", { params: { path: { tenant } } })), [tenant]);
-  const [error, setError] = useState<ApiError | undefined>();
+  const { error, change } = useChange(keys.reload);
   const [made, setMade] = useState<string | undefined>();
   return (
     <>
@@ -159,71 +137,51 @@ export function KeysPage(props: { me: Me }) {
             return list.length === 0 ? (
               <Empty>No keys.</Empty>
             ) : (
-              <div class="scroll">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Id</th>
-                      <th scope="col">Name</th>
-                      <th scope="col">Role</th>
-                      <th scope="col">Agents</th>
-                      <th scope="col">Status</th>
-                      <th scope="col">Expires</th>
-                      <th scope="col">Revoke</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {list.map((key) => (
-                      <tr key={key.id}>
-                        <td>
-                          <code>{key.id}</code>
-                        </td>
-                        <td>{key.name}</td>
-                        <td>{key.role}</td>
-                        <td>{key.agents.join(", ")}</td>
-                        <td>{key.status}</td>
-                        <td>
-                          <When at={key.expiresAt} />
-                        </td>
-                        <td>
-                          {key.status === "active" ? (
-                            <button
-                              type="button"
-                              class="link"
-                              aria-label={`Revoke key ${key.name}`}
-                              onClick={async () => {
-                                try {
-                                  await ok(
-                                    api.POST("/v1/t/{tenant}/keys/{id}/revoke", {
-                                      params: { path: { tenant, id: key.id } },
-                                    }),
-                                  );
-                                  keys.reload();
-                                } catch (failure) {
-                                  setError(failure as ApiError);
-                                }
-                              }}
-                            >
-                              Revoke
-                            </button>
-                          ) : null}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <Table
+                rows={list}
+                rowKey={(key) => key.id}
+                columns={[
+                  { head: "Id", cell: (key) => <code>{key.id}</code> },
+                  { head: "Name", cell: (key) => key.name },
+                  { head: "Role", cell: (key) => key.role },
+                  { head: "Agents", cell: (key) => key.agents.join(", ") },
+                  { head: "Status", cell: (key) => key.status },
+                  { head: "Expires", cell: (key) => <When at={key.expiresAt} /> },
+                  {
+                    head: "Revoke",
+                    cell: (key) =>
+                      key.status === "active" ? (
+                        <button
+                          type="button"
+                          class="link"
+                          aria-label={`Revoke key ${key.name}`}
+                          onClick={() =>
+                            change(() =>
+                              ok(
+                                api.POST("/v1/t/{tenant}/keys/{id}/revoke", {
+                                  params: { path: { tenant, id: key.id } },
+                                }),
+                              ),
+                            )
+                          }
+                        >
+                          Revoke
+                        </button>
+                      ) : null,
+                  },
+                ]}
+              />
             );
           }}
         </Show>
         <form
           class="filters"
           aria-label="Create a key"
-          onSubmit={async (event) => {
+          onSubmit={(event) => {
             event.preventDefault();
             const form = new FormData(event.currentTarget as HTMLFormElement);
             const agents = agentList(String(form.get("agents") ?? ""));
-            try {
+            void change(async () => {
               const created = await ok(
                 api.POST("/v1/t/{tenant}/keys", {
                   params: { path: { tenant } },
@@ -235,25 +193,18 @@ export function KeysPage(props: { me: Me }) {
                 }),
               );
               setMade(created.key);
-              setError(undefined);
-              keys.reload();
-            } catch (failure) {
-              setError(failure as ApiError);
-            }
+            });
           }}
         >
-          <div class="field">
-            <label for="key-name">Name</label>
+          <Field id="key-name" label="Name">
             <input id="key-name" name="name" required />
-          </div>
-          <div class="field">
-            <label for="key-role">Role</label>
+          </Field>
+          <Field id="key-role" label="Role">
             <RoleSelect id="key-role" />
-          </div>
-          <div class="field">
-            <label for="key-agents">Agents</label>
+          </Field>
+          <Field id="key-agents" label="Agents">
             <input id="key-agents" name="agents" placeholder="*" />
-          </div>
+          </Field>
           <button type="submit">Create key</button>
         </form>
         {made === undefined ? null : (
@@ -261,7 +212,7 @@ export function KeysPage(props: { me: Me }) {
             The new key, shown this once: <code class="secret">{made}</code>
           </p>
         )}
-        {error === undefined ? null : <Failure error={error} />}
+        <Refusal error={error} />
       </Panel>
     </>
   );
@@ -291,42 +242,27 @@ export function AuditPage(props: { me: Me }) {
             return list.length === 0 ? (
               <Empty>Nothing recorded yet.</Empty>
             ) : (
-              <div class="scroll">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">When</th>
-                      <th scope="col">Actor</th>
-                      <th scope="col">Action</th>
-                      <th scope="col">Target</th>
-                      <th scope="col">Detail</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {list.map((entry) => (
-                      <tr key={entry.seq}>
-                        <td>
-                          <When at={entry.at} />
-                        </td>
-                        <td>
-                          {entry.actor}{" "}
-                          {entry.role === null ? null : <span class="muted">({entry.role})</span>}
-                        </td>
-                        <td>{entry.action}</td>
-                        <td>
-                          <code>{entry.target}</code>
-                        </td>
-                        <td>
-                          <details>
-                            <summary>Detail</summary>
-                            <Json value={entry.detail} />
-                          </details>
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <Table
+                rows={list}
+                rowKey={(entry) => entry.seq}
+                columns={[
+                  { head: "When", cell: (entry) => <When at={entry.at} /> },
+                  {
+                    head: "Actor",
+                    cell: (entry) => (
+                      <>
+                        {entry.actor} {entry.role === null ? null : <span class="muted">({entry.role})</span>}
+                      </>
+                    ),
+                  },
+                  { head: "Action", cell: (entry) => entry.action },
+                  { head: "Target", cell: (entry) => <code>{entry.target}</code> },
+                  {
+                    head: "Detail",
+                    cell: (entry) => <Fold summary="Detail">{() => <Json value={entry.detail} />}</Fold>,
+                  },
+                ]}
+              />
             );
           }}
         </Show>

@@ -1,12 +1,14 @@
-// Chat with an agent: each message a turn of the chat's job, the answer drawn as its card;
-// the job's page has the whole trace.
+// Chat with an agent: each message a turn of the chat's job, its text drawn as the model writes
+// it (the chat routes answer as an event stream when asked), then the answer as its card; the
+// job's page has the whole trace.
 import { useState } from "preact/hooks";
-import { type ApiError, api, type Me, ok } from "../api";
+import { ApiError, api, csrfHeaders, type Me, ok } from "../api";
 import { CardView, cardOf } from "../parts/card";
-import { Failure, Panel } from "../parts/ui";
+import { Field, Panel, Refusal } from "../parts/ui";
 import { Link, tenantPath } from "../router";
+import { postStream } from "../sse";
 
-type Turn = { who: "you" | "agent"; text: string; card?: unknown };
+type Turn = { who: "you" | "agent"; text: string; card?: unknown; streaming?: boolean };
 
 export function ChatPage(props: { me: Me; address: string }) {
   const { me, address } = props;
@@ -15,37 +17,36 @@ export function ChatPage(props: { me: Me; address: string }) {
   const [turns, setTurns] = useState<Turn[]>([]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError | undefined>();
+  /** Changes the agent's turn being written, the last one. */
+  const writing = (change: (turn: Turn) => Turn) =>
+    setTurns((before) => [...before.slice(0, -1), change(before.at(-1)!)]);
   const say = async (text: string) => {
     setBusy(true);
-    setTurns((before) => [...before, { who: "you", text }]);
+    setError(undefined);
+    setTurns((before) => [...before, { who: "you", text }, { who: "agent", text: "", streaming: true }]);
+    const base = `/v1/t/${encodeURIComponent(tenant)}/chats`;
     try {
-      const answer =
-        job === undefined
-          ? await ok(
-              api.POST("/v1/t/{tenant}/chats", {
-                params: { path: { tenant } },
-                body: { agent: address, text },
-              }),
-            )
-          : await ok(
-              api.POST("/v1/t/{tenant}/chats/{id}/messages", {
-                params: { path: { tenant, id: job } },
-                body: { text },
-              }),
-            );
-      const said = answer as unknown as { job: { id: string }; answer: unknown; card?: unknown };
-      setJob(said.job.id);
-      setTurns((before) => [
-        ...before,
-        {
-          who: "agent",
-          text: typeof said.answer === "string" ? said.answer : JSON.stringify(said.answer),
-          card: said.card,
+      await postStream(
+        job === undefined ? base : `${base}/${encodeURIComponent(job)}/messages`,
+        job === undefined ? { agent: address, text } : { text },
+        csrfHeaders(),
+        (message) => {
+          const data = JSON.parse(message.data);
+          if (message.event === "delta") writing((turn) => ({ ...turn, text: turn.text + data.text }));
+          else if (message.event === "turn" || message.event === "json") {
+            const said = data as { job: { id: string }; answer: unknown; card?: unknown };
+            setJob(said.job.id);
+            writing(() => ({
+              who: "agent",
+              text: typeof said.answer === "string" ? said.answer : JSON.stringify(said.answer),
+              card: said.card,
+            }));
+          } else if (message.event === "error") throw new ApiError(data.error?.status ?? 500, data);
         },
-      ]);
-      setError(undefined);
+      );
     } catch (failure) {
-      setError(failure as ApiError);
+      setTurns((before) => (before.at(-1)?.streaming ? before.slice(0, -1) : before));
+      setError(failure instanceof ApiError ? failure : new ApiError(0, undefined));
     } finally {
       setBusy(false);
     }
@@ -57,12 +58,13 @@ export function ChatPage(props: { me: Me; address: string }) {
         title="Conversation"
         actions={job === undefined ? null : <Link href={tenantPath(tenant, "jobs", job)}>Its job</Link>}
       >
-        <ol class="chat" aria-live="polite">
+        <ol class="chat" aria-label="Turns" aria-live="polite">
           {turns.map((turn, index) => {
             const card = cardOf(turn.card);
             return (
-              <li key={index} class={`turn turn-${turn.who}`}>
+              <li key={index} class={`turn turn-${turn.who}`} aria-busy={turn.streaming === true}>
                 <strong>{turn.who === "you" ? "You" : address}</strong>
+                {turn.streaming === true && turn.text === "" ? <p class="muted">…</p> : null}
                 {card === undefined || card.kind === "text" ? <p>{turn.text}</p> : <CardView card={card} />}
               </li>
             );
@@ -79,16 +81,16 @@ export function ChatPage(props: { me: Me; address: string }) {
             void say(text);
           }}
         >
-          <div class="field">
-            <label for="chat-text">Message</label>
+          <Field id="chat-text" label="Message">
             <textarea id="chat-text" name="text" rows={2} required />
-          </div>
+          </Field>
           <button type="submit" disabled={busy}>
             Send
           </button>
           {job === undefined ? null : (
             <button
               type="button"
+              disabled={busy}
               onClick={async () => {
                 await ok(
                   api.POST("/v1/t/{tenant}/chats/{id}/end", { params: { path: { tenant, id: job } } }),
@@ -101,7 +103,7 @@ export function ChatPage(props: { me: Me; address: string }) {
             </button>
           )}
         </form>
-        {error === undefined ? null : <Failure error={error} />}
+        <Refusal error={error} />
       </Panel>
     </>
   );

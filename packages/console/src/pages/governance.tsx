@@ -1,10 +1,12 @@
 // Governance: the tool policy rules (add, remove, and which of the tenant's functions a pattern
-// decides), the kill switches (effective on running jobs), and the inventory.
+// decides), the kill switches (effective on running jobs), the inventory, and budgets and usage
+// (cost and tokens per agent, model and day, drawn as a chart).
 import { useState } from "preact/hooks";
-import { type ApiError, api, can, type Me, ok } from "../api";
+import { api, can, type Me, ok } from "../api";
 import { type Loaded, useLoad } from "../load";
+import { BarChart } from "../parts/chart";
 import { covers, decidingRule, type Rule } from "../parts/policy";
-import { Empty, Failure, Panel, Show, When } from "../parts/ui";
+import { Choice, Empty, Field, Panel, Refusal, Show, Table, useChange, When } from "../parts/ui";
 
 export function GovernancePage(props: { me: Me }) {
   const { tenant } = props.me;
@@ -20,6 +22,8 @@ export function GovernancePage(props: { me: Me }) {
       <DecidesPanel me={props.me} rules={rules} />
       <SwitchesPanel me={props.me} />
       <InventoryPanel me={props.me} />
+      <UsagePanel me={props.me} />
+      <BudgetsPanel me={props.me} />
     </>
   );
 }
@@ -29,17 +33,9 @@ type RulesLoaded = Loaded<{ rules: Record<string, unknown>[] }>;
 function PolicyPanel(props: { me: Me; rules: RulesLoaded }) {
   const { me, rules } = props;
   const { tenant } = me;
-  const [error, setError] = useState<ApiError | undefined>();
+  const { error, change } = useChange(rules.reload);
   const [pattern, setPattern] = useState("");
-  const change = async (run: () => Promise<unknown>) => {
-    try {
-      await run();
-      setError(undefined);
-      rules.reload();
-    } catch (failure) {
-      setError(failure as ApiError);
-    }
-  };
+  const operator = can(me, "operator");
   return (
     <Panel title="Tool policy">
       <Show loaded={rules}>
@@ -48,49 +44,39 @@ function PolicyPanel(props: { me: Me; rules: RulesLoaded }) {
           return list.length === 0 ? (
             <Empty>No rules: each agent's grant decides its calls.</Empty>
           ) : (
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Pattern</th>
-                  <th scope="col">Action</th>
-                  {can(me, "operator") ? <th scope="col">Remove</th> : null}
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((rule) => (
-                  <tr key={rule.pattern}>
-                    <td>
-                      <code>{rule.pattern}</code>
-                    </td>
-                    <td>{rule.action}</td>
-                    {can(me, "operator") ? (
-                      <td>
-                        <button
-                          type="button"
-                          class="link"
-                          aria-label={`Remove the rule on ${rule.pattern}`}
-                          onClick={() =>
-                            change(() =>
-                              ok(
-                                api.DELETE("/v1/t/{tenant}/policy", {
-                                  params: { path: { tenant }, query: { pattern: rule.pattern } },
-                                }),
-                              ),
-                            )
-                          }
-                        >
-                          Remove
-                        </button>
-                      </td>
-                    ) : null}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <Table
+              rows={list}
+              rowKey={(rule) => rule.pattern}
+              columns={[
+                { head: "Pattern", cell: (rule) => <code>{rule.pattern}</code> },
+                { head: "Action", cell: (rule) => rule.action },
+                operator && {
+                  head: "Remove",
+                  cell: (rule) => (
+                    <button
+                      type="button"
+                      class="link"
+                      aria-label={`Remove the rule on ${rule.pattern}`}
+                      onClick={() =>
+                        change(() =>
+                          ok(
+                            api.DELETE("/v1/t/{tenant}/policy", {
+                              params: { path: { tenant }, query: { pattern: rule.pattern } },
+                            }),
+                          ),
+                        )
+                      }
+                    >
+                      Remove
+                    </button>
+                  ),
+                },
+              ]}
+            />
           );
         }}
       </Show>
-      {can(me, "operator") ? (
+      {operator ? (
         <form
           class="filters"
           aria-label="Add a rule"
@@ -105,8 +91,7 @@ function PolicyPanel(props: { me: Me; rules: RulesLoaded }) {
             );
           }}
         >
-          <div class="field">
-            <label for="rule-pattern">Pattern</label>
+          <Field id="rule-pattern" label="Pattern">
             <input
               id="rule-pattern"
               name="pattern"
@@ -115,19 +100,18 @@ function PolicyPanel(props: { me: Me; rules: RulesLoaded }) {
               value={pattern}
               onInput={(event) => setPattern((event.currentTarget as HTMLInputElement).value)}
             />
-          </div>
-          <div class="field">
-            <label for="rule-action">Action</label>
+          </Field>
+          <Field id="rule-action" label="Action">
             <select id="rule-action" name="action">
               <option value="ask">ask</option>
               <option value="deny">deny</option>
               <option value="allow">allow</option>
             </select>
-          </div>
+          </Field>
           <button type="submit">Set rule</button>
         </form>
       ) : null}
-      {error === undefined ? null : <Failure error={error} />}
+      <Refusal error={error} />
     </Panel>
   );
 }
@@ -143,52 +127,37 @@ function DecidesPanel(props: { me: Me; rules: RulesLoaded }) {
   const list = (props.rules.data?.rules ?? []) as unknown as Rule[];
   return (
     <Panel title="What the rules decide">
-      <div class="field">
-        <label for="preview-pattern">Which calls does a pattern cover?</label>
+      <Field id="preview-pattern" label="Which calls does a pattern cover?">
         <input
           id="preview-pattern"
           placeholder="plugin/tool.*"
           value={pattern}
           onInput={(event) => setPattern((event.currentTarget as HTMLInputElement).value)}
         />
-      </div>
+      </Field>
       <Show loaded={parts}>
         {(data) => {
           const addresses = data.parts.filter((part) => part.kind === "function").map((part) => part.address);
           const shown = pattern === "" ? addresses : addresses.filter((address) => covers(pattern, address));
           if (shown.length === 0) return <Empty>{pattern} covers no function of this tenant.</Empty>;
           return (
-            <div class="scroll">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Function</th>
-                    <th scope="col">Decided by</th>
-                    <th scope="col">Action</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {shown.map((address) => {
-                    const rule = decidingRule(list, address);
-                    return (
-                      <tr key={address}>
-                        <td>
-                          <code>{address}</code>
-                        </td>
-                        <td>
-                          {rule === undefined ? (
-                            <span class="muted">the agent's grant</span>
-                          ) : (
-                            <code>{rule.pattern}</code>
-                          )}
-                        </td>
-                        <td>{rule?.action ?? "allow (when granted)"}</td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
-            </div>
+            <Table
+              rows={shown.map((address) => ({ address, rule: decidingRule(list, address) }))}
+              rowKey={(row) => row.address}
+              columns={[
+                { head: "Function", cell: (row) => <code>{row.address}</code> },
+                {
+                  head: "Decided by",
+                  cell: (row) =>
+                    row.rule === undefined ? (
+                      <span class="muted">the agent's grant</span>
+                    ) : (
+                      <code>{row.rule.pattern}</code>
+                    ),
+                },
+                { head: "Action", cell: (row) => row.rule?.action ?? "allow (when granted)" },
+              ]}
+            />
           );
         }}
       </Show>
@@ -203,16 +172,7 @@ function SwitchesPanel(props: { me: Me }) {
     () => ok(api.GET("/v1/t/{tenant}/kill-switches", { params: { path: { tenant } } })),
     [tenant],
   );
-  const [error, setError] = useState<ApiError | undefined>();
-  const change = async (run: () => Promise<unknown>) => {
-    try {
-      await run();
-      setError(undefined);
-      switches.reload();
-    } catch (failure) {
-      setError(failure as ApiError);
-    }
-  };
+  const { error, change } = useChange(switches.reload);
   return (
     <Panel title="Kill switches">
       <Show loaded={switches}>
@@ -275,23 +235,21 @@ function SwitchesPanel(props: { me: Me }) {
             );
           }}
         >
-          <div class="field">
-            <label for="switch-kind">Kind</label>
+          <Field id="switch-kind" label="Kind">
             <select id="switch-kind" name="kind">
               <option value="agent">agent</option>
               <option value="tool">tool</option>
             </select>
-          </div>
-          <div class="field">
-            <label for="switch-address">Address</label>
+          </Field>
+          <Field id="switch-address" label="Address">
             <input id="switch-address" name="address" required placeholder="plugin/name" />
-          </div>
+          </Field>
           <button type="submit" class="danger">
             Stop it
           </button>
         </form>
       ) : null}
-      {error === undefined ? null : <Failure error={error} />}
+      <Refusal error={error} />
     </Panel>
   );
 }
@@ -315,29 +273,206 @@ function InventoryPanel(props: { me: Me }) {
           return list.length === 0 ? (
             <Empty>No entries: oz0 inventory set says what an agent or tool is for.</Empty>
           ) : (
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Part</th>
-                  <th scope="col">Purpose</th>
-                  <th scope="col">Owner</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((entry) => (
-                  <tr key={`${entry.kind} ${entry.address}`}>
-                    <td>
+            <Table
+              rows={list}
+              rowKey={(entry) => `${entry.kind} ${entry.address}`}
+              columns={[
+                {
+                  head: "Part",
+                  cell: (entry) => (
+                    <>
                       {entry.kind} <code>{entry.address}</code>
-                    </td>
-                    <td>{entry.purpose}</td>
-                    <td>{entry.owner ?? "—"}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+                    </>
+                  ),
+                },
+                { head: "Purpose", cell: (entry) => entry.purpose },
+                { head: "Owner", cell: (entry) => entry.owner ?? "—" },
+              ]}
+            />
           );
         }}
       </Show>
+    </Panel>
+  );
+}
+
+type UsageBy = "agent" | "model" | "day";
+type Measure = "cost" | "tokens";
+const DAY_MS = 86_400_000;
+
+const usd = (value: number) => `$${value < 0.01 && value > 0 ? value.toFixed(4) : value.toFixed(2)}`;
+const count = (value: number) => value.toLocaleString("en-US");
+
+/** Cost and tokens of the tenant's model calls per agent, model or day, as a chart and a table. */
+function UsagePanel(props: { me: Me }) {
+  const { tenant } = props.me;
+  const [by, setBy] = useState<UsageBy>("agent");
+  const [days, setDays] = useState(30);
+  const [measure, setMeasure] = useState<Measure>("cost");
+  // The period starts at a whole hour, so choosing the same one again asks the same question.
+  const since = Math.floor((Date.now() - days * DAY_MS) / 3_600_000) * 3_600_000;
+  const usage = useLoad(
+    () => ok(api.GET("/v1/t/{tenant}/usage", { params: { path: { tenant }, query: { by, since } } })),
+    [tenant, by, since],
+  );
+  return (
+    <Panel title="Usage">
+      <form class="filters" aria-label="Usage shown" onSubmit={(event) => event.preventDefault()}>
+        <Choice
+          id="usage-by"
+          label="Per"
+          value={by}
+          options={[
+            ["agent", "agent"],
+            ["model", "model"],
+            ["day", "day"],
+          ]}
+          onChange={setBy}
+        />
+        <Choice
+          id="usage-days"
+          label="Over the last"
+          value={String(days)}
+          options={[
+            ["1", "day"],
+            ["7", "7 days"],
+            ["30", "30 days"],
+            ["90", "90 days"],
+          ]}
+          onChange={(value) => setDays(Number(value))}
+        />
+        <Choice
+          id="usage-measure"
+          label="Chart"
+          value={measure}
+          options={[
+            ["cost", "cost"],
+            ["tokens", "tokens"],
+          ]}
+          onChange={setMeasure}
+        />
+      </form>
+      <Show loaded={usage}>
+        {(data) => {
+          if (data.rows.length === 0) return <Empty>No model calls in this period.</Empty>;
+          const value = (row: (typeof data.rows)[number]) =>
+            measure === "cost" ? row.costUsd : row.inputTokens + row.outputTokens;
+          return (
+            <>
+              <BarChart
+                label={`${measure === "cost" ? "Cost" : "Tokens"} per ${by} over the last ${days === 1 ? "day" : `${days} days`}`}
+                rows={data.rows.map((row) => ({ key: row.key, value: value(row) }))}
+                format={measure === "cost" ? usd : count}
+              />
+              <Table
+                label={`Usage per ${by}`}
+                rows={data.rows}
+                rowKey={(row) => row.key}
+                columns={[
+                  {
+                    head: by === "agent" ? "Agent" : by === "model" ? "Model" : "Day (UTC)",
+                    cell: (row) => row.key,
+                  },
+                  { head: "Cost", numeric: true, cell: (row) => usd(row.costUsd) },
+                  { head: "Input tokens", numeric: true, cell: (row) => count(row.inputTokens) },
+                  { head: "Output tokens", numeric: true, cell: (row) => count(row.outputTokens) },
+                  { head: "Model calls", numeric: true, cell: (row) => count(row.modelCalls) },
+                ]}
+                foot={
+                  <tr>
+                    <th scope="row">Total</th>
+                    <td class="num">{usd(data.total.costUsd)}</td>
+                    <td class="num">{count(data.total.inputTokens)}</td>
+                    <td class="num">{count(data.total.outputTokens)}</td>
+                    <td class="num">{count(data.total.modelCalls)}</td>
+                  </tr>
+                }
+              />
+            </>
+          );
+        }}
+      </Show>
+    </Panel>
+  );
+}
+
+interface Ceiling {
+  readonly tokens?: number;
+  readonly usd?: number;
+  readonly period?: string;
+}
+
+interface BudgetConfig {
+  readonly job?: Ceiling;
+  readonly agent?: Ceiling;
+  readonly agents?: Record<string, Ceiling>;
+  readonly tenant?: Ceiling;
+}
+
+/**
+ * The budgets in force: the ceilings of the governance plugin's config (its budget check runs
+ * before each model call); a tenant without the plugin has none.
+ */
+function BudgetsPanel(props: { me: Me }) {
+  const { tenant } = props.me;
+  const config = useLoad(
+    () =>
+      ok(
+        api.GET("/v1/t/{tenant}/plugins/{plugin}/config", {
+          params: { path: { tenant, plugin: "governance" } },
+        }),
+      ),
+    [tenant],
+  );
+  return (
+    <Panel title="Budgets">
+      {config.error?.status === 404 ? (
+        <Empty>
+          No budgets: the governance plugin is not installed (oz0 plugin install plugins/governance, then set
+          its budget config).
+        </Empty>
+      ) : (
+        <Show loaded={config}>
+          {(data) => {
+            const budget = ((data.config as { budget?: BudgetConfig }).budget ?? {}) as BudgetConfig;
+            const rows: { who: string; ceiling: Ceiling; period: string }[] = [];
+            if (budget.job !== undefined)
+              rows.push({ who: "each job", ceiling: budget.job, period: "the job" });
+            if (budget.agent !== undefined)
+              rows.push({ who: "each agent", ceiling: budget.agent, period: budget.agent.period ?? "day" });
+            for (const [address, ceiling] of Object.entries(budget.agents ?? {}))
+              rows.push({ who: address, ceiling, period: ceiling.period ?? "day" });
+            if (budget.tenant !== undefined)
+              rows.push({
+                who: "the tenant",
+                ceiling: budget.tenant,
+                period: budget.tenant.period ?? "month",
+              });
+            if (rows.length === 0) return <Empty>No budget is set in the governance plugin's config.</Empty>;
+            return (
+              <Table
+                label="Budget ceilings"
+                rows={rows}
+                rowKey={(row) => row.who}
+                columns={[
+                  { head: "Of", cell: (row) => row.who },
+                  { head: "Per", cell: (row) => row.period },
+                  {
+                    head: "Cost ceiling",
+                    numeric: true,
+                    cell: (row) => (row.ceiling.usd === undefined ? "—" : usd(row.ceiling.usd)),
+                  },
+                  {
+                    head: "Token ceiling",
+                    numeric: true,
+                    cell: (row) => (row.ceiling.tokens === undefined ? "—" : count(row.ceiling.tokens)),
+                  },
+                ]}
+              />
+            );
+          }}
+        </Show>
+      )}
     </Panel>
   );
 }

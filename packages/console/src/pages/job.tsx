@@ -7,7 +7,7 @@ import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { type ApiError, api, can, type Me, ok, type Schemas } from "../api";
 import { useLoad } from "../load";
 import { CardView, cardOf } from "../parts/card";
-import { Failure, Fold, Json, Panel, Show, Status, When } from "../parts/ui";
+import { Failure, Fold, Json, Panel, Refusal, Show, Status, When } from "../parts/ui";
 import { Link, partPath, tenantPath } from "../router";
 import { follow } from "../sse";
 
@@ -19,6 +19,12 @@ export interface JobEvent {
 }
 
 type JobView = Schemas["Job"];
+
+/**
+ * How many of a job's newest events its page opens with: a long job's history before them is
+ * read only when asked for, so the page of a job of any length opens as fast.
+ */
+const OPEN_TAIL = 300;
 
 const TERMINAL = new Set(["succeeded", "failed", "cancelled", "dead"]);
 /** The status each event leaves the job in, for the events that change it. */
@@ -98,7 +104,7 @@ export function JobPage(props: { me: Me; id: string }) {
     setEndedJob(undefined);
     setLive(true);
     follow(
-      `/v1/t/${encodeURIComponent(tenant)}/jobs/${encodeURIComponent(id)}/events`,
+      `/v1/t/${encodeURIComponent(tenant)}/jobs/${encodeURIComponent(id)}/events?tail=${OPEN_TAIL}`,
       (message) => {
         if (message.event === "end") {
           // The job as it ended, failure and all: the page need not read it again.
@@ -128,6 +134,15 @@ export function JobPage(props: { me: Me; id: string }) {
     };
   }, [tenant, id]);
 
+  // A long job's page opens on its newest events: the ones before come when asked for.
+  const loadEarlier = async () => {
+    const page = await ok(api.GET("/v1/t/{tenant}/jobs/{id}/events", { params: { path: { tenant, id } } }));
+    setEvents((before) => {
+      const first = before[0]?.seq ?? Number.POSITIVE_INFINITY;
+      const earlier = (page as unknown as { events: JobEvent[] }).events;
+      return [...earlier.filter((event) => event.seq < first), ...before];
+    });
+  };
   if (job.error?.status === 404) {
     return (
       <>
@@ -202,7 +217,15 @@ export function JobPage(props: { me: Me; id: string }) {
       </Panel>
       <Panel title="Timeline">
         {streamError === undefined ? null : <Failure error={streamError} />}
-        <Timeline me={me} jobId={id} events={events} deltas={deltas} status={status} onChange={job.reload} />
+        <Timeline
+          me={me}
+          jobId={id}
+          events={events}
+          deltas={deltas}
+          status={status}
+          onChange={job.reload}
+          onLoadEarlier={loadEarlier}
+        />
       </Panel>
     </>
   );
@@ -236,7 +259,19 @@ function Cancel(props: { me: Me; id: string; onDone: () => void }) {
 
 const GOVERNANCE = new Set(["governance_checked", "governance_denied", "hook_error"]);
 
-/** The events as the timeline shows them: a call with its result, the context parts together. */
+/** The rows before the fold: the job's start, its claim and its context. */
+const HEAD = 3;
+/** The newest rows drawn when a job opens; a long job's rows between are folded. */
+const TAIL = 150;
+/** How many more folded rows each "show earlier" draws. */
+const MORE = 500;
+
+/**
+ * The events as the timeline shows them: a call with its result, the context parts together.
+ * A long job's page draws its first rows and its newest ones, and folds those between into one
+ * row that says what they hold and draws them on demand: what the browser lays out stays the
+ * same size whatever the job's length, so a 1,000-step job opens as fast as a short one.
+ */
 export function Timeline(props: {
   me: Me;
   jobId: string;
@@ -244,6 +279,8 @@ export function Timeline(props: {
   deltas: Record<number, string>;
   status: string | undefined;
   onChange: () => void;
+  /** Reads the events before the first one here, which the page opened without. */
+  onLoadEarlier?: () => Promise<void>;
 }) {
   const { me, events, status } = props;
   const view = useMemo(() => {
@@ -251,47 +288,63 @@ export function Timeline(props: {
     const decided = new Set<string>();
     const answered = new Set<string>();
     const context: JobEvent[] = [];
+    const rows: JobEvent[] = [];
     let steps = 0;
     for (const event of events) {
       if (event.kind === "tool_result") results.set(String(event.data.callId), event);
       else if (event.kind === "approval_decided") decided.add(String(event.data.approval));
       else if (event.kind === "answer_received") answered.add(String(event.data.callId));
-      else if (event.kind === "context_part_contributed") context.push(event);
       else if (event.kind === "model_call") steps = Math.max(steps, Number(event.data.step));
+      if (event.kind === "context_part_contributed") {
+        if (context.length === 0) rows.push(event);
+        context.push(event);
+      } else if (event.kind !== "tool_result") rows.push(event);
     }
-    return { results, decided, answered, context, steps };
+    return { results, decided, answered, context, rows, steps };
   }, [events]);
+  const [tail, setTail] = useState(TAIL);
   const open = status !== undefined && !TERMINAL.has(status);
   const streaming = Object.entries(props.deltas).filter(([step]) => Number(step) > view.steps);
-  let contextShown = false;
+  const { rows } = view;
+  // Events the page opened without (a long job's oldest): its head is among them, not drawn.
+  const missing = Math.max(0, (events[0]?.seq ?? 1) - 1);
+  const head = missing > 0 ? 0 : HEAD;
+  const foldEnd = Math.max(head, rows.length - tail);
+  const folded = foldEnd > head ? rows.slice(head, foldEnd) : [];
+  const drawn = folded.length === 0 ? rows : [...rows.slice(0, head), ...rows.slice(foldEnd)];
+  const row = (event: JobEvent) =>
+    event.kind === "context_part_contributed" ? (
+      <ContextParts key={event.seq} parts={view.context} />
+    ) : (
+      <EventRow
+        key={event.seq}
+        me={me}
+        jobId={props.jobId}
+        event={event}
+        result={event.kind === "tool_call" ? view.results.get(String(event.data.callId)) : undefined}
+        settled={
+          event.kind === "approval_requested"
+            ? view.decided.has(String(event.data.approval))
+            : event.kind === "job_waiting"
+              ? view.answered.has(String((event.data.for as { callId?: string }).callId))
+              : false
+        }
+        open={open}
+        onChange={props.onChange}
+      />
+    );
   return (
     <ol class="timeline" aria-label="Job events">
-      {events.map((event) => {
-        if (event.kind === "tool_result") return null;
-        if (event.kind === "context_part_contributed") {
-          if (contextShown) return null;
-          contextShown = true;
-          return <ContextParts key={event.seq} parts={view.context} />;
-        }
-        return (
-          <EventRow
-            key={event.seq}
-            me={me}
-            jobId={props.jobId}
-            event={event}
-            result={event.kind === "tool_call" ? view.results.get(String(event.data.callId)) : undefined}
-            settled={
-              event.kind === "approval_requested"
-                ? view.decided.has(String(event.data.approval))
-                : event.kind === "job_waiting"
-                  ? view.answered.has(String((event.data.for as { callId?: string }).callId))
-                  : false
-            }
-            open={open}
-            onChange={props.onChange}
-          />
-        );
-      })}
+      {drawn.slice(0, Math.min(head, drawn.length)).map(row)}
+      {folded.length === 0 && missing === 0 ? null : (
+        <Folded
+          events={folded}
+          missing={missing}
+          onMore={() => setTail((before) => before + MORE)}
+          onLoad={props.onLoadEarlier}
+        />
+      )}
+      {drawn.slice(head).map(row)}
       {streaming.map(([step, text]) => (
         <li key={`delta-${step}`} class="event event-delta" aria-live="polite">
           <p class="event-head">
@@ -301,6 +354,90 @@ export function Timeline(props: {
         </li>
       ))}
     </ol>
+  );
+}
+
+/**
+ * The folded rows of a long job: the steps and calls they hold, and a button to draw more; and
+ * how many earlier events the page opened without, with a button to read them.
+ */
+function Folded(props: {
+  events: readonly JobEvent[];
+  missing: number;
+  onMore: () => void;
+  onLoad: (() => Promise<void>) | undefined;
+}) {
+  const [error, setError] = useState<ApiError | undefined>();
+  const [busy, setBusy] = useState(false);
+  let first: number | undefined;
+  let last: number | undefined;
+  let calls = 0;
+  for (const event of props.events) {
+    if (event.kind === "model_call") {
+      const step = Number(event.data.step);
+      first = Math.min(first ?? step, step);
+      last = Math.max(last ?? step, step);
+    } else if (event.kind === "tool_call") calls += 1;
+  }
+  const count = props.events.length;
+  const more = Math.min(MORE, count);
+  const number = (value: number) => value.toLocaleString("en-US");
+  return (
+    <li
+      class="event event-folded"
+      data-kind="folded"
+      data-events={count}
+      data-tool-calls={calls}
+      data-missing={props.missing}
+    >
+      {props.missing === 0 ? null : (
+        <p class="event-head">
+          <strong>
+            {number(props.missing)} earlier {props.missing === 1 ? "event" : "events"} not read yet
+          </strong>{" "}
+          <span class="muted">the page opened on the job's newest</span>
+        </p>
+      )}
+      {count === 0 ? null : (
+        <p class="event-head">
+          <strong>
+            {number(count)} {props.missing === 0 ? "earlier " : ""}
+            {count === 1 ? "event" : "events"} folded
+          </strong>{" "}
+          <span class="muted">
+            {first === undefined ? "" : first === last ? `step ${first} · ` : `steps ${first}–${last} · `}
+            {number(calls)} tool {calls === 1 ? "call" : "calls"}
+          </span>
+        </p>
+      )}
+      <div class="actions">
+        {props.missing === 0 || props.onLoad === undefined ? null : (
+          <button
+            type="button"
+            disabled={busy}
+            onClick={async () => {
+              setBusy(true);
+              try {
+                await props.onLoad?.();
+                setError(undefined);
+              } catch (failure) {
+                setError(failure as ApiError);
+              } finally {
+                setBusy(false);
+              }
+            }}
+          >
+            Read the earlier events
+          </button>
+        )}
+        {count === 0 ? null : (
+          <button type="button" onClick={props.onMore}>
+            Show {more === count ? "all" : number(more)} earlier
+          </button>
+        )}
+      </div>
+      <Refusal error={error} />
+    </li>
   );
 }
 

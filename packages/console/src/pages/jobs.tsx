@@ -2,7 +2,7 @@
 // agent, status and time; the filters are in the address, so a filtered list can be linked.
 import { api, type Me, ok } from "../api";
 import { useLoad } from "../load";
-import { Empty, Panel, Show, Status, When } from "../parts/ui";
+import { Empty, Field, Panel, Show, Status, Table, When } from "../parts/ui";
 import { Link, navigate, partPath, tenantPath } from "../router";
 
 const STATUSES = ["queued", "running", "waiting", "succeeded", "failed", "cancelled", "dead"] as const;
@@ -44,12 +44,10 @@ export function JobsPage(props: { me: Me; query: URLSearchParams }) {
           navigate(`${tenantPath(tenant, "jobs")}${query.size === 0 ? "" : `?${query}`}`);
         }}
       >
-        <div class="field">
-          <label for="filter-agent">Agent</label>
+        <Field id="filter-agent" label="Agent">
           <input id="filter-agent" name="agent" value={agent} placeholder="plugin/agent" />
-        </div>
-        <div class="field">
-          <label for="filter-status">Status</label>
+        </Field>
+        <Field id="filter-status" label="Status">
           <select id="filter-status" name="status">
             <option value="">any</option>
             {STATUSES.map((value) => (
@@ -58,9 +56,8 @@ export function JobsPage(props: { me: Me; query: URLSearchParams }) {
               </option>
             ))}
           </select>
-        </div>
-        <div class="field">
-          <label for="filter-since">Started</label>
+        </Field>
+        <Field id="filter-since" label="Started">
           <select id="filter-since" name="since">
             <option value="">any time</option>
             {Object.keys(PERIODS).map((value) => (
@@ -69,7 +66,7 @@ export function JobsPage(props: { me: Me; query: URLSearchParams }) {
               </option>
             ))}
           </select>
-        </div>
+        </Field>
         <button type="submit">Filter</button>
       </form>
       <Panel title="Jobs">
@@ -78,36 +75,22 @@ export function JobsPage(props: { me: Me; query: URLSearchParams }) {
             const shown = data.jobs.filter((job) => job.createdAt >= after);
             if (shown.length === 0) return <Empty>No jobs match.</Empty>;
             return (
-              <div class="scroll">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Job</th>
-                      <th scope="col">Agent</th>
-                      <th scope="col">Status</th>
-                      <th scope="col">Started</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {shown.map((job) => (
-                      <tr key={job.id}>
-                        <td>
-                          <Link href={tenantPath(tenant, "jobs", job.id)}>{job.id}</Link>
-                        </td>
-                        <td>
-                          <Link href={partPath(tenant, "agents", job.agent)}>{job.agent}</Link>
-                        </td>
-                        <td>
-                          <Status status={job.status} />
-                        </td>
-                        <td>
-                          <When at={job.createdAt} />
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <Table
+                rows={shown}
+                rowKey={(job) => job.id}
+                columns={[
+                  {
+                    head: "Job",
+                    cell: (job) => <Link href={tenantPath(tenant, "jobs", job.id)}>{job.id}</Link>,
+                  },
+                  {
+                    head: "Agent",
+                    cell: (job) => <Link href={partPath(tenant, "agents", job.agent)}>{job.agent}</Link>,
+                  },
+                  { head: "Status", cell: (job) => <Status status={job.status} /> },
+                  { head: "Started", cell: (job) => <When at={job.createdAt} /> },
+                ]}
+              />
             );
           }}
         </Show>

@@ -6,7 +6,7 @@ import { useState } from "preact/hooks";
 import { type ApiError, api, can, type Me, ok } from "../api";
 import { useLoad } from "../load";
 import { SchemaForm } from "../parts/schema-form";
-import { Empty, Failure, Json, Panel, Show, When } from "../parts/ui";
+import { Empty, Failure, Json, Panel, Refusal, Show, Table, useChange, When } from "../parts/ui";
 import { Link, partPath, tenantPath } from "../router";
 
 export function PluginsPage(props: { me: Me }) {
@@ -25,41 +25,33 @@ export function PluginsPage(props: { me: Me }) {
             data.plugins.length === 0 ? (
               <Empty>No plugins.</Empty>
             ) : (
-              <div class="scroll">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Plugin</th>
-                      <th scope="col">Version</th>
-                      <th scope="col">Bundle digest</th>
-                      <th scope="col">Installed</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {(
-                      data.plugins as {
-                        name: string;
-                        version: string;
-                        digest?: string | null;
-                        installedAt: number;
-                      }[]
-                    ).map((plugin) => (
-                      <tr key={plugin.name}>
-                        <td>
-                          <Link href={tenantPath(tenant, "plugins", plugin.name)}>{plugin.name}</Link>
-                        </td>
-                        <td>{plugin.version}</td>
-                        <td>
-                          <code title={plugin.digest ?? ""}>{plugin.digest?.slice(0, 12) ?? "—"}</code>
-                        </td>
-                        <td>
-                          <When at={plugin.installedAt} />
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <Table
+                rows={
+                  data.plugins as {
+                    name: string;
+                    version: string;
+                    digest?: string | null;
+                    installedAt: number;
+                  }[]
+                }
+                rowKey={(plugin) => plugin.name}
+                columns={[
+                  {
+                    head: "Plugin",
+                    cell: (plugin) => (
+                      <Link href={tenantPath(tenant, "plugins", plugin.name)}>{plugin.name}</Link>
+                    ),
+                  },
+                  { head: "Version", cell: (plugin) => plugin.version },
+                  {
+                    head: "Bundle digest",
+                    cell: (plugin) => (
+                      <code title={plugin.digest ?? ""}>{plugin.digest?.slice(0, 12) ?? "—"}</code>
+                    ),
+                  },
+                  { head: "Installed", cell: (plugin) => <When at={plugin.installedAt} /> },
+                ]}
+              />
             )
           }
         </Show>
@@ -120,6 +112,16 @@ type Detail = {
   flows: { address: string; description?: string }[];
   tools: { address: string; description?: string; functions: { address: string }[] }[];
   changes: { seq: number; action: string; version: string; at: number }[];
+  grant: { version: string; by: string; at: number; uses: string[] } | null;
+  ungranted: string[];
+  uses: {
+    plugin: string;
+    version: string | null;
+    installed: string | null;
+    tools: string[];
+    agents: string[];
+    skills: string[];
+  }[];
 };
 
 export function PluginPage(props: { me: Me; name: string }) {
@@ -189,11 +191,15 @@ export function PluginPage(props: { me: Me; name: string }) {
         </Show>
       </Panel>
       <StatusPanel me={me} plugin={name} />
+      <Show loaded={detail}>
+        {(answer) => <GrantsPanel me={me} detail={answer as unknown as Detail} onChange={detail.reload} />}
+      </Show>
       <ConfigPanel me={me} plugin={name} />
     </>
   );
 }
 
+/** A plugin's live status, asked again on Refresh: admin specs' status() and its runtimes. */
 function StatusPanel(props: { me: Me; plugin: string }) {
   const { me, plugin } = props;
   const { tenant } = me;
@@ -210,52 +216,7 @@ function StatusPanel(props: { me: Me; plugin: string }) {
         </button>
       }
     >
-      <Show loaded={status}>
-        {(data) =>
-          data.admin.length === 0 && data.runtimes.length === 0 ? (
-            <Empty>This plugin reports no status and runs no runtime.</Empty>
-          ) : (
-            <>
-              <ul class="plain">
-                {data.admin.map((one) => (
-                  <li key={one.name}>
-                    {one.name}: <strong>{one.state}</strong>
-                    {one.message === undefined ? null : ` · ${one.message}`}
-                  </li>
-                ))}
-              </ul>
-              {data.runtimes.length === 0 ? null : (
-                <table>
-                  <thead>
-                    <tr>
-                      <th>Runtime</th>
-                      <th>State</th>
-                      <th>Node</th>
-                      <th>Restarts</th>
-                      <th>Since</th>
-                      <th>Last error</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.runtimes.map((one) => (
-                      <tr key={one.runtime}>
-                        <td>{one.runtime}</td>
-                        <td>{one.state}</td>
-                        <td>{one.node ?? "—"}</td>
-                        <td>{one.restarts}</td>
-                        <td>
-                          <When at={one.since} />
-                        </td>
-                        <td>{one.lastError ?? "—"}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              )}
-            </>
-          )
-        }
-      </Show>
+      <Show loaded={status}>{(data) => <StatusTables status={data} />}</Show>
     </Panel>
   );
 }
@@ -303,7 +264,151 @@ function ConfigPanel(props: { me: Me; plugin: string }) {
         }
       </Show>
       {saved ? <p role="status">Saved.</p> : null}
-      {error === undefined ? null : <Failure error={error} />}
+      <Refusal error={error} />
     </Panel>
+  );
+}
+
+/** What a plugin's `uses:` asks of other plugins, what its grant covers, and grant or revoke (admins). */
+function GrantsPanel(props: { me: Me; detail: Detail; onChange: () => void }) {
+  const { me, detail } = props;
+  const { tenant } = me;
+  const { error, change } = useChange(props.onChange);
+  const path = { tenant, name: detail.name };
+  const admin = can(me, "admin");
+  return (
+    <Panel title="Grants">
+      {detail.uses.length === 0 ? (
+        <Empty>Its uses: asks nothing of other plugins.</Empty>
+      ) : (
+        <>
+          <Table
+            label="What its uses: asks"
+            rows={detail.uses}
+            rowKey={(used) => used.plugin}
+            columns={[
+              {
+                head: "Plugin",
+                cell: (used) => <Link href={tenantPath(tenant, "plugins", used.plugin)}>{used.plugin}</Link>,
+              },
+              { head: "Versions", cell: (used) => used.version ?? "any" },
+              {
+                head: "Installed",
+                cell: (used) => used.installed ?? <span class="failure">not installed</span>,
+              },
+              {
+                head: "Parts",
+                cell: (used) =>
+                  [...used.tools, ...used.agents, ...used.skills].map((address) => (
+                    <code key={address}>{address} </code>
+                  )),
+              },
+            ]}
+          />
+          <p>
+            {detail.grant === null ? (
+              <strong>Not granted:</strong>
+            ) : (
+              <>
+                Granted for version {detail.grant.version} by {detail.grant.by} <When at={detail.grant.at} />.
+              </>
+            )}{" "}
+            {detail.ungranted.length === 0 ? (
+              "Its grant covers all its uses: asks."
+            ) : (
+              <>
+                Refused at run time until granted:{" "}
+                {detail.ungranted.map((address) => (
+                  <code key={address}>{address} </code>
+                ))}
+              </>
+            )}
+          </p>
+        </>
+      )}
+      {admin && detail.uses.length > 0 ? (
+        <div class="actions">
+          {detail.ungranted.length > 0 ? (
+            <button
+              type="button"
+              onClick={() =>
+                change(() => ok(api.POST("/v1/t/{tenant}/plugins/{name}/grant", { params: { path } })))
+              }
+            >
+              Grant what its uses: asks
+            </button>
+          ) : null}
+          {detail.grant === null ? null : (
+            <button
+              type="button"
+              class="danger"
+              onClick={() =>
+                change(() => ok(api.DELETE("/v1/t/{tenant}/plugins/{name}/grant", { params: { path } })))
+              }
+            >
+              Revoke its grant
+            </button>
+          )}
+        </div>
+      ) : null}
+      <Refusal error={error} />
+    </Panel>
+  );
+}
+
+/** A plugin's live status as its admin specs' status() and its runtimes report it. */
+interface PluginStatus {
+  readonly admin: readonly { name: string; state: string; message?: string }[];
+  readonly runtimes: readonly {
+    runtime: string;
+    state: string;
+    restarts: number;
+    lastError: string | null;
+    since: number | null;
+    node: string | null;
+  }[];
+}
+
+function StatusTables(props: { status: PluginStatus }) {
+  const { status } = props;
+  if (status.admin.length === 0 && status.runtimes.length === 0) {
+    return <Empty>This plugin reports no status and runs no runtime.</Empty>;
+  }
+  return (
+    <>
+      {status.admin.length === 0 ? null : (
+        <Table
+          label="Admin status"
+          rows={status.admin}
+          rowKey={(entry) => entry.name}
+          columns={[
+            { head: "Admin", cell: (entry) => entry.name },
+            {
+              head: "State",
+              cell: (entry) => <span class={`status status-${entry.state}`}>{entry.state}</span>,
+            },
+            { head: "Message", cell: (entry) => entry.message ?? "—" },
+          ]}
+        />
+      )}
+      {status.runtimes.length === 0 ? null : (
+        <Table
+          label="Runtimes"
+          rows={status.runtimes}
+          rowKey={(entry) => entry.runtime}
+          columns={[
+            { head: "Runtime", cell: (entry) => entry.runtime },
+            {
+              head: "State",
+              cell: (entry) => <span class={`status status-${entry.state}`}>{entry.state}</span>,
+            },
+            { head: "Since", cell: (entry) => <When at={entry.since} /> },
+            { head: "Node", cell: (entry) => entry.node ?? "—" },
+            { head: "Restarts", numeric: true, cell: (entry) => entry.restarts },
+            { head: "Last error", cell: (entry) => entry.lastError ?? "—" },
+          ]}
+        />
+      )}
+    </>
   );
 }

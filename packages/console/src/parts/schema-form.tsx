@@ -64,6 +64,11 @@ function read(control: Control, text: string, checked: boolean): unknown {
   }
 }
 
+/**
+ * A form of the schema's fields, filled with `value`. Its controls are the browser's until it is
+ * sent (default values, not bound ones): a page drawn again while someone types keeps what they
+ * typed. A new `value` to show takes a new form (a new key).
+ */
 export function SchemaForm(props: {
   schema: Schema;
   value?: Record<string, unknown>;
@@ -111,7 +116,7 @@ export function SchemaForm(props: {
           <div class={`field field-${control}`} key={field.key}>
             {control === "boolean" ? (
               <label for={fieldId}>
-                <input type="checkbox" {...common} required={false} checked={value === true} /> {label}
+                <input type="checkbox" {...common} required={false} defaultChecked={value === true} /> {label}
               </label>
             ) : (
               <label for={fieldId}>
@@ -133,16 +138,16 @@ export function SchemaForm(props: {
                 ))}
               </select>
             ) : control === "text" ? (
-              <input type="text" {...common} value={shown(control, value)} />
+              <input type="text" {...common} defaultValue={shown(control, value)} />
             ) : control === "integer" || control === "number" ? (
               <input
                 type="number"
                 {...common}
                 step={control === "integer" ? 1 : "any"}
-                value={shown(control, value)}
+                defaultValue={shown(control, value)}
               />
             ) : control === "boolean" ? null : (
-              <textarea {...common} rows={control === "json" ? 4 : 3} value={shown(control, value)} />
+              <textarea {...common} rows={control === "json" ? 4 : 3} defaultValue={shown(control, value)} />
             )}
             {hint === undefined ? null : (
               <small id={hint} class="muted">

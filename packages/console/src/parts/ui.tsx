@@ -75,3 +75,111 @@ export function Fold(props: { summary: string; open?: boolean; children: () => C
     </div>
   );
 }
+
+export interface Column<T> {
+  readonly head: string;
+  readonly cell: (row: T) => ComponentChildren;
+  /** A number column, drawn right-aligned. */
+  readonly numeric?: boolean;
+}
+
+/** A table of `rows`, one column each of `columns`, scrolled sideways on a narrow screen. */
+export function Table<T>(props: {
+  columns: readonly (Column<T> | false)[];
+  rows: readonly T[];
+  rowKey: (row: T) => string | number;
+  label?: string;
+  foot?: ComponentChildren;
+}) {
+  const columns = props.columns.filter((column): column is Column<T> => column !== false);
+  return (
+    <div class="scroll">
+      <table aria-label={props.label}>
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <th key={column.head} scope="col" class={column.numeric ? "num" : undefined}>
+                {column.head}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {props.rows.map((row) => (
+            <tr key={props.rowKey(row)}>
+              {columns.map((column) => (
+                <td key={column.head} class={column.numeric ? "num" : undefined}>
+                  {column.cell(row)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+        {props.foot === undefined ? null : <tfoot>{props.foot}</tfoot>}
+      </table>
+    </div>
+  );
+}
+
+/**
+ * What a panel's changes share: run one, then read the panel again; a refusal is kept to show
+ * (`error`) until the next change succeeds.
+ */
+export function useChange(reload: () => void): {
+  error: ApiError | undefined;
+  change: (run: () => Promise<unknown>) => Promise<boolean>;
+} {
+  const [error, setError] = useState<ApiError | undefined>();
+  const change = async (run: () => Promise<unknown>) => {
+    try {
+      await run();
+      setError(undefined);
+      reload();
+      return true;
+    } catch (failure) {
+      setError(failure as ApiError);
+      return false;
+    }
+  };
+  return { error, change };
+}
+
+/** A labelled form field: the label names the control inside, which takes the id. */
+export function Field(props: { id: string; label: string; children: ComponentChildren }) {
+  return (
+    <div class="field">
+      <label for={props.id}>{props.label}</label>
+      {props.children}
+    </div>
+  );
+}
+
+/** A refusal to show, or nothing. */
+export function Refusal(props: { error: ApiError | undefined }) {
+  return props.error === undefined ? null : <Failure error={props.error} />;
+}
+
+/** A labelled choice among `options` ([value, label] pairs), told to `onChange` as it changes. */
+export function Choice<T extends string>(props: {
+  id: string;
+  label: string;
+  value: T;
+  options: readonly (readonly [T, string])[];
+  onChange: (value: T) => void;
+}) {
+  return (
+    <Field id={props.id} label={props.label}>
+      <select
+        id={props.id}
+        value={props.value}
+        onChange={(event) => props.onChange((event.currentTarget as HTMLSelectElement).value as T)}
+      >
+        {props.options.map(([value, label]) => (
+          <option key={value} value={value}>
+            {label}
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
+}

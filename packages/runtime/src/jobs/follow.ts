@@ -22,6 +22,11 @@ export interface FollowOptions {
   readonly tenant: string;
   /** Only the events after this seq (a resumed stream's Last-Event-ID); 0 when left out. */
   readonly after?: number | undefined;
+  /**
+   * Of the events already written when following starts, only the newest this many (a long
+   * job's page opens on its tail); every one written later is given.
+   */
+  readonly tail?: number | undefined;
   /** How often the job's events are read when nothing said to read them sooner. */
   readonly pollMs?: number | undefined;
   /** Ends the following: the iteration returns. */
@@ -71,6 +76,7 @@ async function* follow(
   const pollMs = options.pollMs ?? FOLLOW_POLL_MS;
   try {
     let after = options.after ?? 0;
+    let tail = options.tail;
     /** The last step whose model_call was given: its text is all out. */
     let recorded = 0;
     const begun = new Set<number>();
@@ -108,7 +114,17 @@ async function* follow(
         // (its end is written with its last ones), whereas one read after its events may have
         // ended since, with events that were not read.
         const job = await source.get(id, tenant);
-        const events = await source.events(id, { tenant, afterSeq: after });
+        let events = await source.events(id, { tenant, afterSeq: after });
+        if (tail !== undefined) {
+          // The events left out are past: their steps' text is in their model_call events.
+          const skipped = events.slice(0, Math.max(0, events.length - tail));
+          for (const entry of skipped) {
+            if (entry.kind === "model_call") recorded = Math.max(recorded, entry.data.step);
+            after = entry.seq;
+          }
+          events = events.slice(skipped.length);
+          tail = undefined;
+        }
         for (const entry of events) {
           if (entry.kind === "model_call") {
             const step = entry.data.step;

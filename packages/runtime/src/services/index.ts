@@ -42,3 +42,4 @@ export type { RoutinesService } from "./routines.js";
 export { Services, type ServicesOptions } from "./services.js";
 export type { ShownProposal, SkillsService } from "./skills.js";
 export type { ToolsService } from "./tools.js";
+export type { UsageAmounts, UsageBy, UsageReport, UsageRow, UsageService } from "./usage.js";

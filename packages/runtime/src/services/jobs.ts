@@ -53,6 +53,8 @@ export interface JobSearch {
 export interface FollowJob {
   /** Only the events after this seq (a resumed stream's Last-Event-ID). */
   readonly after?: number | undefined;
+  /** Of the events already written when following starts, only the newest this many; all that come later. */
+  readonly tail?: number | undefined;
   /** How often the job's events are read when nothing said to read them sooner (100 ms). */
   readonly pollMs?: number | undefined;
   readonly signal?: AbortSignal | undefined;
@@ -150,6 +152,7 @@ export class JobsService {
     return this.#core.deps.jobs.follow(id, {
       tenant,
       after: options.after,
+      tail: options.tail,
       pollMs: options.pollMs,
       signal: options.signal,
     });

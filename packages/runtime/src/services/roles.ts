@@ -113,6 +113,7 @@ export const SERVICE_ROLES = {
   "identity.listKeys": { role: "admin", does: "list API keys" },
   "identity.revokeKey": { role: "admin", does: "revoke API keys" },
   "audit.list": { role: "admin", does: "read the audit log" },
+  "usage.report": { role: "viewer", does: "read usage" },
 } as const satisfies Record<string, ActionRule>;
 
 export type ServiceAction = keyof typeof SERVICE_ROLES;

@@ -18,6 +18,7 @@ import { RemoteService } from "./remote.js";
 import { RoutinesService } from "./routines.js";
 import { SkillsService } from "./skills.js";
 import { ToolsService } from "./tools.js";
+import { UsageService } from "./usage.js";
 
 export interface ServicesOptions {
   /** Told of every change a caller makes; the audit log attaches here. */
@@ -44,6 +45,7 @@ export class Services {
   readonly nodes: NodesService;
   readonly identity: IdentityService;
   readonly audit: AuditService;
+  readonly usage: UsageService;
 
   readonly #core: ServiceCore;
 
@@ -69,6 +71,7 @@ export class Services {
     this.nodes = new NodesService(core);
     this.identity = new IdentityService(core);
     this.audit = new AuditService(core);
+    this.usage = new UsageService(core);
   }
 
   /**

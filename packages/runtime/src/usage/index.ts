@@ -6,5 +6,7 @@ export {
   JobUsage,
   tenantUsage,
   type UsageQuery,
+  type UsageRecord,
   type UsageTotals,
+  usageRecords,
 } from "./totals.js";

@@ -159,3 +159,37 @@ function totalsOf(rows: readonly (ModelTotals & { readonly model: string })[]): 
   }
   return Object.freeze({ inputTokens, outputTokens, modelCalls, costUsd, byModel: Object.freeze(byModel) });
 }
+
+/** One agent's calls of one model in one hour, as the totals keep them. */
+export interface UsageRecord {
+  readonly agent: string;
+  readonly model: string;
+  /** The hour's start, epoch milliseconds. */
+  readonly hour: number;
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly modelCalls: number;
+  readonly costUsd: number;
+}
+
+/** The tenant's totals per agent, model and hour since `since` (rounded down to its hour). */
+export async function usageRecords(store: Store, tenant: string, since: number): Promise<UsageRecord[]> {
+  const rows = await store.db
+    .selectFrom("usage_totals")
+    .select(["agent", "model", "hour", "input_tokens", "output_tokens", "model_calls", "cost_usd"])
+    .where("tenant", "=", tenant)
+    .where("hour", ">=", hourOf(since))
+    .orderBy("hour")
+    .orderBy("agent")
+    .orderBy("model")
+    .execute();
+  return rows.map((row) => ({
+    agent: row.agent,
+    model: row.model,
+    hour: Number(row.hour),
+    inputTokens: Number(row.input_tokens),
+    outputTokens: Number(row.output_tokens),
+    modelCalls: Number(row.model_calls),
+    costUsd: Number(row.cost_usd),
+  }));
+}

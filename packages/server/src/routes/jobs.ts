@@ -231,12 +231,17 @@ export function registerJobRoutes(app: OpenAPIHono<ServerEnv>, runtime: Runtime,
         { path: ["last-event-id"], message: "must be the id (seq) of an event, a whole number of 0 or more" },
       ]);
     }
-    const after = resumeAt ?? c.req.valid("query").after ?? 0;
-    if (!wantsEventStream(c.req.header("accept")))
-      return c.json(await jobs.eventPage(caller, id, after), 200);
+    const query = c.req.valid("query");
+    const after = resumeAt ?? query.after ?? 0;
+    // A resumed stream wants every event after the last it had, not a tail of them.
+    const tail = resumeAt === undefined ? query.tail : undefined;
+    if (!wantsEventStream(c.req.header("accept"))) {
+      const page = await jobs.eventPage(caller, id, after);
+      return c.json(tail === undefined ? page : { ...page, events: page.events.slice(-tail) }, 200);
+    }
     // Checked before any stream opens: a missing or hidden job is an ordinary error answer.
     const stop = new AbortController();
-    const items = await jobs.follow(caller, id, { after, pollMs, signal: stop.signal });
+    const items = await jobs.follow(caller, id, { after, tail, pollMs, signal: stop.signal });
     return followEvents(c, items, stop) as never;
   });
 }
