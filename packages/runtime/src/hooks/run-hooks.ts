@@ -2,7 +2,7 @@
 // events its hook points record, kept until the job's next write so they join the history in
 // order with the step they belong to (a model call's checks in the write of its reply, a tool
 // call's in the write of its result). Each method fires one point where the job engine acts.
-import { ContextPart, type HookPayload, type Oz0Error } from "@oz0/sdk";
+import { ContextPart, type HookPayload, type ModelOptions, type Oz0Error } from "@oz0/sdk";
 import type { GovernanceEvent, JobFailure, NewEvent } from "../events/index.js";
 import { SetupFailure } from "../events/index.js";
 import type { ModelFunction, ModelReply, ModelRequest } from "../models/index.js";
@@ -216,14 +216,14 @@ export class RunHooks {
     request: ModelRequest,
     model: string,
     addressOf: (name: string) => string,
-  ): Promise<{ readonly request: ModelRequest } | { readonly failure: JobFailure }> {
+  ): Promise<{ readonly request: ModelRequest; readonly model?: string } | { readonly failure: JobFailure }> {
     if (!this.bus.has("pre_llm_call")) return { request };
     const outcome = await this.bus.fire("pre_llm_call", {
       step: request.step,
       model,
       messages: this.#messages.of(request.messages),
       tools: functionDescriptions(request.functions, addressOf),
-      settings: {},
+      settings: request.settings ?? {},
       estimatedInputTokens: request.estimatedInputTokens,
       usage: this.#usage,
     });
@@ -232,12 +232,16 @@ export class RunHooks {
     if (!outcome.changed) return { request };
     const { payload } = outcome;
     try {
+      const settings = settingsOf(payload.settings);
+      const chosen = payload.model === model ? undefined : modelNameOf(payload.model);
       return {
         request: {
           ...request,
           messages: modelMessages(payload.messages),
           functions: keptFunctions(request.functions, payload.tools),
+          ...(Object.keys(settings).length === 0 ? {} : { settings }),
         },
+        ...(chosen === undefined ? {} : { model: chosen }),
       };
     } catch (error) {
       return {
@@ -412,6 +416,24 @@ function contextPartsOf(parts: readonly unknown[]): ContextPart[] {
     );
   }
   return found;
+}
+
+/** The settings a pre_llm_call handler left: an object of request options (`temperature`, `max_tokens`, …). */
+function settingsOf(settings: unknown): ModelOptions {
+  if (typeof settings !== "object" || settings === null || Array.isArray(settings)) {
+    throw new Error(
+      "pre_llm_call: a handler set settings to something other than an object of request options",
+    );
+  }
+  return settings as ModelOptions;
+}
+
+/** The model a pre_llm_call handler chose: `provider:model` or an alias of the tenant. */
+function modelNameOf(model: unknown): string {
+  if (typeof model !== "string" || model.trim() === "") {
+    throw new Error("pre_llm_call: a handler set model to something other than a provider:model or an alias");
+  }
+  return model;
 }
 
 function parseJson(text: string): unknown {

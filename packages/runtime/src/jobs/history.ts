@@ -83,6 +83,8 @@ export interface History {
   readonly remote: Map<string, RemoteCall>;
   /** Answers to the questions a remote runtime asked (`RuntimeSession.ask`), by question id. */
   readonly remoteAnswers: Map<string, string>;
+  /** Memory providers' recorded summaries, by call id, in order. */
+  readonly summaries: Map<string, string[]>;
 }
 
 /** The user message a job's input becomes: text as it is, structured input as JSON. */
@@ -110,6 +112,7 @@ export function replay(events: readonly JobEvent[]): History {
     pending: new Map(),
     remote: new Map(),
     remoteAnswers: new Map(),
+    summaries: new Map(),
   };
   for (const entry of events) applyEvent(history, entry);
   return history;
@@ -152,6 +155,15 @@ export function applyEvent(history: History, entry: NewEvent): void {
       history.tokensUsed += (entry.data.usage?.input ?? 0) + (entry.data.usage?.output ?? 0);
       history.costUsd += entry.data.cost_usd ?? 0;
       return;
+    case "memory_summary": {
+      history.tokensUsed += (entry.data.usage?.input ?? 0) + (entry.data.usage?.output ?? 0);
+      history.costUsd += entry.data.cost_usd ?? 0;
+      if (entry.data.text === undefined) return;
+      const recorded = history.summaries.get(entry.data.callId) ?? [];
+      recorded[entry.data.index - 1] = entry.data.text;
+      history.summaries.set(entry.data.callId, recorded);
+      return;
+    }
     case "tool_call": {
       const call = pending.get(entry.data.callId);
       if (call !== undefined) {

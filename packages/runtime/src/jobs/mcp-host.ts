@@ -7,7 +7,6 @@
 // was dismissed, the call's result is set aside, and the job waits (`mcp_elicitation`). Once
 // the person answers (`elicitation_answered`), the call runs again with the same key, and the
 // server's same request gets the recorded answer.
-import { sql } from "kysely";
 import { event, type NewEvent } from "../events/index.js";
 import { estimateTokens, type ModelMessage, type ModelRequest } from "../models/index.js";
 import {
@@ -19,7 +18,7 @@ import {
   type McpSamplingRequest,
   toolContext,
 } from "../tools/index.js";
-import { hourOf } from "../usage/index.js";
+import { countCall } from "../usage/index.js";
 import type { JobRun } from "./job-run.js";
 import type { AgentSetup } from "./setup.js";
 
@@ -208,29 +207,12 @@ async function sample(
       }),
     ],
     undefined,
-    async (trx, now) => {
-      await trx
-        .insertInto("usage_totals")
-        .values({
-          tenant: run.row.tenant,
-          agent,
-          model: setup.model.id,
-          hour: hourOf(now),
-          input_tokens: usage.input,
-          output_tokens: usage.output,
-          model_calls: 1,
-          cost_usd: reply.costUsd ?? 0,
-        })
-        .onConflict((conflict) =>
-          conflict.columns(["tenant", "agent", "model", "hour"]).doUpdateSet({
-            input_tokens: sql`usage_totals.input_tokens + excluded.input_tokens`,
-            output_tokens: sql`usage_totals.output_tokens + excluded.output_tokens`,
-            model_calls: sql`usage_totals.model_calls + 1`,
-            cost_usd: sql`usage_totals.cost_usd + excluded.cost_usd`,
-          }),
-        )
-        .execute();
-    },
+    (trx, now) =>
+      countCall(
+        trx,
+        { tenant: run.row.tenant, agent, now },
+        { model: setup.model.id, input: usage.input, output: usage.output, costUsd: reply.costUsd ?? 0 },
+      ),
   );
   return { model: setup.model.id, text: run.lease.redactor.text(text), stopReason: "endTurn" };
 }

@@ -179,7 +179,7 @@ export class CoreSession implements RuntimeSession {
     };
     const answered = await callModel(run, this.#setup, modelRequest);
     if (answered === true) throw this.#stopping();
-    const { calls, events } = modelCallEvents(this.#setup, step, answered.reply, answered.ms);
+    const { calls, events } = modelCallEvents(this.#setup, step, answered.reply, answered.ms, answered.model);
     await run.write(events);
     this.#steps = step;
     const { reply } = answered;

@@ -22,6 +22,7 @@ import { callTarget } from "./lazy-tools.js";
 import { jobMcpHost } from "./mcp-host.js";
 import type { AgentSetup } from "./setup.js";
 import { isTerminal } from "./store.js";
+import { jobSummarizer } from "./summarize.js";
 import { addedSince } from "./toolset.js";
 
 /** How deep child jobs go, and how many one job starts, when `delegation:` does not say. */
@@ -130,6 +131,13 @@ export async function toolStep(run: JobRun, setup: AgentSetup, pending: PendingC
   const context: CallContext = {
     origin: { kind: "step", job: run.row.id, decision: governed.decision },
     hooks: run.hooks,
+    scope: {
+      tenant: run.row.tenant,
+      jobId: run.row.id,
+      callId: call.id,
+      bus: run.hooks?.bus,
+      summarize: jobSummarizer(run, setup, call.id),
+    },
   };
   if (fn.plugin === undefined && JOB_CONTROL_BUILTINS.has(fn.function)) {
     return controlStep(run, setup, pending, fn, functionCall, context, decided);

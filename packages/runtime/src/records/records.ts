@@ -9,6 +9,7 @@ import { randomBytes } from "node:crypto";
 import type { RecordsApi, StoredRecord } from "@oz0/sdk";
 import { Oz0Error } from "@oz0/sdk";
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from "kysely";
+import { callScope } from "../scope/index.js";
 import type { Database, Store } from "../store/index.js";
 
 /** The bounds of what a plugin may keep. */
@@ -90,7 +91,22 @@ export class Records {
   /** The records API of plugin `plugin` in `tenant`, as a tool's `ctx.records`. */
   forPlugin(tenant: string, plugin: string): RecordsApi {
     return {
-      put: (kind, key, value, options) => this.put(tenant, { plugin, kind, key }, value, options?.subject),
+      put: async (kind, key, value, options) => {
+        const stored = await this.put(tenant, { plugin, kind, key }, value, options?.subject);
+        // The change reaches the job's object_model_event handlers, when a job's call made it.
+        const bus = callScope()?.bus;
+        if (bus?.has("object_model_event") === true) {
+          await bus.fire("object_model_event", {
+            action: "put",
+            plugin,
+            kind,
+            key,
+            version: stored.version,
+            ...(options?.subject === undefined ? {} : { subject: options.subject }),
+          });
+        }
+        return stored;
+      },
       get: (kind, key, options) => this.get(tenant, { plugin, kind, key }, options?.version),
       list: (kind, options) =>
         this.list(tenant, { plugin, kind, subject: options?.subject, limit: options?.limit }),
