@@ -93,7 +93,15 @@ export async function answer(
   events: readonly NewEvent[],
 ): Promise<boolean> {
   const { history } = run;
-  if (run.row.mode === "chat") return run.wait({ kind: "chat" }, events);
+  if (run.row.mode === "chat") {
+    // Each of a chat's answers goes out to the person: user_output may rewrite or withhold it.
+    if (run.hooks?.bus.has("user_output") === true) {
+      const said = await run.hooks.chatReply(reply.text ?? reply.output ?? "");
+      if ("failure" in said) return run.fail(said.failure, events);
+      if (said.changed) events = withReplyText(events, said.content);
+    }
+    return run.wait({ kind: "chat" }, events);
+  }
   if (setup.outputSchema === undefined) {
     return run.end({ status: "succeeded", output: reply.text ?? JSON.stringify(reply.output ?? "") }, events);
   }
@@ -228,6 +236,16 @@ export function modelCallEvents(
     ...(reply.warnings ?? []).map((message) => event("model_warning", { message })),
   ];
   return { calls, events };
+}
+
+/** The step's events with its model_call's answer replaced by `content`, as a user_output handler rewrote it. */
+function withReplyText(events: readonly NewEvent[], content: unknown): NewEvent[] {
+  const text = typeof content === "string" ? content : JSON.stringify(content ?? "");
+  return events.map((entry) => {
+    if (entry.kind !== "model_call") return entry;
+    const { output: _output, ...data } = entry.data;
+    return event("model_call", { ...data, text });
+  });
 }
 
 /** The end a stop from outside calls for (cancel, wall time), or undefined; a lost lease throws. */

@@ -154,6 +154,7 @@ export async function setUpAgent(run: JobRun): Promise<AgentSetup> {
           steps: run.history.steps,
           parentJobId: row.parent_id ?? undefined,
           by: started.by,
+          chat: row.mode === "chat",
         });
   if (first) await checkInput(run, plugin, definition, input);
   const tenantGrant = {
@@ -267,6 +268,7 @@ export async function setUpAgent(run: JobRun): Promise<AgentSetup> {
   } else {
     await hooks?.restored(row.attempts, run.history.steps);
   }
+  await hooks?.sessionAccessed(input);
   const harness = await harnessSetup(run, plugin, definition, resolver, skills, input);
   return {
     plugin,

@@ -339,8 +339,15 @@ async function delegate(
   // pre_agent_handoff and pre_child_job may rewrite the child's input or refuse the handoff.
   const handoff = (await run.hooks?.beforeHandoff(address, args.input)) ?? { ok: true, input: args.input };
   if (!handoff.ok) return refuse(handoff.error.code, handoff.error.message);
-  const input = handoff.input ?? "";
+  // The child's input is a message to the other agent: pre_agent_communication may rewrite or refuse it.
+  const sent = (await run.hooks?.beforeMessage(address, handoff.input, "request")) ?? {
+    ok: true,
+    message: handoff.input,
+  };
+  if (!sent.ok) return refuse(sent.error.code, sent.error.message);
+  const input = sent.message ?? "";
   const start = { callId: call.id, child, input, before: [toolCall] };
   await run.hooks?.afterHandoff(address, childIdOf(run, start));
+  await run.hooks?.afterMessage(address, input, "request");
   return waitForChild(run, start);
 }
