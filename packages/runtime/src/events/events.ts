@@ -76,6 +76,8 @@ export interface JobEventData extends GovernanceEventData {
     readonly routine?: RoutineGrant;
     /** The agent runtime its `runtime:` selected when the job started (`oz0`: oz0's own loop). */
     readonly runtime?: string;
+    /** `a2a`: the input is a message from an outside agent over A2A (oz0's A2A server), whose answer goes back to it. */
+    readonly via?: "a2a";
   };
   /** A worker took the job: every claim counts an attempt. */
   job_claimed: { readonly attempt: number; readonly node: string };

@@ -62,13 +62,14 @@ export class RunHooks {
   readonly #pending: GovernanceEvent[] = [];
   readonly #usage: UsageView;
   readonly #messages = new HookMessages();
-  readonly #parent: string | undefined;
+  /** Where the job's answer goes when that is another agent: the parent's agent, or an outside one over A2A. */
+  #answerTo: { readonly to: string; readonly via: "delegate" | "a2a" } | undefined;
   /** How this claim reaches a chat's session; undefined for a job that is no chat. */
   #session: "read" | "write" | undefined;
 
   constructor(options: RunHooksOptions) {
     this.bus = new HookBus(options.table, options.scope, (entry) => this.#pending.push(entry));
-    this.#parent = options.parent;
+    if (options.parent !== undefined) this.#answerTo = { to: options.parent, via: "delegate" };
     const { usage, tenantUsage } = options;
     this.#usage = Object.freeze({
       get job() {
@@ -119,8 +120,11 @@ export class RunHooks {
     readonly by?: string | undefined;
     /** The job is a chat: its history is the chat's session, read for each next turn, written by its first message. */
     readonly chat?: boolean | undefined;
+    /** `a2a`: the input is an outside agent's message (oz0's A2A server). */
+    readonly via?: "a2a" | undefined;
   }): Promise<unknown> {
     const { bus } = this;
+    if (options.via === "a2a") this.#answerTo = { to: outsideAgent(options.by), via: "a2a" };
     if (options.chat === true) this.#session = options.first ? "write" : "read";
     if (!options.first) {
       if (bus.has("on_pre_restore")) {
@@ -135,6 +139,29 @@ export class RunHooks {
       return options.input;
     }
     let input = options.input;
+    const outside = this.#answerTo?.via === "a2a" ? this.#answerTo.to : undefined;
+    if (outside !== undefined && bus.has("pre_agent_communication")) {
+      const agent = bus.scope.agent ?? "";
+      const outcome = await bus.fire("pre_agent_communication", {
+        from: outside,
+        to: agent,
+        via: "a2a",
+        kind: "request",
+        message: input,
+      });
+      if (!outcome.ok)
+        throw setupFailure("pre_agent_communication", "the message was not taken", outcome.error);
+      input = outcome.payload.message;
+    }
+    if (outside !== undefined && bus.has("post_agent_communication")) {
+      await bus.fire("post_agent_communication", {
+        from: outside,
+        to: bus.scope.agent ?? "",
+        via: "a2a",
+        kind: "request",
+        message: input,
+      });
+    }
     if (this.#session !== undefined && bus.has("pre_session_access")) {
       const outcome = await bus.fire("pre_session_access", this.#sessionFields(input, options.by));
       if (!outcome.ok)
@@ -350,6 +377,31 @@ export class RunHooks {
     return { ok: true, message: outcome.payload.message };
   }
 
+  /**
+   * An outside agent's answer reached this job (a remote runtime's call): pre_agent_communication
+   * may rewrite or refuse it, and post_agent_communication hears of what the job takes.
+   */
+  async answerIn(
+    from: string,
+    message: unknown,
+    via: "a2a",
+  ): Promise<
+    { readonly ok: true; readonly message: unknown } | { readonly ok: false; readonly error: Oz0Error }
+  > {
+    const { bus } = this;
+    const to = bus.scope.agent ?? "";
+    let taken = message;
+    if (bus.has("pre_agent_communication")) {
+      const outcome = await bus.fire("pre_agent_communication", { from, to, via, kind: "answer", message });
+      if (!outcome.ok) return outcome;
+      taken = outcome.payload.message;
+    }
+    if (bus.has("post_agent_communication")) {
+      await bus.fire("post_agent_communication", { from, to, via, kind: "answer", message: taken });
+    }
+    return { ok: true, message: taken };
+  }
+
   /** The message went to the other agent: post_agent_communication. */
   async afterMessage(
     to: string,
@@ -423,10 +475,10 @@ export class RunHooks {
   async beforeEnd<E extends JobEnd>(end: E): Promise<E | ChangedEnd> {
     const { bus } = this;
     let next: E | ChangedEnd = end;
-    // A child job's answer goes to the agent that delegated to it.
-    const parent = this.#parent;
-    if (next.status === "succeeded" && parent !== undefined && bus.has("pre_agent_communication")) {
-      const sent = await this.beforeMessage(parent, next.output, "answer");
+    // A child job's answer goes to the agent that delegated to it; an A2A task's to the outside agent.
+    const answerTo = this.#answerTo;
+    if (next.status === "succeeded" && answerTo !== undefined && bus.has("pre_agent_communication")) {
+      const sent = await this.beforeMessage(answerTo.to, next.output, "answer", answerTo.via);
       next = sent.ok
         ? { status: "succeeded", output: sent.message }
         : {
@@ -434,8 +486,9 @@ export class RunHooks {
             failure: hookFailure("pre_agent_communication", "the answer was not sent", sent.error),
           };
     }
-    if (next.status === "succeeded" && parent !== undefined)
-      await this.afterMessage(parent, next.output, "answer");
+    if (next.status === "succeeded" && answerTo !== undefined) {
+      await this.afterMessage(answerTo.to, next.output, "answer", answerTo.via);
+    }
     if (next.status === "succeeded" && bus.has("user_output")) {
       const outcome = await bus.fire("user_output", { content: next.output });
       if (!outcome.ok) {
@@ -538,6 +591,11 @@ function modelNameOf(model: unknown): string {
     throw new Error("pre_llm_call: a handler set model to something other than a provider:model or an alias");
   }
   return model;
+}
+
+/** An outside agent that messaged oz0 over A2A, as the communication hooks name it: `a2a:<who sent it>`. */
+function outsideAgent(by: string | undefined): string {
+  return `a2a:${by ?? "unknown"}`;
 }
 
 function parseJson(text: string): unknown {

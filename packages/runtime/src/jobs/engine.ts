@@ -81,6 +81,8 @@ export interface StartRequest {
   readonly mode?: JobMode;
   /** Who starts the job, as the trace shows it. */
   readonly by?: string;
+  /** `a2a`: the input is a message from an outside agent (oz0's A2A server); its messages pass the agent-communication hooks. */
+  readonly via?: "a2a" | undefined;
   readonly fromPlugin?: string;
   /**
    * The W3C traceparent of the caller's span that starts the job: the job's spans join that
@@ -239,6 +241,7 @@ export class JobEngine {
           ...(request.by === undefined ? {} : { by: request.by }),
           ...(request.routine === undefined ? {} : { routine: request.routine }),
           ...(runtime === undefined ? {} : { runtime }),
+          ...(request.via === undefined ? {} : { via: request.via }),
         }),
       ],
       request.inTransaction === undefined

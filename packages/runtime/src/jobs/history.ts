@@ -50,8 +50,13 @@ function messageTokens(message: ModelMessage): number {
  * it: no model reply asks for it, so it is folded apart from the model's calls.
  */
 export interface RemoteCall {
-  /** Its `tool_call` is recorded: the message may have gone out. */
-  started?: { readonly key: string; readonly address: string; attempt: number };
+  /** Its `tool_call` is recorded, with the arguments it goes out with: the message may have gone out. */
+  started?: {
+    readonly key: string;
+    readonly address: string;
+    attempt: number;
+    readonly args?: Readonly<Record<string, unknown>>;
+  };
   /** The approval a person was asked for. */
   asked?: string;
   /** The remote task that took the message, and its last recorded state. */
@@ -235,7 +240,12 @@ function applyRemote(history: History, callId: string, entry: NewEvent): void {
   history.remote.set(callId, call);
   switch (entry.kind) {
     case "tool_call":
-      call.started = { key: entry.data.key, address: entry.data.address, attempt: entry.data.attempt };
+      call.started = {
+        key: entry.data.key,
+        address: entry.data.address,
+        attempt: entry.data.attempt,
+        args: entry.data.args as Readonly<Record<string, unknown>>,
+      };
       return;
     case "tool_call_retried":
       if (call.started !== undefined) call.started.attempt = entry.data.attempt;

@@ -155,6 +155,7 @@ export async function setUpAgent(run: JobRun): Promise<AgentSetup> {
           parentJobId: row.parent_id ?? undefined,
           by: started.by,
           chat: row.mode === "chat",
+          via: started.via,
         });
   if (first) await checkInput(run, plugin, definition, input);
   const tenantGrant = {

@@ -446,6 +446,39 @@ describe("the hook points on a person's input, a chat's answers and messages bet
     ]);
   });
 
+  test("an outside agent's message over A2A and the answer that goes back to it pass pre_agent_communication", async () => {
+    const heard: unknown[] = [];
+    const plugins = [
+      hookPlugin("talk", (host) => {
+        host.addHook({
+          name: "talk",
+          build: () => ({
+            pre_agent_communication: (p) => {
+              heard.push([p.kind, p.from, p.to, p.via]);
+              return { message: `${String(p.message)}!` };
+            },
+          }),
+        });
+      }),
+    ];
+    const model = spyModel("done");
+    const engine = engineWith(plugins, { models: async () => model.model });
+    const started = await engine.start({
+      tenant: TENANT,
+      agent: "helpdesk/early",
+      input: "ticket 7",
+      by: "partner-key",
+      via: "a2a",
+    });
+    const job = await engine.run(started.id, { tenant: TENANT });
+    expect(userText(model.requests[0])).toBe("ticket 7!");
+    expect(job.output).toBe("done!");
+    expect(heard).toEqual([
+      ["request", "a2a:partner-key", "helpdesk/early", "a2a"],
+      ["answer", "helpdesk/early", "a2a:partner-key", "a2a"],
+    ]);
+  });
+
   test("pre_llm_call may choose another model of the tenant for one call, which the model_call records", async () => {
     const first = spyModel("from the agent's model");
     const other = spyModel("from the other model");
