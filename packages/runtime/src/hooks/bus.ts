@@ -64,6 +64,7 @@ const CHANGEABLE: Partial<Record<HookName, readonly string[]>> = {
   pre_memory_store: ["entry"],
   pre_agent_communication: ["message"],
   pre_session_access: ["entry"],
+  pre_sensor_event: ["event"],
 };
 
 const SCOPE_FIELDS = new Set(["hook", "tenant", "jobId", "agent"]);

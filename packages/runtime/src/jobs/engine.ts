@@ -10,10 +10,11 @@ import {
   event,
   type JobEvent,
   type JobFailure,
+  type NewEvent,
   type RoutineGrant,
   type WaitingFor,
 } from "../events/index.js";
-import { type HookSource, storeHookSource } from "../hooks/index.js";
+import { type HookSource, type HookTable, storeHookSource } from "../hooks/index.js";
 import { type ModelResolver, modelResolver } from "../models/index.js";
 import { assertAgentRuns } from "../policy/index.js";
 import type { Database, JobMode, JobRow, JobStatus, Store } from "../store/index.js";
@@ -83,6 +84,8 @@ export interface StartRequest {
   readonly by?: string;
   /** `a2a`: the input is a message from an outside agent (oz0's A2A server); its messages pass the agent-communication hooks. */
   readonly via?: "a2a" | undefined;
+  /** What the hooks recorded of what started the job (a webhook's pre_sensor_event), written right after its job_started. */
+  readonly events?: readonly NewEvent[] | undefined;
   readonly fromPlugin?: string;
   /**
    * The W3C traceparent of the caller's span that starts the job: the job's spans join that
@@ -193,6 +196,25 @@ export class JobEngine {
   }
 
   /**
+   * Adds what a hook point recorded after the fact (post_sensor_event, post_session_access) to a
+   * job no worker has taken up yet; once one has, its history is the worker's to write, and
+   * nothing is added. True when written.
+   */
+  async noteWhileQueued(id: string, tenant: string, events: readonly NewEvent[]): Promise<boolean> {
+    if (events.length === 0) return false;
+    return this.jobs.outside(id, async (row, { append }) => {
+      if (row.tenant !== tenant || row.status !== "queued") return false;
+      await append(events);
+      return true;
+    });
+  }
+
+  /** The hook table of `tenant`'s plugins, for what starts jobs from outside (a routine's webhook). */
+  hookTable(tenant: string): Promise<HookTable> {
+    return this.#deps.hooks.table(tenant);
+  }
+
+  /**
    * Starts a job of an agent or a flow, checked against its owner, and leaves it queued for a
    * worker: `run(id)` runs it here, or any process that runs jobs takes it up.
    * @example const job = await engine.start({ tenant: "default", agent: "support-triage/triage", input: "ticket 7" });
@@ -243,6 +265,7 @@ export class JobEngine {
           ...(runtime === undefined ? {} : { runtime }),
           ...(request.via === undefined ? {} : { via: request.via }),
         }),
+        ...(request.events ?? []),
       ],
       request.inTransaction === undefined
         ? undefined
@@ -682,7 +705,7 @@ export class JobEngine {
     }
     const checked = person?.events ?? [];
     await this.wake(id, "chat", tenant, () => [...checked, event("user_message", { text, by })]);
-    await person?.sessionWritten(text, by);
+    if (person !== undefined) await this.noteWhileQueued(id, tenant, await person.sessionWritten(text, by));
     return this.get(id, tenant);
   }
 

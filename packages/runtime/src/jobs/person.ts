@@ -41,13 +41,12 @@ export class PersonInput {
     return { ok: true, entry: outcome.payload.entry };
   }
 
-  /**
-   * The session was written: post_session_access. The job may be running by now, so nothing
-   * more is written to its history from here.
-   */
-  async sessionWritten(entry: unknown, by: string): Promise<void> {
-    if (this.#bus.has("post_session_access"))
-      await this.#bus.fire("post_session_access", this.#session(entry, by));
+  /** The session was written: post_session_access. Returns what its handlers recorded. */
+  async sessionWritten(entry: unknown, by: string): Promise<readonly NewEvent[]> {
+    if (!this.#bus.has("post_session_access")) return [];
+    this.events.length = 0;
+    await this.#bus.fire("post_session_access", this.#session(entry, by));
+    return [...this.events];
   }
 
   /** A person's text: user_input, which may rewrite or refuse it. */

@@ -315,6 +315,25 @@ export interface PostSessionAccessPayload
   extends HookPayloadBase<"post_session_access">,
     SessionAccessFields {}
 
+/** An event from outside that oz0 is about to handle, or handled: a routine's signed webhook. */
+export interface SensorEventFields {
+  /** What kind of sensor took it: `webhook` for a routine's webhook (`event: webhook`). */
+  readonly sensor: "webhook";
+  /** Where it came in: `routine:<plugin>/<routine>`. */
+  readonly source: string;
+  /** What it carries: the webhook's body, which becomes the routine's job's input. */
+  readonly event: unknown;
+}
+
+export interface PreSensorEventPayload extends HookPayloadBase<"pre_sensor_event">, SensorEventFields {}
+
+export interface PostSensorEventPayload extends HookPayloadBase<"post_sensor_event">, SensorEventFields {
+  /** What handling it did: the routine's fire outcome (`started`, `queued`, `skipped`, …). */
+  readonly outcome: string;
+  /** The job it started, when it started one. */
+  readonly job?: string;
+}
+
 /** A change to the tenant's object model: a versioned record (`ctx.records`) written or removed. */
 export interface ObjectModelEventPayload extends HookPayloadBase<"object_model_event"> {
   readonly action: "put" | "delete" | "erase" | "expire";
@@ -362,6 +381,8 @@ export interface HookPayloadMap {
   pre_session_access: PreSessionAccessPayload;
   post_session_access: PostSessionAccessPayload;
   object_model_event: ObjectModelEventPayload;
+  pre_sensor_event: PreSensorEventPayload;
+  post_sensor_event: PostSensorEventPayload;
 }
 
 export type GenericHookPayload<H extends HookName = HookName> = HookPayloadBase<H> & {
@@ -390,6 +411,7 @@ export interface HookChangeMap {
   pre_memory_store: Pick<PreMemoryStorePayload, "entry">;
   pre_agent_communication: Pick<PreAgentCommunicationPayload, "message">;
   pre_session_access: Pick<PreSessionAccessPayload, "entry">;
+  pre_sensor_event: Pick<PreSensorEventPayload, "event">;
 }
 
 export type HookChanges<H extends HookName> = H extends keyof HookChangeMap
