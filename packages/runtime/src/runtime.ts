@@ -150,7 +150,7 @@ export class Runtime {
     });
     this.tools = new ToolCaller({ source: this.catalog, home, interceptors, redactor, telemetry });
     this.policy = new ToolPolicy(store, this.catalog);
-    this.approvals = new Approvals(store, this.jobs.jobs);
+    this.approvals = new Approvals(store, this.jobs.jobs, { table: (tenant) => this.jobs.hookTable(tenant) });
     this.killSwitches = new KillSwitches(store, this.catalog);
     this.inventory = new Inventory(store, this.catalog);
     this.proposals = new SkillProposals({ store, source: this.catalog, home, interceptors });

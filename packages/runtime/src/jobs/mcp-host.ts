@@ -170,6 +170,7 @@ async function sample(
     signal: AbortSignal.any([run.signal, signal]),
     sampling: true,
   };
+  let model = setup.model;
   if (run.hooks !== undefined) {
     const checked = await run.hooks.beforeModelCall(request, setup.model.id, (name) => name);
     if ("failure" in checked) {
@@ -180,11 +181,13 @@ async function sample(
       throw new Error(`oz0 refuses sampling/createMessage: ${checked.failure.message}`);
     }
     request = checked.request;
+    // A handler may choose another model of the tenant for this call.
+    if (checked.model !== undefined) model = await setup.modelFor(checked.model);
   }
   const started = performance.now();
-  let reply = await setup.model.generate(request);
+  let reply = await model.generate(request);
   const ms = Math.round((performance.now() - started) * 1000) / 1000;
-  if (run.hooks !== undefined) reply = await run.hooks.afterModelCall(history.steps, setup.model.id, reply);
+  if (run.hooks !== undefined) reply = await run.hooks.afterModelCall(history.steps, model.id, reply);
   const text = reply.text ?? (reply.output === undefined ? "" : JSON.stringify(reply.output));
   const usage = {
     input: reply.usage.inputTokens,
@@ -199,7 +202,7 @@ async function sample(
       event("mcp_sampling", {
         callId,
         tool,
-        model: setup.model.id,
+        model: model.id,
         text,
         usage,
         ...(reply.costUsd === undefined ? {} : { cost_usd: reply.costUsd }),
@@ -211,10 +214,10 @@ async function sample(
       countCall(
         trx,
         { tenant: run.row.tenant, agent, now },
-        { model: setup.model.id, input: usage.input, output: usage.output, costUsd: reply.costUsd ?? 0 },
+        { model: model.id, input: usage.input, output: usage.output, costUsd: reply.costUsd ?? 0 },
       ),
   );
-  return { model: setup.model.id, text: run.lease.redactor.text(text), stopReason: "endTurn" };
+  return { model: model.id, text: run.lease.redactor.text(text), stopReason: "endTurn" };
 }
 
 /** A form's fields as a person reads them: name, type, and whether it is required. */
