@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { Audit } from "./audit/index.js";
 import { ROLES } from "./callers/index.js";
 import { Catalog, type DefaultPluginOutcome, defaultPluginDirs, requireTenant } from "./catalog/index.js";
+import { HookBus } from "./hooks/index.js";
 import { Identity, type ThrottleOptions } from "./identity/index.js";
 import { Approvals, JobEngine, JobWorker, liveWorkers, type WorkerOptions } from "./jobs/index.js";
 import { McpManager } from "./mcp/index.js";
@@ -144,9 +145,16 @@ export class Runtime {
       redactor,
       ...(leaseMs === undefined ? {} : { leaseMs }),
     });
+    // A change to records outside a job's call (an operator's erasure, retention's removals)
+    // reaches the tenant's object_model_event handlers; with no job, nothing records theirs.
+    this.catalog.records.onChange(async (tenant, change) => {
+      const table = await this.jobs.hookTable(tenant);
+      if (!table.has("object_model_event")) return;
+      await new HookBus(table, { tenant }, () => undefined).fire("object_model_event", { ...change });
+    });
     this.tools = new ToolCaller({ source: this.catalog, home, interceptors, redactor, telemetry });
     this.policy = new ToolPolicy(store, this.catalog);
-    this.approvals = new Approvals(store, this.jobs.jobs);
+    this.approvals = new Approvals(store, this.jobs.jobs, { table: (tenant) => this.jobs.hookTable(tenant) });
     this.killSwitches = new KillSwitches(store, this.catalog);
     this.inventory = new Inventory(store, this.catalog);
     this.proposals = new SkillProposals({ store, source: this.catalog, home, interceptors });

@@ -104,6 +104,9 @@ describe("oz0 as an A2A agent", () => {
     expect((await triage.getTask({ tenant: "", id: task.id, historyLength: 0 })).status?.state).toBe(
       TaskState.TASK_STATE_COMPLETED,
     );
+    // The job knows its input is an outside agent's message: its messages pass the agent-communication hooks.
+    const events = await test.runtime.jobs.events(task.id, { tenant: LAB });
+    expect(events[0]).toMatchObject({ kind: "job_started", data: { via: "a2a" } });
   });
 
   it("turns the job's question into input-required, and the next message of the task answers it", async () => {

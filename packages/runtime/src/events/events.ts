@@ -76,6 +76,8 @@ export interface JobEventData extends GovernanceEventData {
     readonly routine?: RoutineGrant;
     /** The agent runtime its `runtime:` selected when the job started (`oz0`: oz0's own loop). */
     readonly runtime?: string;
+    /** `a2a`: the input is a message from an outside agent over A2A (oz0's A2A server), whose answer goes back to it. */
+    readonly via?: "a2a";
   };
   /** A worker took the job: every claim counts an attempt. */
   job_claimed: { readonly attempt: number; readonly node: string };
@@ -196,6 +198,22 @@ export interface JobEventData extends GovernanceEventData {
     readonly refused?: string;
   };
   /**
+   * A memory provider's summary during call `callId` (`MemoryContext.summarizer`), made by the
+   * job's model and counted in its usage like a model call; the `index`th of the call's attempts
+   * in order, so a call run again gets the recorded summary. `refused` when the job's hooks
+   * refused the model call.
+   */
+  memory_summary: {
+    readonly callId: string;
+    readonly index: number;
+    readonly model: string;
+    readonly text?: string;
+    readonly usage?: { readonly input: number; readonly output: number; readonly cached?: number };
+    readonly cost_usd?: number;
+    readonly ms?: number;
+    readonly refused?: string;
+  };
+  /**
    * A remote agent took the message of call `callId` (a remote runtime's call, `RuntimeSession.callRemote`)
    * as task `task`, or the task moved to `state`: the first is recorded before the run waits on the
    * task, so a resumed run follows that task and never sends the message again.
@@ -297,6 +315,7 @@ export const JOB_EVENT_KINDS: readonly JobEventKind[] = [
   "mcp_progress",
   "mcp_log",
   "mcp_sampling",
+  "memory_summary",
   "remote_task",
   "harness_update",
   "output_rejected",

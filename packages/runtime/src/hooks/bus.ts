@@ -61,6 +61,10 @@ const CHANGEABLE: Partial<Record<HookName, readonly string[]>> = {
   user_output: ["content"],
   pre_approval: ["summary", "approvers"],
   pre_child_job: ["input"],
+  pre_memory_store: ["entry"],
+  pre_agent_communication: ["message"],
+  pre_session_access: ["entry"],
+  pre_sensor_event: ["event"],
 };
 
 const SCOPE_FIELDS = new Set(["hook", "tenant", "jobId", "agent"]);
@@ -94,6 +98,7 @@ export class HookBus {
     const point = hookPoint(hook);
     const changedBy: HandlerRef[] = [];
     let passed = 0;
+    let raised = false;
     for (const entry of entries) {
       let result: unknown;
       try {
@@ -116,6 +121,7 @@ export class HookBus {
         }
         const error = await this.#failed(entry, thrown, point.blocking);
         if (entry.required) return { ok: false, error, denied: false };
+        raised = true;
         continue;
       }
       passed += 1;
@@ -127,7 +133,8 @@ export class HookBus {
         }
       }
     }
-    if (point.blocking) {
+    // A point one of whose handlers raised was not checked in full, so it does not say it was.
+    if (point.blocking && !raised) {
       this.#sink({ kind: "governance_checked", data: { hook, checks_passed: passed, outcome: "allowed" } });
     }
     return { ok: true, payload, changed: changedBy.length > 0, changedBy };

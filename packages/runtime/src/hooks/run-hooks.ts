@@ -2,7 +2,7 @@
 // events its hook points record, kept until the job's next write so they join the history in
 // order with the step they belong to (a model call's checks in the write of its reply, a tool
 // call's in the write of its result). Each method fires one point where the job engine acts.
-import { ContextPart, type HookPayload, type Oz0Error } from "@oz0/sdk";
+import { ContextPart, type HookPayload, type ModelOptions, type Oz0Error } from "@oz0/sdk";
 import type { GovernanceEvent, JobFailure, NewEvent } from "../events/index.js";
 import { SetupFailure } from "../events/index.js";
 import type { ModelFunction, ModelReply, ModelRequest } from "../models/index.js";
@@ -42,6 +42,8 @@ export interface RunHooksOptions {
   readonly usage: JobUsage;
   /** The tenant's totals over a period. */
   readonly tenantUsage: (query: UsageQuery) => Promise<UsageTotals>;
+  /** The agent (or flow) of the job this one is a child of, by address: its answer is a message to it. */
+  readonly parent?: string | undefined;
 }
 
 /**
@@ -60,9 +62,14 @@ export class RunHooks {
   readonly #pending: GovernanceEvent[] = [];
   readonly #usage: UsageView;
   readonly #messages = new HookMessages();
+  /** Where the job's answer goes when that is another agent: the parent's agent, or an outside one over A2A. */
+  #answerTo: { readonly to: string; readonly via: "delegate" | "a2a" } | undefined;
+  /** How this claim reaches a chat's session; undefined for a job that is no chat. */
+  #session: "read" | "write" | undefined;
 
   constructor(options: RunHooksOptions) {
     this.bus = new HookBus(options.table, options.scope, (entry) => this.#pending.push(entry));
+    if (options.parent !== undefined) this.#answerTo = { to: options.parent, via: "delegate" };
     const { usage, tenantUsage } = options;
     this.#usage = Object.freeze({
       get job() {
@@ -111,16 +118,56 @@ export class RunHooks {
     readonly steps: number;
     readonly parentJobId?: string | undefined;
     readonly by?: string | undefined;
+    /** The job is a chat: its history is the chat's session, read for each next turn, written by its first message. */
+    readonly chat?: boolean | undefined;
+    /** `a2a`: the input is an outside agent's message (oz0's A2A server). */
+    readonly via?: "a2a" | undefined;
   }): Promise<unknown> {
     const { bus } = this;
+    if (options.via === "a2a") this.#answerTo = { to: outsideAgent(options.by), via: "a2a" };
+    if (options.chat === true) this.#session = options.first ? "write" : "read";
     if (!options.first) {
       if (bus.has("on_pre_restore")) {
         const outcome = await bus.fire("on_pre_restore", { attempt: options.attempt, steps: options.steps });
         if (!outcome.ok) throw setupFailure("on_pre_restore", "the job was not resumed", outcome.error);
       }
+      if (this.#session !== undefined && bus.has("pre_session_access")) {
+        const outcome = await bus.fire("pre_session_access", this.#sessionFields(undefined, options.by));
+        if (!outcome.ok)
+          throw setupFailure("pre_session_access", "the chat's session was not read", outcome.error);
+      }
       return options.input;
     }
     let input = options.input;
+    const outside = this.#answerTo?.via === "a2a" ? this.#answerTo.to : undefined;
+    if (outside !== undefined && bus.has("pre_agent_communication")) {
+      const agent = bus.scope.agent ?? "";
+      const outcome = await bus.fire("pre_agent_communication", {
+        from: outside,
+        to: agent,
+        via: "a2a",
+        kind: "request",
+        message: input,
+      });
+      if (!outcome.ok)
+        throw setupFailure("pre_agent_communication", "the message was not taken", outcome.error);
+      input = outcome.payload.message;
+    }
+    if (outside !== undefined && bus.has("post_agent_communication")) {
+      await bus.fire("post_agent_communication", {
+        from: outside,
+        to: bus.scope.agent ?? "",
+        via: "a2a",
+        kind: "request",
+        message: input,
+      });
+    }
+    if (this.#session !== undefined && bus.has("pre_session_access")) {
+      const outcome = await bus.fire("pre_session_access", this.#sessionFields(input, options.by));
+      if (!outcome.ok)
+        throw setupFailure("pre_session_access", "the chat's session was not written", outcome.error);
+      input = outcome.payload.entry;
+    }
     if (bus.has("pre_execution")) {
       const outcome = await bus.fire("pre_execution", {
         kind: "agent",
@@ -142,6 +189,25 @@ export class RunHooks {
       if (outcome.changed) input = structured ? parseJson(outcome.payload.content) : outcome.payload.content;
     }
     return input;
+  }
+
+  /** The end of a chat's set-up, its session read or first written: post_session_access. */
+  async sessionAccessed(input: unknown): Promise<void> {
+    if (this.#session === undefined || !this.bus.has("post_session_access")) return;
+    await this.bus.fire(
+      "post_session_access",
+      this.#sessionFields(this.#session === "write" ? input : undefined),
+    );
+  }
+
+  #sessionFields(entry: unknown, by?: string) {
+    return {
+      session: this.bus.scope.jobId ?? "",
+      kind: "chat" as const,
+      access: this.#session ?? "read",
+      ...(entry === undefined ? {} : { entry }),
+      ...(by === undefined ? {} : { by }),
+    };
   }
 
   /** The end of a restore's set-up: on_post_restore. */
@@ -217,14 +283,14 @@ export class RunHooks {
     model: string,
     addressOf: (name: string) => string,
     estimatedCostUsd?: number,
-  ): Promise<{ readonly request: ModelRequest } | { readonly failure: JobFailure }> {
+  ): Promise<{ readonly request: ModelRequest; readonly model?: string } | { readonly failure: JobFailure }> {
     if (!this.bus.has("pre_llm_call")) return { request };
     const outcome = await this.bus.fire("pre_llm_call", {
       step: request.step,
       model,
       messages: this.#messages.of(request.messages),
       tools: functionDescriptions(request.functions, addressOf),
-      settings: {},
+      settings: request.settings ?? {},
       estimatedInputTokens: request.estimatedInputTokens,
       ...(estimatedCostUsd === undefined ? {} : { estimatedCostUsd }),
       usage: this.#usage,
@@ -234,12 +300,16 @@ export class RunHooks {
     if (!outcome.changed) return { request };
     const { payload } = outcome;
     try {
+      const settings = settingsOf(payload.settings);
+      const chosen = payload.model === model ? undefined : modelNameOf(payload.model);
       return {
         request: {
           ...request,
           messages: modelMessages(payload.messages),
           functions: keptFunctions(request.functions, payload.tools),
+          ...(Object.keys(settings).length === 0 ? {} : { settings }),
         },
+        ...(chosen === undefined ? {} : { model: chosen }),
       };
     } catch (error) {
       return {
@@ -289,6 +359,68 @@ export class RunHooks {
     return { ok: true, input: next };
   }
 
+  /**
+   * A message from this job's agent to another: pre_agent_communication may rewrite or refuse
+   * it. `kind` is `request` for a task given (a delegated child's input), `answer` for what the
+   * agent gives back.
+   */
+  async beforeMessage(
+    to: string,
+    message: unknown,
+    kind: "request" | "answer",
+    via: "delegate" | "a2a" = "delegate",
+  ): Promise<
+    { readonly ok: true; readonly message: unknown } | { readonly ok: false; readonly error: Oz0Error }
+  > {
+    if (!this.bus.has("pre_agent_communication")) return { ok: true, message };
+    const from = this.bus.scope.agent ?? "";
+    const outcome = await this.bus.fire("pre_agent_communication", { from, to, via, kind, message });
+    if (!outcome.ok) return outcome;
+    return { ok: true, message: outcome.payload.message };
+  }
+
+  /**
+   * An outside agent's answer reached this job (a remote runtime's call): pre_agent_communication
+   * may rewrite or refuse it, and post_agent_communication hears of what the job takes.
+   */
+  async answerIn(
+    from: string,
+    message: unknown,
+    via: "a2a",
+  ): Promise<
+    { readonly ok: true; readonly message: unknown } | { readonly ok: false; readonly error: Oz0Error }
+  > {
+    const { bus } = this;
+    const to = bus.scope.agent ?? "";
+    let taken = message;
+    if (bus.has("pre_agent_communication")) {
+      const outcome = await bus.fire("pre_agent_communication", { from, to, via, kind: "answer", message });
+      if (!outcome.ok) return outcome;
+      taken = outcome.payload.message;
+    }
+    if (bus.has("post_agent_communication")) {
+      await bus.fire("post_agent_communication", { from, to, via, kind: "answer", message: taken });
+    }
+    return { ok: true, message: taken };
+  }
+
+  /** The message went to the other agent: post_agent_communication. */
+  async afterMessage(
+    to: string,
+    message: unknown,
+    kind: "request" | "answer",
+    via: "delegate" | "a2a" = "delegate",
+  ): Promise<void> {
+    if (!this.bus.has("post_agent_communication")) return;
+    await this.bus.fire("post_agent_communication", {
+      from: this.bus.scope.agent ?? "",
+      to,
+      via,
+      kind,
+      message,
+    });
+  }
+
   /** As the child job is recorded: post_agent_handoff. */
   async afterHandoff(to: string, childJobId: string): Promise<void> {
     if (!this.bus.has("post_agent_handoff")) return;
@@ -320,6 +452,21 @@ export class RunHooks {
     return true;
   }
 
+  // ── Replies ──────────────────────────────────────────────────────────────────────────
+
+  /**
+   * A chat's answer to the person, before it is written: user_output may rewrite it or withhold
+   * it (the job then fails, policy_denied, as for a job's final answer).
+   */
+  async chatReply(
+    content: unknown,
+  ): Promise<{ readonly content: unknown; readonly changed: boolean } | { readonly failure: JobFailure }> {
+    if (!this.bus.has("user_output")) return { content, changed: false };
+    const outcome = await this.bus.fire("user_output", { content });
+    if (!outcome.ok) return { failure: hookFailure("user_output", "the answer was withheld", outcome.error) };
+    return { content: outcome.payload.content, changed: outcome.changed };
+  }
+
   // ── The end ──────────────────────────────────────────────────────────────────────────
 
   /**
@@ -330,6 +477,20 @@ export class RunHooks {
   async beforeEnd<E extends JobEnd>(end: E): Promise<E | ChangedEnd> {
     const { bus } = this;
     let next: E | ChangedEnd = end;
+    // A child job's answer goes to the agent that delegated to it; an A2A task's to the outside agent.
+    const answerTo = this.#answerTo;
+    if (next.status === "succeeded" && answerTo !== undefined && bus.has("pre_agent_communication")) {
+      const sent = await this.beforeMessage(answerTo.to, next.output, "answer", answerTo.via);
+      next = sent.ok
+        ? { status: "succeeded", output: sent.message }
+        : {
+            status: "failed",
+            failure: hookFailure("pre_agent_communication", "the answer was not sent", sent.error),
+          };
+    }
+    if (next.status === "succeeded" && answerTo !== undefined) {
+      await this.afterMessage(answerTo.to, next.output, "answer", answerTo.via);
+    }
     if (next.status === "succeeded" && bus.has("user_output")) {
       const outcome = await bus.fire("user_output", { content: next.output });
       if (!outcome.ok) {
@@ -416,6 +577,29 @@ function contextPartsOf(parts: readonly unknown[]): ContextPart[] {
   return found;
 }
 
+/** The settings a pre_llm_call handler left: an object of request options (`temperature`, `max_tokens`, …). */
+function settingsOf(settings: unknown): ModelOptions {
+  if (typeof settings !== "object" || settings === null || Array.isArray(settings)) {
+    throw new Error(
+      "pre_llm_call: a handler set settings to something other than an object of request options",
+    );
+  }
+  return settings as ModelOptions;
+}
+
+/** The model a pre_llm_call handler chose: `provider:model` or an alias of the tenant. */
+function modelNameOf(model: unknown): string {
+  if (typeof model !== "string" || model.trim() === "") {
+    throw new Error("pre_llm_call: a handler set model to something other than a provider:model or an alias");
+  }
+  return model;
+}
+
+/** An outside agent that messaged oz0 over A2A, as the communication hooks name it: `a2a:<who sent it>`. */
+function outsideAgent(by: string | undefined): string {
+  return `a2a:${by ?? "unknown"}`;
+}
+
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -426,21 +610,29 @@ function parseJson(text: string): unknown {
 
 /** What a job run gives its hooks; JobRun has it. */
 export interface RunForHooks {
-  readonly row: { readonly id: string; readonly tenant: string };
+  readonly row: { readonly id: string; readonly tenant: string; readonly parent_id: string | null };
   readonly address: string;
   readonly usage: JobUsage;
   readonly deps: {
     readonly hooks: { table(tenant: string): Promise<HookTable> };
-    readonly jobs: { readonly store: Store };
+    readonly jobs: {
+      readonly store: Store;
+      get(id: string): Promise<{ readonly plugin: string; readonly name: string } | undefined>;
+    };
   };
 }
 
 /** The hooks of a run: its tenant's hook table bound to the job. */
 export async function runHooksFor(run: RunForHooks): Promise<RunHooks> {
-  const { tenant, id } = run.row;
+  const { tenant, id, parent_id: parentId } = run.row;
+  const table = await run.deps.hooks.table(tenant);
+  // The parent's agent is looked up only where a handler hears of messages between agents.
+  const talks = table.has("pre_agent_communication") || table.has("post_agent_communication");
+  const parent = parentId === null || !talks ? undefined : await run.deps.jobs.get(parentId);
   return new RunHooks({
-    table: await run.deps.hooks.table(tenant),
+    table,
     scope: { tenant, jobId: id, agent: run.address },
+    ...(parent === undefined ? {} : { parent: `${parent.plugin}/${parent.name}` }),
     usage: run.usage,
     tenantUsage: (query) => tenantUsage(run.deps.jobs.store, tenant, query),
   });

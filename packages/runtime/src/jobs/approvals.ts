@@ -3,7 +3,8 @@
 // the other way is refused. A job that waits for the decided call is queued to go on, with
 // `approval_decided` in its history; a job running meanwhile records it when it reaches the call.
 import { Oz0Error } from "@oz0/sdk";
-import { event, type WaitingFor } from "../events/index.js";
+import { event, type NewEvent, type WaitingFor } from "../events/index.js";
+import { HookBus, type HookSource } from "../hooks/index.js";
 import { type ApprovalView, approvalView, moveApproval } from "../policy/index.js";
 import type { ApprovalRow, ApprovalStatus, Store } from "../store/index.js";
 import { moveJob } from "./status.js";
@@ -39,10 +40,33 @@ const STATUS_OF: Record<ApprovalDecision, "approved" | "denied"> = { approve: "a
 export class Approvals {
   readonly #store: Store;
   readonly #jobs: JobStore;
+  readonly #hooks: HookSource | undefined;
 
-  constructor(store: Store, jobs: JobStore = new JobStore(store)) {
+  /** `hooks`: the tenants' hook tables, for the reason a person gives, which is their input to the job. */
+  constructor(store: Store, jobs: JobStore = new JobStore(store), hooks?: HookSource) {
     this.#store = store;
     this.#jobs = jobs;
+    this.#hooks = hooks;
+  }
+
+  /**
+   * The reason a person gave with a decision, which the model is told: user_input may rewrite
+   * it or refuse it (the decision is then not made). Returns it with what the hooks recorded.
+   */
+  async #reason(
+    tenant: string,
+    job: string,
+    reason: string | null,
+    by: string,
+  ): Promise<{ readonly reason: string | null; readonly events: NewEvent[] }> {
+    const events: NewEvent[] = [];
+    if (reason === null || this.#hooks === undefined) return { reason, events };
+    const table = await this.#hooks.table(tenant);
+    if (!table.has("user_input")) return { reason, events };
+    const bus = new HookBus(table, { tenant, jobId: job }, (entry) => events.push(entry as NewEvent));
+    const outcome = await bus.fire("user_input", { content: reason, attachments: [], senderId: by });
+    if (!outcome.ok) throw outcome.error;
+    return { reason: outcome.payload.content, events };
   }
 
   /**
@@ -98,7 +122,8 @@ export class Approvals {
   ): Promise<DecisionReport> {
     const found = await this.row(tenant, id);
     const status = STATUS_OF[decision];
-    const note = reason === undefined || reason.trim() === "" ? null : reason;
+    const given = reason === undefined || reason.trim() === "" ? null : reason;
+    const { reason: note, events: checked } = await this.#reason(tenant, found.job_id, given, by);
     const outcome = await this.#store.transaction(async (trx) => {
       // The job's row first, as its worker's writes lock it, so the two never wait on each other.
       const job = await this.#jobs.lockJob(trx, found.job_id).catch(() => undefined);
@@ -140,6 +165,7 @@ export class Approvals {
       }
       if (!recorded) return { changed: true, queued: false };
       await this.#jobs.appendOutside(trx, job.id, [
+        ...checked,
         event("approval_decided", {
           approval: id,
           callId: row.call_id ?? "",

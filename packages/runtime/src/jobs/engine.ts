@@ -10,10 +10,11 @@ import {
   event,
   type JobEvent,
   type JobFailure,
+  type NewEvent,
   type RoutineGrant,
   type WaitingFor,
 } from "../events/index.js";
-import { type HookSource, storeHookSource } from "../hooks/index.js";
+import { type HookSource, type HookTable, storeHookSource } from "../hooks/index.js";
 import { type ModelResolver, modelResolver } from "../models/index.js";
 import { assertAgentRuns } from "../policy/index.js";
 import type { Database, JobMode, JobRow, JobStatus, Store } from "../store/index.js";
@@ -25,6 +26,7 @@ import type { RunDeps, RunListeners } from "./job-run.js";
 import { LiveFeed } from "./live.js";
 import { runJob } from "./loop.js";
 import { elicitationContent, formFields } from "./mcp-host.js";
+import { PersonInput } from "./person.js";
 import { JOB_FORMAT, type NodeServes, placed } from "./queues.js";
 import { assertRuntimeRuns, inputProblem, readSchema } from "./setup.js";
 import { moveJob } from "./status.js";
@@ -80,6 +82,10 @@ export interface StartRequest {
   readonly mode?: JobMode;
   /** Who starts the job, as the trace shows it. */
   readonly by?: string;
+  /** `a2a`: the input is a message from an outside agent (oz0's A2A server); its messages pass the agent-communication hooks. */
+  readonly via?: "a2a" | undefined;
+  /** What the hooks recorded of what started the job (a webhook's pre_sensor_event), written right after its job_started. */
+  readonly events?: readonly NewEvent[] | undefined;
   readonly fromPlugin?: string;
   /**
    * The W3C traceparent of the caller's span that starts the job: the job's spans join that
@@ -190,6 +196,25 @@ export class JobEngine {
   }
 
   /**
+   * Adds what a hook point recorded after the fact (post_sensor_event, post_session_access) to a
+   * job no worker has taken up yet; once one has, its history is the worker's to write, and
+   * nothing is added. True when written.
+   */
+  async noteWhileQueued(id: string, tenant: string, events: readonly NewEvent[]): Promise<boolean> {
+    if (events.length === 0) return false;
+    return this.jobs.outside(id, async (row, { append }) => {
+      if (row.tenant !== tenant || row.status !== "queued") return false;
+      await append(events);
+      return true;
+    });
+  }
+
+  /** The hook table of `tenant`'s plugins, for what starts jobs from outside (a routine's webhook). */
+  hookTable(tenant: string): Promise<HookTable> {
+    return this.#deps.hooks.table(tenant);
+  }
+
+  /**
    * Starts a job of an agent or a flow, checked against its owner, and leaves it queued for a
    * worker: `run(id)` runs it here, or any process that runs jobs takes it up.
    * @example const job = await engine.start({ tenant: "default", agent: "support-triage/triage", input: "ticket 7" });
@@ -238,7 +263,9 @@ export class JobEngine {
           ...(request.by === undefined ? {} : { by: request.by }),
           ...(request.routine === undefined ? {} : { routine: request.routine }),
           ...(runtime === undefined ? {} : { runtime }),
+          ...(request.via === undefined ? {} : { via: request.via }),
         }),
+        ...(request.events ?? []),
       ],
       request.inTransaction === undefined
         ? undefined
@@ -626,9 +653,21 @@ export class JobEngine {
     options: { readonly tenant: string },
   ): Promise<JobView> {
     const tenant = requireTenant(options?.tenant);
+    // The person's answer passes the tenant's hooks before it is written (person.ts).
+    const row = await this.row(id, tenant);
+    const asked = this.expectWaiting(row, "answer", tenant) as Extract<WaitingFor, { kind: "answer" }>;
+    const person = await PersonInput.of(this.#deps.hooks, row);
+    if (person !== undefined) {
+      const input = await person.userInput(answer, by);
+      if (!input.ok) return this.refusedInput(id, person, input.error);
+      answer = input.text;
+      if (asked.elicitation === undefined)
+        answer = await person.answerResult(asked.callId, asked.question, answer);
+    }
+    const checked = person?.events ?? [];
     await this.wake(id, "answer", tenant, (waiting) => {
       const { callId, question, elicitation } = waiting as Extract<WaitingFor, { kind: "answer" }>;
-      if (elicitation === undefined) return [event("answer_received", { callId, answer, by })];
+      if (elicitation === undefined) return [...checked, event("answer_received", { callId, answer, by })];
       const filled = elicitationContent(elicitation.schema, answer);
       if ("problem" in filled) {
         throw new Oz0Error(
@@ -638,27 +677,54 @@ export class JobEngine {
           { data: { job: id, issues: [{ path: "answer", message: filled.problem }] } },
         );
       }
-      return [event("elicitation_answered", { callId, message: question, content: filled.content, by })];
+      return [
+        ...checked,
+        event("elicitation_answered", { callId, message: question, content: filled.content, by }),
+      ];
     });
     return this.get(id, tenant);
   }
 
-  /** The person's next message in a chat job; the job is queued to answer it. */
+  /**
+   * The person's next message in a chat job; the job is queued to answer it. The message is a
+   * write to the chat's session and a person's input: pre_session_access and user_input may
+   * rewrite or refuse it (person.ts).
+   */
   async say(id: string, text: string, by: string, options: { readonly tenant: string }): Promise<JobView> {
     const tenant = requireTenant(options?.tenant);
-    await this.wake(id, "chat", tenant, () => [event("user_message", { text, by })]);
+    const row = await this.row(id, tenant);
+    this.expectWaiting(row, "chat", tenant);
+    const person = await PersonInput.of(this.#deps.hooks, row);
+    if (person !== undefined) {
+      const write = await person.sessionWrite(text, by);
+      if (!write.ok) return this.refusedInput(id, person, write.error);
+      text = typeof write.entry === "string" ? write.entry : JSON.stringify(write.entry ?? "");
+      const input = await person.userInput(text, by);
+      if (!input.ok) return this.refusedInput(id, person, input.error);
+      text = input.text;
+    }
+    const checked = person?.events ?? [];
+    await this.wake(id, "chat", tenant, () => [...checked, event("user_message", { text, by })]);
+    if (person !== undefined) await this.noteWhileQueued(id, tenant, await person.sessionWritten(text, by));
     return this.get(id, tenant);
   }
 
-  /** Ends a chat: the job succeeds with its last answer. */
+  /** Ends a chat: the job succeeds with its last answer. The end is a write to its session (pre_session_access may refuse it). */
   async endChat(id: string, options: { readonly tenant: string }): Promise<JobView> {
     const tenant = requireTenant(options?.tenant);
-    await this.row(id, tenant);
+    const ending = await this.row(id, tenant);
+    this.expectWaiting(ending, "chat", tenant);
+    const person = await PersonInput.of(this.#deps.hooks, ending);
+    if (person !== undefined) {
+      const write = await person.sessionWrite({ end: true }, "");
+      if (!write.ok) return this.refusedInput(id, person, write.error);
+    }
+    const checked = person?.events ?? [];
     const last = (await this.jobs.events(id)).findLast((entry) => entry.kind === "model_call");
     const output = last?.kind === "model_call" ? (last.data.text ?? last.data.output ?? null) : null;
     await this.jobs.outside(id, async (row, { trx, append }) => {
       this.expectWaiting(row, "chat", tenant);
-      await append([event("job_succeeded", { output })]);
+      await append([...checked, event("job_succeeded", { output })]);
       await moveJob(trx, id, "succeeded", {
         from: ["waiting"],
         set: { output: JSON.stringify(output), waiting_for: null, updated_at: this.jobs.store.clockSql },
@@ -666,7 +732,15 @@ export class JobEngine {
       await this.jobs.notifyParent(trx, { id, parent: row.parent_id }, { status: "succeeded", output });
     });
     this.live.wrote(tenant, id);
+    await person?.sessionWritten({ end: true }, "");
     return this.get(id, tenant);
+  }
+
+  /** A person's input the hooks refused: what they recorded is written, the job keeps waiting, and the refusal is thrown. */
+  private async refusedInput(id: string, person: PersonInput, error: Error): Promise<never> {
+    const recorded = person.events;
+    if (recorded.length > 0) await this.jobs.outside(id, (_row, { append }) => append(recorded));
+    throw error;
   }
 
   private async wake(

@@ -50,8 +50,13 @@ function messageTokens(message: ModelMessage): number {
  * it: no model reply asks for it, so it is folded apart from the model's calls.
  */
 export interface RemoteCall {
-  /** Its `tool_call` is recorded: the message may have gone out. */
-  started?: { readonly key: string; readonly address: string; attempt: number };
+  /** Its `tool_call` is recorded, with the arguments it goes out with: the message may have gone out. */
+  started?: {
+    readonly key: string;
+    readonly address: string;
+    attempt: number;
+    readonly args?: Readonly<Record<string, unknown>>;
+  };
   /** The approval a person was asked for. */
   asked?: string;
   /** The remote task that took the message, and its last recorded state. */
@@ -83,6 +88,8 @@ export interface History {
   readonly remote: Map<string, RemoteCall>;
   /** Answers to the questions a remote runtime asked (`RuntimeSession.ask`), by question id. */
   readonly remoteAnswers: Map<string, string>;
+  /** Memory providers' recorded summaries, by call id, in order. */
+  readonly summaries: Map<string, string[]>;
 }
 
 /** The user message a job's input becomes: text as it is, structured input as JSON. */
@@ -110,6 +117,7 @@ export function replay(events: readonly JobEvent[]): History {
     pending: new Map(),
     remote: new Map(),
     remoteAnswers: new Map(),
+    summaries: new Map(),
   };
   for (const entry of events) applyEvent(history, entry);
   return history;
@@ -152,6 +160,15 @@ export function applyEvent(history: History, entry: NewEvent): void {
       history.tokensUsed += (entry.data.usage?.input ?? 0) + (entry.data.usage?.output ?? 0);
       history.costUsd += entry.data.cost_usd ?? 0;
       return;
+    case "memory_summary": {
+      history.tokensUsed += (entry.data.usage?.input ?? 0) + (entry.data.usage?.output ?? 0);
+      history.costUsd += entry.data.cost_usd ?? 0;
+      if (entry.data.text === undefined) return;
+      const recorded = history.summaries.get(entry.data.callId) ?? [];
+      recorded[entry.data.index - 1] = entry.data.text;
+      history.summaries.set(entry.data.callId, recorded);
+      return;
+    }
     case "tool_call": {
       const call = pending.get(entry.data.callId);
       if (call !== undefined) {
@@ -223,7 +240,12 @@ function applyRemote(history: History, callId: string, entry: NewEvent): void {
   history.remote.set(callId, call);
   switch (entry.kind) {
     case "tool_call":
-      call.started = { key: entry.data.key, address: entry.data.address, attempt: entry.data.attempt };
+      call.started = {
+        key: entry.data.key,
+        address: entry.data.address,
+        attempt: entry.data.attempt,
+        args: entry.data.args as Readonly<Record<string, unknown>>,
+      };
       return;
     case "tool_call_retried":
       if (call.started !== undefined) call.started.attempt = entry.data.attempt;

@@ -7,7 +7,6 @@
 // was dismissed, the call's result is set aside, and the job waits (`mcp_elicitation`). Once
 // the person answers (`elicitation_answered`), the call runs again with the same key, and the
 // server's same request gets the recorded answer.
-import { sql } from "kysely";
 import { event, type NewEvent } from "../events/index.js";
 import { estimateTokens, type ModelMessage, type ModelRequest } from "../models/index.js";
 import {
@@ -19,7 +18,7 @@ import {
   type McpSamplingRequest,
   toolContext,
 } from "../tools/index.js";
-import { hourOf } from "../usage/index.js";
+import { countCall } from "../usage/index.js";
 import type { JobRun } from "./job-run.js";
 import type { AgentSetup } from "./setup.js";
 
@@ -172,6 +171,7 @@ async function sample(
     sampling: true,
     maxOutputTokens: asked.maxTokens,
   };
+  let model = setup.model;
   if (run.hooks !== undefined) {
     const checked = await run.hooks.beforeModelCall(request, setup.model.id, (name) => name);
     if ("failure" in checked) {
@@ -182,11 +182,13 @@ async function sample(
       throw new Error(`oz0 refuses sampling/createMessage: ${checked.failure.message}`);
     }
     request = checked.request;
+    // A handler may choose another model of the tenant for this call.
+    if (checked.model !== undefined) model = await setup.modelFor(checked.model);
   }
   const started = performance.now();
-  let reply = await setup.model.generate(request);
+  let reply = await model.generate(request);
   const ms = Math.round((performance.now() - started) * 1000) / 1000;
-  if (run.hooks !== undefined) reply = await run.hooks.afterModelCall(history.steps, setup.model.id, reply);
+  if (run.hooks !== undefined) reply = await run.hooks.afterModelCall(history.steps, model.id, reply);
   const text = reply.text ?? (reply.output === undefined ? "" : JSON.stringify(reply.output));
   const usage = {
     input: reply.usage.inputTokens,
@@ -201,7 +203,7 @@ async function sample(
       event("mcp_sampling", {
         callId,
         tool,
-        model: setup.model.id,
+        model: model.id,
         text,
         usage,
         ...(reply.costUsd === undefined ? {} : { cost_usd: reply.costUsd }),
@@ -209,32 +211,15 @@ async function sample(
       }),
     ],
     undefined,
-    async (trx, now) => {
-      await trx
-        .insertInto("usage_totals")
-        .values({
-          tenant: run.row.tenant,
-          agent,
-          model: setup.model.id,
-          hour: hourOf(now),
-          input_tokens: usage.input,
-          output_tokens: usage.output,
-          model_calls: 1,
-          cost_usd: reply.costUsd ?? 0,
-        })
-        .onConflict((conflict) =>
-          conflict.columns(["tenant", "agent", "model", "hour"]).doUpdateSet({
-            input_tokens: sql`usage_totals.input_tokens + excluded.input_tokens`,
-            output_tokens: sql`usage_totals.output_tokens + excluded.output_tokens`,
-            model_calls: sql`usage_totals.model_calls + 1`,
-            cost_usd: sql`usage_totals.cost_usd + excluded.cost_usd`,
-          }),
-        )
-        .execute();
-    },
+    (trx, now) =>
+      countCall(
+        trx,
+        { tenant: run.row.tenant, agent, now },
+        { model: model.id, input: usage.input, output: usage.output, costUsd: reply.costUsd ?? 0 },
+      ),
   );
   return {
-    model: setup.model.id,
+    model: model.id,
     text: run.lease.redactor.text(text),
     stopReason: reply.cutShort === true ? "maxTokens" : "endTurn",
   };

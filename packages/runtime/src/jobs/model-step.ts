@@ -40,7 +40,7 @@ export async function modelStep(run: JobRun, setup: AgentSetup): Promise<boolean
   const answered = await callModel(run, setup, request);
   if (answered === true) return true;
   const { reply, ms } = answered;
-  const { calls, events } = modelCallEvents(run, setup, step, reply, ms);
+  const { calls, events } = modelCallEvents(run, setup, step, reply, ms, answered.model);
   if (calls.length > 0) {
     // The first call's tool_call goes with the reply, saving a write per step; the call runs
     // next, as the tool step of a call recorded but not yet run.
@@ -93,7 +93,15 @@ export async function answer(
   events: readonly NewEvent[],
 ): Promise<boolean> {
   const { history } = run;
-  if (run.row.mode === "chat") return run.wait({ kind: "chat" }, events);
+  if (run.row.mode === "chat") {
+    // Each of a chat's answers goes out to the person: user_output may rewrite or withhold it.
+    if (run.hooks?.bus.has("user_output") === true) {
+      const said = await run.hooks.chatReply(reply.text ?? reply.output ?? "");
+      if ("failure" in said) return run.fail(said.failure, events);
+      if (said.changed) events = withReplyText(events, said.content);
+    }
+    return run.wait({ kind: "chat" }, events);
+  }
   if (setup.outputSchema === undefined) {
     return run.end({ status: "succeeded", output: reply.text ?? JSON.stringify(reply.output ?? "") }, events);
   }
@@ -124,7 +132,7 @@ export async function callModel(
   run: JobRun,
   setup: AgentSetup,
   request: ModelRequest,
-): Promise<{ readonly reply: ModelReply; readonly ms: number } | true> {
+): Promise<{ readonly reply: ModelReply; readonly ms: number; readonly model: string } | true> {
   const step = request.step;
   // Streamed text is redacted as it comes, as the recorded reply is when it is written, and goes
   // to this run's listener and to the job's live feed alike.
@@ -136,16 +144,26 @@ export async function callModel(
   });
   request = { ...request, onText: (delta) => streamed.write(delta) };
   // pre_llm_call may rewrite the request's messages and functions, or refuse the call (budgets).
+  // A handler may also choose another model for this call.
+  let model = setup.model;
   if (run.hooks !== undefined) {
     const addressOf = (name: string) => setup.toolset.functions.get(name)?.address ?? name;
     const checked = await run.hooks.beforeModelCall(request, setup.model.id, addressOf);
     if ("failure" in checked) return run.fail(checked.failure);
     request = checked.request;
+    if (checked.model !== undefined) {
+      try {
+        model = await setup.modelFor(checked.model);
+      } catch (error) {
+        streamed.end();
+        return run.fail(failureOf(error, "model_error"));
+      }
+    }
   }
   const started = performance.now();
   let reply: ModelReply;
   try {
-    reply = await setup.model.generate(request);
+    reply = await model.generate(request);
   } catch (error) {
     streamed.end();
     await live.endStep(step);
@@ -156,8 +174,8 @@ export async function callModel(
   await live.endStep(step);
   const ms = Math.round((performance.now() - started) * 1000) / 1000;
   // post_llm_call may rewrite the reply before the job records or uses it.
-  if (run.hooks !== undefined) reply = await run.hooks.afterModelCall(step, setup.model.id, reply);
-  return { reply, ms };
+  if (run.hooks !== undefined) reply = await run.hooks.afterModelCall(step, model.id, reply);
+  return { reply, ms, model: model.id };
 }
 
 /** The limit a next model call would go past, as the job's failure; undefined when none. */
@@ -192,6 +210,7 @@ export function modelCallEvents(
   step: number,
   reply: ModelReply,
   ms: number,
+  model: string = setup.model.id,
 ): { calls: ModelCallRecord[]; events: NewEvent[] } {
   const calls = reply.calls.map((call, index) => ({
     id: `${step}.${index + 1}`,
@@ -203,7 +222,7 @@ export function modelCallEvents(
     event("model_call", {
       step,
       runtime: setup.runtime.name,
-      model: setup.model.id,
+      model,
       node: run.deps.node,
       ...(reply.text === undefined ? {} : { text: reply.text }),
       calls,
@@ -219,6 +238,16 @@ export function modelCallEvents(
     ...(reply.warnings ?? []).map((message) => event("model_warning", { message })),
   ];
   return { calls, events };
+}
+
+/** The step's events with its model_call's answer replaced by `content`, as a user_output handler rewrote it. */
+function withReplyText(events: readonly NewEvent[], content: unknown): NewEvent[] {
+  const text = typeof content === "string" ? content : JSON.stringify(content ?? "");
+  return events.map((entry) => {
+    if (entry.kind !== "model_call") return entry;
+    const { output: _output, ...data } = entry.data;
+    return event("model_call", { ...data, text });
+  });
 }
 
 /** The end a stop from outside calls for (cancel, wall time), or undefined; a lost lease throws. */

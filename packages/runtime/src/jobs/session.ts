@@ -179,7 +179,14 @@ export class CoreSession implements RuntimeSession {
     };
     const answered = await callModel(run, this.#setup, modelRequest);
     if (answered === true) throw this.#stopping();
-    const { calls, events } = modelCallEvents(run, this.#setup, step, answered.reply, answered.ms);
+    const { calls, events } = modelCallEvents(
+      run,
+      this.#setup,
+      step,
+      answered.reply,
+      answered.ms,
+      answered.model,
+    );
     await run.write(events);
     this.#steps = step;
     const { reply } = answered;
@@ -451,18 +458,37 @@ export class CoreSession implements RuntimeSession {
       return remoteResult(refused);
     }
     const mayHaveSent = before?.started !== undefined && before.task === undefined;
+    let args = before?.started?.args ?? call.args;
     if (before?.started === undefined) {
-      await run.write([
-        event("tool_call", {
-          callId: call.id,
-          name: fn.modelName,
-          address: fn.address,
-          key: `${run.row.id}:${call.id}`,
-          attempt: 1,
-          ...(decided.decided === undefined ? {} : { decided: decided.decided }),
-          args: call.args,
-        }),
-      ]);
+      // The message goes to an outside agent: pre_agent_communication may rewrite or refuse it.
+      const hooks = run.hooks;
+      const outside = `${this.runtime}:${run.address}`;
+      const sent = (await hooks?.beforeMessage(outside, args, "request", "a2a")) ?? {
+        ok: true,
+        message: args,
+      };
+      const toolCall = event("tool_call", {
+        callId: call.id,
+        name: fn.modelName,
+        address: fn.address,
+        key: `${run.row.id}:${call.id}`,
+        attempt: 1,
+        ...(decided.decided === undefined ? {} : { decided: decided.decided }),
+        args: sent.ok && isArgs(sent.message) ? sent.message : args,
+      });
+      if (!sent.ok || !isArgs(sent.message)) {
+        const error = sent.ok
+          ? {
+              code: "HOOK_FAILED",
+              message: `pre_agent_communication: a handler changed the message to ${outside} into one that is not an object of arguments; it was not sent`,
+            }
+          : { code: sent.error.code, message: sent.error.message };
+        await run.write([toolCall, event("tool_result", { callId: call.id, ok: false, error, ms: 0 })]);
+        return { ok: false, error };
+      }
+      args = sent.message;
+      await run.write([toolCall]);
+      await hooks?.afterMessage(outside, args, "request", "a2a");
     }
     const started = Date.now();
     let outcome: RuntimeCallResult;
@@ -470,6 +496,7 @@ export class CoreSession implements RuntimeSession {
       const result = await send({
         task: before?.task,
         mayHaveSent,
+        args,
         record: async (task) => {
           await run.write([
             event("remote_task", {
@@ -482,7 +509,14 @@ export class CoreSession implements RuntimeSession {
           ]);
         },
       });
-      outcome = { ok: true, result };
+      // The outside agent's answer: pre_agent_communication may rewrite or refuse it.
+      const heard = (await run.hooks?.answerIn(`${this.runtime}:${run.address}`, result, "a2a")) ?? {
+        ok: true,
+        message: result,
+      };
+      outcome = heard.ok
+        ? { ok: true, result: answerOf(result, heard.message) }
+        : { ok: false, error: { code: heard.error.code, message: heard.error.message } };
     } catch (error) {
       if (error instanceof RuntimeStop || this.#stopped || run.signal.aborted) throw error;
       // What the outside agent or its transport threw is the remote agent's error, unless oz0 said more.
@@ -594,4 +628,15 @@ function toResult(message: Extract<ModelMessage, { role: "tool" }>): RuntimeCall
   const error = (message.content as { error?: CallError } | null)?.error;
   // A child job that did not succeed is an error result whose content is the child's end.
   return { ok: false, error: error ?? { code: "FAILED", message: JSON.stringify(message.content) } };
+}
+
+function isArgs(value: unknown): value is Readonly<Record<string, unknown>> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** An outside agent's answer as a handler left it: its object, or the same answer with a text it gave. */
+function answerOf(result: unknown, changed: unknown): unknown {
+  if (changed === result || isArgs(changed)) return changed;
+  if (typeof changed === "string" && isArgs(result)) return { ...result, text: changed };
+  return result;
 }

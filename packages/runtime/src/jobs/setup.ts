@@ -34,6 +34,11 @@ export interface AgentSetup {
   readonly resolver: FunctionResolver;
   readonly toolset: Toolset;
   readonly model: LanguageModel;
+  /**
+   * Another model of the tenant (`provider:model` or an alias), with the agent's request
+   * options: the one a pre_llm_call handler chose for a call. Each is resolved once per claim.
+   */
+  readonly modelFor: (use: string) => Promise<LanguageModel>;
   readonly outputSchema: JsonSchemaObject | undefined;
   /** The agent's limits, lowered by a routine's; `max_cost_usd` only a routine sets. */
   readonly limits: AgentDefinition["limits"] & { readonly max_cost_usd?: number };
@@ -150,6 +155,8 @@ export async function setUpAgent(run: JobRun): Promise<AgentSetup> {
           steps: run.history.steps,
           parentJobId: row.parent_id ?? undefined,
           by: started.by,
+          chat: row.mode === "chat",
+          via: started.via,
         });
   if (first) await checkInput(run, plugin, definition, input);
   const tenantGrant = {
@@ -171,10 +178,10 @@ export async function setUpAgent(run: JobRun): Promise<AgentSetup> {
   // The model comes first: the longest function name its format accepts decides what it is offered.
   const choice = definition.model ?? plugin.manifest.model ?? { use: DEFAULT_MODEL_ALIAS };
   await checkRuntimeModel(run, definition, runtime, choice.use);
-  const model = await deps.models(choice, {
+  const modelContext = {
     tenant: row.tenant,
     pluginDir: plugin.dir,
-    setting: async (key) => {
+    setting: async (key: string) => {
       const found = await deps.jobs.store.db
         .selectFrom("settings")
         .select("value")
@@ -183,7 +190,21 @@ export async function setUpAgent(run: JobRun): Promise<AgentSetup> {
         .executeTakeFirst();
       return found === undefined ? undefined : (JSON.parse(found.value) as unknown);
     },
-  });
+  };
+  const model = await deps.models(choice, modelContext);
+  const others = new Map<string, Promise<LanguageModel>>([[model.id, Promise.resolve(model)]]);
+  const modelFor = (use: string): Promise<LanguageModel> => {
+    let found = others.get(use);
+    if (found === undefined) {
+      found = deps.models(
+        { use, ...(choice.options === undefined ? {} : { options: choice.options }) },
+        modelContext,
+      );
+      others.set(use, found);
+      found.catch(() => others.delete(use));
+    }
+    return found;
+  };
   run.useModel(model);
   const toolset = await resolveToolset({
     plugin: plugin.manifest.name,
@@ -251,6 +272,7 @@ export async function setUpAgent(run: JobRun): Promise<AgentSetup> {
   } else {
     await hooks?.restored(row.attempts, run.history.steps);
   }
+  await hooks?.sessionAccessed(input);
   const harness = await harnessSetup(run, plugin, definition, resolver, skills, input);
   return {
     plugin,
@@ -269,6 +291,7 @@ export async function setUpAgent(run: JobRun): Promise<AgentSetup> {
           },
     harness: harness?.setting,
     model,
+    modelFor,
     outputSchema,
     limits,
     builtins,

@@ -22,6 +22,7 @@ import { callTarget } from "./lazy-tools.js";
 import { jobMcpHost } from "./mcp-host.js";
 import type { AgentSetup } from "./setup.js";
 import { isTerminal } from "./store.js";
+import { jobSummarizer } from "./summarize.js";
 import { addedSince } from "./toolset.js";
 
 /** How deep child jobs go, and how many one job starts, when `delegation:` does not say. */
@@ -130,6 +131,13 @@ export async function toolStep(run: JobRun, setup: AgentSetup, pending: PendingC
   const context: CallContext = {
     origin: { kind: "step", job: run.row.id, decision: governed.decision },
     hooks: run.hooks,
+    scope: {
+      tenant: run.row.tenant,
+      jobId: run.row.id,
+      callId: call.id,
+      bus: run.hooks?.bus,
+      summarize: jobSummarizer(run, setup, call.id),
+    },
   };
   if (fn.plugin === undefined && JOB_CONTROL_BUILTINS.has(fn.function)) {
     return controlStep(run, setup, pending, fn, functionCall, context, decided);
@@ -331,8 +339,15 @@ async function delegate(
   // pre_agent_handoff and pre_child_job may rewrite the child's input or refuse the handoff.
   const handoff = (await run.hooks?.beforeHandoff(address, args.input)) ?? { ok: true, input: args.input };
   if (!handoff.ok) return refuse(handoff.error.code, handoff.error.message);
-  const input = handoff.input ?? "";
+  // The child's input is a message to the other agent: pre_agent_communication may rewrite or refuse it.
+  const sent = (await run.hooks?.beforeMessage(address, handoff.input, "request")) ?? {
+    ok: true,
+    message: handoff.input,
+  };
+  if (!sent.ok) return refuse(sent.error.code, sent.error.message);
+  const input = sent.message ?? "";
   const start = { callId: call.id, child, input, before: [toolCall] };
   await run.hooks?.afterHandoff(address, childIdOf(run, start));
+  await run.hooks?.afterMessage(address, input, "request");
   return waitForChild(run, start);
 }

@@ -3,9 +3,10 @@
 // plugin runs with in the tenant. A provider is built once per tenant, loaded plugin and config,
 // so an edited plugin (loaded afresh) or a changed config gets a fresh one.
 
-import type { MemoryProvider, PluginConfig, Summarizer } from "@oz0/sdk";
+import type { MemoryEntry, MemoryEntryInput, MemoryProvider, PluginConfig, Summarizer } from "@oz0/sdk";
 import { Oz0Error } from "@oz0/sdk";
 import type { LoadedPlugin } from "../plugin-dir/index.js";
+import { callScope } from "../scope/index.js";
 import type { Store } from "../store/index.js";
 import { StoreMemoryDatabase } from "./database.js";
 
@@ -60,7 +61,7 @@ export class MemoryProviders {
       pluginId: plugin,
       config,
       db,
-      summarizer: noSummarizer,
+      summarizer: jobSummarizer,
     });
     const missing = PROVIDER_METHODS.filter(
       (method) => typeof (provider as Record<string, unknown> | undefined)?.[method] !== "function",
@@ -72,8 +73,62 @@ export class MemoryProviders {
         { data: { plugin, detail: "memory build did not return a provider" } },
       );
     }
-    return provider as MemoryProvider;
+    return guarded(provider as MemoryProvider, `${plugin}/${spec.name}`);
   }
+}
+
+/**
+ * The provider with its stores passing the job's memory hooks: pre_memory_store may rewrite the
+ * entry or refuse it (the store throws the refusal, which fails the tool's call), and
+ * post_memory_store hears of the entry stored. A store outside a job's call passes none.
+ */
+function guarded(provider: MemoryProvider, address: string): MemoryProvider {
+  const store = async (entry: MemoryEntryInput): Promise<MemoryEntry> => {
+    const scope = callScope();
+    const bus = scope?.bus;
+    if (bus === undefined || (!bus.has("pre_memory_store") && !bus.has("post_memory_store"))) {
+      return provider.store(entry);
+    }
+    const call = { provider: address, callId: scope!.callId };
+    let next = entry;
+    if (bus.has("pre_memory_store")) {
+      const outcome = await bus.fire("pre_memory_store", { ...call, entry });
+      if (!outcome.ok) throw outcome.error;
+      if (outcome.changed) next = memoryEntryOf((outcome.payload as { entry: unknown }).entry, address);
+    }
+    const stored = await provider.store(next);
+    if (bus.has("post_memory_store")) await bus.fire("post_memory_store", { ...call, entry: stored });
+    return stored;
+  };
+  // Every other member is the provider's own, called on the provider (a class's private fields work).
+  return new Proxy(provider, {
+    get(target, property) {
+      if (property === "store") return store;
+      const value: unknown = Reflect.get(target, property);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+/** An entry a pre_memory_store handler returned, checked: text content, an optional key and metadata. */
+function memoryEntryOf(value: unknown, address: string): MemoryEntryInput {
+  const entry = value as Partial<MemoryEntryInput> | null;
+  if (
+    typeof entry?.content !== "string" ||
+    (entry.key !== undefined && typeof entry.key !== "string") ||
+    (entry.metadata !== undefined && (typeof entry.metadata !== "object" || entry.metadata === null))
+  ) {
+    throw new Oz0Error(
+      "HOOK_FAILED",
+      `pre_memory_store: a handler changed the entry for ${address} into one that is not { content: string, key?: string, metadata?: object }; the entry was not stored.`,
+      { data: { hook: "pre_memory_store" } },
+    );
+  }
+  return {
+    content: entry.content,
+    ...(entry.key === undefined ? {} : { key: entry.key }),
+    ...(entry.metadata === undefined ? {} : { metadata: entry.metadata }),
+  };
 }
 
 function chooseSpec(plugin: LoadedPlugin, name: string | undefined) {
@@ -101,10 +156,25 @@ function chooseSpec(plugin: LoadedPlugin, name: string | undefined) {
   );
 }
 
-/** Memory providers may not summarize with the tenant's model yet; saying so beats a silent stub. */
-const noSummarizer: Summarizer = async () => {
-  throw new Oz0Error(
-    "INTERNAL",
-    "summarizer: this oz0 does not give memory providers the tenant's model yet; keep entries whole, or summarize them before storing.",
-  );
+/**
+ * Summarizes with the model of the job whose call the provider serves: governed by the job's
+ * pre_llm_call and post_llm_call, counted in its usage and recorded in its history, so a
+ * resumed call gets the recorded summary rather than calling again. Outside a job's call there
+ * is no job to govern and record it, so it is refused.
+ */
+const jobSummarizer: Summarizer = async (text, options) => {
+  const summarize = callScope()?.summarize;
+  if (summarize === undefined) {
+    throw new Oz0Error(
+      "INVALID_INPUT",
+      "summarizer: a memory provider summarizes only inside a job's function call, where the model call is governed, metered and recorded; this call belongs to no job (oz0 tool call). Run it through an agent, or store the entry whole.",
+      { data: { issues: [{ path: "summarizer", message: "called outside a job" }] } },
+    );
+  }
+  if (typeof text !== "string") {
+    throw new Oz0Error("INVALID_INPUT", "summarizer: the text to summarize must be a string.", {
+      data: { issues: [{ path: "text", message: "must be a string" }] },
+    });
+  }
+  return summarize(text, options);
 };

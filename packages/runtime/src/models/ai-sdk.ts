@@ -21,7 +21,7 @@ import {
   type SharedV4ProviderOptions,
   type SharedV4Warning,
 } from "@ai-sdk/provider";
-import { Oz0Error } from "@oz0/sdk";
+import { type ModelOptions, Oz0Error } from "@oz0/sdk";
 import { OPTION_FEATURES, type RequestOptionName, type StructuredOutput } from "./options.js";
 import { redactorOf } from "./redact.js";
 import { AttemptFailure, type CallPolicy, GaveUp, retryAfterMs, withRetries } from "./retry.js";
@@ -46,6 +46,11 @@ export interface AiSdkModelOptions {
   readonly keyHelp: string;
   /** The request options' call settings (temperature, headers, …), the same in every call. */
   readonly settings?: Partial<LanguageModelV4CallOptions> | undefined;
+  /**
+   * The call settings of one call's own request options (`ModelRequest.settings`), checked
+   * against what the provider honours; left out, a call that has some is refused.
+   */
+  readonly requestSettings?: ((settings: ModelOptions) => Partial<LanguageModelV4CallOptions>) | undefined;
   /** Where each request option was set: a call whose provider drops one is refused, naming it. */
   readonly optionsFrom?: Readonly<Partial<Record<RequestOptionName, string>>> | undefined;
   /** False for a server that cannot stream (some OpenAI-compatible ones cannot stream tool calls). */
@@ -93,6 +98,7 @@ export function aiSdkModel(options: AiSdkModelOptions): LanguageModel {
               },
             }),
         ...(options.providerOptions === undefined ? {} : { providerOptions: options.providerOptions }),
+        ...(request.settings === undefined ? {} : ownSettings(options, request.settings)),
       };
       const stream = new TextRelay(request.onText);
       let streamed: Streamed;
@@ -716,4 +722,26 @@ function callFailed(options: AiSdkModelOptions, gaveUp: GaveUp): Oz0Error {
       ...(failure.status === undefined ? {} : { status: failure.status }),
     },
   });
+}
+
+/** One call's own request options as call settings, over the model's: its provider options merged, provider by provider. */
+function ownSettings(
+  options: AiSdkModelOptions,
+  settings: ModelOptions,
+): Partial<LanguageModelV4CallOptions> {
+  if (Object.keys(settings).length === 0) return {};
+  if (options.requestSettings === undefined) {
+    throw new Oz0Error(
+      "MODEL_NOT_CONFIGURED",
+      `model ${options.id} takes no request options for one call; the settings a pre_llm_call handler set (${Object.keys(settings).join(", ")}) cannot be honoured.`,
+      { data: { alias: options.id, option: Object.keys(settings)[0] ?? "" } },
+    );
+  }
+  const { providerOptions, ...rest } = options.requestSettings(settings);
+  if (providerOptions === undefined) return rest;
+  const merged: Record<string, unknown> = { ...options.providerOptions };
+  for (const [name, value] of Object.entries(providerOptions)) {
+    merged[name] = { ...(merged[name] as object | undefined), ...value };
+  }
+  return { ...rest, providerOptions: merged as LanguageModelV4CallOptions["providerOptions"] };
 }

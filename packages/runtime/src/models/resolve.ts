@@ -335,6 +335,8 @@ async function builtinModel(
     providerOptions: mergeProviderOptions(kind.providerOptions, extra),
     keyHelp: keyHelp(configName, config, standard?.apiKey),
     settings,
+    requestSettings: (own) =>
+      callSettings(type, mergeOptions(type, target.text, { agentOptions: own }).request),
     optionsFrom: options.from,
     stream: options.stream,
     structuredOutput: options.structuredOutput,
@@ -385,6 +387,8 @@ async function pluginModel(
     secrets,
     keyHelp: keyHelp(name, config, undefined),
     settings: callSettings("plugin", options.request),
+    requestSettings: (own) =>
+      callSettings("plugin", mergeOptions("plugin", name, { agentOptions: own }).request),
     optionsFrom: options.from,
     stream: options.stream,
     provider: { name },

@@ -1,7 +1,7 @@
 // The model interface the agent loop calls: one request per model step, one reply with text,
 // function calls or a structured answer. Providers (the offline `test` model, and adapters
 // over AI SDK providers) implement it; the loop owns the steps and dispatches calls itself.
-import type { JsonSchemaObject } from "@oz0/sdk";
+import type { JsonSchemaObject, ModelOptions } from "@oz0/sdk";
 
 /** A function as the model is offered it, under its model-visible name (`<tool>__<function>`). */
 export interface ModelFunction {
@@ -71,6 +71,11 @@ export interface ModelRequest {
    * lower of it and the alias's `max_tokens` holds.
    */
   readonly maxOutputTokens?: number | undefined;
+  /**
+   * Request options for this call only, over the model's own (its alias's and the agent's):
+   * what a pre_llm_call handler set, or a summary's length.
+   */
+  readonly settings?: ModelOptions | undefined;
 }
 
 export interface ModelUsage {

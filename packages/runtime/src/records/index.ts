@@ -4,6 +4,8 @@ export {
   type HoldScope,
   RECORD_LIMITS,
   type RecordAddress,
+  type RecordChange,
+  type RecordChangeListener,
   type RecordHold,
   Records,
   type Retention,

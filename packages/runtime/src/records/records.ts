@@ -9,6 +9,7 @@ import { randomBytes } from "node:crypto";
 import type { RecordsApi, StoredRecord } from "@oz0/sdk";
 import { Oz0Error } from "@oz0/sdk";
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from "kysely";
+import { callScope } from "../scope/index.js";
 import type { Database, Store } from "../store/index.js";
 
 /** The bounds of what a plugin may keep. */
@@ -82,9 +83,28 @@ export interface Erasure {
 
 export class Records {
   readonly #store: Store;
+  #listener: RecordChangeListener | undefined;
 
   constructor(store: Store) {
     this.#store = store;
+  }
+
+  /**
+   * Tells `listener` of each change made outside a job's call (an operator's erasure, retention's
+   * removals there); a change a job's call makes goes to that job's object_model_event handlers.
+   */
+  onChange(listener: RecordChangeListener): void {
+    this.#listener = listener;
+  }
+
+  /** A change, to the job's object_model_event handlers when a job's call made it, else to the listener. */
+  async #tell(tenant: string, change: RecordChange): Promise<void> {
+    const bus = callScope()?.bus;
+    if (bus !== undefined) {
+      if (bus.has("object_model_event")) await bus.fire("object_model_event", { ...change });
+      return;
+    }
+    await this.#listener?.(tenant, change);
   }
 
   /** The records API of plugin `plugin` in `tenant`, as a tool's `ctx.records`. */
@@ -103,8 +123,9 @@ export class Records {
     if (subject !== undefined) checkText(subject, "subject");
     const json = valueJson(value, at);
     const store = this.#store;
-    return store.transaction(async (trx) => {
-      await this.#sweep(trx, tenant, at.plugin, at.kind);
+    let expired = 0;
+    const stored = await store.transaction(async (trx) => {
+      expired = await this.#sweep(trx, tenant, at.plugin, at.kind, false);
       const last = await trx
         .selectFrom("records")
         .select(({ fn }) => fn.max<number | null>("version").as("version"))
@@ -121,6 +142,16 @@ export class Records {
         .executeTakeFirstOrThrow();
       return recordOf(row);
     });
+    await this.#expired(tenant, at.plugin, at.kind, expired);
+    await this.#tell(tenant, {
+      action: "put",
+      plugin: at.plugin,
+      kind: at.kind,
+      key: at.key,
+      version: stored.version,
+      ...(subject === undefined ? {} : { subject }),
+    });
+    return stored;
   }
 
   async get(tenant: string, at: RecordAddress, version?: number): Promise<TenantRecord | undefined> {
@@ -331,7 +362,7 @@ export class Records {
    */
   async erase(tenant: string, subject: string): Promise<Erasure> {
     checkText(subject, "subject");
-    return this.#store.transaction(async (trx) => {
+    const erasure = await this.#store.transaction(async (trx): Promise<Erasure> => {
       const held = await trx
         .selectFrom("records as r")
         .innerJoin("record_holds as h", (join) =>
@@ -378,6 +409,8 @@ export class Records {
         ...scrubbed,
       };
     });
+    await this.#tell(tenant, { action: "erase", subject, removed: erasure.versions });
+    return erasure;
   }
 
   async #holdRow(tenant: string, id: string) {
@@ -390,7 +423,7 @@ export class Records {
   }
 
   /** Removes plugin's versions of `kind` older than its retention, but those a hold covers. */
-  async #sweep(db: Store["db"], tenant: string, plugin: string, kind: string): Promise<number> {
+  async #sweep(db: Store["db"], tenant: string, plugin: string, kind: string, tell = true): Promise<number> {
     const retention = await db
       .selectFrom("record_retention")
       .select("days")
@@ -417,9 +450,29 @@ export class Records {
         ),
       )
       .executeTakeFirst();
-    return Number(result.numDeletedRows);
+    const removed = Number(result.numDeletedRows);
+    if (tell) await this.#expired(tenant, plugin, kind, removed);
+    return removed;
+  }
+
+  async #expired(tenant: string, plugin: string, kind: string, removed: number): Promise<void> {
+    if (removed > 0) await this.#tell(tenant, { action: "expire", plugin, kind, removed });
   }
 }
+
+/** A change to a tenant's records, as object_model_event carries it. */
+export interface RecordChange {
+  readonly action: "put" | "erase" | "expire";
+  readonly plugin?: string;
+  readonly kind?: string;
+  readonly key?: string;
+  readonly version?: number;
+  readonly subject?: string;
+  readonly removed?: number;
+}
+
+/** Hears of the changes to a tenant's records made outside a job's call. */
+export type RecordChangeListener = (tenant: string, change: RecordChange) => Promise<void>;
 
 /** Whether hold `h` covers record `r`: each field it names matches. */
 function covers(

@@ -8,7 +8,7 @@ import { isOz0Error, Oz0Error } from "@oz0/sdk";
 import { identityCovers, qualifyEntry, toolEntryCovered } from "@oz0/sdk/internal";
 import type { Transaction } from "kysely";
 import { type Caller, requireRole } from "../callers/index.js";
-import type { RoutineGrant } from "../events/index.js";
+import type { NewEvent, RoutineGrant } from "../events/index.js";
 import { type JobEngine, type JobView, TERMINAL_STATUSES } from "../jobs/index.js";
 import type { Database, FireCause, FireOutcome, Store } from "../store/index.js";
 import type { PartSource } from "../tools/index.js";
@@ -28,6 +28,8 @@ export interface Trigger {
   readonly cause: FireCause;
   readonly tickAt?: number | undefined;
   readonly input: unknown;
+  /** What the hooks recorded of the trigger (a webhook's pre_sensor_event), for the job's history. */
+  readonly events?: readonly NewEvent[] | undefined;
 }
 
 export type FireResult =
@@ -89,6 +91,7 @@ export async function fireRoutine(
       input: trigger.input,
       by: routineActor(def),
       routine: prepared.grant,
+      ...(trigger.events === undefined ? {} : { events: trigger.events }),
       inTransaction: async (trx, id) => {
         const state = await lockState(deps.store, trx, tenant, def.address);
         if (state.paused !== 0) throw new Decided("paused");

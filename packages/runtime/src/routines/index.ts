@@ -6,6 +6,7 @@ export { type RoutineDef, routineActor, tenantRoutines } from "./definitions.js"
 export { type FireResult, inScope, routineCaller } from "./fire.js";
 export { nextTick, ticksBetween } from "./schedule.js";
 export { RoutineScheduler, SCHEDULER_DEFAULTS, type SchedulerOptions } from "./scheduler.js";
+export { type Sensed, sensedWebhook } from "./sensor.js";
 export { type FireView, Routines, type RoutinesOptions, type RoutineView } from "./service.js";
 export {
   newWebhookSecret,

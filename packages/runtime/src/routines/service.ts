@@ -19,6 +19,7 @@ import {
 } from "./fire.js";
 import { nextTick } from "./schedule.js";
 import { RoutineScheduler, type SchedulerOptions } from "./scheduler.js";
+import { sensedWebhook } from "./sensor.js";
 import {
   newWebhookSecret,
   verifyWebhook,
@@ -264,11 +265,21 @@ export class Routines {
     if (secret === undefined)
       throw refuse("signature", "no routine of that name takes webhooks with this signature");
     const signature = verifyWebhook(secret, request, await store.now());
+    // The webhook is an event from outside: pre_sensor_event may rewrite or refuse it (sensor.ts).
+    const sensed = await sensedWebhook(
+      this.#deps.jobs,
+      request.tenant,
+      def.address,
+      webhookInput(request.body),
+    );
+    if (!sensed.ok) throw sensed.error;
     const result = await fireRoutine(this.#deps, request.tenant, def, {
       key: `webhook:${signature}`,
       cause: "webhook",
-      input: webhookInput(request.body),
+      input: sensed.event,
+      events: sensed.events,
     });
+    await sensed.handled(result.outcome, result.outcome === "started" ? result.job.id : undefined);
     if (result.outcome === "duplicate") {
       throw refuse(
         "replay",

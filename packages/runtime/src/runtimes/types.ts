@@ -98,6 +98,8 @@ export interface RuntimeRemoteSend {
   readonly task: RuntimeRemoteTask | undefined;
   /** True when an earlier run recorded the call as going out but no task: the message may have been sent. */
   readonly mayHaveSent: boolean;
+  /** The arguments to send: the call's, as the job's pre_agent_communication handlers left them (and recorded). */
+  readonly args: Readonly<Record<string, unknown>>;
   /** Records the task (or its new state) in the job's history; call it before waiting on the task. */
   record(task: RuntimeRemoteTask & { readonly text?: string | undefined }): Promise<void>;
 }

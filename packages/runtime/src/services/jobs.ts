@@ -36,6 +36,8 @@ export interface StartJob {
   readonly checkInput?: boolean | undefined;
   /** The same key (and input) answers with the job it first started instead of a new one. */
   readonly idempotencyKey?: string | undefined;
+  /** `a2a`: the input is a message from an outside agent over A2A, and the answer goes back to it. */
+  readonly via?: "a2a" | undefined;
 }
 
 export interface JobSearch {
@@ -203,6 +205,7 @@ export class JobsService {
         ...(request.traceparent === undefined ? {} : { traceparent: request.traceparent }),
         ...(request.checkInput === true ? { checkInput: true } : {}),
         ...(request.idempotencyKey === undefined ? {} : { idempotencyKey: request.idempotencyKey }),
+        ...(request.via === undefined ? {} : { via: request.via }),
       });
     });
   }

@@ -6,6 +6,7 @@
 import { type FunctionCall, isOz0Error, Oz0Error, toOz0Error } from "@oz0/sdk";
 import type { ArgumentChanger, CallError } from "../events/index.js";
 import { type ArgumentIssue, argumentIssues, formatIssues } from "../schemas/index.js";
+import { type CallScope, inCallScope } from "../scope/index.js";
 import type { CallableFunction } from "./functions.js";
 
 export type { ArgumentChanger, CallError };
@@ -44,6 +45,8 @@ export interface CallContext {
    * with it (hooks' `runHooksOf`); absent outside a run.
    */
   readonly hooks?: object | undefined;
+  /** The call as the function's platform services see it (`ctx.memory`, `ctx.records`); absent outside a job. */
+  readonly scope?: CallScope | undefined;
 }
 
 /** A call outside any job: its context. */
@@ -196,7 +199,10 @@ async function attempt(
   let outcome: CallOutcome;
   try {
     if (call.signal.aborted) throw call.signal.reason ?? new Error("the call was stopped before it ran");
-    const result = await fn.run({ ...request.args }, call);
+    const { scope } = request.context;
+    const result = await (scope === undefined
+      ? fn.run({ ...request.args }, call)
+      : inCallScope(scope, () => fn.run({ ...request.args }, call)));
     outcome = { ok: true, result: asJson(result, fn), ms: elapsed() };
   } catch (thrown) {
     // A call stopped from outside (a cancel, the wall time, a lost lease) fails for that reason.

@@ -2,6 +2,7 @@
 export {
   type CallUsage,
   callsIn,
+  countCall,
   hourOf,
   JobUsage,
   tenantUsage,

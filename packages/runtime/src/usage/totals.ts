@@ -2,8 +2,8 @@
 // model_call event is inserted (migration 7), read back over any period; and a job's own
 // totals, from its history. Budgets read both through the pre_llm_call payload's `usage`.
 import type { HookPayload } from "@oz0/sdk";
-import { CompiledQuery, sql } from "kysely";
-import type { Store } from "../store/index.js";
+import { CompiledQuery, sql, type Transaction } from "kysely";
+import type { Database, Store } from "../store/index.js";
 
 type UsageView = NonNullable<HookPayload<"pre_llm_call">["usage"]>;
 export type UsageTotals = UsageView["job"];
@@ -32,7 +32,8 @@ export function callsIn(
   let calls: CallUsage[] | undefined;
   for (const entry of events) {
     // A server's sampling request during an MCP call is a model call of the job too.
-    if (entry.kind !== "model_call" && entry.kind !== "mcp_sampling") continue;
+    if (entry.kind !== "model_call" && entry.kind !== "mcp_sampling" && entry.kind !== "memory_summary")
+      continue;
     const data = entry.data as {
       model: string;
       usage?: { input: number; output: number; cost_usd?: number };
@@ -48,6 +49,39 @@ export function callsIn(
     });
   }
   return calls;
+}
+
+/**
+ * Adds one model call made inside a function call (a server's sampling, a memory provider's
+ * summary) to the tenant's totals, in the transaction of the event that records it, as the
+ * store's trigger does for a model_call.
+ */
+export async function countCall(
+  trx: Transaction<Database>,
+  at: { readonly tenant: string; readonly agent: string; readonly now: number },
+  call: CallUsage,
+): Promise<void> {
+  await trx
+    .insertInto("usage_totals")
+    .values({
+      tenant: at.tenant,
+      agent: at.agent,
+      model: call.model,
+      hour: hourOf(at.now),
+      input_tokens: call.input,
+      output_tokens: call.output,
+      model_calls: 1,
+      cost_usd: call.costUsd,
+    })
+    .onConflict((conflict) =>
+      conflict.columns(["tenant", "agent", "model", "hour"]).doUpdateSet({
+        input_tokens: sql`usage_totals.input_tokens + excluded.input_tokens`,
+        output_tokens: sql`usage_totals.output_tokens + excluded.output_tokens`,
+        model_calls: sql`usage_totals.model_calls + 1`,
+        cost_usd: sql`usage_totals.cost_usd + excluded.cost_usd`,
+      }),
+    )
+    .execute();
 }
 
 /** The tenant's totals since `query.since` (rounded down to its hour), of one agent when given. */

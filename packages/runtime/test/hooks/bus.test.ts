@@ -180,8 +180,23 @@ describe("hook_error", () => {
           required: false,
         },
       },
-      { kind: "governance_checked", data: { hook: "pre_tool_call", checks_passed: 1, outcome: "allowed" } },
     ]);
+  });
+
+  test("governance_checked is recorded only when no blocking handler raised", async () => {
+    const { bus, events } = await busOver([
+      hookPlugin("flaky", (host) => {
+        host.addBeforeToolCall({
+          name: "broken",
+          run: () => {
+            throw new Error("Connection refused");
+          },
+        });
+        host.addBeforeToolCall({ name: "fine", order: 1, run: () => undefined });
+      }),
+    ]);
+    expect((await bus.fire("pre_tool_call", toolCall)).ok).toBe(true);
+    expect(events.map((entry) => entry.kind)).toEqual(["hook_error"]);
   });
 
   test("of a required handler fails the action with HOOK_FAILED", async () => {

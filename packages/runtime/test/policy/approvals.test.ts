@@ -1,6 +1,9 @@
 // ask rules and approvals, on SQLite and PostgreSQL: a held call waits in the store for a
 // person, runs once when approved, never when denied, and an approval fits its one call only.
 
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isOz0Error } from "@oz0/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -150,6 +153,47 @@ describe.each(fixtures)("approvals on $label", (fixture) => {
     expect(result).toMatchObject({ callId: "1.1", ok: false, error: { code: "APPROVAL_DENIED" } });
     expect(result?.error?.message).toBe(
       `${ALICE} denied this call of vault/vault.write (approval ${approval.id}): not this door; it did not run`,
+    );
+  });
+
+  it("passes a decision's reason, which the model is told, through user_input: rewritten, or refused with the approval left pending", async () => {
+    const { tenant, job, approval } = await held();
+    const dir = await mkdtemp(join(tmpdir(), "oz0-reason-hooks-"));
+    await writeFile(
+      join(dir, "plugin.yaml"),
+      "name: reasons\nversion: 1.0.0\ndescription: Checks what people type.\nmain: index.js\ncapabilities: [hook]\n",
+    );
+    await writeFile(
+      join(dir, "index.js"),
+      `export default {
+  setup(host) {
+    host.addHook({
+      name: "reasons",
+      build: () => ({
+        user_input: (p) => {
+          if (p.content.includes("password")) {
+            throw Object.assign(new Error("no passwords"), { code: "POLICY_VIOLATION", contractId: "dlp", reason: "no passwords", details: {} });
+          }
+          return { content: p.content.toUpperCase() };
+        },
+      }),
+    });
+  },
+};
+`,
+    );
+    await l.runtime.catalog.install(tenant, dir);
+    const refused = await l.runtime.approvals
+      .deny(tenant, approval.id, ALICE, "the password is hunter2")
+      .catch((error) => error);
+    expect(isOz0Error(refused, "POLICY_VIOLATION")).toBe(true);
+    expect((await l.runtime.approvals.get(tenant, approval.id)).status).toBe("pending");
+    await l.runtime.approvals.deny(tenant, approval.id, ALICE, "not this door");
+    await l.runtime.jobs.run(job.id, { tenant: job.tenant });
+    const events = await l.events(job.id);
+    expect(ofKind(events, "approval_decided")[0]?.data).toMatchObject({ reason: "NOT THIS DOOR" });
+    expect(ofKind(events, "tool_result")[0]?.data.error?.message).toContain(
+      ": NOT THIS DOOR; it did not run",
     );
   });
 

@@ -3,6 +3,7 @@
 import { isOz0Error } from "@oz0/sdk";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { Records } from "../../src/records/index.js";
+import { inCallScope } from "../../src/scope/index.js";
 import { openStore, type Store } from "../../src/store/index.js";
 import { disposeFixtures, engineFixtures } from "../store/engines.js";
 
@@ -161,6 +162,43 @@ describe.each(fixtures)("records on $label", (fixture) => {
     expect((await thrown(() => records.erase(TENANT, "person:ada"))).message).toContain(byPlugin.id);
     await records.release(TENANT, byPlugin.id, "counsel");
     expect((await records.erase(TENANT, "person:ada")).versions).toBe(1);
+  });
+
+  it("tells each change (a put, retention's removals, an erasure) to the job's object_model_event handlers inside a job's call, else to its listener", async () => {
+    const told: unknown[] = [];
+    records.onChange(async (_tenant, change) => void told.push(["listener", change]));
+    const api = records.forPlugin(TENANT, "crm");
+    await api.put("contact", "old", "from last year", { subject: "person:ada" });
+    await age("crm", "contact", "old", 400);
+    await records.setRetention(TENANT, "crm", "contact", 365, "ops");
+    await api.put("contact", "c-2", "kept", { subject: "person:ada" });
+    const bus = {
+      has: (hook: string) => hook === "object_model_event",
+      fire: async (hook: string, fields: Record<string, unknown>) => {
+        told.push([hook, fields]);
+        return { ok: true as const, payload: fields, changed: false };
+      },
+    };
+    await inCallScope({ tenant: TENANT, jobId: "job-1", callId: "1.1", bus }, () =>
+      api.put("contact", "c-3", "in a job", { subject: "person:bob" }),
+    );
+    await records.erase(TENANT, "person:ada");
+    expect(told).toEqual([
+      [
+        "listener",
+        { action: "put", plugin: "crm", kind: "contact", key: "old", version: 1, subject: "person:ada" },
+      ],
+      ["listener", { action: "expire", plugin: "crm", kind: "contact", removed: 1 }],
+      [
+        "listener",
+        { action: "put", plugin: "crm", kind: "contact", key: "c-2", version: 1, subject: "person:ada" },
+      ],
+      [
+        "object_model_event",
+        { action: "put", plugin: "crm", kind: "contact", key: "c-3", version: 1, subject: "person:bob" },
+      ],
+      ["listener", { action: "erase", subject: "person:ada", removed: 1 }],
+    ]);
   });
 
   it("refuses a hold that covers nothing a person could name, or a key without its kind", async () => {

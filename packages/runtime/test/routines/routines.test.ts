@@ -2,7 +2,7 @@
 // overlapping runs follow `overlap:`, a paused routine fires nothing, a routine's job runs as
 // its identity with only its tools, a webhook is verified before it fires, and an ended job
 // fires its routine once.
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isOz0Error, type RoutineInput } from "@oz0/sdk";
@@ -355,6 +355,58 @@ describe.each(fixtures)("routines on $label", (fixture) => {
     // A new secret voids the old one.
     await runtime.routines.secret(localAdmin(tenant), routine);
     expect(await reason(signed(tenant, routine, secret, "z"))).toBe("signature");
+  });
+
+  it("passes a verified webhook through pre_sensor_event, which may rewrite what it carries or refuse it, and post_sensor_event", async () => {
+    const tenant = `t-${fixture.label}-${++tenants}`;
+    await runtime.catalog.install(tenant, CLOCKWORK);
+    const hooks = await mkdtemp(join(tmpdir(), "oz0-sensor-hooks-"));
+    await writeFile(
+      join(hooks, "plugin.yaml"),
+      "name: gatekeeper\nversion: 1.0.0\ndescription: Checks webhooks.\nmain: index.js\ncapabilities: [hook]\n",
+    );
+    await writeFile(
+      join(hooks, "index.js"),
+      `export default {
+  setup(host) {
+    host.addHook({
+      name: "gate",
+      build: () => ({
+        pre_sensor_event: (p) => {
+          if (String(p.event).includes("forbidden")) {
+            const error = Object.assign(new Error("no forbidden webhooks"), {
+              code: "POLICY_VIOLATION", contractId: "gate", reason: "no forbidden webhooks", details: {},
+            });
+            throw error;
+          }
+          return { event: p.source + " says " + String(p.event) };
+        },
+        post_sensor_event: () => {
+          throw new Error("the gate's log is down");
+        },
+      }),
+    });
+  },
+};
+`,
+    );
+    await runtime.catalog.install(tenant, hooks);
+    const routine = "clockwork/read-only";
+    const { secret } = await runtime.routines.secret(localAdmin(tenant), routine);
+    const fired = await runtime.routines.webhook(signed(tenant, routine, secret, "deploy done"));
+    expect(fired.outcome).toBe("started");
+    const job = await runtime.jobs.get(fired.job ?? "", tenant);
+    expect(job.input).toBe("routine:clockwork/read-only says deploy done");
+    const events = await runtime.jobs.events(job.id, { tenant });
+    // pre_sensor_event's checks come right after job_started; post_sensor_event's failure after them, the job not yet taken up.
+    expect(events.slice(0, 3).map((entry) => [entry.kind, (entry.data as { hook?: string }).hook])).toEqual([
+      ["job_started", undefined],
+      ["governance_checked", "pre_sensor_event"],
+      ["hook_error", "post_sensor_event"],
+    ]);
+    const refused = await rejection(runtime.routines.webhook(signed(tenant, routine, secret, "forbidden")));
+    expect(isOz0Error(refused, "POLICY_VIOLATION")).toBe(true);
+    expect(await runtime.jobs.search({ tenant })).toHaveLength(1);
   });
 
   it("fires a job.ended routine once for each job of its agent that ended, with that job's output as input", async () => {

@@ -253,6 +253,105 @@ export interface OnKillSwitchPayload extends HookPayloadBase<"on_kill_switch"> {
   readonly reason?: string;
 }
 
+/** A memory entry as the memory hooks see it: which provider keeps it, and what it holds. */
+export interface MemoryStoreFields {
+  /** The provider by address: `<plugin>/<memory name>`. */
+  readonly provider: string;
+  /** The function call the store was made in, when a tool stored it during a job. */
+  readonly callId?: string;
+}
+
+export interface PreMemoryStorePayload extends HookPayloadBase<"pre_memory_store">, MemoryStoreFields {
+  readonly entry: {
+    readonly key?: string;
+    readonly content: string;
+    readonly metadata?: Readonly<Record<string, unknown>>;
+  };
+}
+
+export interface PostMemoryStorePayload extends HookPayloadBase<"post_memory_store">, MemoryStoreFields {
+  /** The entry as the provider stored it, with its key. */
+  readonly entry: {
+    readonly key: string;
+    readonly content: string;
+    readonly metadata: Readonly<Record<string, unknown>>;
+  };
+}
+
+/**
+ * A message from one agent to another: a delegated child's input (`delegate`, out of the
+ * parent) and its answer (`delegate`, back in), or a message to or from an agent over A2A.
+ */
+export interface AgentCommunicationFields {
+  /** The sending agent: an address (`<plugin>/<agent>`), or an outside agent's card URL or name. */
+  readonly from: string;
+  /** The receiving agent, likewise. */
+  readonly to: string;
+  readonly via: "delegate" | "a2a";
+  /** `request`: a task given to the other agent; `answer`: what it gives back. */
+  readonly kind: "request" | "answer";
+  readonly message: unknown;
+}
+
+export interface PreAgentCommunicationPayload
+  extends HookPayloadBase<"pre_agent_communication">,
+    AgentCommunicationFields {}
+
+export interface PostAgentCommunicationPayload
+  extends HookPayloadBase<"post_agent_communication">,
+    AgentCommunicationFields {}
+
+/** A chat session's state (its conversation, kept as the chat job's history) read or written. */
+export interface SessionAccessFields {
+  /** The session: the chat's job ID. */
+  readonly session: string;
+  /** `chat` for `oz0 chat`, the console's and the API's chats. */
+  readonly kind: "chat";
+  /** `read`: the session is taken up for its next turn; `write`: a person's message is added, or the session ended. */
+  readonly access: "read" | "write";
+  /** What a write adds: the person's message, or `{ end: true }`. */
+  readonly entry?: unknown;
+  readonly by?: string;
+}
+
+export interface PreSessionAccessPayload extends HookPayloadBase<"pre_session_access">, SessionAccessFields {}
+
+export interface PostSessionAccessPayload
+  extends HookPayloadBase<"post_session_access">,
+    SessionAccessFields {}
+
+/** An event from outside that oz0 is about to handle, or handled: a routine's signed webhook. */
+export interface SensorEventFields {
+  /** What kind of sensor took it: `webhook` for a routine's webhook (`event: webhook`). */
+  readonly sensor: "webhook";
+  /** Where it came in: `routine:<plugin>/<routine>`. */
+  readonly source: string;
+  /** What it carries: the webhook's body, which becomes the routine's job's input. */
+  readonly event: unknown;
+}
+
+export interface PreSensorEventPayload extends HookPayloadBase<"pre_sensor_event">, SensorEventFields {}
+
+export interface PostSensorEventPayload extends HookPayloadBase<"post_sensor_event">, SensorEventFields {
+  /** What handling it did: the routine's fire outcome (`started`, `queued`, `skipped`, …). */
+  readonly outcome: string;
+  /** The job it started, when it started one. */
+  readonly job?: string;
+}
+
+/** A change to the tenant's object model: a versioned record (`ctx.records`) written or removed. */
+export interface ObjectModelEventPayload extends HookPayloadBase<"object_model_event"> {
+  readonly action: "put" | "delete" | "erase" | "expire";
+  /** The record's plugin, kind and key; an erasure names its subject instead of a key. */
+  readonly plugin?: string;
+  readonly kind?: string;
+  readonly key?: string;
+  readonly version?: number;
+  readonly subject?: string;
+  /** How many versions the change removed, for a removal. */
+  readonly removed?: number;
+}
+
 /** The typed payloads; a hook without an entry gets `GenericHookPayload`. */
 export interface HookPayloadMap {
   pre_execution: PreExecutionPayload;
@@ -280,6 +379,15 @@ export interface HookPayloadMap {
   on_post_checkpoint: CheckpointPayload<"on_post_checkpoint">;
   on_pre_restore: RestorePayload<"on_pre_restore">;
   on_post_restore: RestorePayload<"on_post_restore">;
+  pre_memory_store: PreMemoryStorePayload;
+  post_memory_store: PostMemoryStorePayload;
+  pre_agent_communication: PreAgentCommunicationPayload;
+  post_agent_communication: PostAgentCommunicationPayload;
+  pre_session_access: PreSessionAccessPayload;
+  post_session_access: PostSessionAccessPayload;
+  object_model_event: ObjectModelEventPayload;
+  pre_sensor_event: PreSensorEventPayload;
+  post_sensor_event: PostSensorEventPayload;
 }
 
 export type GenericHookPayload<H extends HookName = HookName> = HookPayloadBase<H> & {
@@ -305,6 +413,10 @@ export interface HookChangeMap {
   pre_prompt_build: Pick<PrePromptBuildPayload, "sections">;
   post_prompt_build: Pick<PostPromptBuildPayload, "prompt">;
   pre_agent_handoff: Pick<PreAgentHandoffPayload, "input">;
+  pre_memory_store: Pick<PreMemoryStorePayload, "entry">;
+  pre_agent_communication: Pick<PreAgentCommunicationPayload, "message">;
+  pre_session_access: Pick<PreSessionAccessPayload, "entry">;
+  pre_sensor_event: Pick<PreSensorEventPayload, "event">;
 }
 
 export type HookChanges<H extends HookName> = H extends keyof HookChangeMap

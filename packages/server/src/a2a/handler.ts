@@ -112,6 +112,7 @@ export class AgentTaskHandler implements A2ARequestHandler {
       agent,
       input,
       checkInput: true,
+      via: "a2a",
       // A message sent again (the same messageId) is the same task.
       ...(message?.messageId ? { idempotencyKey: `a2a:${message.messageId}`.slice(0, 200) } : {}),
     });

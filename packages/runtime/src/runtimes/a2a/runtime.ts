@@ -96,7 +96,14 @@ export const A2A_RUNTIME: AgentRuntime = {
             ...(previous?.task === undefined ? {} : { task: previous.task }),
           },
         },
-        (recorded) => exchange(session, held, options, { text, turn, previous }, recorded),
+        (recorded) =>
+          exchange(
+            session,
+            held,
+            options,
+            { text: typeof recorded.args.text === "string" ? recorded.args.text : text, turn, previous },
+            recorded,
+          ),
       );
       if (!result.ok) {
         const kind =

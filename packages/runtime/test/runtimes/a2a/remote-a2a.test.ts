@@ -104,6 +104,44 @@ describe("runtime: remote:a2a", () => {
     expect(JSON.stringify(events)).not.toContain("tok-partner-123");
   });
 
+  it("passes each message to and from the outside agent through pre_agent_communication, which may rewrite it", async () => {
+    const tenant = await tenantWithKey();
+    const dir = await mkdtemp(join(tmpdir(), "oz0-a2a-hooks-"));
+    await writeFile(
+      join(dir, "plugin.yaml"),
+      "name: relay\nversion: 1.0.0\ndescription: Rewrites messages between agents.\nmain: index.js\ncapabilities: [hook]\n",
+    );
+    await writeFile(
+      join(dir, "index.js"),
+      `export const heard = [];
+export default {
+  setup(host) {
+    host.addHook({
+      name: "relay",
+      build: () => ({
+        pre_agent_communication: (p) =>
+          p.kind === "request"
+            ? { message: { ...p.message, text: "echo rewritten" } }
+            : { message: { ...p.message, text: p.message.text + " (relayed)" } },
+      }),
+    });
+  },
+};
+`,
+    );
+    await l.runtime.catalog.install(tenant, dir);
+    const before = agent.received.length;
+    const started = await l.runtime.jobs.start({ tenant, agent: "partner/painter", input: "echo hello" });
+    const job = await l.runtime.jobs.run(started.id, { tenant });
+    expect(agent.received.slice(before)[0]).toMatchObject({ text: "echo rewritten" });
+    expect(job).toMatchObject({ status: "succeeded", output: "echo: rewritten (relayed)" });
+    const events = await l.events(started.id);
+    expect(ofKind(events, "tool_call")[0]?.data.args).toMatchObject({ text: "echo rewritten" });
+    expect(
+      ofKind(events, "governance_checked").filter((entry) => entry.data.hook === "pre_agent_communication"),
+    ).toHaveLength(2);
+  });
+
   it("redacts the tenant's key from what the outside agent says back", async () => {
     const tenant = await tenantWithKey();
     const started = await l.runtime.jobs.start({
