@@ -96,6 +96,7 @@ export const SERVICE_ROLES = {
   "routines.add": { role: "operator", does: "add routines" },
   "routines.remove": { role: "operator", does: "remove routines" },
   "routines.secret": { role: "operator", does: "set routines' webhook secrets" },
+  "channels.list": { role: "viewer", does: "list channels" },
   "nodes.list": { role: "operator", does: "list nodes" },
   "nodes.pools": { role: "viewer", does: "read plugins' pools" },
   "nodes.setPool": { role: "operator", does: "map plugins to shared pools" },
