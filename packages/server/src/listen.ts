@@ -36,8 +36,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     worker === undefined
       ? undefined
       : options.runtime.routines.scheduler({ onError: options.onRoutineError });
+  // The channels' outbox is drained, and their listeners kept started, where jobs run.
+  const channels =
+    worker === undefined ? undefined : options.runtime.channelDrainer({ onError: options.onRoutineError });
   await worker?.start();
   routines?.start();
+  channels?.start();
   const app = createApp(options);
   const host = options.host ?? DEFAULT_LISTEN.host;
   let server: ReturnType<typeof serve>;
@@ -45,6 +49,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     server = serve({ fetch: app.fetch, hostname: host, port: options.port ?? DEFAULT_LISTEN.port }, resolve);
     server.once("error", reject);
   }).catch(async (error: unknown) => {
+    await channels?.stop();
     await routines?.stop();
     await worker?.drain();
     throw error;
@@ -55,6 +60,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     runtime: options.runtime,
     worker,
     async close() {
+      await channels?.stop();
       await routines?.stop();
       await worker?.drain();
       await new Promise<void>((resolve) => {

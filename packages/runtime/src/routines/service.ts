@@ -299,9 +299,10 @@ export class Routines {
       ) {
         continue;
       }
+      // An inbound channel message is a verified webhook: its fire's key names the message.
       const result = await fireRoutine(this.#deps, tenant, def, {
         key: `channel:${key}`,
-        cause: "channel",
+        cause: "webhook",
         input,
       });
       fired.push({ routine: def.address, result });
