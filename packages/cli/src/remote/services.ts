@@ -300,6 +300,9 @@ export function remoteServices(api: ServerApi): CliServices {
       release: (_caller, id) => api.post<never>(at("record-holds", id, "release")),
       erase: (_caller, subject) => api.post<never>(at("record-erasures"), { json: { subject } }),
     },
+    channels: {
+      list: async () => (await api.get<{ channels: never[] }>(at("channels"))).channels,
+    },
     nodes: {
       list: async () => (await api.get<{ nodes: never[] }>(at("nodes"))).nodes,
       pools: async () => (await api.get<{ pools: never[] }>(at("pools"))).pools,

@@ -318,13 +318,13 @@ export class ChatService {
       readonly chat?: boolean | undefined;
     },
   ): Promise<JobView> {
-    const tenant = this.#core.check(caller, "chat.say");
+    const tenant = this.#core.check(caller, "chat.post");
     const id = message.job;
     if (id === undefined) {
       const mode = message.chat === false ? "run" : "chat";
       return this.#jobs.start(caller, { agent: message.agent, input: message.text, mode });
     }
-    return this.#core.change(caller, "chat.say", id, async () => {
+    return this.#core.change(caller, "chat.post", id, async () => {
       await this.#core.job(caller, id);
       return this.#core.deps.jobs.say(id, message.text, caller.actor, { tenant });
     });

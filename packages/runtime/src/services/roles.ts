@@ -28,6 +28,7 @@ export const SERVICE_ROLES = {
   "jobs.retry": { role: "operator", does: "retry dead-lettered jobs" },
   "chat.open": { role: "runner", does: "chat with agents" },
   "chat.say": { role: "runner", does: "chat with agents" },
+  "chat.post": { role: "runner", does: "chat with agents" },
   "chat.end": { role: "runner", does: "chat with agents" },
   "catalog.entries": { role: "viewer", does: "read the catalog" },
   "catalog.lookup": { role: "viewer", does: "read the catalog" },
