@@ -222,7 +222,7 @@ export class ChannelHost {
         });
         return { outcome: "refused", reason: outcome.error.message };
       }
-      taken = rebuilt(envelope, (outcome.payload as { event?: unknown }).event);
+      taken = rebuilt(envelope, outcome.payload.event);
     }
     const now = await this.#store.now();
     const id = `chm_${randomUUID().replaceAll("-", "")}`;
@@ -424,7 +424,7 @@ export class ChannelHost {
       channelId: envelope.channelId,
       threadId: envelope.threadId,
       senderId: envelope.senderId,
-      agent: channel.agent,
+      target: channel.agent,
       access: job === undefined ? ("open" as const) : ("continue" as const),
       ...(job === undefined ? {} : { job: job.id }),
     };
@@ -432,7 +432,7 @@ export class ChannelHost {
     if (bus.has("pre_session_access")) {
       const outcome = await bus.fire("pre_session_access", access);
       if (!outcome.ok) return this.#respond(row, { content: `refused: ${outcome.error.message}` });
-      const changed = (outcome.payload as { agent?: unknown }).agent;
+      const changed = outcome.payload.target;
       // Only a session being opened may be sent to another agent; a chat's agent is its own.
       if (job === undefined && typeof changed === "string" && changed !== "") agent = changed;
     }

@@ -61,6 +61,8 @@ const CHANGEABLE: Partial<Record<HookName, readonly string[]>> = {
   user_output: ["content"],
   pre_approval: ["summary", "approvers"],
   pre_child_job: ["input"],
+  pre_sensor_event: ["event"],
+  pre_session_access: ["target"],
 };
 
 const SCOPE_FIELDS = new Set(["hook", "tenant", "jobId", "agent"]);

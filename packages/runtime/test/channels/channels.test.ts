@@ -18,6 +18,7 @@ import { disposeFixtures, engineFixtures } from "../store/engines.js";
 
 const CHANNELS = fileURLToPath(new URL("../../../../plugins/channels", import.meta.url));
 const DESK = join(import.meta.dirname, "../fixtures/channels/desk");
+const DOORMAN = join(import.meta.dirname, "../fixtures/channels/doorman");
 const SECRET = "whsec-test-0123456789abcdef";
 const SLACK_SECRET = "slack-signing-secret";
 
@@ -345,6 +346,90 @@ describe("channels", () => {
       `refused: stranger is not mapped to a member of tenant ${tenant}, so it may not approve ap_123.`,
       `refused: u9 is not mapped to a member of tenant ${tenant}, so it may not deny ap_123.`,
     ]);
+    await out.close();
+  });
+});
+
+describe("channels' hook points", () => {
+  let runtime: Runtime;
+  const heard = () => (globalThis as { __channelHooks?: Record<string, unknown>[] }).__channelHooks ?? [];
+  beforeAll(async () => {
+    runtime = await Runtime.open({
+      memory: true,
+      home: await mkdtemp(join(tmpdir(), "oz0-channels-hooks-")),
+      defaultPlugins: [],
+    });
+  });
+  afterAll(() => runtime?.close());
+
+  it("pre_sensor_event refuses or rewrites an inbound event, and post_sensor_event hears each outcome", async () => {
+    const out = await receiver(() => ({ status: 200, body: {} }));
+    const tenant = "sensors";
+    await tenantWith(runtime, tenant, {
+      webhook: { secret: SECRET, url: `${out.url}/a`, agent: "desk/helper" },
+    });
+    await runtime.catalog.install(tenant, DOORMAN);
+    await runtime.routines.pause(localAdmin(tenant), "desk/on-message");
+    heard().length = 0;
+    const refused = await runtime.channels.receive({
+      tenant,
+      plugin: "channels",
+      channel: "webhook",
+      ...signed({ channel: "c", sender: "u", text: "a forbidden word" }),
+    });
+    expect(refused).toMatchObject({
+      outcome: "refused",
+      reason: expect.stringContaining("No forbidden words"),
+    });
+    await runtime.channels.receive({
+      tenant,
+      plugin: "channels",
+      channel: "webhook",
+      ...signed({ channel: "c", sender: "u", text: "ping" }),
+    });
+    const stored = await runtime.store.db
+      .selectFrom("channel_messages")
+      .select("envelope")
+      .where("tenant", "=", tenant)
+      .execute();
+    expect(stored.map((row) => JSON.parse(row.envelope).content)).toEqual(["pong"]);
+    expect(heard().filter((entry) => entry.hook === "post_sensor_event")).toEqual([
+      { hook: "post_sensor_event", outcome: "refused", content: "a forbidden word" },
+      { hook: "post_sensor_event", outcome: "accepted", content: "pong" },
+    ]);
+    await out.close();
+  });
+
+  it("pre_session_access refuses a thread's session, and post_session_access hears it opened and continued", async () => {
+    const out = await receiver(() => ({ status: 200, body: {} }));
+    const tenant = "sessions";
+    await tenantWith(runtime, tenant, {
+      webhook: { secret: SECRET, url: `${out.url}/a`, agent: "desk/helper" },
+    });
+    await runtime.catalog.install(tenant, DOORMAN);
+    await runtime.routines.pause(localAdmin(tenant), "desk/on-message");
+    heard().length = 0;
+    const say = (sender: string, text: string) =>
+      runtime.channels.receive({
+        tenant,
+        plugin: "channels",
+        channel: "webhook",
+        ...signed({ channel: "c", sender, thread: sender, text }),
+      });
+    await say("blocked", "hello");
+    await settle(runtime, tenant);
+    expect(JSON.parse(out.seen[0]!.body).text).toMatch(/^refused: .*This sender may not chat/);
+    expect(
+      await runtime.store.db.selectFrom("channel_threads").selectAll().where("tenant", "=", tenant).execute(),
+    ).toEqual([]);
+    await say("alice", "hello");
+    await settle(runtime, tenant);
+    await say("alice", "again");
+    await settle(runtime, tenant);
+    const sessions = heard().filter((entry) => entry.hook === "post_session_access");
+    expect(sessions.map((entry) => entry.access)).toEqual(["open", "continue"]);
+    expect(sessions[0]!.job).toBe(sessions[1]!.job);
+    expect(sessions[0]!.target).toBe("desk/helper");
     await out.close();
   });
 });

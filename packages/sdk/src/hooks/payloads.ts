@@ -248,6 +248,56 @@ export interface OnKillSwitchPayload extends HookPayloadBase<"on_kill_switch"> {
   readonly reason?: string;
 }
 
+/** An inbound event as hooks see it: a channel's message, every field of its SurfaceEnvelope. */
+export interface SensorEvent {
+  readonly surfaceType: string;
+  readonly channelId: string;
+  readonly senderId: string;
+  readonly threadId: string;
+  readonly content: string;
+  readonly attachments: readonly SurfaceAttachment[];
+  readonly metadata: Readonly<Record<string, unknown>>;
+}
+
+export interface PreSensorEventPayload extends HookPayloadBase<"pre_sensor_event"> {
+  /** Where it came from: the channel, `<plugin>/<channel>`. */
+  readonly sensor: string;
+  /** The event; a handler may return a changed one (checked as any envelope is). */
+  readonly event: SensorEvent;
+}
+
+export interface PostSensorEventPayload extends HookPayloadBase<"post_sensor_event"> {
+  readonly sensor: string;
+  readonly event: SensorEvent;
+  /** `accepted` (stored, to be answered), `duplicate` (stored before) or `refused` (by pre_sensor_event). */
+  readonly outcome: "accepted" | "duplicate" | "refused";
+}
+
+export interface SessionAccessFields {
+  /** The session: a channel thread's key (`<channelId>\0<threadId>`). */
+  readonly session: string;
+  readonly surface: string;
+  /** The channel, `<plugin>/<channel>`. */
+  readonly channel: string;
+  readonly channelId: string;
+  readonly threadId: string;
+  readonly senderId: string;
+  /** The agent the session is with, `<plugin>/<agent>`; on `open`, a handler may send it to another. */
+  readonly target: string;
+  /** `open`: its first message starts the chat; `continue`: the next turn of job `job`. */
+  readonly access: "open" | "continue";
+  readonly job?: string;
+}
+
+export interface PreSessionAccessPayload extends HookPayloadBase<"pre_session_access">, SessionAccessFields {}
+
+export interface PostSessionAccessPayload
+  extends HookPayloadBase<"post_session_access">,
+    SessionAccessFields {
+  /** The chat's job, once opened or continued. */
+  readonly job: string;
+}
+
 /** The typed payloads; a hook without an entry gets `GenericHookPayload`. */
 export interface HookPayloadMap {
   pre_execution: PreExecutionPayload;
@@ -275,6 +325,10 @@ export interface HookPayloadMap {
   on_post_checkpoint: CheckpointPayload<"on_post_checkpoint">;
   on_pre_restore: RestorePayload<"on_pre_restore">;
   on_post_restore: RestorePayload<"on_post_restore">;
+  pre_sensor_event: PreSensorEventPayload;
+  post_sensor_event: PostSensorEventPayload;
+  pre_session_access: PreSessionAccessPayload;
+  post_session_access: PostSessionAccessPayload;
 }
 
 export type GenericHookPayload<H extends HookName = HookName> = HookPayloadBase<H> & {
@@ -300,6 +354,8 @@ export interface HookChangeMap {
   pre_prompt_build: Pick<PrePromptBuildPayload, "sections">;
   post_prompt_build: Pick<PostPromptBuildPayload, "prompt">;
   pre_agent_handoff: Pick<PreAgentHandoffPayload, "input">;
+  pre_sensor_event: Pick<PreSensorEventPayload, "event">;
+  pre_session_access: Pick<PreSessionAccessPayload, "target">;
 }
 
 export type HookChanges<H extends HookName> = H extends keyof HookChangeMap
