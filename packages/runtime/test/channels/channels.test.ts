@@ -19,6 +19,7 @@ import { disposeFixtures, engineFixtures } from "../store/engines.js";
 const CHANNELS = fileURLToPath(new URL("../../../../plugins/channels", import.meta.url));
 const DESK = join(import.meta.dirname, "../fixtures/channels/desk");
 const DOORMAN = join(import.meta.dirname, "../fixtures/channels/doorman");
+const CLOCKWORK = join(import.meta.dirname, "../fixtures/routines/clockwork");
 const SECRET = "whsec-test-0123456789abcdef";
 const SLACK_SECRET = "slack-signing-secret";
 
@@ -70,20 +71,38 @@ async function refusal(promise: Promise<unknown>): Promise<unknown> {
   throw new Error("expected a refusal");
 }
 
-/** Drains the outbox and runs the tenant's queued jobs until nothing is left to do. */
+/**
+ * Drains the outbox and runs the tenant's queued jobs until no message waits for its answer or
+ * its first delivery (a delivery waiting out its backoff is left to the test).
+ */
 async function settle(runtime: Runtime, tenant: string): Promise<void> {
-  for (let round = 0; round < 100; round += 1) {
+  for (let round = 0; round < 400; round += 1) {
     const worked = await runtime.channels.drain(tenant);
     const queued = await runtime.jobs.search({ tenant, status: "queued" });
     for (const job of queued) await runtime.jobs.run(job.id, { tenant });
-    const open = await runtime.store.db
+    const rows = await runtime.store.db
       .selectFrom("channel_messages")
-      .select("id")
+      .select(["state", "job", "attempts", "after_seq"])
       .where("tenant", "=", tenant)
       .where("state", "in", ["inbound", "answering", "delivering"])
-      .where("next_at", "<=", await runtime.store.now())
       .execute();
-    if (worked === 0 && queued.length === 0 && open.length === 0) return;
+    let open = 0;
+    for (const row of rows) {
+      if (row.state === "delivering") open += Number(row.attempts) === 0 ? 1 : 0;
+      else if (row.state === "inbound") open += 1;
+      else {
+        // An answer a person is yet to let the job give is no work for the outbox.
+        const job = await runtime.jobs.get(row.job!, tenant);
+        const waits = (await runtime.jobs.events(job.id, { tenant })).findLast(
+          (event) => event.kind === "job_waiting",
+        );
+        const told = waits !== undefined && Number(row.after_seq) >= waits.seq;
+        open += job.status === "waiting" && job.waitingFor?.kind !== "chat" && told ? 0 : 1;
+      }
+    }
+    if (open === 0) return;
+    // A row looked at again later (its job had not come to rest): wait for its recheck.
+    if (worked === 0 && queued.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error("the outbox did not settle");
 }
@@ -347,6 +366,61 @@ describe("channels", () => {
       `refused: u9 is not mapped to a member of tenant ${tenant}, so it may not deny ap_123.`,
     ]);
     await out.close();
+  });
+});
+
+describe("approvals from a channel", () => {
+  it("tells the thread a job waits for approval; a mapped approver's reply decides it, and the answer follows", async () => {
+    const runtime = await Runtime.open({
+      memory: true,
+      home: await mkdtemp(join(tmpdir(), "oz0-channels-approve-")),
+      defaultPlugins: [],
+    });
+    const out = await receiver(() => ({ status: 200, body: {} }));
+    const tenant = "approvals";
+    const root = localAdmin("default", "cli:root");
+    await runtime.identity.createTenant(root, tenant);
+    await runtime.identity.addUser(root, "alice", "correct horse battery staple");
+    await runtime.identity.addUser(root, "bob", "correct horse battery staple");
+    await runtime.identity.addMember(localAdmin(tenant, "cli:root"), { user: "alice", role: "approver" });
+    await runtime.identity.addMember(localAdmin(tenant, "cli:root"), { user: "bob", role: "runner" });
+    await runtime.catalog.install(tenant, CHANNELS);
+    await runtime.catalog.install(tenant, CLOCKWORK);
+    await runtime.services.pluginConfig.set(localAdmin(tenant), "channels", {
+      webhook: {
+        secret: SECRET,
+        url: `${out.url}/a`,
+        agent: "clockwork/reporter",
+        members: { "u-alice": "alice", "u-bob": "bob" },
+      },
+    });
+    await runtime.policy.set(tenant, "ask", "clockwork/notes.write");
+    const say = (sender: string, text: string) =>
+      runtime.channels.receive({
+        tenant,
+        plugin: "channels",
+        channel: "webhook",
+        ...signed({ channel: "ops", sender, thread: "t", text }),
+      });
+    await say("u-alice", "sweep");
+    await settle(runtime, tenant);
+    const texts = () => out.seen.map((entry) => JSON.parse(entry.body).text as string);
+    const [approval] = await runtime.approvals.list(tenant, {});
+    expect(approval).toBeDefined();
+    expect(texts()).toEqual([
+      `job ${approval!.job} waits for approval ${approval!.id}. Reply "approve ${approval!.id}" or "deny ${approval!.id} <reason>".`,
+    ]);
+    // A member without the approver role is refused by the approvals service.
+    await say("u-bob", `approve ${approval!.id}`);
+    await settle(runtime, tenant);
+    expect(texts()[1]).toMatch(/^refused: /);
+    expect((await runtime.approvals.get(tenant, approval!.id)).status).toBe("pending");
+    await say("u-alice", `approve ${approval!.id} looks fine`);
+    await settle(runtime, tenant);
+    expect((await runtime.approvals.get(tenant, approval!.id)).status).toBe("approved");
+    expect(texts().slice(2).sort()).toEqual([`approved ${approval!.id} as user:alice.`, "done"].sort());
+    await out.close();
+    await runtime.close();
   });
 });
 
