@@ -201,6 +201,14 @@ export const LINT_CODES = {
     severity: "warning",
     summary: "An agent lists a node label its plugin's labels: already require.",
   },
+  "OZ-S040": {
+    severity: "error",
+    summary: "A routine is fired by a channel of its own plugin that the code does not register.",
+  },
+  "OZ-S042": {
+    severity: "error",
+    summary: "A channel says it supports notifications, which oz0 does not send channels yet.",
+  },
 } as const satisfies Record<string, LintCodeInfo>;
 
 export type LintCode = keyof typeof LINT_CODES;

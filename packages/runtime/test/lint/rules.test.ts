@@ -356,6 +356,22 @@ const CASES: readonly RuleCase[] = [
       "plugin.yaml:10:14 warning OZ-S039 label 'gpu' is already required by the plugin's labels:, for every agent; remove it here",
     ],
   },
+  {
+    code: "OZ-S040",
+    triggers: "refuses a routine fired by a channel of its own plugin that the code does not register",
+    passes: "accepts a routine fired by a channel the code registers",
+    lines: [
+      "plugin.yaml:14:12 error OZ-S040 routine on-message is fired by the channel inbox/slak, which this plugin does not register (its channels: slack); name one it registers",
+    ],
+  },
+  {
+    code: "OZ-S042",
+    triggers: "refuses a channel that says it supports notifications, which oz0 does not send",
+    passes: "accepts a channel that only answers the messages it receives",
+    lines: [
+      "plugin.yaml:4:7 error OZ-S042 the channel pager says it supports notifications, which this oz0 does not send channels yet; leave supportsNotifications out (a channel answers the messages it receives)",
+    ],
+  },
 ];
 
 describe("each lint rule, on the fixture that triggers it and the one that passes", () => {
