@@ -193,11 +193,11 @@ export class ChannelHost {
     });
     const verdict = (await channel.verify(raw)) as { ok: boolean; reason?: string };
     if (verdict?.ok !== true) throw refuse("signature", verdict?.reason ?? "the request is not verified");
-    const ingested = await channel.ingest(raw);
+    const ingested: unknown = await channel.ingest(raw);
     if (ingested === undefined) return { kind: "event", outcome: "ignored" };
-    if (!(ingested instanceof SurfaceEnvelope)) return { kind: "reply", reply: ingested.reply };
-    const key = eventKey(ingested, request.body);
-    return { kind: "event", ...(await this.accept(entry, ingested, key)) };
+    if (isReply(ingested)) return { kind: "reply", reply: ingested.reply };
+    const envelope = asEnvelope(ingested);
+    return { kind: "event", ...(await this.accept(entry, envelope, eventKey(envelope, request.body))) };
   }
 
   /**
@@ -600,10 +600,8 @@ export class ChannelHost {
   }
 
   #submitter(entry: ChannelEntry): (envelope: SurfaceEnvelope) => Promise<void> {
-    return async (envelope) => {
-      if (!(envelope instanceof SurfaceEnvelope)) {
-        throw new Oz0Error("INVALID_INPUT", "submit takes a SurfaceEnvelope (new SurfaceEnvelope({...})).");
-      }
+    return async (submitted) => {
+      const envelope = asEnvelope(submitted);
       await this.accept(entry, envelope, eventKey(envelope, JSON.stringify(envelopeFields(envelope))));
     };
   }
@@ -661,6 +659,26 @@ function envelopeFields(envelope: SurfaceEnvelope) {
     attachments: envelope.attachments,
     metadata: envelope.metadata,
   };
+}
+
+/** A handshake's reply, as `ingest` returns it. */
+function isReply(value: unknown): value is { readonly reply: unknown } {
+  return typeof value === "object" && value !== null && "reply" in value && !("surfaceType" in value);
+}
+
+/**
+ * What an adapter gave as an envelope, checked as one: a plugin's own copy of the SDK makes
+ * envelopes of its own class, so the fields are read, not the class.
+ */
+function asEnvelope(value: unknown): SurfaceEnvelope {
+  if (value instanceof SurfaceEnvelope) return value;
+  if (typeof value !== "object" || value === null) {
+    throw new Oz0Error(
+      "INVALID_PLUGIN",
+      "a channel's ingest and submit take a SurfaceEnvelope (new SurfaceEnvelope({...})).",
+    );
+  }
+  return new SurfaceEnvelope(value as never);
 }
 
 /** The envelope a pre_sensor_event handler returned, checked as any envelope is. */

@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { isOz0Error } from "@oz0/sdk";
+import { isOz0Error, SurfaceEnvelope } from "@oz0/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { localAdmin } from "../../src/callers/index.js";
 import { Runtime } from "../../src/runtime.js";
@@ -20,6 +20,7 @@ const CHANNELS = fileURLToPath(new URL("../../../../plugins/channels", import.me
 const DESK = join(import.meta.dirname, "../fixtures/channels/desk");
 const DOORMAN = join(import.meta.dirname, "../fixtures/channels/doorman");
 const CLOCKWORK = join(import.meta.dirname, "../fixtures/routines/clockwork");
+const LISTENER = join(import.meta.dirname, "../fixtures/channels/listener");
 const SECRET = "whsec-test-0123456789abcdef";
 const SLACK_SECRET = "slack-signing-secret";
 
@@ -420,6 +421,69 @@ describe("approvals from a channel", () => {
     expect((await runtime.approvals.get(tenant, approval!.id)).status).toBe("approved");
     expect(texts().slice(2).sort()).toEqual([`approved ${approval!.id} as user:alice.`, "done"].sort());
     await out.close();
+    await runtime.close();
+  });
+});
+
+describe("a channel's own listener", () => {
+  interface Seen {
+    started: number;
+    stopped: number;
+    submit?: (envelope: SurfaceEnvelope) => Promise<void>;
+    delivered: { to: string; text: string }[];
+  }
+  const seen = () => (globalThis as { __listener?: Seen }).__listener!;
+
+  it("is started once by reconcile, hands messages in through submit, and is stopped when its plugin is removed", async () => {
+    const runtime = await Runtime.open({
+      memory: true,
+      home: await mkdtemp(join(tmpdir(), "oz0-channels-listener-")),
+      defaultPlugins: [],
+    });
+    const tenant = "listening";
+    await runtime.catalog.install(tenant, DESK);
+    await runtime.catalog.install(tenant, LISTENER);
+    await runtime.routines.pause(localAdmin(tenant), "desk/on-message");
+    await runtime.channels.reconcile(tenant);
+    await runtime.channels.reconcile(tenant);
+    expect(seen()).toMatchObject({ started: 1, stopped: 0 });
+    await seen().submit!(
+      new SurfaceEnvelope({ surfaceType: "pager", channelId: "p", senderId: "ann", content: "hi" }),
+    );
+    await settle(runtime, tenant);
+    expect(seen().delivered).toHaveLength(1);
+    expect(seen().delivered[0]!.to).toBe("ann");
+    await runtime.catalog.remove(tenant, "listener");
+    await runtime.channels.reconcile(tenant);
+    expect(seen()).toMatchObject({ started: 1, stopped: 1 });
+    await runtime.close();
+  });
+
+  it("the drainer beside a worker answers a message by itself, and stops the listeners it started when it stops", async () => {
+    const runtime = await Runtime.open({
+      memory: true,
+      home: await mkdtemp(join(tmpdir(), "oz0-channels-drainer-")),
+      defaultPlugins: [],
+    });
+    const tenant = "draining";
+    await runtime.catalog.install(tenant, DESK);
+    await runtime.catalog.install(tenant, LISTENER);
+    await runtime.routines.pause(localAdmin(tenant), "desk/on-message");
+    const before = { ...seen(), delivered: seen().delivered.length };
+    const worker = runtime.worker({ tenant });
+    const drainer = runtime.channelDrainer({ tenant, pollMs: 20 });
+    await worker.start();
+    drainer.start();
+    while (seen().started === before.started) await new Promise((resolve) => setTimeout(resolve, 20));
+    await seen().submit!(
+      new SurfaceEnvelope({ surfaceType: "pager", channelId: "p", senderId: "bo", content: "hi" }),
+    );
+    while (seen().delivered.length === before.delivered)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(seen().delivered.at(-1)!.to).toBe("bo");
+    await drainer.stop();
+    await worker.drain();
+    expect(seen().stopped).toBe(before.stopped + 1);
     await runtime.close();
   });
 });
