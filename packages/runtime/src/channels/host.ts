@@ -436,10 +436,25 @@ export class ChannelHost {
       // Only a session being opened may be sent to another agent; a chat's agent is its own.
       if (job === undefined && typeof changed === "string" && changed !== "") agent = changed;
     }
-    const posted = await turns.post(
-      agent === channel.agent ? caller : channelCaller(row.tenant, address, agent),
-      { agent, job: job?.id, text: envelope.content, chat: row.thread_key !== null },
-    );
+    let posted: JobView;
+    try {
+      posted = await turns.post(
+        agent === channel.agent ? caller : channelCaller(row.tenant, address, agent),
+        {
+          agent,
+          job: job?.id,
+          text: envelope.content,
+          chat: row.thread_key !== null,
+        },
+      );
+    } catch (error) {
+      const refused = toOz0Error(error);
+      // The chat moved on between the look and the post: this message waits for its turn.
+      if (refused.code === "JOB_STATE_CONFLICT") return this.#later(row.id);
+      if (refused.side !== "user") throw error;
+      // An agent that is not there (or not the channel's to start) is the thread's to hear of, not to retry.
+      return this.#respond(row, { content: `refused: ${refused.message}` });
+    }
     if (job === undefined && row.thread_key !== null) {
       const now = await this.#store.now();
       await this.#store.db

@@ -290,6 +290,45 @@ describe("channels", () => {
     await slack.close();
   });
 
+  it("answers a thread whose channel names an agent the tenant does not have, rather than retrying it", async () => {
+    const out = await receiver(() => ({ status: 200, body: {} }));
+    const tenant = fresh();
+    await tenantWith(runtime, tenant, {
+      webhook: { secret: SECRET, url: `${out.url}/a`, agent: "desk/nobody" },
+    });
+    await runtime.routines.pause(localAdmin(tenant), "desk/on-message");
+    await runtime.channels.receive({
+      tenant,
+      plugin: "channels",
+      channel: "webhook",
+      ...signed({ channel: "c", sender: "u", thread: "t", text: "hi" }),
+    });
+    await settle(runtime, tenant);
+    expect(JSON.parse(out.seen[0]!.body).text).toMatch(/^refused: .*nobody/);
+    expect(await states(runtime, tenant)).toEqual(["delivered"]);
+    await out.close();
+  });
+
+  it("keeps the channels' secrets out of the stored config and shows them masked", async () => {
+    const tenant = fresh();
+    await tenantWith(runtime, tenant, {
+      webhook: { secret: SECRET, url: "http://127.0.0.1:9/a" },
+      slack: { signingSecret: SLACK_SECRET, botToken: "xoxb-secret-token" },
+    });
+    const rows = await runtime.store.db
+      .selectFrom("settings")
+      .select("value")
+      .where("tenant", "=", tenant)
+      .execute();
+    const stored = rows.map((row) => String(row.value)).join("\n");
+    for (const secret of [SECRET, SLACK_SECRET, "xoxb-secret-token"]) expect(stored).not.toContain(secret);
+    const shown = await runtime.services.pluginConfig.show(localAdmin(tenant), "channels");
+    expect(shown.config).toMatchObject({
+      webhook: { secret: "[redacted]" },
+      slack: { signingSecret: "[redacted]", botToken: "[redacted]" },
+    });
+  });
+
   it("retries a failed delivery with backoff, then delivers it", async () => {
     let fail = 2;
     const out = await receiver(() => (fail-- > 0 ? { status: 503, body: {} } : { status: 200, body: {} }));
