@@ -234,7 +234,8 @@ export class ChannelHost {
         plugin: entry.plugin,
         channel: entry.name,
         event_key: key,
-        thread_key: taken.threadId === "" ? null : `${taken.channelId}\0${taken.threadId}`,
+        // JSON, not a separator: PostgreSQL's text holds no NUL, and either part may hold anything else.
+        thread_key: taken.threadId === "" ? null : JSON.stringify([taken.channelId, taken.threadId]),
         envelope: JSON.stringify(envelopeFields(taken)),
         state: "inbound",
         next_at: now,

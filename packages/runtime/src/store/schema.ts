@@ -513,7 +513,7 @@ export interface ChannelMessagesTable {
   channel: string;
   /** The surface's event id, else the body's SHA-256: unique per channel, so a replay is stored once. */
   event_key: string;
-  /** `<channelId>\0<threadId>`; null for a message outside any thread (each its own job). */
+  /** `["<channelId>","<threadId>"]` (JSON); null for a message outside any thread (each its own job). */
   thread_key: string | null;
   /** The SurfaceEnvelope, JSON. */
   envelope: Json;

@@ -126,14 +126,18 @@ async function tenantWith(runtime: Runtime, tenant: string, config: Record<strin
   await runtime.services.pluginConfig.set(localAdmin(tenant), "channels", config);
 }
 
-describe("channels", () => {
+const engines = engineFixtures();
+afterAll(() => disposeFixtures(engines));
+
+describe.each(engines)("channels on $label", (fixture) => {
   let runtime: Runtime;
   let tenants = 0;
   const fresh = () => `ch-${++tenants}`;
   beforeAll(async () => {
+    const options = await fixture.fresh();
     runtime = await Runtime.open({
-      memory: true,
-      home: await mkdtemp(join(tmpdir(), "oz0-channels-")),
+      ...options,
+      home: options.home ?? (await mkdtemp(join(tmpdir(), "oz0-channels-"))),
       defaultPlugins: [],
     });
   });

@@ -274,7 +274,7 @@ export interface PostSensorEventPayload extends HookPayloadBase<"post_sensor_eve
 }
 
 export interface SessionAccessFields {
-  /** The session: a channel thread's key (`<channelId>\0<threadId>`). */
+  /** The session: a channel thread's key, `["<channelId>","<threadId>"]` as JSON. */
   readonly session: string;
   readonly surface: string;
   /** The channel, `<plugin>/<channel>`. */
