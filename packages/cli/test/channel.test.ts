@@ -64,4 +64,20 @@ describe("oz0 channel list", () => {
         "channels/slack · not configured · no notifications · outbox: 0 inbound, 0 answering, 0 delivering, 0 delivered, 0 failed\n",
     );
   });
+
+  it("sends a message out through a channel's outbox, and refuses a channel the tenant does not have", async () => {
+    const sent = await run("channel", "send", "channels/webhook", "hello there", "--to", "ops", "--json");
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(sent.json()).toEqual({ message: expect.stringMatching(/^chm_/) });
+    const listed = await run("channel", "list", "--json");
+    type Listed = { channel: string; outbox: { delivering: number; delivered: number; failed: number } };
+    const webhook = (listed.json() as Listed[]).find((entry) => entry.channel === "channels/webhook")!;
+    // Embedded it waits for a node; through a server, oz0 serve's drain may have tried it already.
+    expect(webhook.outbox.delivering + webhook.outbox.delivered + webhook.outbox.failed).toBe(1);
+    const missing = await run("channel", "send", "channels/nosuch", "hi", "--to", "ops");
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toContain(
+      "has no channel channels/nosuch; its channels: channels/webhook, channels/slack",
+    );
+  });
 });

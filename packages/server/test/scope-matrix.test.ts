@@ -296,6 +296,9 @@ const MATRIX: Record<string, readonly Probe[]> = {
     { part: () => ({ method: "POST", path: "/routines/clockwork/read-only/fire", body: json({}) }) },
   ],
   "GET /v1/t/{tenant}/channels": [{ none: "a tenant's channels name no agent or job" }],
+  "POST /v1/t/{tenant}/channels/{plugin}/{channel}/messages": [
+    { none: "a message sent out through a channel names no agent or job" },
+  ],
   // The inbound endpoint takes no key: the channel's own verification is its credential, and an
   // unverified request to any channel, of any tenant, is refused alike.
   "POST /v1/t/{tenant}/channels/{plugin}/{channel}": [

@@ -1,5 +1,6 @@
 // `oz0 channel list`: the tenant's channels (webhook, Slack, a plugin's own), whether each is
 // configured and sends notifications, and how many of its messages are in each outbox state.
+// `oz0 channel send`: a message out through one, from its outbox, to try its delivery.
 import type { ChannelView } from "@oz0/runtime";
 import type { Command } from "commander";
 import { withRuntime } from "../context.js";
@@ -13,6 +14,24 @@ export function registerChannel(program: Command, out: Output): Command {
     .action(async () => {
       const channels = await withRuntime(out, ({ services, caller }) => services.channels.list(caller));
       out.result(channels, drawChannels);
+    });
+  channel
+    .command("send")
+    .description("send a message out through a channel, from its outbox, to try its delivery")
+    .argument("<channel>", "the channel, <plugin>/<channel>, such as channels/slack")
+    .argument("<text>", "the message")
+    .requiredOption("--to <id>", "the surface's channel ID: a Slack channel, the webhook's channel")
+    .option("--thread <id>", "the thread to post in")
+    .action(async (address: string, text: string, options: { to: string; thread?: string }) => {
+      const sent = await withRuntime(out, ({ services, caller }) =>
+        services.channels.send(caller, {
+          channel: address,
+          channelId: options.to,
+          threadId: options.thread,
+          text,
+        }),
+      );
+      out.result(sent, (result) => `queued message ${result.message}: oz0 node or oz0 serve delivers it`);
     });
   return channel;
 }

@@ -302,6 +302,16 @@ export function remoteServices(api: ServerApi): CliServices {
     },
     channels: {
       list: async () => (await api.get<{ channels: never[] }>(at("channels"))).channels,
+      send: async (_caller, request) => {
+        const [plugin = "", name = ""] = request.channel.split("/");
+        return api.post<{ message: string }>(at("channels", plugin, name, "messages"), {
+          json: {
+            to: request.channelId,
+            ...(request.threadId === undefined ? {} : { thread: request.threadId }),
+            text: request.text,
+          },
+        });
+      },
     },
     nodes: {
       list: async () => (await api.get<{ nodes: never[] }>(at("nodes"))).nodes,

@@ -256,6 +256,61 @@ export class ChannelHost {
   }
 
   /**
+   * Sends `text` out through channel `plugin/name` of `tenant` to the surface's `channelId` (and
+   * thread), through the outbox like any answer: `oz0 channel send`, to try a channel's delivery.
+   * A channel the tenant does not have is NOT_FOUND.
+   */
+  async send(
+    tenant: string,
+    request: {
+      readonly channel: string;
+      readonly channelId: string;
+      readonly threadId?: string | undefined;
+      readonly text: string;
+      readonly by: string;
+    },
+  ): Promise<{ readonly message: string }> {
+    const [plugin = "", name = ""] = request.channel.split("/");
+    const entry = await this.registry.find(tenant, plugin, name);
+    if (entry === undefined || !entry.enabled) {
+      const known = (await this.registry.list(tenant)).map((one) => channelAddress(one.plugin, one.name));
+      throw new Oz0Error(
+        "NOT_FOUND",
+        `tenant ${tenant} has no channel ${request.channel}; ${known.length === 0 ? "it has none (install a plugin that registers one, such as plugins/channels)" : `its channels: ${known.join(", ")}`}.`,
+        { data: { kind: "channel", name: request.channel, tenant } },
+      );
+    }
+    const envelope = new SurfaceEnvelope({
+      surfaceType: "oz0",
+      channelId: request.channelId,
+      senderId: request.by,
+      threadId: request.threadId ?? "",
+      content: request.text,
+    });
+    const now = await this.#store.now();
+    const id = `chm_${randomUUID().replaceAll("-", "")}`;
+    await this.#store.db
+      .insertInto("channel_messages")
+      .values({
+        id,
+        tenant,
+        plugin,
+        channel: name,
+        event_key: `send:${id}`,
+        thread_key: null,
+        envelope: JSON.stringify(envelopeFields(envelope)),
+        state: "delivering",
+        response: JSON.stringify({ content: request.text }),
+        next_at: now,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    for (const kick of this.#kicks) kick();
+    return { message: id };
+  }
+
+  /**
    * Starts each configured, enabled channel of `tenant` that has a listener (`start`), and stops
    * the started ones that are gone (the plugin removed, the channel disabled or unconfigured).
    * The worker calls it on each drain; a runtime reconciler may call it whenever desired state changes.

@@ -98,6 +98,7 @@ export const SERVICE_ROLES = {
   "routines.remove": { role: "operator", does: "remove routines" },
   "routines.secret": { role: "operator", does: "set routines' webhook secrets" },
   "channels.list": { role: "viewer", does: "list channels" },
+  "channels.send": { role: "operator", does: "send messages through channels" },
   "nodes.list": { role: "operator", does: "list nodes" },
   "nodes.pools": { role: "viewer", does: "read plugins' pools" },
   "nodes.setPool": { role: "operator", does: "map plugins to shared pools" },

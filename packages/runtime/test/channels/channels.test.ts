@@ -333,6 +333,27 @@ describe.each(engines)("channels on $label", (fixture) => {
     });
   });
 
+  it("sends an operator's message out through the channel's outbox", async () => {
+    const out = await receiver(() => ({ status: 200, body: {} }));
+    const tenant = fresh();
+    await tenantWith(runtime, tenant, { webhook: { secret: SECRET, url: `${out.url}/a` } });
+    const sent = await runtime.services.channels.send(localAdmin(tenant), {
+      channel: "channels/webhook",
+      channelId: "ops",
+      threadId: "t-9",
+      text: "deploy done",
+    });
+    await settle(runtime, tenant);
+    expect(JSON.parse(out.seen[0]!.body)).toMatchObject({
+      channel: "ops",
+      thread: "t-9",
+      text: "deploy done",
+    });
+    expect(await states(runtime, tenant)).toEqual(["delivered"]);
+    expect(sent.message).toMatch(/^chm_/);
+    await out.close();
+  });
+
   it("retries a failed delivery with backoff, then delivers it", async () => {
     let fail = 2;
     const out = await receiver(() => (fail-- > 0 ? { status: 503, body: {} } : { status: 200, body: {} }));

@@ -85,10 +85,54 @@ const inbound = createRoute({
   },
 });
 
+const sendMessage = createRoute({
+  operationId: "sendChannelMessage",
+  method: "post",
+  path: "/v1/t/{tenant}/channels/{plugin}/{channel}/messages",
+  summary: "Send a message out through a channel, from its outbox, to try its delivery",
+  tags,
+  security,
+  middleware: [permit("channels.send")] as const,
+  request: {
+    params: InboundParams,
+    body: {
+      content: {
+        "application/json": {
+          schema: z.object({
+            to: z
+              .string()
+              .min(1)
+              .max(256)
+              .openapi({ description: "The surface's channel ID (a Slack channel, a webhook's channel)." }),
+            thread: z.string().max(256).optional().openapi({ description: "The thread to post in." }),
+            text: z.string().min(1).max(40_000),
+          }),
+        },
+      },
+      required: true,
+    },
+  },
+  responses: {
+    202: json(z.object({ message: z.string() }), "Queued in the outbox: the drain delivers it."),
+    ...errors,
+  },
+});
+
 export function registerChannelRoutes(app: OpenAPIHono<ServerEnv>, services: Services): void {
   app.openapi(listChannels, async (c) =>
     c.json({ channels: await services.channels.list(c.get("caller")) }, 200),
   );
+  app.openapi(sendMessage, async (c) => {
+    const { plugin, channel } = c.req.valid("param");
+    const body = c.req.valid("json");
+    const sent = await services.channels.send(c.get("caller"), {
+      channel: `${plugin}/${channel}`,
+      channelId: body.to,
+      threadId: body.thread,
+      text: body.text,
+    });
+    return c.json(sent, 202);
+  });
 }
 
 /** The inbound endpoints. Registered before the bearer-key middleware: a key is neither asked for nor looked at. */
