@@ -160,6 +160,7 @@ export class Runtime {
       jobs: this.jobs,
       source: this.catalog,
       secrets: new SecretStore({ settings: new TenantSettings(store.db, store.clockSql), home }),
+      hooks: storeHookSource(store, this.catalog),
     });
     this.channels = new ChannelHost({
       store,

@@ -2,10 +2,11 @@
 // history of a tenant's routines, its own routines added and removed, webhook secrets, and the
 // webhook entry the server calls. Every operation takes a Caller and checks its role first.
 import { randomUUID } from "node:crypto";
-import { Oz0Error, type Routine, type RoutineInput } from "@oz0/sdk";
+import { Oz0Error, type Routine, type RoutineInput, type SensorEvent } from "@oz0/sdk";
 import { routineSchema, withArticle } from "@oz0/sdk/internal";
 import { type Caller, hasRole, ROLES, requireRole } from "../callers/index.js";
 import { requireTenant } from "../catalog/index.js";
+import { HookBus, type HookSource, HookTable } from "../hooks/index.js";
 import type { SecretStore } from "../models/index.js";
 import type { FireOutcome, RoutineFireRow } from "../store/index.js";
 import { eventOf, findRoutine, type RoutineDef, tenantRoutines } from "./definitions.js";
@@ -30,6 +31,8 @@ import {
 export interface RoutinesOptions extends FireDeps {
   /** Where webhook secrets are kept, encrypted. */
   readonly secrets: SecretStore;
+  /** The tenants' hook tables: a webhook is an inbound event, passed through pre/post_sensor_event. */
+  readonly hooks?: HookSource | undefined;
 }
 
 /** A routine as `oz0 routine list` shows it. */
@@ -69,10 +72,12 @@ export interface FireView {
 export class Routines {
   readonly #deps: FireDeps;
   readonly #secrets: SecretStore;
+  readonly #hooks: HookSource | undefined;
 
   constructor(options: RoutinesOptions) {
     this.#deps = { store: options.store, jobs: options.jobs, source: options.source };
     this.#secrets = options.secrets;
+    this.#hooks = options.hooks;
   }
 
   /** A scheduler over this runtime's routines; `start()` sets it going (every worker runs one). */
@@ -264,11 +269,43 @@ export class Routines {
     if (secret === undefined)
       throw refuse("signature", "no routine of that name takes webhooks with this signature");
     const signature = verifyWebhook(secret, request, await store.now());
+    // A verified webhook is an inbound event: a pre_sensor_event handler may refuse or rewrite it.
+    const sensor = `routine:${def.address}`;
+    const bus = new HookBus(
+      this.#hooks === undefined ? HookTable.EMPTY : await this.#hooks.table(request.tenant),
+      { tenant: request.tenant },
+      () => {},
+    );
+    let sensed: SensorEvent = {
+      surfaceType: "webhook",
+      channelId: def.address,
+      senderId: "",
+      threadId: "",
+      content: request.body,
+      attachments: [],
+      metadata: { timestamp: request.timestamp },
+    };
+    if (bus.has("pre_sensor_event")) {
+      const outcome = await bus.fire("pre_sensor_event", { sensor, event: sensed });
+      if (!outcome.ok) {
+        if (bus.has("post_sensor_event"))
+          await bus.fire("post_sensor_event", { sensor, event: sensed, outcome: "refused" });
+        throw outcome.error;
+      }
+      sensed = outcome.payload.event;
+    }
     const result = await fireRoutine(this.#deps, request.tenant, def, {
       key: `webhook:${signature}`,
       cause: "webhook",
-      input: webhookInput(request.body),
+      input: webhookInput(sensed.content),
     });
+    if (bus.has("post_sensor_event")) {
+      await bus.fire("post_sensor_event", {
+        sensor,
+        event: sensed,
+        outcome: result.outcome === "duplicate" ? "duplicate" : "accepted",
+      });
+    }
     if (result.outcome === "duplicate") {
       throw refuse(
         "replay",

@@ -602,6 +602,34 @@ describe("channels' hook points", () => {
     await out.close();
   });
 
+  it("a routine's signed webhook passes pre_sensor_event too: refused, or fired with the rewritten body", async () => {
+    const tenant = "webhooks";
+    await runtime.catalog.install(tenant, DESK);
+    await runtime.catalog.install(tenant, DOORMAN);
+    await runtime.routines.add(localAdmin(tenant), { name: "inbound", run: "desk/helper", event: "webhook" });
+    const { secret } = await runtime.routines.secret(localAdmin(tenant), "inbound");
+    heard().length = 0;
+    const hook = (body: string) => {
+      const timestamp = String(Math.floor(Date.now() / 1000));
+      return runtime.routines.webhook({
+        tenant,
+        routine: "inbound",
+        timestamp,
+        signature: createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex"),
+        body,
+      });
+    };
+    const error = await refusal(hook("a forbidden word"));
+    expect(isOz0Error(error, "POLICY_VIOLATION")).toBe(true);
+    const fired = await hook("ping");
+    expect(fired.job).not.toBeNull();
+    expect((await runtime.jobs.get(fired.job!, tenant)).input).toBe("pong");
+    expect(heard().filter((entry) => entry.hook === "post_sensor_event")).toEqual([
+      { hook: "post_sensor_event", outcome: "refused", content: "a forbidden word" },
+      { hook: "post_sensor_event", outcome: "accepted", content: "pong" },
+    ]);
+  });
+
   it("pre_session_access refuses a thread's session, and post_session_access hears it opened and continued", async () => {
     const out = await receiver(() => ({ status: 200, body: {} }));
     const tenant = "sessions";
