@@ -3,6 +3,12 @@
 // when a message arrives in this process. Stopping it stops every listener it started.
 import type { ChannelHost } from "./host.js";
 
+/**
+ * How often the drain looks at the outbox when nothing woke it: a message this process received
+ * wakes it at once, one another process received waits for this.
+ */
+export const CHANNEL_POLL_MS = 1_000;
+
 export interface ChannelDrainerOptions {
   /** Only this tenant's channels; every tenant's when left out. */
   readonly tenant?: string | undefined;
@@ -65,7 +71,7 @@ export class ChannelDrainer {
         continue;
       }
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.#options.pollMs ?? 250);
+        const timer = setTimeout(resolve, this.#options.pollMs ?? CHANNEL_POLL_MS);
         this.#wake = () => {
           clearTimeout(timer);
           resolve();
