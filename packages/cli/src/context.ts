@@ -88,6 +88,7 @@ export interface CliServices {
     | "erase"
   >;
   readonly nodes: Pick<Services["nodes"], "list" | "pools" | "setPool" | "removePool">;
+  readonly channels: Pick<Services["channels"], "list" | "send">;
 }
 
 /** What a command acts through: the services, as the command's caller. */

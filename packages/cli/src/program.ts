@@ -7,6 +7,7 @@ import { Command, CommanderError } from "commander";
 import { registerApproval } from "./commands/approval.js";
 import { registerAudit } from "./commands/audit.js";
 import { registerCatalog } from "./commands/catalog.js";
+import { registerChannel } from "./commands/channel.js";
 import { registerChat } from "./commands/chat.js";
 import { registerInit } from "./commands/init.js";
 import { registerInventory } from "./commands/inventory.js";
@@ -70,6 +71,7 @@ function buildProgram(out: Output): Command {
   registerCatalog(program, out);
   registerRun(program, out);
   registerNode(program, out);
+  registerChannel(program, out);
   registerServe(program, out);
   registerChat(program, out);
   registerJob(program, out);

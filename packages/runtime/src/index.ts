@@ -26,6 +26,14 @@ export type {
   PluginSummary,
 } from "./catalog/index.js";
 export {
+  CHANNEL_DEFAULTS,
+  ChannelDrainer,
+  ChannelHost,
+  type ChannelView,
+  type InboundRequest,
+  type InboundResult,
+} from "./channels/index.js";
+export {
   pluginHookSource,
   RunHooks,
 } from "./hooks/index.js";

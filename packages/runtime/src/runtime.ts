@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { Audit } from "./audit/index.js";
 import { ROLES } from "./callers/index.js";
 import { Catalog, type DefaultPluginOutcome, defaultPluginDirs, requireTenant } from "./catalog/index.js";
-import { HookBus } from "./hooks/index.js";
+import { ChannelDrainer, type ChannelDrainerOptions, ChannelHost } from "./channels/index.js";
+import { HookBus, storeHookSource } from "./hooks/index.js";
 import { Identity, type ThrottleOptions } from "./identity/index.js";
 import { Approvals, JobEngine, JobWorker, liveWorkers, type WorkerOptions } from "./jobs/index.js";
 import { McpManager } from "./mcp/index.js";
@@ -89,6 +90,8 @@ export class Runtime {
   readonly mcp: McpManager;
   /** The tenants' routines: schedules and events that start jobs, and the scheduler every worker runs. */
   readonly routines: Routines;
+  /** The tenants' channels: inbound messages (`receive`), their outbox, and the listeners a worker keeps started. */
+  readonly channels: ChannelHost;
   /** Where spans go, when an OTLP endpoint is configured. */
   readonly telemetry: Telemetry | undefined;
   /** Who changed what, and when. */
@@ -169,6 +172,16 @@ export class Runtime {
       source: this.catalog,
       secrets: new SecretStore({ settings: new TenantSettings(store.db, store.clockSql), home }),
     });
+    this.channels = new ChannelHost({
+      store,
+      source: {
+        loadInstalled: (tenant, plugin) => this.catalog.loadInstalled(tenant, plugin),
+        config: (tenant, plugin, loaded) => this.catalog.configs.effective(tenant, plugin, loaded),
+      },
+      jobs: this.jobs,
+      routines: this.routines,
+      hooks: storeHookSource(store, this.catalog),
+    });
     this.pluginRuntimes = new PluginRuntimes(store, this.catalog);
     this.services = new Services(this, { onChange });
     // A plugin installed, updated or removed here, or its config set, is acted on at once by the
@@ -179,6 +192,12 @@ export class Runtime {
         (change.action.startsWith("plugins.") || change.action.startsWith("pluginConfig."))
       )
         this.pluginRuntimes.changed();
+    });
+    const { chat, approvals: decisions, jobs: jobService } = this.services;
+    this.channels.connect({
+      post: (caller, turn) => chat.post(caller, turn),
+      decide: (caller, approval, decision, reason) => decisions.decide(caller, approval, decision, reason),
+      answer: (caller, job, text) => jobService.answer(caller, job, text),
     });
     // Every approver's, operator's and admin's change lands in the audit log, a refused one too;
     // a runner's jobs and chats have their own history.
@@ -214,6 +233,11 @@ export class Runtime {
   /** A worker loop over this runtime's jobs (`oz0 worker`); `start()` sets it going. */
   worker(options: WorkerOptions = {}): JobWorker {
     return new JobWorker(this.jobs, options);
+  }
+
+  /** The channels' part of a worker: listeners kept started and the outbox drained; `start()` sets it going. */
+  channelDrainer(options: ChannelDrainerOptions = {}): ChannelDrainer {
+    return new ChannelDrainer(this.channels, options);
   }
 
   /** How many workers are live on this store: a job queued now is taken by one of them. */

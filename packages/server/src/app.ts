@@ -15,6 +15,7 @@ import type { ServerEnv } from "./env.js";
 import { errorResponse, invalidRequest, routeNotFound } from "./errors.js";
 import { registerAuditRoutes } from "./routes/audit.js";
 import { registerCatalogRoutes } from "./routes/catalog.js";
+import { registerChannelInbound, registerChannelRoutes } from "./routes/channels.js";
 import { registerChatRoutes } from "./routes/chat.js";
 import { registerGovernanceRoutes } from "./routes/governance.js";
 import { registerInstallationRoutes } from "./routes/installation.js";
@@ -80,6 +81,8 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
   app.use("*", (c, next) => (UPLOAD_PATH.test(c.req.path) ? uploadLimit : jsonLimit)(c, next));
   // Signed by the routine's secret, not by a key: registered before the key is asked for.
   registerRoutineWebhooks(app, options.runtime.routines);
+  // Verified by the channel itself (its signing secret), not by a key.
+  registerChannelInbound(app, options.runtime.channels);
   registerSessionRoutes(app, options.runtime, clientAddress, options.secureCookies === true);
   app.use("/v1/t/*", async (c, next) => {
     const authorization = c.req.header("authorization");
@@ -138,6 +141,7 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
   registerChatRoutes(app, options.runtime.services);
   registerA2aRoutes(app, options.runtime, options.eventPollMs ?? 100);
   registerNodeRoutes(app, options.runtime.services);
+  registerChannelRoutes(app, options.runtime.services);
   registerToolRoutes(app, options.runtime.services);
   registerInstallationRoutes(app, options.runtime.services);
   registerSkillRoutes(app, options.runtime.services);

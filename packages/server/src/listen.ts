@@ -43,9 +43,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     worker === undefined
       ? undefined
       : options.runtime.pluginRuntimes.host({ node: worker.id, onError: options.onRuntimeError });
+  // The channels' outbox is drained, and their listeners kept started, where jobs run.
+  const channels =
+    worker === undefined ? undefined : options.runtime.channelDrainer({ onError: options.onRoutineError });
   await worker?.start();
   routines?.start();
   runtimes?.start();
+  channels?.start();
   const app = createApp(options);
   const host = options.host ?? DEFAULT_LISTEN.host;
   let server: ReturnType<typeof serve>;
@@ -53,6 +57,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     server = serve({ fetch: app.fetch, hostname: host, port: options.port ?? DEFAULT_LISTEN.port }, resolve);
     server.once("error", reject);
   }).catch(async (error: unknown) => {
+    await channels?.stop();
     await routines?.stop();
     await runtimes?.stop();
     await worker?.drain();
@@ -64,6 +69,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     runtime: options.runtime,
     worker,
     async close() {
+      await channels?.stop();
       await routines?.stop();
       await runtimes?.stop();
       await worker?.drain();

@@ -357,6 +357,15 @@ const MATRIX: Record<string, readonly Probe[]> = {
   "POST /v1/t/{tenant}/routines/{plugin}/{name}/secret": [
     { part: () => ({ method: "POST", path: "/routines/clockwork/read-only/secret" }) },
   ],
+  "GET /v1/t/{tenant}/channels": [{ none: "a tenant's channels name no agent or job" }],
+  "POST /v1/t/{tenant}/channels/{plugin}/{channel}/messages": [
+    { none: "a message sent out through a channel names no agent or job" },
+  ],
+  // The inbound endpoint takes no key: the channel's own verification is its credential, and an
+  // unverified request to any channel, of any tenant, is refused alike.
+  "POST /v1/t/{tenant}/channels/{plugin}/{channel}": [
+    { none: "unverified, it answers 401 for every channel alike" },
+  ],
   "POST /v1/t/{tenant}/chats": [
     { part: () => ({ method: "POST", path: "/chats", body: json({ agent: hidden.agent, text: "hi" }) }) },
   ],
@@ -545,8 +554,9 @@ describe("the scope matrix", () => {
       const request: Request = { method, path, ...(method === "GET" ? {} : { body: json({}) }) };
       const other = await ask(here, "admin", request, OTHER);
       const none = await ask(here, "admin", request, "nosuch");
-      // The signed webhook takes no key and answers 401 to a bad signature, whichever tenant.
-      const keyed = !template.endsWith("/fire");
+      // The signed webhook and a channel's inbound endpoint take no key and answer 401 to a
+      // request they cannot verify, whichever tenant.
+      const keyed = !template.endsWith("/fire") && template !== "/v1/t/{tenant}/channels/{plugin}/{channel}";
       if (
         (keyed && other.status !== 404) ||
         other.status !== none.status ||

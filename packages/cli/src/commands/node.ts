@@ -153,6 +153,12 @@ export function registerNode(program: Command, out: Output): Command {
             onError: (error) =>
               out.stderr(`oz0: plugin runtimes: ${error instanceof Error ? error.message : String(error)}\n`),
           });
+          // And drains the channels' outbox, keeping their listeners started until it drains.
+          const channels = runtime.channelDrainer({
+            tenant,
+            onError: (error) =>
+              out.stderr(`oz0: channels: ${error instanceof Error ? error.message : String(error)}\n`),
+          });
           const stop = new AbortController();
           const onSignal = () => stop.abort();
           process.once("SIGTERM", onSignal);
@@ -161,6 +167,7 @@ export function registerNode(program: Command, out: Output): Command {
             await worker.start();
             routines.start();
             runtimes.start();
+            channels.start();
             if (out.json)
               out.writeJson({
                 event: "started",
@@ -180,6 +187,7 @@ export function registerNode(program: Command, out: Output): Command {
             if (!stop.signal.aborted) await once(stop.signal, "abort");
             if (!out.json)
               out.stderr(`node ${worker.id} draining: ${worker.inFlight.length} job(s) in flight\n`);
+            await channels.stop();
             await routines.stop();
             await runtimes.stop();
             await worker.drain();

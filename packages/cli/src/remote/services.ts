@@ -340,6 +340,19 @@ export function remoteServices(api: ServerApi): CliServices {
       release: (_caller, id) => api.post<never>(at("record-holds", id, "release")),
       erase: (_caller, subject) => api.post<never>(at("record-erasures"), { json: { subject } }),
     },
+    channels: {
+      list: async () => (await api.get<{ channels: never[] }>(at("channels"))).channels,
+      send: async (_caller, request) => {
+        const [plugin = "", name = ""] = request.channel.split("/");
+        return api.post<{ message: string }>(at("channels", plugin, name, "messages"), {
+          json: {
+            to: request.channelId,
+            ...(request.threadId === undefined ? {} : { thread: request.threadId }),
+            text: request.text,
+          },
+        });
+      },
+    },
     nodes: {
       list: async () => (await api.get<{ nodes: never[] }>(at("nodes"))).nodes,
       pools: async () => (await api.get<{ pools: never[] }>(at("pools"))).pools,

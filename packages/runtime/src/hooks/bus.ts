@@ -63,7 +63,8 @@ const CHANGEABLE: Partial<Record<HookName, readonly string[]>> = {
   pre_child_job: ["input"],
   pre_memory_store: ["entry"],
   pre_agent_communication: ["message"],
-  pre_session_access: ["entry"],
+  // A chat's write may change what it adds; a channel thread being opened, the agent it opens with.
+  pre_session_access: ["entry", "target"],
   pre_sensor_event: ["event"],
 };
 

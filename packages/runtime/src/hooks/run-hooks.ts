@@ -166,7 +166,7 @@ export class RunHooks {
       const outcome = await bus.fire("pre_session_access", this.#sessionFields(input, options.by));
       if (!outcome.ok)
         throw setupFailure("pre_session_access", "the chat's session was not written", outcome.error);
-      input = outcome.payload.entry;
+      if (outcome.payload.kind === "chat") input = outcome.payload.entry;
     }
     if (bus.has("pre_execution")) {
       const outcome = await bus.fire("pre_execution", {

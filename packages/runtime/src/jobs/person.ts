@@ -38,7 +38,7 @@ export class PersonInput {
     if (!this.#bus.has("pre_session_access")) return { ok: true, entry };
     const outcome = await this.#bus.fire("pre_session_access", this.#session(entry, by));
     if (!outcome.ok) return { ok: false, error: outcome.error };
-    return { ok: true, entry: outcome.payload.entry };
+    return { ok: true, entry: outcome.payload.kind === "chat" ? outcome.payload.entry : entry };
   }
 
   /** The session was written: post_session_access. Returns what its handlers recorded. */

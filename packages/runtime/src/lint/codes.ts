@@ -206,6 +206,14 @@ export const LINT_CODES = {
     severity: "warning",
     summary: "An agent lists a node label its plugin's labels: already require.",
   },
+  "OZ-S040": {
+    severity: "error",
+    summary: "A routine is fired by a channel of its own plugin that the code does not register.",
+  },
+  "OZ-S042": {
+    severity: "error",
+    summary: "A channel says it supports notifications, which oz0 does not send channels yet.",
+  },
   "OZ-S043": {
     severity: "error",
     summary: "An admin spec's schema is not a JSON Schema oz0 can check, so no config could be set.",

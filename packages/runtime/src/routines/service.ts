@@ -289,6 +289,38 @@ export class Routines {
     return this.#fired(request.tenant, def, result);
   }
 
+  /**
+   * A message channel `channel` (`<plugin>/<channel>`) received: fires each routine of the tenant
+   * whose event is `channel:<channel>`, once per message (`key`), with `input` as its job's input.
+   */
+  async channelMessage(
+    tenant: string,
+    channel: string,
+    key: string,
+    input: unknown,
+  ): Promise<{ routine: string; result: FireResult }[]> {
+    const fired: { routine: string; result: FireResult }[] = [];
+    for (const def of await tenantRoutines(this.#deps.store, tenant)) {
+      const event = eventOf(def);
+      if (
+        event === undefined ||
+        !("kind" in event) ||
+        event.kind !== "channel" ||
+        event.channel !== channel
+      ) {
+        continue;
+      }
+      // An inbound channel message is a verified webhook: its fire's key names the message.
+      const result = await fireRoutine(this.#deps, tenant, def, {
+        key: `channel:${key}`,
+        cause: "webhook",
+        input,
+      });
+      fired.push({ routine: def.address, result });
+    }
+    return fired;
+  }
+
   async #setPaused(caller: Caller, name: string, paused: boolean): Promise<RoutineView> {
     requireRole(caller, "operator", `${paused ? "pause" : "resume"} routine ${name}`);
     const def = await this.#find(caller, name);

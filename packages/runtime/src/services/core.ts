@@ -5,6 +5,7 @@ import { isOz0Error, Oz0Error } from "@oz0/sdk";
 import type { Audit } from "../audit/index.js";
 import { type Caller, requireRole } from "../callers/index.js";
 import type { Catalog } from "../catalog/index.js";
+import type { ChannelHost } from "../channels/index.js";
 import type { Identity } from "../identity/index.js";
 import type { Approvals, JobEngine, JobView } from "../jobs/index.js";
 import { jobNotFound } from "../jobs/index.js";
@@ -33,6 +34,7 @@ export interface ServiceDeps {
   readonly mcp: McpManager;
   readonly proposals: SkillProposals;
   readonly routines: Routines;
+  readonly channels: ChannelHost;
   readonly identity: Identity;
   readonly audit: Audit;
   readonly pluginRuntimes: PluginRuntimes;

@@ -301,22 +301,39 @@ export class ChatService {
   ): Promise<ChatTurn> {
     const tenant = this.#core.check(caller, "chat.say");
     const { jobs } = this.#core.deps;
-    let id: string;
-    if (message.job === undefined) {
-      id = (await this.#jobs.start(caller, { agent: message.agent, input: message.text, mode: "chat" })).id;
-    } else {
-      id = message.job;
-      await this.#core.change(caller, "chat.say", id, async () => {
-        await this.#core.job(caller, id);
-        return jobs.say(id, message.text, caller.actor, { tenant });
-      });
-    }
+    const { id } = await this.post(caller, message);
     const view = await jobs.run(id, { ...watch, tenant, follow: true });
     const waitsForChat = view.status === "waiting" && view.waitingFor?.kind === "chat";
     const card = waitsForChat || view.status === "succeeded" ? await jobs.card(id, tenant) : undefined;
     const last = (await jobs.events(id, { tenant })).findLast((entry) => entry.kind === "model_call");
     const answer = last?.kind === "model_call" ? (last.data.text ?? last.data.output ?? null) : null;
     return { view, card, answer };
+  }
+
+  /**
+   * The person's next message, left queued for a worker to answer (a channel's thread): the first
+   * starts the chat's job of `agent`, each later one goes to job `job`. `chat: false` starts a
+   * job of mode run instead, for a message that belongs to no conversation.
+   */
+  async post(
+    caller: Caller,
+    message: {
+      readonly agent: string;
+      readonly job?: string | undefined;
+      readonly text: string;
+      readonly chat?: boolean | undefined;
+    },
+  ): Promise<JobView> {
+    const tenant = this.#core.check(caller, "chat.post");
+    const id = message.job;
+    if (id === undefined) {
+      const mode = message.chat === false ? "run" : "chat";
+      return this.#jobs.start(caller, { agent: message.agent, input: message.text, mode });
+    }
+    return this.#core.change(caller, "chat.post", id, async () => {
+      await this.#core.job(caller, id);
+      return this.#core.deps.jobs.say(id, message.text, caller.actor, { tenant });
+    });
   }
 
   /** Ends the chat: its job succeeds with its last answer. */

@@ -5,6 +5,7 @@
 
 import { AuditService } from "./audit.js";
 import { CatalogService, PluginsService } from "./catalog.js";
+import { ChannelsService } from "./channels.js";
 import { type ChangeListener, ServiceCore, type ServiceDeps } from "./core.js";
 import { ApprovalsService, InventoryService, KillSwitchesService, PolicyService } from "./governance.js";
 import { IdentityService } from "./identity.js";
@@ -41,6 +42,7 @@ export class Services {
   readonly remote: RemoteService;
   readonly skills: SkillsService;
   readonly routines: RoutinesService;
+  readonly channels: ChannelsService;
   readonly records: RecordsService;
   readonly nodes: NodesService;
   readonly identity: IdentityService;
@@ -67,6 +69,7 @@ export class Services {
     this.remote = new RemoteService(core);
     this.skills = new SkillsService(core);
     this.routines = new RoutinesService(core);
+    this.channels = new ChannelsService(core);
     this.records = new RecordsService(core);
     this.nodes = new NodesService(core);
     this.identity = new IdentityService(core);

@@ -519,6 +519,48 @@ export interface PluginRuntimesTable {
   updated_at: EpochMs;
 }
 
+/** Where a channel message is on its way from arrival to delivery (migration 18). */
+export const CHANNEL_MESSAGE_STATES = ["inbound", "answering", "delivering", "delivered", "failed"] as const;
+export type ChannelMessageState = (typeof CHANNEL_MESSAGE_STATES)[number];
+
+/** A message a channel received, and its answer's delivery: the channels' outbox. */
+export interface ChannelMessagesTable {
+  id: string;
+  tenant: string;
+  plugin: string;
+  channel: string;
+  /** The surface's event id, else the body's SHA-256: unique per channel, so a replay is stored once. */
+  event_key: string;
+  /** `["<channelId>","<threadId>"]` (JSON); null for a message outside any thread (each its own job). */
+  thread_key: string | null;
+  /** The SurfaceEnvelope, JSON. */
+  envelope: Json;
+  state: ChannelMessageState;
+  /** The job whose answer this row delivers. */
+  job: string | null;
+  /** The answer is what the job wrote after this seq. */
+  after_seq: Generated<number>;
+  /** The SurfaceResponse to deliver, JSON, fixed before the first attempt. */
+  response: Json | null;
+  attempts: Generated<number>;
+  next_at: EpochMs;
+  lease_owner: string | null;
+  lease_until: EpochMs | null;
+  last_error: string | null;
+  created_at: EpochMs;
+  updated_at: EpochMs;
+}
+
+/** The conversation of a channel's thread: the chat job its messages are the turns of. */
+export interface ChannelThreadsTable {
+  tenant: string;
+  plugin: string;
+  channel: string;
+  thread_key: string;
+  job: string;
+  updated_at: EpochMs;
+}
+
 export interface Database {
   tenants: TenantsTable;
   plugins: PluginsTable;
@@ -551,6 +593,8 @@ export interface Database {
   record_holds: RecordHoldsTable;
   plugin_pools: PluginPoolsTable;
   plugin_runtimes: PluginRuntimesTable;
+  channel_messages: ChannelMessagesTable;
+  channel_threads: ChannelThreadsTable;
   oz0_migrations: MigrationsTable;
 }
 
@@ -562,6 +606,7 @@ export type PartRow = Selectable<PartsTable>;
 export type NewPart = Insertable<PartsTable>;
 export type JobRow = Selectable<JobsTable>;
 export type WorkerRow = Selectable<WorkersTable>;
+export type ChannelMessageRow = Selectable<ChannelMessagesTable>;
 export type PluginPoolRow = Selectable<PluginPoolsTable>;
 export type RoutineFireRow = Selectable<RoutineFiresTable>;
 export type NewJob = Insertable<JobsTable>;

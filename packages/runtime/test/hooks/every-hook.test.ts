@@ -361,7 +361,8 @@ describe("the hook points on a person's input, a chat's answers and messages bet
         host.addHook({
           name: "chat",
           build: () => ({
-            pre_session_access: (p) => (typeof p.entry === "string" ? { entry: `${p.entry}!` } : undefined),
+            pre_session_access: (p) =>
+              p.kind === "chat" && typeof p.entry === "string" ? { entry: `${p.entry}!` } : undefined,
             user_input: (p) => {
               if (p.content.includes("secret")) throw new PolicyViolation("dlp", "No secrets in chats");
               return { content: p.content.toUpperCase() };

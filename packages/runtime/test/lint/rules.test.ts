@@ -368,6 +368,22 @@ const CASES: readonly RuleCase[] = [
     ],
   },
   {
+    code: "OZ-S040",
+    triggers: "refuses a routine fired by a channel of its own plugin that the code does not register",
+    passes: "accepts a routine fired by a channel the code registers",
+    lines: [
+      "plugin.yaml:14:12 error OZ-S040 routine on-message is fired by the channel inbox/slak, which this plugin does not register (its channels: slack); name one it registers",
+    ],
+  },
+  {
+    code: "OZ-S042",
+    triggers: "refuses a channel that says it supports notifications, which oz0 does not send",
+    passes: "accepts a channel that only answers the messages it receives",
+    lines: [
+      "plugin.yaml:4:7 error OZ-S042 the channel pager says it supports notifications, which this oz0 does not send channels yet; leave supportsNotifications out (a channel answers the messages it receives)",
+    ],
+  },
+  {
     code: "OZ-S043",
     triggers: "refuses an admin spec whose schema is not a JSON Schema oz0 can check",
     passes: "accepts an admin spec with a JSON Schema",

@@ -2,6 +2,7 @@
 // oz0: an adapter turns a surface's raw event into a SurfaceEnvelope, and delivers the
 // answer back. Registered with the host, an adapter is a channel named by its surfaceType.
 import { Oz0Error } from "../errors/index.js";
+import type { ChannelRequest, ChannelVerdict } from "../host/specs.js";
 import { CapabilityContract } from "./base.js";
 
 /** A file attached to a message; surfaces add their own fields. */
@@ -84,8 +85,19 @@ export abstract class SurfaceAdapter extends CapabilityContract {
 
   abstract readonly surfaceType: string;
 
-  /** Converts a raw surface event into an envelope. */
+  /**
+   * Converts a raw surface event into an envelope; over HTTP, `raw` is the verified
+   * `ChannelRequest` (headers, body, receivedAt).
+   */
   abstract ingest(raw: unknown): SurfaceEnvelope | Promise<SurfaceEnvelope>;
+
+  /**
+   * Checks an inbound HTTP request (a `ChannelRequest`) is the surface's own. Left as it is, the
+   * adapter receives nothing over HTTP: its endpoint refuses every request.
+   */
+  verify(_request: ChannelRequest): ChannelVerdict | Promise<ChannelVerdict> {
+    return { ok: false, reason: `the ${this.surfaceType} adapter verifies no HTTP requests` };
+  }
 
   /** Sends the agent's response back to where the envelope came from. */
   abstract deliver(envelope: SurfaceEnvelope, response: SurfaceResponse): void | Promise<void>;

@@ -66,6 +66,7 @@ export type {
   PreToolCallPayload,
   PromptSection,
   RestorePayload,
+  SensorEvent,
   SensorEventFields,
   SessionAccessFields,
   TokenUsage,

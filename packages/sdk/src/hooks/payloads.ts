@@ -301,43 +301,89 @@ export interface PostAgentCommunicationPayload
   extends HookPayloadBase<"post_agent_communication">,
     AgentCommunicationFields {}
 
-/** A chat session's state (its conversation, kept as the chat job's history) read or written. */
-export interface SessionAccessFields {
-  /** The session: the chat's job ID. */
-  readonly session: string;
-  /** `chat` for `oz0 chat`, the console's and the API's chats. */
-  readonly kind: "chat";
-  /** `read`: the session is taken up for its next turn; `write`: a person's message is added, or the session ended. */
-  readonly access: "read" | "write";
-  /** What a write adds: the person's message, or `{ end: true }`. */
-  readonly entry?: unknown;
-  readonly by?: string;
+/**
+ * An inbound event as hooks see it: a channel's message, every field of its SurfaceEnvelope.
+ */
+export interface SensorEvent {
+  readonly surfaceType: string;
+  readonly channelId: string;
+  readonly senderId: string;
+  readonly threadId: string;
+  readonly content: string;
+  readonly attachments: readonly SurfaceAttachment[];
+  readonly metadata: Readonly<Record<string, unknown>>;
 }
 
-export interface PreSessionAccessPayload extends HookPayloadBase<"pre_session_access">, SessionAccessFields {}
+/**
+ * An event from outside that oz0 is about to handle, or handled: a routine's signed webhook
+ * (`sensor: "webhook"`) or a channel's verified message (`sensor: "channel"`).
+ */
+export type SensorEventFields =
+  | {
+      readonly sensor: "webhook";
+      /** Where it came in: `routine:<plugin>/<routine>`. */
+      readonly source: string;
+      /** The webhook's body, which becomes the routine's job's input. */
+      readonly event: unknown;
+    }
+  | {
+      readonly sensor: "channel";
+      /** Where it came in: the channel, `<plugin>/<channel>`. */
+      readonly source: string;
+      /** The message; a handler may return a changed one (checked as any envelope is). */
+      readonly event: SensorEvent;
+    };
 
-export interface PostSessionAccessPayload
-  extends HookPayloadBase<"post_session_access">,
-    SessionAccessFields {}
+export type PreSensorEventPayload = HookPayloadBase<"pre_sensor_event"> & SensorEventFields;
 
-/** An event from outside that oz0 is about to handle, or handled: a routine's signed webhook. */
-export interface SensorEventFields {
-  /** What kind of sensor took it: `webhook` for a routine's webhook (`event: webhook`). */
-  readonly sensor: "webhook";
-  /** Where it came in: `routine:<plugin>/<routine>`. */
-  readonly source: string;
-  /** What it carries: the webhook's body, which becomes the routine's job's input. */
-  readonly event: unknown;
-}
+export type PostSensorEventPayload = HookPayloadBase<"post_sensor_event"> &
+  SensorEventFields & {
+    /**
+     * What handling it did: a routine's fire outcome (`started`, `queued`, `skipped`, …), or a
+     * channel's `accepted` (stored, to be answered), `duplicate` (stored before) or `refused`.
+     */
+    readonly outcome: string;
+    /** The job it started, when it started one. */
+    readonly job?: string;
+  };
 
-export interface PreSensorEventPayload extends HookPayloadBase<"pre_sensor_event">, SensorEventFields {}
+/**
+ * A session's state read or written: a chat's (its conversation, kept as the chat job's
+ * history), or a channel thread's (the conversation its messages carry on).
+ */
+export type SessionAccessFields =
+  | {
+      /** `chat` for `oz0 chat`, the console's and the API's chats. */
+      readonly kind: "chat";
+      /** The session: the chat's job ID. */
+      readonly session: string;
+      /** `read`: the session is taken up for its next turn; `write`: a person's message is added, or the session ended. */
+      readonly access: "read" | "write";
+      /** What a write adds: the person's message, or `{ end: true }`; a handler may change it. */
+      readonly entry?: unknown;
+      readonly by?: string;
+    }
+  | {
+      readonly kind: "channel";
+      /** The session: a channel thread's key, `["<channelId>","<threadId>"]` as JSON. */
+      readonly session: string;
+      readonly surface: string;
+      /** The channel, `<plugin>/<channel>`. */
+      readonly channel: string;
+      readonly channelId: string;
+      readonly threadId: string;
+      readonly senderId: string;
+      /** The agent the session is with, `<plugin>/<agent>`; on `open`, a handler may send it to another. */
+      readonly target: string;
+      /** `open`: its first message starts the chat; `continue`: the next turn of job `job`. */
+      readonly access: "open" | "continue";
+      /** The thread's chat job, once opened or continued. */
+      readonly job?: string;
+    };
 
-export interface PostSensorEventPayload extends HookPayloadBase<"post_sensor_event">, SensorEventFields {
-  /** What handling it did: the routine's fire outcome (`started`, `queued`, `skipped`, …). */
-  readonly outcome: string;
-  /** The job it started, when it started one. */
-  readonly job?: string;
-}
+export type PreSessionAccessPayload = HookPayloadBase<"pre_session_access"> & SessionAccessFields;
+
+export type PostSessionAccessPayload = HookPayloadBase<"post_session_access"> & SessionAccessFields;
 
 /** A change to the tenant's object model: a versioned record (`ctx.records`) written or removed. */
 export interface ObjectModelEventPayload extends HookPayloadBase<"object_model_event"> {
@@ -415,8 +461,9 @@ export interface HookChangeMap {
   pre_agent_handoff: Pick<PreAgentHandoffPayload, "input">;
   pre_memory_store: Pick<PreMemoryStorePayload, "entry">;
   pre_agent_communication: Pick<PreAgentCommunicationPayload, "message">;
-  pre_session_access: Pick<PreSessionAccessPayload, "entry">;
-  pre_sensor_event: Pick<PreSensorEventPayload, "event">;
+  /** `entry` for a chat's write; `target` for a channel thread being opened. */
+  pre_session_access: { readonly entry?: unknown; readonly target?: string };
+  pre_sensor_event: { readonly event: unknown };
 }
 
 export type HookChanges<H extends HookName> = H extends keyof HookChangeMap

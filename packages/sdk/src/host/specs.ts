@@ -268,11 +268,51 @@ export interface ChannelNotification {
   readonly level?: "info" | "warning" | "error";
 }
 
+/**
+ * A request to the channel's inbound endpoint (`POST /v1/t/{tenant}/channels/{plugin}/{channel}`)
+ * exactly as it arrived: no API key is asked for, so `verify` is its only credential.
+ */
+export interface ChannelRequest {
+  /** The headers, names in lower case. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The body's exact bytes as text: a signature covers these. */
+  readonly body: string;
+  /** When it arrived, epoch ms by the database's clock: what a timestamp window is checked against. */
+  readonly receivedAt: number;
+}
+
+/** Whether a request is the surface's own: refused ones are answered UNAUTHENTICATED with `reason`. */
+export type ChannelVerdict = { readonly ok: true } | { readonly ok: false; readonly reason: string };
+
+/** What the endpoint answers at once for an event that is no message (a handshake such as Slack's url_verification). */
+export interface ChannelReply {
+  readonly reply: unknown;
+}
+
 /** A built channel; a SurfaceAdapter is one. */
 export interface Channel {
-  /** Turns a raw outside event into an envelope; `undefined` ignores the event. */
-  ingest?(raw: unknown): Awaitable<SurfaceEnvelope | undefined>;
+  /**
+   * Checks an inbound request's signature (and timestamp window) against the channel's config.
+   * A channel without it receives nothing over HTTP: its endpoint refuses every request.
+   */
+  verify?(request: ChannelRequest): Awaitable<ChannelVerdict>;
+  /**
+   * Turns a raw outside event (a verified `ChannelRequest`, or what a started adapter hands
+   * over) into an envelope; a `ChannelReply` answers a handshake; `undefined` ignores the event.
+   */
+  ingest?(raw: unknown): Awaitable<SurfaceEnvelope | ChannelReply | undefined>;
   deliver(envelope: SurfaceEnvelope, response: SurfaceResponse): Awaitable<void>;
+  /**
+   * The agent (`<plugin>/<agent>`) the channel's messages talk to: a thread is one chat with it.
+   * Left out, messages only fire the routines of `event: channel:<plugin>/<channel>`.
+   */
+  readonly agent?: string;
+  /**
+   * Who a sender is in oz0: the surface's sender ID to an oz0 user name. A decision or answer
+   * sent from the channel acts as that user's membership, and one from a sender not listed is
+   * refused.
+   */
+  readonly members?: Readonly<Record<string, string>>;
   notify?(notification: ChannelNotification): Awaitable<void>;
   start?(ctx: SurfaceStartContext): Awaitable<void>;
   stop?(): Awaitable<void>;

@@ -59,6 +59,7 @@ export {
 export {
   CAPABILITY_KINDS,
   type CapabilityKind,
+  CHANNEL_EVENT,
   cronProblem,
   identityCovers,
   JOB_ENDED_EVENT,

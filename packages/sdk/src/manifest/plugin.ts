@@ -235,14 +235,29 @@ export const ROUTINE_ROLES = ["runner", "approver", "operator", "admin"] as cons
 export const WEBHOOK_EVENT = "webhook";
 /** `event: job.ended:<agent>`: a job of that agent (or flow) ending fires the routine. */
 export const JOB_ENDED_EVENT = "job.ended:";
+/** `event: channel:<plugin>/<channel>`: each message a channel receives fires the routine (docs/channels.md). */
+export const CHANNEL_EVENT = "channel:";
+
+const CHANNEL_TARGET = /^[a-z0-9][a-z0-9-]*\/[A-Za-z0-9][A-Za-z0-9_-]*$/;
 
 const JOB_ENDED_TARGET = /^(?:[a-z0-9][a-z0-9-]*\/)?[A-Za-z0-9][A-Za-z0-9_-]*$/;
 
 /** What an event names, or why it names nothing oz0 fires. */
 export function routineEvent(
   event: string,
-): { kind: "webhook" } | { kind: "job.ended"; run: string } | { problem: string } {
+):
+  | { kind: "webhook" }
+  | { kind: "job.ended"; run: string }
+  | { kind: "channel"; channel: string }
+  | { problem: string } {
   if (event === WEBHOOK_EVENT) return { kind: "webhook" };
+  if (event.startsWith(CHANNEL_EVENT)) {
+    const channel = event.slice(CHANNEL_EVENT.length);
+    if (CHANNEL_TARGET.test(channel)) return { kind: "channel", channel };
+    return {
+      problem: `'${event}' names no channel after channel:; write channel:<plugin>/<channel>, such as channel:channels/slack`,
+    };
+  }
   if (event.startsWith(JOB_ENDED_EVENT)) {
     const run = event.slice(JOB_ENDED_EVENT.length);
     if (JOB_ENDED_TARGET.test(run)) return { kind: "job.ended", run };
@@ -251,7 +266,7 @@ export function routineEvent(
     };
   }
   return {
-    problem: `oz0 fires no event '${event}'; an event is webhook (a signed POST) or job.ended:<plugin>/<agent> (a job of that agent ending)`,
+    problem: `oz0 fires no event '${event}'; an event is webhook (a signed POST), job.ended:<plugin>/<agent> (a job of that agent ending) or channel:<plugin>/<channel> (a message the channel receives)`,
   };
 }
 

@@ -374,6 +374,15 @@ describe("routines", () => {
     ]);
   });
 
+  it("takes a channel event, channel:<plugin>/<channel>, and refuses one that names no channel", () => {
+    expect(withHead("routines: [{ name: r, event: 'channel:channels/slack', run: a }]\n").routines).toEqual([
+      { name: "r", event: "channel:channels/slack", run: "a" },
+    ]);
+    expect(problem("routines: [{ name: r, event: 'channel:slack', run: a }]\n").message).toContain(
+      "names no channel after channel:; write channel:<plugin>/<channel>",
+    );
+  });
+
   it("refuses a routine with both schedule and event, or neither", () => {
     expect(
       problem("routines: [{ name: r, schedule: '@daily', event: webhook, run: a }]\n").message,

@@ -5,6 +5,7 @@ import { checkAdmin } from "./admin.js";
 import { checkBuiltins } from "./builtins.js";
 import { checkCapabilities } from "./capabilities.js";
 import { checkCards } from "./cards.js";
+import { checkChannels } from "./channels.js";
 import { checkContract } from "./contract.js";
 import { checkFailureContract } from "./failure-contract.js";
 import { checkHarness } from "./harness.js";
@@ -43,4 +44,5 @@ export const RULES: readonly LintRule[] = [
   checkFailureContract,
   checkRoutines,
   checkLabels,
+  checkChannels,
 ];

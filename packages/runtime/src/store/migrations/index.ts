@@ -16,6 +16,7 @@ import { pluginGrants } from "./014-plugin-grants.js";
 import { nodes } from "./015-nodes.js";
 import { sessions } from "./016-sessions.js";
 import { records } from "./017-records.js";
+import { channels } from "./018-channels.js";
 import { pluginRuntimes } from "./019-plugin-runtimes.js";
 import type { Migration } from "./types.js";
 
@@ -40,5 +41,6 @@ export const MIGRATIONS: readonly Migration[] = [
   nodes,
   sessions,
   records,
+  channels,
   pluginRuntimes,
 ];

@@ -1,0 +1,721 @@
+// Channels end to end, over the built-in channels plugin: a verified inbound event becomes a
+// chat turn (the thread is the conversation) and its answer goes back through the channel's
+// deliver from the outbox; unverified and replayed requests are refused before anything is
+// stored; delivery survives the process dying between the answer and the delivery, retries with
+// backoff, and on PostgreSQL two nodes never deliver one message twice.
+import { createHmac } from "node:crypto";
+import { mkdtemp } from "node:fs/promises";
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { isOz0Error, SurfaceEnvelope } from "@oz0/sdk";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { localAdmin } from "../../src/callers/index.js";
+import { Runtime } from "../../src/runtime.js";
+import { disposeFixtures, engineFixtures } from "../store/engines.js";
+
+const CHANNELS = fileURLToPath(new URL("../../../../plugins/channels", import.meta.url));
+const DESK = join(import.meta.dirname, "../fixtures/channels/desk");
+const DOORMAN = join(import.meta.dirname, "../fixtures/channels/doorman");
+const CLOCKWORK = join(import.meta.dirname, "../fixtures/routines/clockwork");
+const LISTENER = join(import.meta.dirname, "../fixtures/channels/listener");
+const SECRET = "whsec-test-0123456789abcdef";
+const SLACK_SECRET = "slack-signing-secret";
+
+/** A loopback server that records each POST and answers as `answer` says (Slack's wire format by default). */
+async function receiver(
+  answer: (path: string, body: string) => { status: number; body: unknown } = () => ({
+    status: 200,
+    body: { ok: true, ts: "1.2" },
+  }),
+) {
+  const seen: { path: string; headers: IncomingMessage["headers"]; body: string }[] = [];
+  const server: Server = createServer((request, response) => {
+    let body = "";
+    request.on("data", (chunk) => {
+      body += chunk;
+    });
+    request.on("end", () => {
+      seen.push({ path: request.url ?? "", headers: request.headers, body });
+      const { status, body: out } = answer(request.url ?? "", body);
+      response.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(out));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, seen, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+function signed(body: unknown, at = Math.floor(Date.now() / 1000), secret = SECRET) {
+  const text = JSON.stringify(body);
+  const signature = createHmac("sha256", secret).update(`${at}.${text}`).digest("hex");
+  return { body: text, headers: { "x-oz0-timestamp": String(at), "x-oz0-signature": `sha256=${signature}` } };
+}
+
+function slackSigned(body: unknown, at = Math.floor(Date.now() / 1000)) {
+  const text = JSON.stringify(body);
+  const signature = createHmac("sha256", SLACK_SECRET).update(`v0:${at}:${text}`).digest("hex");
+  return {
+    body: text,
+    headers: { "x-slack-request-timestamp": String(at), "x-slack-signature": `v0=${signature}` },
+  };
+}
+
+async function refusal(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected a refusal");
+}
+
+/**
+ * Drains the outbox and runs the tenant's queued jobs until no message waits for its answer or
+ * its first delivery (a delivery waiting out its backoff is left to the test).
+ */
+async function settle(runtime: Runtime, tenant: string): Promise<void> {
+  for (let round = 0; round < 400; round += 1) {
+    const worked = await runtime.channels.drain(tenant);
+    const queued = await runtime.jobs.search({ tenant, status: "queued" });
+    for (const job of queued) await runtime.jobs.run(job.id, { tenant });
+    const rows = await runtime.store.db
+      .selectFrom("channel_messages")
+      .select(["state", "job", "attempts", "after_seq"])
+      .where("tenant", "=", tenant)
+      .where("state", "in", ["inbound", "answering", "delivering"])
+      .execute();
+    let open = 0;
+    for (const row of rows) {
+      if (row.state === "delivering") open += Number(row.attempts) === 0 ? 1 : 0;
+      else if (row.state === "inbound") open += 1;
+      else {
+        // An answer a person is yet to let the job give is no work for the outbox.
+        const job = await runtime.jobs.get(row.job!, tenant);
+        const waits = (await runtime.jobs.events(job.id, { tenant })).findLast(
+          (event) => event.kind === "job_waiting",
+        );
+        const told = waits !== undefined && Number(row.after_seq) >= waits.seq;
+        open += job.status === "waiting" && job.waitingFor?.kind !== "chat" && told ? 0 : 1;
+      }
+    }
+    if (open === 0) return;
+    // A row looked at again later (its job had not come to rest): wait for its recheck.
+    if (worked === 0 && queued.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error("the outbox did not settle");
+}
+
+async function states(runtime: Runtime, tenant: string) {
+  return (
+    await runtime.store.db
+      .selectFrom("channel_messages")
+      .select(["state", "attempts"])
+      .where("tenant", "=", tenant)
+      .orderBy("created_at")
+      .orderBy("id")
+      .execute()
+  ).map((row) => row.state);
+}
+
+async function tenantWith(runtime: Runtime, tenant: string, config: Record<string, unknown>) {
+  await runtime.catalog.install(tenant, CHANNELS);
+  await runtime.catalog.install(tenant, DESK);
+  await runtime.services.pluginConfig.set(localAdmin(tenant), "channels", config);
+}
+
+const engines = engineFixtures();
+afterAll(() => disposeFixtures(engines));
+
+describe.each(engines)("channels on $label", (fixture) => {
+  let runtime: Runtime;
+  let tenants = 0;
+  const fresh = () => `ch-${++tenants}`;
+  beforeAll(async () => {
+    const options = await fixture.fresh();
+    runtime = await Runtime.open({
+      ...options,
+      home: options.home ?? (await mkdtemp(join(tmpdir(), "oz0-channels-"))),
+      defaultPlugins: [],
+    });
+  });
+  afterAll(() => runtime?.close());
+
+  it("webhook: a verified message becomes a chat turn, and the answer is POSTed back signed with the secret", async () => {
+    const out = await receiver(() => ({ status: 200, body: {} }));
+    const tenant = fresh();
+    await tenantWith(runtime, tenant, {
+      webhook: { secret: SECRET, url: `${out.url}/answers`, agent: "desk/helper" },
+    });
+    const message = signed({ id: "m1", channel: "support", sender: "u1", thread: "t1", text: "hello" });
+    const result = await runtime.channels.receive({
+      tenant,
+      plugin: "channels",
+      channel: "webhook",
+      ...message,
+    });
+    expect(result).toMatchObject({ kind: "event", outcome: "accepted" });
+    await settle(runtime, tenant);
+    const answers = out.seen.filter((entry) => entry.path === "/answers");
+    // The routine of event: channel:channels/webhook answers too, from its own job.
+    expect(answers.length).toBe(2);
+    for (const answer of answers) {
+      const at = answer.headers["x-oz0-timestamp"] as string;
+      const expected = createHmac("sha256", SECRET).update(`${at}.${answer.body}`).digest("hex");
+      expect(answer.headers["x-oz0-signature"]).toBe(`sha256=${expected}`);
+      expect(JSON.parse(answer.body)).toMatchObject({ channel: "support", thread: "t1", inReplyTo: "m1" });
+    }
+    const thread = await runtime.store.db
+      .selectFrom("channel_threads")
+      .selectAll()
+      .where("tenant", "=", tenant)
+      .execute();
+    expect(thread).toHaveLength(1);
+    const chat = await runtime.jobs.get(thread[0]!.job, tenant);
+    expect(chat).toMatchObject({ mode: "chat", status: "waiting", agent: "desk/helper" });
+    expect(answers.map((entry) => JSON.parse(entry.body).job)).toContain(chat.id);
+    expect(await states(runtime, tenant)).toEqual(["delivered", "delivered"]);
+    const listed = await runtime.services.channels.list(localAdmin(tenant));
+    expect(listed.find((entry) => entry.channel === "channels/webhook")).toMatchObject({
+      configured: true,
+      notificationsEnabled: false,
+      outbox: { delivered: 2, failed: 0 },
+    });
+    expect(listed.find((entry) => entry.channel === "channels/slack")).toMatchObject({ configured: false });
+    await out.close();
+  });
+
+  it("refuses a bad signature, a replayed timestamp and an unknown channel alike, storing nothing", async () => {
+    const tenant = fresh();
+    await tenantWith(runtime, tenant, {
+      webhook: { secret: SECRET, url: "http://127.0.0.1:9/", agent: "desk/helper" },
+    });
+    const good = signed({ channel: "c", sender: "u", text: "hi" });
+    const bad = { ...good, headers: { ...good.headers, "x-oz0-signature": `sha256=${"0".repeat(64)}` } };
+    const stale = signed({ channel: "c", sender: "u", text: "hi" }, Math.floor(Date.now() / 1000) - 600);
+    const other = signed({ channel: "c", sender: "u", text: "hi" }, undefined, "another-secret-0123456789");
+    for (const request of [bad, stale, other]) {
+      const error = await refusal(
+        runtime.channels.receive({ tenant, plugin: "channels", channel: "webhook", ...request }),
+      );
+      expect(isOz0Error(error, "UNAUTHENTICATED")).toBe(true);
+      expect((error as { data: { reason: string } }).data.reason).toBe("signature");
+    }
+    const unknown = await refusal(
+      runtime.channels.receive({ tenant, plugin: "channels", channel: "nosuch", ...good }),
+    );
+    const unconfigured = await refusal(
+      runtime.channels.receive({ tenant, plugin: "channels", channel: "slack", ...good }),
+    );
+    const noTenant = await refusal(
+      runtime.channels.receive({ tenant: "nosuch", plugin: "channels", channel: "webhook", ...good }),
+    );
+    for (const error of [unknown, unconfigured, noTenant]) {
+      expect(isOz0Error(error, "UNAUTHENTICATED")).toBe(true);
+      expect((error as { data: { reason: string } }).data.reason).toBe("unverified");
+    }
+    expect(await states(runtime, tenant)).toEqual([]);
+    // The same signed event twice within the window is stored once.
+    const once = signed({ id: "dup", channel: "c", sender: "u", text: "hi" });
+    await runtime.channels.receive({ tenant, plugin: "channels", channel: "webhook", ...once });
+    const again = await runtime.channels.receive({ tenant, plugin: "channels", channel: "webhook", ...once });
+    expect(again).toMatchObject({ outcome: "duplicate" });
+    expect(await states(runtime, tenant)).toEqual(["inbound"]);
+  });
+
+  it("slack: answers url_verification, verifies v0 signatures, and a thread's messages are turns of one chat posted with thread_ts", async () => {
+    const slack = await receiver();
+    const tenant = fresh();
+    await tenantWith(runtime, tenant, {
+      slack: { signingSecret: SLACK_SECRET, botToken: "xoxb-test", apiUrl: slack.url, agent: "desk/helper" },
+    });
+    const challenge = slackSigned({ type: "url_verification", challenge: "abc123", token: "x" });
+    expect(
+      await runtime.channels.receive({ tenant, plugin: "channels", channel: "slack", ...challenge }),
+    ).toEqual({
+      kind: "reply",
+      reply: { challenge: "abc123" },
+    });
+    const event = (id: string, ts: string, thread?: string) =>
+      slackSigned({
+        type: "event_callback",
+        team_id: "T1",
+        event_id: id,
+        event: {
+          type: "message",
+          channel: "C1",
+          user: "U1",
+          text: `hi ${id}`,
+          ts,
+          ...(thread ? { thread_ts: thread } : {}),
+        },
+      });
+    await runtime.channels.receive({
+      tenant,
+      plugin: "channels",
+      channel: "slack",
+      ...event("Ev1", "100.1"),
+    });
+    await settle(runtime, tenant);
+    await runtime.channels.receive({
+      tenant,
+      plugin: "channels",
+      channel: "slack",
+      ...event("Ev2", "100.2", "100.1"),
+    });
+    await settle(runtime, tenant);
+    const posts = slack.seen.filter((entry) => entry.path === "/chat.postMessage");
+    expect(posts).toHaveLength(2);
+    for (const post of posts) {
+      expect(post.headers.authorization).toBe("Bearer xoxb-test");
+      expect(JSON.parse(post.body)).toMatchObject({ channel: "C1", thread_ts: "100.1" });
+    }
+    const threads = await runtime.store.db
+      .selectFrom("channel_threads")
+      .selectAll()
+      .where("tenant", "=", tenant)
+      .execute();
+    expect(threads).toHaveLength(1);
+    const events = await runtime.jobs.events(threads[0]!.job, { tenant });
+    expect(events.filter((entry) => entry.kind === "user_message")).toHaveLength(1);
+    // A bot's own message is no one talking to the agent.
+    const own = slackSigned({
+      type: "event_callback",
+      event_id: "Ev3",
+      event: { type: "message", channel: "C1", user: "U1", bot_id: "B1", text: "echo", ts: "100.3" },
+    });
+    expect(
+      await runtime.channels.receive({ tenant, plugin: "channels", channel: "slack", ...own }),
+    ).toMatchObject({
+      outcome: "ignored",
+    });
+    await slack.close();
+  });
+
+  it("answers a thread whose channel names an agent the tenant does not have, rather than retrying it", async () => {
+    const out = await receiver(() => ({ status: 200, body: {} }));
+    const tenant = fresh();
+    await tenantWith(runtime, tenant, {
+      webhook: { secret: SECRET, url: `${out.url}/a`, agent: "desk/nobody" },
+    });
+    await runtime.routines.pause(localAdmin(tenant), "desk/on-message");
+    await runtime.channels.receive({
+      tenant,
+      plugin: "channels",
+      channel: "webhook",
+      ...signed({ channel: "c", sender: "u", thread: "t", text: "hi" }),
+    });
+    await settle(runtime, tenant);
+    expect(JSON.parse(out.seen[0]!.body).text).toMatch(/^refused: .*nobody/);
+    expect(await states(runtime, tenant)).toEqual(["delivered"]);
+    await out.close();
+  });
+
+  it("keeps the channels' secrets out of the stored config and shows them masked", async () => {
+    const tenant = fresh();
+    await tenantWith(runtime, tenant, {
+      webhook: { secret: SECRET, url: "http://127.0.0.1:9/a" },
+      slack: { signingSecret: SLACK_SECRET, botToken: "xoxb-secret-token" },
+    });
+    const rows = await runtime.store.db
+      .selectFrom("settings")
+      .select("value")
+      .where("tenant", "=", tenant)
+      .execute();
+    const stored = rows.map((row) => String(row.value)).join("\n");
+    for (const secret of [SECRET, SLACK_SECRET, "xoxb-secret-token"]) expect(stored).not.toContain(secret);
+    const shown = await runtime.services.pluginConfig.show(localAdmin(tenant), "channels");
+    expect(shown.config).toMatchObject({
+      webhook: { secret: "[redacted]" },
+      slack: { signingSecret: "[redacted]", botToken: "[redacted]" },
+    });
+  });
+
+  it("sends an operator's message out through the channel's outbox", async () => {
+    const out = await receiver(() => ({ status: 200, body: {} }));
+    const tenant = fresh();
+    await tenantWith(runtime, tenant, { webhook: { secret: SECRET, url: `${out.url}/a` } });
+    const sent = await runtime.services.channels.send(localAdmin(tenant), {
+      channel: "channels/webhook",
+      channelId: "ops",
+      threadId: "t-9",
+      text: "deploy done",
+    });
+    await settle(runtime, tenant);
+    expect(JSON.parse(out.seen[0]!.body)).toMatchObject({
+      channel: "ops",
+      thread: "t-9",
+      text: "deploy done",
+    });
+    expect(await states(runtime, tenant)).toEqual(["delivered"]);
+    expect(sent.message).toMatch(/^chm_/);
+    await out.close();
+  });
+
+  it("retries a failed delivery with backoff, then delivers it", async () => {
+    let fail = 2;
+    const out = await receiver(() => (fail-- > 0 ? { status: 503, body: {} } : { status: 200, body: {} }));
+    const tenant = fresh();
+    await tenantWith(runtime, tenant, {
+      webhook: { secret: SECRET, url: `${out.url}/a`, agent: "desk/helper" },
+    });
+    await runtime.routines.pause(localAdmin(tenant), "desk/on-message");
+    await runtime.channels.receive({
+      tenant,
+      plugin: "channels",
+      channel: "webhook",
+      ...signed({ channel: "c", sender: "u", text: "hi" }),
+    });
+    await settle(runtime, tenant);
+    const row = await runtime.store.db
+      .selectFrom("channel_messages")
+      .selectAll()
+      .where("tenant", "=", tenant)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({
+      state: "delivering",
+      attempts: 1,
+      last_error: "the webhook URL answered 503",
+    });
+    // Not before its backoff: the next attempt waits.
+    expect(await runtime.channels.drain(tenant)).toBe(0);
+    await runtime.store.db
+      .updateTable("channel_messages")
+      .set({ next_at: 0 })
+      .where("tenant", "=", tenant)
+      .execute();
+    await runtime.channels.drain(tenant);
+    await runtime.store.db
+      .updateTable("channel_messages")
+      .set({ next_at: 0 })
+      .where("tenant", "=", tenant)
+      .execute();
+    await runtime.channels.drain(tenant);
+    expect(
+      await runtime.store.db
+        .selectFrom("channel_messages")
+        .select(["state", "attempts"])
+        .where("tenant", "=", tenant)
+        .executeTakeFirst(),
+    ).toEqual({ state: "delivered", attempts: 3 });
+    expect(out.seen).toHaveLength(3);
+    await out.close();
+  });
+
+  it("refuses an approval or denial from a sender not mapped to a member of the tenant (deny by default)", async () => {
+    const out = await receiver(() => ({ status: 200, body: {} }));
+    const tenant = fresh();
+    await tenantWith(runtime, tenant, {
+      webhook: { secret: SECRET, url: `${out.url}/a`, members: { u9: "nobody" } },
+    });
+    await runtime.routines.pause(localAdmin(tenant), "desk/on-message");
+    await runtime.channels.receive({
+      tenant,
+      plugin: "channels",
+      channel: "webhook",
+      ...signed({ channel: "c", sender: "stranger", text: "approve ap_123" }),
+    });
+    await runtime.channels.receive({
+      tenant,
+      plugin: "channels",
+      channel: "webhook",
+      ...signed({ channel: "c", sender: "u9", text: "hi", action: { kind: "deny", approval: "ap_123" } }),
+    });
+    await settle(runtime, tenant);
+    const replies = out.seen.map((entry) => JSON.parse(entry.body).text as string).sort();
+    // u9 maps to a user who is no member of the tenant: refused alike, nothing decided.
+    expect(replies).toEqual([
+      `refused: stranger is not mapped to a member of tenant ${tenant}, so it may not approve ap_123.`,
+      `refused: u9 is not mapped to a member of tenant ${tenant}, so it may not deny ap_123.`,
+    ]);
+    await out.close();
+  });
+});
+
+describe("approvals from a channel", () => {
+  it("tells the thread a job waits for approval; a mapped approver's reply decides it, and the answer follows", async () => {
+    const runtime = await Runtime.open({
+      memory: true,
+      home: await mkdtemp(join(tmpdir(), "oz0-channels-approve-")),
+      defaultPlugins: [],
+    });
+    const out = await receiver(() => ({ status: 200, body: {} }));
+    const tenant = "approvals";
+    const root = localAdmin("default", "cli:root");
+    await runtime.identity.createTenant(root, tenant);
+    await runtime.identity.addUser(root, "alice", "correct horse battery staple");
+    await runtime.identity.addUser(root, "bob", "correct horse battery staple");
+    await runtime.identity.addMember(localAdmin(tenant, "cli:root"), { user: "alice", role: "approver" });
+    await runtime.identity.addMember(localAdmin(tenant, "cli:root"), { user: "bob", role: "runner" });
+    await runtime.catalog.install(tenant, CHANNELS);
+    await runtime.catalog.install(tenant, CLOCKWORK);
+    await runtime.services.pluginConfig.set(localAdmin(tenant), "channels", {
+      webhook: {
+        secret: SECRET,
+        url: `${out.url}/a`,
+        agent: "clockwork/reporter",
+        members: { "u-alice": "alice", "u-bob": "bob" },
+      },
+    });
+    await runtime.policy.set(tenant, "ask", "clockwork/notes.write");
+    const say = (sender: string, text: string) =>
+      runtime.channels.receive({
+        tenant,
+        plugin: "channels",
+        channel: "webhook",
+        ...signed({ channel: "ops", sender, thread: "t", text }),
+      });
+    await say("u-alice", "sweep");
+    await settle(runtime, tenant);
+    const texts = () => out.seen.map((entry) => JSON.parse(entry.body).text as string);
+    const [approval] = await runtime.approvals.list(tenant, {});
+    expect(approval).toBeDefined();
+    expect(texts()).toEqual([
+      `job ${approval!.job} waits for approval ${approval!.id}. Reply "approve ${approval!.id}" or "deny ${approval!.id} <reason>".`,
+    ]);
+    // A member without the approver role is refused by the approvals service.
+    await say("u-bob", `approve ${approval!.id}`);
+    await settle(runtime, tenant);
+    expect(texts()[1]).toMatch(/^refused: /);
+    expect((await runtime.approvals.get(tenant, approval!.id)).status).toBe("pending");
+    await say("u-alice", `approve ${approval!.id} looks fine`);
+    await settle(runtime, tenant);
+    expect((await runtime.approvals.get(tenant, approval!.id)).status).toBe("approved");
+    expect(texts().slice(2).sort()).toEqual([`approved ${approval!.id} as user:alice.`, "done"].sort());
+    await out.close();
+    await runtime.close();
+  });
+});
+
+describe("a channel's own listener", () => {
+  interface Seen {
+    started: number;
+    stopped: number;
+    submit?: (envelope: SurfaceEnvelope) => Promise<void>;
+    delivered: { to: string; text: string }[];
+  }
+  const seen = () => (globalThis as { __listener?: Seen }).__listener!;
+
+  it("is started once by reconcile, hands messages in through submit, and is stopped when its plugin is removed", async () => {
+    const runtime = await Runtime.open({
+      memory: true,
+      home: await mkdtemp(join(tmpdir(), "oz0-channels-listener-")),
+      defaultPlugins: [],
+    });
+    const tenant = "listening";
+    await runtime.catalog.install(tenant, DESK);
+    await runtime.catalog.install(tenant, LISTENER);
+    await runtime.routines.pause(localAdmin(tenant), "desk/on-message");
+    await runtime.channels.reconcile(tenant);
+    await runtime.channels.reconcile(tenant);
+    expect(seen()).toMatchObject({ started: 1, stopped: 0 });
+    await seen().submit!(
+      new SurfaceEnvelope({ surfaceType: "pager", channelId: "p", senderId: "ann", content: "hi" }),
+    );
+    await settle(runtime, tenant);
+    expect(seen().delivered).toHaveLength(1);
+    expect(seen().delivered[0]!.to).toBe("ann");
+    await runtime.catalog.remove(tenant, "listener");
+    await runtime.channels.reconcile(tenant);
+    expect(seen()).toMatchObject({ started: 1, stopped: 1 });
+    await runtime.close();
+  });
+
+  it("the drainer beside a worker answers a message by itself, and stops the listeners it started when it stops", async () => {
+    const runtime = await Runtime.open({
+      memory: true,
+      home: await mkdtemp(join(tmpdir(), "oz0-channels-drainer-")),
+      defaultPlugins: [],
+    });
+    const tenant = "draining";
+    await runtime.catalog.install(tenant, DESK);
+    await runtime.catalog.install(tenant, LISTENER);
+    await runtime.routines.pause(localAdmin(tenant), "desk/on-message");
+    const before = { ...seen(), delivered: seen().delivered.length };
+    const worker = runtime.worker({ tenant });
+    const drainer = runtime.channelDrainer({ tenant, pollMs: 20 });
+    await worker.start();
+    drainer.start();
+    while (seen().started === before.started) await new Promise((resolve) => setTimeout(resolve, 20));
+    await seen().submit!(
+      new SurfaceEnvelope({ surfaceType: "pager", channelId: "p", senderId: "bo", content: "hi" }),
+    );
+    while (seen().delivered.length === before.delivered)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(seen().delivered.at(-1)!.to).toBe("bo");
+    await drainer.stop();
+    await worker.drain();
+    expect(seen().stopped).toBe(before.stopped + 1);
+    await runtime.close();
+  });
+});
+
+describe("channels' hook points", () => {
+  let runtime: Runtime;
+  const heard = () => (globalThis as { __channelHooks?: Record<string, unknown>[] }).__channelHooks ?? [];
+  beforeAll(async () => {
+    runtime = await Runtime.open({
+      memory: true,
+      home: await mkdtemp(join(tmpdir(), "oz0-channels-hooks-")),
+      defaultPlugins: [],
+    });
+  });
+  afterAll(() => runtime?.close());
+
+  it("pre_sensor_event refuses or rewrites an inbound event, and post_sensor_event hears each outcome", async () => {
+    const out = await receiver(() => ({ status: 200, body: {} }));
+    const tenant = "sensors";
+    await tenantWith(runtime, tenant, {
+      webhook: { secret: SECRET, url: `${out.url}/a`, agent: "desk/helper" },
+    });
+    await runtime.catalog.install(tenant, DOORMAN);
+    await runtime.routines.pause(localAdmin(tenant), "desk/on-message");
+    heard().length = 0;
+    const refused = await runtime.channels.receive({
+      tenant,
+      plugin: "channels",
+      channel: "webhook",
+      ...signed({ channel: "c", sender: "u", text: "a forbidden word" }),
+    });
+    expect(refused).toMatchObject({
+      outcome: "refused",
+      reason: expect.stringContaining("No forbidden words"),
+    });
+    await runtime.channels.receive({
+      tenant,
+      plugin: "channels",
+      channel: "webhook",
+      ...signed({ channel: "c", sender: "u", text: "ping" }),
+    });
+    const stored = await runtime.store.db
+      .selectFrom("channel_messages")
+      .select("envelope")
+      .where("tenant", "=", tenant)
+      .execute();
+    expect(stored.map((row) => JSON.parse(row.envelope).content)).toEqual(["pong"]);
+    expect(heard().filter((entry) => entry.hook === "post_sensor_event")).toEqual([
+      { hook: "post_sensor_event", outcome: "refused", content: "a forbidden word" },
+      { hook: "post_sensor_event", outcome: "accepted", content: "pong" },
+    ]);
+    await out.close();
+  });
+
+  it("pre_session_access refuses a thread's session, and post_session_access hears it opened and continued", async () => {
+    const out = await receiver(() => ({ status: 200, body: {} }));
+    const tenant = "sessions";
+    await tenantWith(runtime, tenant, {
+      webhook: { secret: SECRET, url: `${out.url}/a`, agent: "desk/helper" },
+    });
+    await runtime.catalog.install(tenant, DOORMAN);
+    await runtime.routines.pause(localAdmin(tenant), "desk/on-message");
+    heard().length = 0;
+    const say = (sender: string, text: string) =>
+      runtime.channels.receive({
+        tenant,
+        plugin: "channels",
+        channel: "webhook",
+        ...signed({ channel: "c", sender, thread: sender, text }),
+      });
+    await say("blocked", "hello");
+    await settle(runtime, tenant);
+    expect(JSON.parse(out.seen[0]!.body).text).toMatch(/^refused: .*This sender may not chat/);
+    expect(
+      await runtime.store.db.selectFrom("channel_threads").selectAll().where("tenant", "=", tenant).execute(),
+    ).toEqual([]);
+    await say("alice", "hello");
+    await settle(runtime, tenant);
+    await say("alice", "again");
+    await settle(runtime, tenant);
+    const sessions = heard().filter((entry) => entry.hook === "post_session_access");
+    expect(sessions.map((entry) => entry.access)).toEqual(["open", "continue"]);
+    expect(sessions[0]!.job).toBe(sessions[1]!.job);
+    expect(sessions[0]!.target).toBe("desk/helper");
+    await out.close();
+  });
+});
+
+describe("channels' outbox across processes", () => {
+  it("delivers an answer the process died before delivering, once a new process drains", async () => {
+    const home = await mkdtemp(join(tmpdir(), "oz0-channels-restart-"));
+    const out = await receiver(() => ({ status: 200, body: {} }));
+    const tenant = "restart";
+    const first = await Runtime.open({ home, defaultPlugins: [] });
+    await tenantWith(first, tenant, {
+      webhook: { secret: SECRET, url: `${out.url}/a`, agent: "desk/helper" },
+    });
+    await first.routines.pause(localAdmin(tenant), "desk/on-message");
+    await first.channels.receive({
+      tenant,
+      plugin: "channels",
+      channel: "webhook",
+      ...signed({ channel: "c", sender: "u", thread: "t", text: "hi" }),
+    });
+    // The turn is posted and answered, then the process dies before the answer is delivered.
+    await first.channels.drain(tenant);
+    for (const job of await first.jobs.search({ tenant, status: "queued" }))
+      await first.jobs.run(job.id, { tenant });
+    expect(await states(first, tenant)).toEqual(["answering"]);
+    await first.close();
+    expect(out.seen).toHaveLength(0);
+    const second = await Runtime.open({ home, defaultPlugins: [] });
+    await settle(second, tenant);
+    expect(out.seen).toHaveLength(1);
+    expect(await states(second, tenant)).toEqual(["delivered"]);
+    await second.close();
+    await out.close();
+  });
+
+  const postgres = engineFixtures().filter((fixture) => fixture.label === "postgres");
+  afterAll(() => disposeFixtures(postgres));
+  it.each(postgres)(
+    "two nodes on $label never deliver one message twice: each row is claimed under a lease",
+    async (fixture) => {
+      const options = await fixture.fresh();
+      const out = await receiver(() => ({ status: 200, body: {} }));
+      // Two processes on one database share its secret key, as OZ0_SECRET_KEY makes them.
+      const home = await mkdtemp(join(tmpdir(), "oz0-ch-nodes-"));
+      const a = await Runtime.open({
+        ...options,
+        home,
+        defaultPlugins: [],
+      });
+      const b = await Runtime.open({
+        ...options,
+        home,
+        defaultPlugins: [],
+      });
+      const tenant = "leases";
+      await tenantWith(a, tenant, { webhook: { secret: SECRET, url: `${out.url}/a`, members: {} } });
+      await a.routines.pause(localAdmin(tenant), "desk/on-message");
+      for (let n = 0; n < 20; n += 1) {
+        await a.channels.receive({
+          tenant,
+          plugin: "channels",
+          channel: "webhook",
+          ...signed({ channel: "c", sender: "u", text: `approve ap_${n}` }),
+        });
+      }
+      await Promise.all([
+        a.channels.drain(tenant),
+        b.channels.drain(tenant),
+        a.channels.drain(tenant),
+        b.channels.drain(tenant),
+      ]);
+      await settle(a, tenant);
+      expect(
+        await a.store.db
+          .selectFrom("channel_messages")
+          .select(["state", "last_error"])
+          .where("state", "!=", "delivered")
+          .execute(),
+      ).toEqual([]);
+      expect(out.seen).toHaveLength(20);
+      expect(new Set(out.seen.map((entry) => entry.body)).size).toBe(20);
+      await a.close();
+      await b.close();
+      await out.close();
+    },
+  );
+});
