@@ -16,6 +16,7 @@ import { pluginGrants } from "./014-plugin-grants.js";
 import { nodes } from "./015-nodes.js";
 import { sessions } from "./016-sessions.js";
 import { records } from "./017-records.js";
+import { catalogVersion } from "./025-catalog-version.js";
 import type { Migration } from "./types.js";
 
 export type { Migration, MigrationContext, MigrationDb } from "./types.js";
@@ -39,4 +40,5 @@ export const MIGRATIONS: readonly Migration[] = [
   nodes,
   sessions,
   records,
+  catalogVersion,
 ];
