@@ -31,8 +31,7 @@ import { TenantSettings } from "../models/index.js";
 import { PluginConfigs } from "../plugin-config/index.js";
 import { type LoadedPlugin, loadPluginDir, pluginRoot } from "../plugin-dir/index.js";
 import { Records } from "../records/index.js";
-import type { Database, Store } from "../store/index.js";
-import { CatalogCache } from "./cache.js";
+import { type Database, type Store, TenantCache } from "../store/index.js";
 import {
   type ReferenceProblem,
   refuseBrokenDependents,
@@ -176,7 +175,7 @@ export class Catalog {
   readonly home: string;
   private readonly installed: InstalledPlugins;
   /** What the look-ups below answered, kept while the tenant's catalog version stands. */
-  private readonly cache: CatalogCache;
+  private readonly cache: TenantCache;
   /** The bundles under the home that this catalog's plugins load from. */
   private readonly bundles: BundleCache;
   private readonly options: CatalogOptions;
@@ -192,7 +191,7 @@ export class Catalog {
     this.options = options;
     this.bundles = new BundleCache(home);
     this.installed = new InstalledPlugins(store, this.bundles);
-    this.cache = new CatalogCache(store.db);
+    this.cache = new TenantCache(store.db, (tenant) => requireTenant(store.db, tenant));
     this.memories = new MemoryProviders(store);
     this.records = new Records(store);
     this.configs = new PluginConfigs(store, home, (tenant, plugin) => this.loadInstalled(tenant, plugin));
@@ -534,7 +533,13 @@ export class Catalog {
 
   /** The tenant admin's grant of `plugin`'s `uses:`, as stored now; undefined when it has none. */
   tenantGrant(tenant: string, plugin: string): Promise<TenantGrant | undefined> {
-    return this.cache.get(tenant, `grant\0${plugin}`, () => readGrant(this.store.db, tenant, plugin));
+    // A tenant that does not exist has no grants; it is not refused here.
+    return this.cache.get(
+      tenant,
+      `grant\0${plugin}`,
+      () => readGrant(this.store.db, tenant, plugin),
+      async () => {},
+    );
   }
 
   /** The plugins of `tenant` that define tool `toolId`: more than one is a clash, and none runs. */

@@ -108,3 +108,4 @@ export {
   type StoreOptions,
   storeOptionsFromEnv,
 } from "./store.js";
+export { TenantCache } from "./tenant-cache.js";

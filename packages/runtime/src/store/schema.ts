@@ -50,7 +50,7 @@ export interface TenantsTable {
   created_at: EpochMs;
   /** Moves on with every change of the tenant's tool policy or kill switches (migration 4). */
   governance_version: Generated<number>;
-  /** Moves on with every change of the tenant's plugins, parts or grants (migration 25's triggers). */
+  /** Moves on with every change of the tenant's plugins, parts, grants or settings (migration 25's triggers). */
   catalog_version: Generated<number>;
 }
 

@@ -1,5 +1,6 @@
 // Migration 25: a tenant's catalog version, which moves on with every change of what a job's
-// set-up resolves from the store (its installed plugins, their parts, the admin's grants), so a
+// set-up resolves from the store (its installed plugins, their parts, the admin's grants, its
+// settings: model aliases, providers, prices, secrets), so a
 // process may keep what it resolved for as long as the version stands. The database moves it
 // itself, by triggers on those tables in the statement that makes the change: no writer, in this
 // process or another, can change the catalog and leave the version where it was.
@@ -11,8 +12,8 @@ import type { Migration, MigrationDb } from "./types.js";
 
 const HOUR_MS = 3_600_000;
 
-/** The tables whose rows a job's set-up reads through the catalog; each row has its tenant. */
-const CATALOG_TABLES = ["plugins", "parts", "plugin_grants"] as const;
+/** The tables whose rows a job's set-up reads (catalog and settings); each row has its tenant. */
+const CATALOG_TABLES = ["plugins", "parts", "plugin_grants", "settings"] as const;
 
 export const catalogVersion: Migration = {
   version: 25,

@@ -1,12 +1,11 @@
-// What the catalog resolved for a tenant, kept while the tenant's catalog version stands. Every
-// change of its plugins, parts or grants moves the version on (migration 25's triggers, in the
-// statement that makes the change, from whatever process), and every look-up reads the version
-// first: one statement where the look-up itself was two or three, and no answer outlives the
-// catalog it came from. A version read before a change and data read after it keeps the newer
+// What was read of a tenant's catalog and settings, kept while the tenant's catalog version
+// stands. Every change of its plugins, parts, grants or settings moves the version on (migration
+// 25's triggers, in the statement that makes the change, from whatever process), and every
+// look-up reads the version first: one statement where the look-up itself was one to three, and
+// no answer outlives the rows it came from. A version read before a change and data read after it keeps the newer
 // data under the older version, which the next look-up drops; the other way round cannot happen.
 import { CompiledQuery, type Kysely } from "kysely";
-import type { Database } from "../store/index.js";
-import { checkTenantName, requireTenant } from "./tenants.js";
+import type { Database } from "./schema.js";
 
 interface Entry {
   readonly version: number;
@@ -16,13 +15,19 @@ interface Entry {
 /** Tenants whose answers are kept; a process serving more drops the least recently used. */
 const TENANTS_KEPT = 256;
 
-export class CatalogCache {
+export class TenantCache {
   readonly #db: Kysely<Database>;
+  readonly #missing: (tenant: string) => Promise<void>;
   readonly #versionSql: string;
   readonly #tenants = new Map<string, Entry>();
 
-  constructor(db: Kysely<Database>) {
+  /**
+   * `missing` is heard of a tenant with no row: it throws the caller's refusal, or returns, and
+   * the look-up then runs without being kept.
+   */
+  constructor(db: Kysely<Database>, missing: (tenant: string) => Promise<void> = async () => {}) {
     this.#db = db;
+    this.#missing = missing;
     this.#versionSql = db
       .selectFrom("tenants")
       .select("catalog_version")
@@ -31,11 +36,20 @@ export class CatalogCache {
   }
 
   /**
-   * `load()`'s answer for `key` in `tenant`, kept until the tenant's catalog changes; a tenant
-   * that does not exist is refused as `requireTenant` refuses it. A failed load is not kept.
+   * `load()`'s answer for `key` in `tenant`, kept until the tenant's version moves. A failed load
+   * is not kept. `missing` overrides the constructor's for this look-up.
    */
-  async get<T>(tenant: string, key: string, load: () => Promise<T>): Promise<T> {
+  async get<T>(
+    tenant: string,
+    key: string,
+    load: () => Promise<T>,
+    missing: (tenant: string) => Promise<void> = this.#missing,
+  ): Promise<T> {
     const entry = await this.#entry(tenant);
+    if (entry === undefined) {
+      await missing(tenant);
+      return load();
+    }
     const kept = entry.answers.get(key) as Promise<T> | undefined;
     if (kept !== undefined) return kept;
     const loading = load();
@@ -46,17 +60,14 @@ export class CatalogCache {
     return loading;
   }
 
-  async #entry(tenant: string): Promise<Entry> {
-    checkTenantName(tenant);
+  async #entry(tenant: string): Promise<Entry | undefined> {
     const { rows } = await this.#db.executeQuery<{ catalog_version: number }>(
       CompiledQuery.raw(this.#versionSql, [tenant]),
     );
     const row = rows[0];
     if (row === undefined) {
       this.#tenants.delete(tenant);
-      // Refused as a missing tenant is, unless it was made since.
-      await requireTenant(this.#db, tenant);
-      return this.#entry(tenant);
+      return undefined;
     }
     const version = Number(row.catalog_version);
     const kept = this.#tenants.get(tenant);

@@ -1,22 +1,23 @@
-// The catalog keeps what it resolved for a tenant while the tenant's catalog version stands, and
-// that version moves with every change of the tenant's plugins, parts and grants, whoever makes
-// it: here a second process (a second store and catalog on the same database) and statements
-// written past the catalog altogether.
+// The catalog and the settings keep what they read of a tenant while the tenant's catalog version
+// stands, and that version moves with every change of the tenant's plugins, parts, grants and
+// settings, whoever makes it: here a second process (a second store on the same database) and
+// statements written past the catalog altogether.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { Catalog } from "../../src/catalog/index.js";
+import { TenantSettings } from "../../src/models/index.js";
 import { openStore, type Store } from "../../src/store/index.js";
-import { disposeFixtures, engineFixtures } from "../store/engines.js";
-import { plugin, refusal, writePast } from "./helpers.js";
+import { plugin, refusal, writePast } from "../catalog/helpers.js";
+import { disposeFixtures, engineFixtures } from "./engines.js";
 
 const fixtures = engineFixtures().filter((fixture) => fixture.persistent);
 afterAll(() => disposeFixtures(fixtures));
 
 const AGENT = "github/oz0-github";
 
-describe.each(fixtures)("the catalog's kept answers on $label", (fixture) => {
+describe.each(fixtures)("what is kept of a tenant on $label", (fixture) => {
   /** Two catalogs over one database, as two processes on one home or server. */
   async function twoProcesses(): Promise<{
     here: Catalog;
@@ -89,6 +90,42 @@ describe.each(fixtures)("the catalog's kept answers on $label", (fixture) => {
     }
   });
 
+  it("a setting changed or removed by another process is read as it is now", async () => {
+    const { there, stores, done } = await twoProcesses();
+    const [here, elsewhere] = stores.map((store) => new TenantSettings(store.db, store.clockSql)) as [
+      TenantSettings,
+      TenantSettings,
+    ];
+    try {
+      await there.install("t", plugin("github"));
+      await elsewhere.put("t", "model.fast", "openai:gpt-4.1-mini");
+      expect(await here.get("t", "model.fast")).toBe("openai:gpt-4.1-mini");
+      expect(await here.list("t", "model.")).toEqual([["fast", "openai:gpt-4.1-mini"]]);
+      await elsewhere.put("t", "model.fast", "anthropic:claude-haiku-4-5");
+      expect(await here.get("t", "model.fast")).toBe("anthropic:claude-haiku-4-5");
+      expect(await here.list("t", "model.")).toEqual([["fast", "anthropic:claude-haiku-4-5"]]);
+      await elsewhere.delete("t", "model.fast");
+      expect(await here.get("t", "model.fast")).toBeUndefined();
+      expect(await here.list("t", "model.")).toEqual([]);
+    } finally {
+      await done();
+    }
+  });
+
+  it("each read of a kept setting gets a value of its own", async () => {
+    const { there, stores, done } = await twoProcesses();
+    const settings = new TenantSettings(stores[0]!.db, stores[0]!.clockSql);
+    try {
+      await there.install("t", plugin("github"));
+      await settings.put("t", "provider.local", { baseUrl: "http://127.0.0.1:1" });
+      const first = await settings.get<{ baseUrl: string }>("t", "provider.local");
+      first!.baseUrl = "changed by its reader";
+      expect(await settings.get("t", "provider.local")).toEqual({ baseUrl: "http://127.0.0.1:1" });
+    } finally {
+      await done();
+    }
+  });
+
   it("a tenant that does not exist is refused as before, with the closest name", async () => {
     const { here, there, done } = await twoProcesses();
     try {
@@ -100,7 +137,7 @@ describe.each(fixtures)("the catalog's kept answers on $label", (fixture) => {
     }
   });
 
-  it("the version moves on with each insert, update and delete of plugins, parts and grants, and nothing else", async () => {
+  it("the version moves on with each insert, update and delete of plugins, parts, grants and settings, and nothing else", async () => {
     const { there, stores, done } = await twoProcesses();
     const db = stores[0]!.db;
     const version = async () =>
@@ -132,6 +169,16 @@ describe.each(fixtures)("the catalog's kept answers on $label", (fixture) => {
         db.updateTable("plugin_grants").set({ granted_by: "x" }).where("tenant", "=", "t").execute(),
       );
       await moves(() => db.deleteFrom("plugin_grants").where("tenant", "=", "t").execute());
+      await moves(() =>
+        db
+          .insertInto("settings")
+          .values({ tenant: "t", key: "model.x", value: '"test"', updated_at: 1 })
+          .execute(),
+      );
+      await moves(() =>
+        db.updateTable("settings").set({ value: '"test:y"' }).where("tenant", "=", "t").execute(),
+      );
+      await moves(() => db.deleteFrom("settings").where("tenant", "=", "t").execute());
       await moves(() => db.deleteFrom("parts").where("tenant", "=", "t").execute());
       await moves(() => db.deleteFrom("plugins").where("tenant", "=", "t").execute());
       await db.updateTable("tenants").set({ governance_version: 7 }).where("name", "=", "t").execute();
