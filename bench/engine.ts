@@ -8,13 +8,17 @@
 // PostgreSQL (when a server answers at OZ0_BENCH_DATABASE_URL, by default the local one) beside
 // its floor, two bare autocommit inserts per step, and one-step jobs per second on both engines.
 // Run it with `npm run bench`.
+import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { Runtime } from "@oz0/runtime";
+import { generateText, isStepCount, tool } from "ai";
+import { MockLanguageModelV4 } from "ai/test";
 import pg from "pg";
+import { z } from "zod";
 
 const STEP_COUNTS = [5, 20, 100];
 const ROUNDS = 25;
@@ -28,6 +32,8 @@ const TENANT = "default";
 const POSTGRES_ROUNDS = 7;
 /** One-step jobs run back to back for the throughput figure. */
 const THROUGHPUT_JOBS = 400;
+/** How many jobs run at once for the concurrent figures (and pgbench's clients beside them). */
+const CONCURRENT_JOBS = 4;
 const POSTGRES_URL = process.env.OZ0_BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
 /** What the generated plugin's code reads its model and tool from, by bench key. */
@@ -104,7 +110,6 @@ async function oz0Flavour(name: string, options: Oz0Options): Promise<Flavour> {
   await writeFile(join(pluginDir, "index.js"), code(key));
   const turnTimes: number[] = [];
   let steps = 0;
-  let turn = 0;
   slots[key] = {
     tool: ({ a, b }) => a + b,
     model: {
@@ -120,7 +125,9 @@ async function oz0Flavour(name: string, options: Oz0Options): Promise<Flavour> {
       }: {
         prompt: { role: string; content: { output?: { value?: unknown } }[] }[];
       }) => {
-        const k = turn++;
+        // The turn is the job's own, from its prompt: jobs may run at once.
+        let k = 0;
+        for (const message of prompt) if (message.role === "tool") k += message.content.length;
         turnTimes[k] = performance.now();
         if (k > 0) {
           // The previous turn's result must reach the model: add(k - 1, 1) is k.
@@ -171,7 +178,6 @@ async function oz0Flavour(name: string, options: Oz0Options): Promise<Flavour> {
     turnTimes,
     async run(count) {
       steps = count;
-      turn = 0;
       const t0 = performance.now();
       const job = await runtime.jobs.start({ tenant: TENANT, agent: "bench/stepper", input: "go" });
       const done = await runtime.jobs.run(job.id, { tenant: TENANT });
@@ -196,6 +202,126 @@ async function oz0Flavour(name: string, options: Oz0Options): Promise<Flavour> {
       await options.dispose?.();
     },
   };
+}
+
+/**
+ * The AI SDK's own loop, as the peer harness runs it (../shared/bench-peers, adapters/ai-sdk.mjs):
+ * `generateText` with one tool and `stopWhen: isStepCount(steps + 1)` over the SDK's
+ * MockLanguageModelV4, the same script, nothing recorded. The figure oz0's goals are halves and
+ * quarters of.
+ */
+function aiSdkFlavour(): Flavour {
+  let steps = 0;
+  let turn = 0;
+  let toolCalls = 0;
+  const model = new MockLanguageModelV4({
+    provider: "bench",
+    modelId: "scripted",
+    doGenerate: async ({ prompt }) => {
+      const k = turn++;
+      if (k > 0) {
+        const last = prompt.at(-1);
+        const part = last?.role === "tool" ? last.content.at(-1) : undefined;
+        const value =
+          part !== undefined && "output" in part ? (part.output as { value?: unknown }).value : undefined;
+        if (Number(value) !== k)
+          throw new Error(`AI SDK turn ${k}: expected the tool result ${k}, got ${value}`);
+      }
+      if (k < steps) {
+        return {
+          content: [
+            {
+              type: "tool-call",
+              toolCallId: `call_${k}`,
+              toolName: "add",
+              input: JSON.stringify({ a: k, b: 1 }),
+            },
+          ],
+          finishReason: { unified: "tool-calls", raw: "tool_calls" },
+          usage: USAGE,
+          warnings: [],
+        };
+      }
+      return {
+        content: [{ type: "text", text: "done" }],
+        finishReason: { unified: "stop", raw: "stop" },
+        usage: USAGE,
+        warnings: [],
+      };
+    },
+  });
+  const tools = {
+    add: tool({
+      description: "Add two numbers and return the sum.",
+      inputSchema: z.object({ a: z.number(), b: z.number() }),
+      execute: async ({ a, b }) => {
+        toolCalls++;
+        return a + b;
+      },
+    }),
+  };
+  return {
+    name: "AI SDK 7",
+    turnTimes: [],
+    async run(count) {
+      steps = count;
+      turn = 0;
+      toolCalls = 0;
+      model.doGenerateCalls.length = 0;
+      const t0 = performance.now();
+      const result = await generateText({ model, tools, prompt: "go", stopWhen: isStepCount(count + 1) });
+      const us = ((performance.now() - t0) * 1000) / count;
+      if (result.text !== "done" || toolCalls !== count) {
+        throw new Error(
+          `the AI SDK run answered ${JSON.stringify(result.text)} after ${toolCalls} tool calls of ${count}`,
+        );
+      }
+      return us;
+    },
+    async close() {},
+  };
+}
+
+/** One of issue 21's goals as this run measured it: the figure, its goal and its floor. */
+interface GoalRow {
+  readonly what: string;
+  readonly figure: string;
+  readonly goal: string;
+  readonly floor: string;
+  readonly met: boolean;
+}
+const goals: GoalRow[] = [];
+
+/** Records a goal of the form "figure at most `most` times `against`". */
+function ratioGoal(what: string, figure: number, against: number, most: number, againstName: string): void {
+  const ratio = figure / against;
+  goals.push({
+    what,
+    figure: `${figure.toFixed(0)} µs (${ratio.toFixed(2)}× ${againstName})`,
+    goal: `≤ ${most}× ${againstName}`,
+    floor: `${againstName} ${against.toFixed(0)} µs`,
+    met: ratio <= most,
+  });
+}
+
+function printGoals(): void {
+  if (goals.length === 0) return;
+  console.log("\nissue 21's goals, each from this run (ratios of figures measured interleaved):");
+  const width = (pick: (row: GoalRow) => string, title: string) =>
+    Math.max(title.length, ...goals.map((row) => pick(row).length));
+  const columns: [string, (row: GoalRow) => string][] = [
+    ["goal", (row) => row.what],
+    ["oz0", (row) => row.figure],
+    ["at most", (row) => row.goal],
+    ["floor, same run", (row) => row.floor],
+    ["met", (row) => (row.met ? "yes" : "NO")],
+  ];
+  const widths = columns.map(([title, pick]) => width(pick, title));
+  const line = (cells: string[]) =>
+    `| ${cells.map((cell, index) => cell.padEnd(widths[index]!)).join(" | ")} |`;
+  console.log(line(columns.map(([title]) => title)));
+  console.log(line(widths.map((w) => "-".repeat(w))));
+  for (const row of goals) console.log(line(columns.map(([, pick]) => pick(row))));
 }
 
 /** The floor: a job row, two autocommit inserts per step and the row's end, on a file with oz0's pragmas. */
@@ -325,23 +451,65 @@ async function postgresFloorFlavour(url: string): Promise<Flavour> {
   };
 }
 
-/** One-step jobs per second, `THROUGHPUT_JOBS` of them one after another. */
-async function jobsPerSecond(flavour: Flavour): Promise<number> {
+/** One-step jobs per second, `THROUGHPUT_JOBS` of them, `at` at a time. */
+async function jobsPerSecond(flavour: Flavour, at = 1): Promise<number> {
+  let next = 0;
   const t0 = performance.now();
-  for (let index = 0; index < THROUGHPUT_JOBS; index++) await flavour.run(1);
+  await Promise.all(
+    Array.from({ length: at }, async () => {
+      while (next++ < THROUGHPUT_JOBS) await flavour.run(1);
+    }),
+  );
   return THROUGHPUT_JOBS / ((performance.now() - t0) / 1000);
+}
+
+/**
+ * The write commits this process's PostgreSQL clients make: each `commit`, and each write
+ * outside a transaction (an autocommit). The runtime's pool and the floor's client are both
+ * `pg.Client`s; the lease heartbeat's thread has a module of its own and is not counted.
+ */
+const pgCommits = { count: 0 };
+{
+  const open = new WeakSet<object>();
+  const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+  (pg.Client.prototype as { query: unknown }).query = function (this: object, ...args: unknown[]) {
+    const first = args[0] as string | { text?: string } | undefined;
+    const text = typeof first === "string" ? first : first?.text;
+    if (typeof text === "string") {
+      const head = text.trimStart().slice(0, 8).toLowerCase();
+      if (head.startsWith("begin") || head.startsWith("start")) open.add(this);
+      else if (head.startsWith("commit")) {
+        open.delete(this);
+        pgCommits.count++;
+      } else if (head.startsWith("rollback")) open.delete(this);
+      else if (!open.has(this) && /^(insert|update|delete|with)/.test(head)) pgCommits.count++;
+    }
+    return query.apply(this, args);
+  };
+}
+
+/** pgbench's simple-update TPS with `clients` clients on a fresh database of the bench's server, or undefined without pgbench. */
+function pgbenchTps(url: string, clients: number): number | undefined {
+  const run = (args: string[]) => spawnSync("pgbench", [...args, url], { encoding: "utf8" });
+  const result = run(["-n", "-b", "simple-update", "-c", String(clients), "-j", String(clients), "-T", "5"]);
+  if (result.error !== undefined) return undefined;
+  const tps = /tps = ([\d.]+)/.exec(result.stdout ?? "");
+  if (result.status !== 0 || tps === null) throw new Error(`pgbench failed: ${result.stderr}`);
+  return Number(tps[1]);
 }
 
 /** PostgreSQL per step beside its floor, then one-step jobs/s on both engines. */
 async function postgresAndThroughput(sqliteFile: Flavour, sqliteFloor: Flavour): Promise<void> {
   const database = await postgresDatabase();
   const flavours: Flavour[] = [];
+  let pgbenchDatabase: { url: string; drop: () => Promise<void> } | undefined;
   if (database === undefined) {
     console.log(
       `\nno PostgreSQL answers at ${POSTGRES_URL} (OZ0_BENCH_DATABASE_URL): its figures are left out`,
     );
   } else {
     const floorDatabase = await postgresDatabase();
+    pgbenchDatabase = await postgresDatabase();
     flavours.push(
       await oz0Flavour("PostgreSQL", {
         memory: false,
@@ -366,35 +534,90 @@ async function postgresAndThroughput(sqliteFile: Flavour, sqliteFloor: Flavour):
       console.log(
         `\non PostgreSQL (${new URL(POSTGRES_URL).host}), median µs per step of ${POSTGRES_ROUNDS} jobs; floor: two bare autocommit inserts per step`,
       );
-      console.log(`steps  ${"PostgreSQL".padStart(12)}  ${"floor".padStart(12)}  pg/floor`);
+      console.log(
+        `steps  ${"PostgreSQL".padStart(12)}  ${"floor".padStart(12)}  pg/floor  write commits per job`,
+      );
+      const commitsPerJob = new Map<number, number>();
       for (const count of STEP_COUNTS) {
         const samples = flavours.map(() => [] as number[]);
+        let commits = 0;
         for (let round = 0; round < POSTGRES_ROUNDS; round++) {
-          for (const [index, flavour] of flavours.entries()) samples[index]!.push(await flavour.run(count));
+          const before = pgCommits.count;
+          samples[0]!.push(await flavours[0]!.run(count));
+          commits += pgCommits.count - before;
+          samples[1]!.push(await flavours[1]!.run(count));
         }
+        commitsPerJob.set(count, commits / POSTGRES_ROUNDS);
         const [oz0, floor] = samples.map(median) as [number, number];
         console.log(
-          `${String(count).padStart(5)}  ${oz0.toFixed(1).padStart(12)}  ${floor.toFixed(1).padStart(12)}  ${(oz0 / floor).toFixed(2).padStart(8)}`,
+          `${String(count).padStart(5)}  ${oz0.toFixed(1).padStart(12)}  ${floor.toFixed(1).padStart(12)}  ${(oz0 / floor).toFixed(2).padStart(8)}  ${commitsPerJob.get(count)!.toFixed(1).padStart(21)}`,
         );
+        ratioGoal(`${count} steps, PostgreSQL, per step vs bare commits`, oz0, floor, 1.3, "floor");
       }
+      const [short, long] = [STEP_COUNTS[1]!, STEP_COUNTS.at(-1)!];
+      const perStep = (commitsPerJob.get(long)! - commitsPerJob.get(short)!) / (long - short);
+      console.log(`write commits per step (jobs of ${long} steps against ${short}): ${perStep.toFixed(2)}`);
+      goals.push({
+        what: "PostgreSQL: write commits per step",
+        figure: perStep.toFixed(2),
+        goal: "1",
+        floor: "-",
+        met: perStep <= 1,
+      });
     }
     console.log(
-      `\none-step jobs per second, ${THROUGHPUT_JOBS} one after another in one process (goal on SQLite: 1,000):`,
+      `\none-step jobs per second, ${THROUGHPUT_JOBS} in one process, one at a time and ${CONCURRENT_JOBS} at a time (goal on SQLite: 1,000):`,
     );
     const pairs: [string, Flavour, Flavour][] = [["SQLite file", sqliteFile, sqliteFloor]];
     if (flavours.length > 0) pairs.push(["PostgreSQL", flavours[0]!, flavours[1]!]);
     for (const [name, oz0, floor] of pairs) {
-      const rates = { oz0: [] as number[], floor: [] as number[] };
+      const rates = { oz0: [] as number[], many: [] as number[], floor: [] as number[] };
       for (let round = 0; round < 3; round++) {
         rates.oz0.push(await jobsPerSecond(oz0));
+        rates.many.push(await jobsPerSecond(oz0, CONCURRENT_JOBS));
         rates.floor.push(await jobsPerSecond(floor));
       }
+      const [one, many, bare] = [median(rates.oz0), median(rates.many), median(rates.floor)];
       console.log(
-        `${name.padEnd(12)}  oz0 ${median(rates.oz0).toFixed(0).padStart(6)}/s   floor (its statements bare) ${median(rates.floor).toFixed(0).padStart(6)}/s`,
+        `${name.padEnd(12)}  oz0 ${one.toFixed(0).padStart(6)}/s, ${CONCURRENT_JOBS} at a time ${many.toFixed(0).padStart(6)}/s   floor (its statements bare) ${bare.toFixed(0).padStart(6)}/s`,
       );
+      if (name === "SQLite file") {
+        goals.push({
+          what: "SQLite file: one-step jobs/s in one process",
+          figure: `${one.toFixed(0)}/s (${many.toFixed(0)}/s ${CONCURRENT_JOBS} at a time)`,
+          goal: "≥ 1,000/s",
+          floor: `${bare.toFixed(0)}/s bare`,
+          met: Math.max(one, many) >= 1000,
+        });
+      }
+    }
+    if (flavours.length > 0 && pgbenchDatabase !== undefined) {
+      const init = spawnSync("pgbench", ["-i", "-q", "-s", "1", pgbenchDatabase.url], { encoding: "utf8" });
+      if (init.error !== undefined) {
+        console.log("\nno pgbench on the PATH: the comparison with its simple-update TPS is left out");
+      } else {
+        console.log(
+          "\none-step jobs/s on PostgreSQL with N jobs at a time, beside pgbench's simple-update TPS with N clients, interleaved:",
+        );
+        for (const clients of [1, CONCURRENT_JOBS]) {
+          const oz0 = await jobsPerSecond(flavours[0]!, clients);
+          const tps = pgbenchTps(pgbenchDatabase.url, clients)!;
+          console.log(
+            `N = ${clients}: oz0 ${oz0.toFixed(0)}/s, pgbench ${tps.toFixed(0)} TPS (${(oz0 / tps).toFixed(2)})`,
+          );
+          goals.push({
+            what: `PostgreSQL: one-step jobs/s, ${clients} at a time, vs pgbench -c ${clients}`,
+            figure: `${oz0.toFixed(0)}/s (${(oz0 / tps).toFixed(2)}× pgbench)`,
+            goal: "≥ 0.5× pgbench",
+            floor: `pgbench ${tps.toFixed(0)} TPS`,
+            met: oz0 / tps >= 0.5,
+          });
+        }
+      }
     }
   } finally {
     for (const flavour of flavours) await flavour.close();
+    await pgbenchDatabase?.drop();
   }
 }
 
@@ -423,6 +646,7 @@ async function main(): Promise<void> {
     await oz0Flavour("SQLite file", { memory: false, governed: false }),
     await oz0Flavour("governed (file)", { memory: false, governed: true }),
     await floorFlavour(),
+    aiSdkFlavour(),
   ];
   try {
     for (let round = 0; round < WARM_UP_JOBS; round++) for (const flavour of flavours) await flavour.run(20);
@@ -431,18 +655,33 @@ async function main(): Promise<void> {
       "each step: one model call and one tool call, both recorded; every job checked for its full history",
     );
     console.log(
-      `median µs per step of ${ROUNDS} jobs, the set-ups interleaved; floor: two bare SQLite inserts per step\n`,
+      `median µs per step of ${ROUNDS} jobs, the set-ups interleaved; floor: two bare SQLite inserts per step;`,
     );
-    console.log(`steps  ${flavours.map((flavour) => flavour.name.padStart(16)).join("  ")}  file/floor`);
+    console.log(
+      "AI SDK 7: its generateText loop over the same script, nothing recorded (the peer harness's adapter)\n",
+    );
+    console.log(
+      `steps  ${flavours.map((flavour) => flavour.name.padStart(16)).join("  ")}  file/floor  governed/floor  governed/AI SDK  memory/AI SDK`,
+    );
     for (const count of STEP_COUNTS) {
       const samples = flavours.map(() => [] as number[]);
       for (let round = 0; round < ROUNDS; round++) {
         for (const [index, flavour] of flavours.entries()) samples[index]!.push(await flavour.run(count));
       }
-      const medians = samples.map(median);
+      const [memory, file, governed, floor, aiSdk] = samples.map(median) as [
+        number,
+        number,
+        number,
+        number,
+        number,
+      ];
       console.log(
-        `${String(count).padStart(5)}  ${medians.map((us) => us.toFixed(1).padStart(16)).join("  ")}  ${(medians[1]! / medians[3]!).toFixed(2).padStart(10)}`,
+        `${String(count).padStart(5)}  ${[memory, file, governed, floor, aiSdk].map((us) => us.toFixed(1).padStart(16)).join("  ")}  ${(file / floor).toFixed(2).padStart(10)}  ${(governed / floor).toFixed(2).padStart(14)}  ${(governed / aiSdk).toFixed(2).padStart(15)}  ${(memory / aiSdk).toFixed(2).padStart(13)}`,
       );
+      ratioGoal(`${count} steps, governed file, per step vs the AI SDK`, governed, aiSdk, 0.5, "AI SDK");
+      ratioGoal(`${count} steps, governed file, per step vs bare inserts`, governed, floor, 2, "floor");
+      ratioGoal(`${count} steps, plain file, per step vs bare inserts`, file, floor, 2, "floor");
+      ratioGoal(`${count} steps, :memory:, per step vs the AI SDK`, memory, aiSdk, 0.25, "AI SDK");
     }
 
     // Within one long job there are no fixed costs: its early steps against its late ones.
@@ -465,6 +704,13 @@ async function main(): Promise<void> {
       console.log(
         `${flavour.name.padEnd(16)}  ${a.toFixed(1).padStart(11)}  ${b.toFixed(1).padStart(15)}  ${ratio.toFixed(2).padStart(10)}`,
       );
+      goals.push({
+        what: `flat in length, ${flavour.name}: steps ${LONG_JOB - 99}–${LONG_JOB} vs 1–100`,
+        figure: `${b.toFixed(0)} vs ${a.toFixed(0)} µs (${ratio.toFixed(2)}×)`,
+        goal: `≤ ${1 + FLAT_WITHIN}×`,
+        floor: "-",
+        met: ratio <= 1 + FLAT_WITHIN,
+      });
       verdicts.push(
         ratio <= 1 + FLAT_WITHIN
           ? `${flavour.name}: flat (steps ${LONG_JOB - 99}–${LONG_JOB} within ${FLAT_WITHIN * 100}% of steps 1–100)`
@@ -473,6 +719,7 @@ async function main(): Promise<void> {
     }
     console.log(`\n${verdicts.join("\n")}`);
     await postgresAndThroughput(flavours[1]!, flavours[3]!);
+    printGoals();
   } finally {
     for (const flavour of flavours) await flavour.close();
   }
@@ -488,6 +735,7 @@ async function postgresOnly(): Promise<void> {
       await floor.run(5);
     }
     await postgresAndThroughput(file, floor);
+    printGoals();
   } finally {
     await file.close();
     await floor.close();

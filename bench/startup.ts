@@ -1,7 +1,8 @@
 // What oz0 costs to start: `oz0 --version` and `--help`, which load neither the runtime nor the
-// SDK, against Node.js starting with nothing to do, and a command that opens the runtime. Each
-// runs the built command (bin/oz0.js, as npm links it) as a new process. Run it with
-// `npm run bench`.
+// SDK, against Node.js starting with nothing to do, a command that opens the runtime, and the
+// demo's `oz0 run` on the offline test model. Each runs the built command (bin/oz0.js, as npm
+// links it) as a new process, and is printed beside issue 21's goal for it, as a multiple of
+// `node -e ''` from the same run. Run it with `npm run bench`.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,12 +13,19 @@ const BIN = fileURLToPath(new URL("../packages/cli/bin/oz0.js", import.meta.url)
 const RUNS = 15;
 
 const home = mkdtempSync(join(tmpdir(), "oz0-bench-startup-"));
-const cases: [string, string[]][] = [
-  ["node -e ''", ["-e", ""]],
-  ["oz0 --version", [BIN, "--version"]],
-  ["oz0 --help", [BIN, "--help"]],
-  ["oz0 job search --help", [BIN, "job", "search", "--help"]],
-  ["oz0 plugin list (opens the runtime)", [BIN, "plugin", "list", "--home", home]],
+const TRIAGE = fileURLToPath(new URL("../examples/support-triage", import.meta.url));
+/** Each command, and its goal as a multiple of `node -e ''` (issue 21), if it has one. */
+const cases: [string, string[], number | undefined][] = [
+  ["node -e ''", ["-e", ""], undefined],
+  ["oz0 --version", [BIN, "--version"], 1.5],
+  ["oz0 --help", [BIN, "--help"], 1.5],
+  ["oz0 job search --help", [BIN, "job", "search", "--help"], undefined],
+  ["oz0 plugin list (opens the runtime)", [BIN, "plugin", "list", "--home", home], undefined],
+  [
+    "oz0 run support-triage/triage (test model)",
+    [BIN, "run", "support-triage/triage", "Ticket 7: charged twice", "--home", home, "--json"],
+    3,
+  ],
 ];
 
 /** The median wall time of `RUNS` runs of `node args`, in milliseconds. */
@@ -33,10 +41,27 @@ function median(args: string[]): number {
   return times[Math.floor(times.length / 2)]!;
 }
 
+/** Runs oz0 once to set the home up, failing the bench if it fails. */
+function oz0(...args: string[]): void {
+  const result = spawnSync(process.execPath, [BIN, ...args, "--home", home], { stdio: "ignore" });
+  if (result.status !== 0) throw new Error(`oz0 ${args.join(" ")} exited ${result.status}`);
+}
+
 try {
+  oz0("plugin", "install", TRIAGE);
+  oz0("policy", "allow", "support-triage/tickets.*");
   console.log(`oz0's start, the median of ${RUNS} runs of each as a new process\n`);
-  console.log("command                               median ms");
-  for (const [label, args] of cases) console.log(`${label.padEnd(38)}${median(args).toFixed(1).padStart(9)}`);
+  console.log(`${"command".padEnd(44)}median ms  × node -e ''  goal`);
+  let node = Number.NaN;
+  for (const [label, args, goal] of cases) {
+    const ms = median(args);
+    if (Number.isNaN(node)) node = ms;
+    const times = ms / node;
+    const verdict = goal === undefined ? "" : `≤ ${goal}× (${times <= goal ? "met" : "NOT met"})`;
+    console.log(
+      `${label.padEnd(44)}${ms.toFixed(1).padStart(9)}  ${times.toFixed(2).padStart(11)}  ${verdict}`,
+    );
+  }
 } finally {
   rmSync(home, { recursive: true, force: true });
 }

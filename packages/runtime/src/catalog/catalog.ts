@@ -31,7 +31,7 @@ import { TenantSettings } from "../models/index.js";
 import { PluginConfigs } from "../plugin-config/index.js";
 import { type LoadedPlugin, loadPluginDir, pluginRoot, toolDisabled } from "../plugin-dir/index.js";
 import { Records } from "../records/index.js";
-import type { Database, Store } from "../store/index.js";
+import { type Database, type Store, TenantCache } from "../store/index.js";
 import {
   type ReferenceProblem,
   refuseBrokenDependents,
@@ -69,7 +69,14 @@ import {
   type PluginSummary,
   summaryOf,
 } from "./reports.js";
-import { type ResolvedPart, type ResolveKind, type ResolveOptions, refOf, resolvePart } from "./resolve.js";
+import {
+  checkPartText,
+  type ResolvedPart,
+  type ResolveKind,
+  type ResolveOptions,
+  refOf,
+  resolvePart,
+} from "./resolve.js";
 import { refuseStrandedJobs, type StrandedJob, strandedJobs } from "./stranded-jobs.js";
 import { checkTenantName, ensureTenant, lockTenant, requireTenant } from "./tenants.js";
 import { type StoredPlugin, TenantView } from "./view.js";
@@ -167,6 +174,8 @@ export class Catalog {
   readonly store: Store;
   readonly home: string;
   private readonly installed: InstalledPlugins;
+  /** What the look-ups below answered, kept while the tenant's catalog version stands. */
+  private readonly cache: TenantCache;
   /** The bundles under the home that this catalog's plugins load from. */
   private readonly bundles: BundleCache;
   private readonly options: CatalogOptions;
@@ -182,6 +191,7 @@ export class Catalog {
     this.options = options;
     this.bundles = new BundleCache(home);
     this.installed = new InstalledPlugins(store, this.bundles);
+    this.cache = new TenantCache(store.db, (tenant) => requireTenant(store.db, tenant));
     this.memories = new MemoryProviders(store);
     this.records = new Records(store);
     this.configs = new PluginConfigs(store, home, (tenant, plugin) => this.loadInstalled(tenant, plugin));
@@ -516,31 +526,42 @@ export class Catalog {
    * @example await catalog.resolvePart("default", "agent", "support-triage/triage")
    * // { kind: "agent", plugin: "support-triage", name: "triage", address: "support-triage/triage", bare: false }
    */
-  resolvePart(
+  async resolvePart(
     tenant: string,
     kind: ResolveKind,
     text: string,
     options: ResolveOptions = {},
   ): Promise<ResolvedPart> {
-    return resolvePart(this.store.db, tenant, kind, text, options);
+    checkPartText(kind, text);
+    const resolve = () => resolvePart(this.store.db, tenant, kind, text, options);
+    // What a caller may see is a function of its own, so only the answer for everyone is kept.
+    if (options.visible !== undefined) return resolve();
+    return this.cache.get(tenant, `part\0${kind}\0${text}\0${options.fromPlugin ?? ""}`, resolve);
   }
 
   /** The installed plugin loaded from its bundle, for building its tools and reading its agents. */
-  async loadInstalled(tenant: string, plugin: string): Promise<LoadedPlugin> {
-    await requireTenant(this.store.db, tenant);
-    const row = await this.store.db
-      .selectFrom("plugins")
-      .select(["name", "version", "dir", "bundle"])
-      .where("tenant", "=", tenant)
-      .where("name", "=", plugin)
-      .executeTakeFirst();
-    if (row === undefined) throw await this.notInstalled(tenant, plugin);
-    return this.installed.load({ tenant, ...row });
+  loadInstalled(tenant: string, plugin: string): Promise<LoadedPlugin> {
+    return this.cache.get(tenant, `plugin\0${plugin}`, async () => {
+      const row = await this.store.db
+        .selectFrom("plugins")
+        .select(["name", "version", "dir", "bundle"])
+        .where("tenant", "=", tenant)
+        .where("name", "=", plugin)
+        .executeTakeFirst();
+      if (row === undefined) throw await this.notInstalled(tenant, plugin);
+      return this.installed.load({ tenant, ...row });
+    });
   }
 
   /** The tenant admin's grant of `plugin`'s `uses:`, as stored now; undefined when it has none. */
   tenantGrant(tenant: string, plugin: string): Promise<TenantGrant | undefined> {
-    return readGrant(this.store.db, tenant, plugin);
+    // A tenant that does not exist has no grants; it is not refused here.
+    return this.cache.get(
+      tenant,
+      `grant\0${plugin}`,
+      () => readGrant(this.store.db, tenant, plugin),
+      async () => {},
+    );
   }
 
   /** The plugins of `tenant` that define tool `toolId`: more than one is a clash, and none runs. */

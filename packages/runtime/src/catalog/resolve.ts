@@ -109,6 +109,11 @@ export async function resolvePart(
   return { ...refOf(part), bare: wanted.plugin === undefined && part.plugin !== from };
 }
 
+/** Refuses `text` when it cannot name a part of `kind` at all, before any tenant is looked at. */
+export function checkPartText(kind: ResolveKind, text: string): void {
+  parseWanted(kind, text);
+}
+
 function parseWanted(kind: ResolveKind, text: string): Wanted {
   const form: AddressForm = kind === "agent-or-flow" ? "agent" : kind;
   // A bare name is checked by the same reader, on behalf of a placeholder plugin it never names.

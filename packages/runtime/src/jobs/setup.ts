@@ -178,18 +178,11 @@ export async function setUpAgent(run: JobRun): Promise<AgentSetup> {
   // The model comes first: the longest function name its format accepts decides what it is offered.
   const choice = definition.model ?? plugin.manifest.model ?? { use: DEFAULT_MODEL_ALIAS };
   await checkRuntimeModel(run, definition, runtime, choice.use);
+  const settings = new TenantSettings(deps.jobs.store.db, deps.jobs.store.clockSql);
   const modelContext = {
     tenant: row.tenant,
     pluginDir: plugin.dir,
-    setting: async (key: string) => {
-      const found = await deps.jobs.store.db
-        .selectFrom("settings")
-        .select("value")
-        .where("tenant", "=", row.tenant)
-        .where("key", "=", key)
-        .executeTakeFirst();
-      return found === undefined ? undefined : (JSON.parse(found.value) as unknown);
-    },
+    setting: (key: string) => settings.get(row.tenant, key),
   };
   const model = await deps.models(choice, modelContext);
   const others = new Map<string, Promise<LanguageModel>>([[model.id, Promise.resolve(model)]]);

@@ -3,7 +3,7 @@
 // (`provider.<name>` → base URL, where the key comes from, timeout, retries, streaming), prices (`price.<provider>:<model>`) and keys
 // (`secret.<name>`, encrypted). One row each in the settings table, JSON in its value.
 import type { Kysely, RawBuilder } from "kysely";
-import type { Database } from "../store/index.js";
+import { type Database, TenantCache } from "../store/index.js";
 import type { StructuredOutput } from "./options.js";
 import type { ProviderType } from "./providers.js";
 
@@ -43,24 +43,40 @@ export function providerKeySecret(provider: string): string {
   return `provider.${provider}.api_key`;
 }
 
+/**
+ * The rows read, by database, shared by every TenantSettings over it (a job's set-up makes
+ * several): kept as the stored text, so each caller parses a value of its own.
+ */
+const kept = new WeakMap<Kysely<Database>, TenantCache>();
+
 /** Reads and writes one tenant's settings rows. */
 export class TenantSettings {
   readonly #db: Kysely<Database>;
   readonly #clock: RawBuilder<number>;
+  readonly #cache: TenantCache;
 
   constructor(db: Kysely<Database>, clock: RawBuilder<number>) {
     this.#db = db;
     this.#clock = clock;
+    let cache = kept.get(db);
+    if (cache === undefined) {
+      cache = new TenantCache(db);
+      kept.set(db, cache);
+    }
+    this.#cache = cache;
   }
 
   async get<T>(tenant: string, key: string): Promise<T | undefined> {
-    const row = await this.#db
-      .selectFrom("settings")
-      .select("value")
-      .where("tenant", "=", tenant)
-      .where("key", "=", key)
-      .executeTakeFirst();
-    return row === undefined ? undefined : (JSON.parse(row.value) as T);
+    const value = await this.#cache.get(tenant, `setting\0${key}`, async () => {
+      const row = await this.#db
+        .selectFrom("settings")
+        .select("value")
+        .where("tenant", "=", tenant)
+        .where("key", "=", key)
+        .executeTakeFirst();
+      return row?.value;
+    });
+    return value === undefined ? undefined : (JSON.parse(value) as T);
   }
 
   async put(tenant: string, key: string, value: unknown): Promise<void> {
@@ -86,13 +102,15 @@ export class TenantSettings {
 
   /** Every setting whose key starts with `prefix`, by key without the prefix, in key order. */
   async list<T>(tenant: string, prefix: string): Promise<[string, T][]> {
-    const rows = await this.#db
-      .selectFrom("settings")
-      .select(["key", "value"])
-      .where("tenant", "=", tenant)
-      .where("key", "like", `${prefix}%`)
-      .orderBy("key")
-      .execute();
+    const rows = await this.#cache.get(tenant, `settings\0${prefix}`, () =>
+      this.#db
+        .selectFrom("settings")
+        .select(["key", "value"])
+        .where("tenant", "=", tenant)
+        .where("key", "like", `${prefix}%`)
+        .orderBy("key")
+        .execute(),
+    );
     // `like` treats `_` as a wildcard; the prefix check keeps the match exact.
     return rows
       .filter((row) => row.key.startsWith(prefix))

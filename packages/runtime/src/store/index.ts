@@ -113,3 +113,4 @@ export {
   type StoreOptions,
   storeOptionsFromEnv,
 } from "./store.js";
+export { TenantCache } from "./tenant-cache.js";

@@ -50,6 +50,8 @@ export interface TenantsTable {
   created_at: EpochMs;
   /** Moves on with every change of the tenant's tool policy or kill switches (migration 4). */
   governance_version: Generated<number>;
+  /** Moves on with every change of the tenant's plugins, parts, grants or settings (migration 20's triggers). */
+  catalog_version: Generated<number>;
 }
 
 /** One row per plugin installed in a tenant. */

@@ -76,4 +76,38 @@ describe.each(fixtures)("usage totals on $label", (fixture) => {
       await store.close();
     }
   });
+
+  test("a model_call whose data is not JSON is recorded and counts nowhere", async () => {
+    const store = await openStore(await fixture.fresh());
+    try {
+      const jobs = new JobStore(store);
+      await jobs.create(
+        {
+          id: "c-1",
+          tenant: "default",
+          name: "writer",
+          plugin: "desk",
+          kind: "agent",
+          queue: "pool.desk",
+          status: "queued",
+          input: '""',
+        },
+        [event("job_started", { agent: "desk/writer", mode: "run", input: "" })],
+      );
+      await store.db
+        .insertInto("job_events")
+        .values({ job_id: "c-1", seq: 2, kind: "model_call", data: "{not json", at: 1 })
+        .execute();
+      const stored = await store.db
+        .selectFrom("job_events")
+        .select("data")
+        .where("job_id", "=", "c-1")
+        .where("seq", "=", 2)
+        .executeTakeFirstOrThrow();
+      expect(stored.data).toBe("{not json");
+      expect(await tenantUsage(store, "default", { since: 0 })).toMatchObject({ modelCalls: 0 });
+    } finally {
+      await store.close();
+    }
+  });
 });

@@ -18,6 +18,7 @@ import { sessions } from "./016-sessions.js";
 import { records } from "./017-records.js";
 import { channels } from "./018-channels.js";
 import { pluginRuntimes } from "./019-plugin-runtimes.js";
+import { catalogVersion } from "./020-catalog-version.js";
 import type { Migration } from "./types.js";
 
 export type { Migration, MigrationContext, MigrationDb } from "./types.js";
@@ -43,4 +44,5 @@ export const MIGRATIONS: readonly Migration[] = [
   records,
   channels,
   pluginRuntimes,
+  catalogVersion,
 ];
