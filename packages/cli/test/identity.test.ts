@@ -323,3 +323,38 @@ describe("oz0 audit list", () => {
     );
   });
 });
+
+// After the audit log's tests, whose entries it would add to.
+describe("oz0 key create --expires", () => {
+  it("makes a key with --expires 12h that works for twelve hours, as key list shows, and then is refused", async () => {
+    const before = Date.now();
+    const made = (
+      await run("key", "create", "--name", "brief", "--role", "viewer", "--expires", "12h", "--json")
+    ).json<{ id: string; key: string }>();
+    const after = Date.now();
+    const listed = (await run("key", "list", "--json"))
+      .json<{ id: string; status: string; expiresAt: number | null }[]>()
+      .find((each) => each.id === made.id);
+    expect(listed?.status).toBe("active");
+    const twelveHours = 12 * 60 * 60 * 1000;
+    expect(listed?.expiresAt).toBeGreaterThanOrEqual(before + twelveHours);
+    expect(listed?.expiresAt).toBeLessThanOrEqual(after + twelveHours);
+    const text = await run("key", "list");
+    expect(text.stdout).toContain(new Date(listed?.expiresAt ?? 0).toISOString());
+    await withHome(async (runtime) => {
+      expect(await runtime.identity.authenticateKey(made.key)).toMatchObject({ role: "viewer" });
+      await runtime.store.db
+        .updateTable("api_keys")
+        .set({ expires_at: 1 })
+        .where("id", "=", made.id)
+        .execute();
+      await expect(runtime.identity.authenticateKey(made.key)).rejects.toMatchObject({
+        code: "UNAUTHENTICATED",
+      });
+    });
+    const expired = (await run("key", "list", "--json"))
+      .json<{ id: string; status: string }[]>()
+      .find((each) => each.id === made.id);
+    expect(expired?.status).toBe("expired");
+  });
+});

@@ -4,8 +4,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { join } from "node:path";
+import { Command } from "commander";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { disposeFixtures, engineFixtures } from "../../runtime/test/store/engines.js";
+import { registerServe } from "../src/commands/serve.js";
+import { Output } from "../src/output.js";
 import { homeWithPlugins } from "./jobs-helpers.js";
 import { jsonLines } from "./json-lines.js";
 import { oz0 } from "./run-cli.js";
@@ -86,6 +89,34 @@ describe.each(fixtures)("oz0 serve on $label", (fixture) => {
     }
   });
 
+  it("prints the URL it listens on as a line of text without --json, and says it drains on SIGTERM", async () => {
+    const server = serve(["--listen", "127.0.0.1:0", "--home", home], {
+      ...(databaseUrl === undefined ? {} : { OZ0_DATABASE_URL: databaseUrl }),
+    });
+    try {
+      let stdout = "";
+      let stderr = "";
+      server.stderr?.on("data", (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      const url = await new Promise<string>((resolve, reject) => {
+        server.stdout?.on("data", (chunk: Buffer) => {
+          stdout += chunk.toString();
+          const line = /^oz0 serve listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(stdout);
+          if (line !== null) resolve(line[1]!);
+        });
+        server.once("exit", () => reject(new Error(`oz0 serve ended: ${stderr}`)));
+      });
+      expect((await fetch(`${url}/v1/health`)).status).toBe(200);
+      const exited = once(server, "exit");
+      server.kill("SIGTERM");
+      expect(await exited).toEqual([0, null]);
+      expect(stderr).toContain("oz0 serve: draining the worker and closing\n");
+    } finally {
+      if (server.exitCode === null) server.kill("SIGKILL");
+    }
+  });
+
   it("with --no-worker, leaves the jobs it starts queued for a worker elsewhere", async () => {
     const server = serve(["--listen", "127.0.0.1:0", "--no-worker", "--json", "--home", home], {
       ...(databaseUrl === undefined ? {} : { OZ0_DATABASE_URL: databaseUrl }),
@@ -110,6 +141,18 @@ describe.each(fixtures)("oz0 serve on $label", (fixture) => {
 });
 
 describe("oz0 serve's options", () => {
+  it("listens on 127.0.0.1:7420 when --listen is left out", () => {
+    const serveCommand = registerServe(
+      new Command(),
+      new Output(
+        () => {},
+        () => {},
+      ),
+    );
+    expect(serveCommand.name()).toBe("serve");
+    expect(serveCommand.opts()).toMatchObject({ listen: { host: "127.0.0.1", port: 7420 } });
+  });
+
   it("refuses a --listen that is not HOST:PORT", async () => {
     const result = await oz0(["serve", "--listen", "localhost", "--json"]);
     expect(result.code).not.toBe(0);
