@@ -2,8 +2,8 @@
 // the middle of a harness's session (ACP: right after its first tool call was recorded; JSON
 // lines: once the harness restarted after the person's answer). The job taken up from its
 // history by another worker restarts the harness, which gets what is recorded from the
-// history, so no recorded call runs again and no question is asked twice; the killed worker's
-// harness does not outlive it.
+// history, so no recorded call runs again and no question is asked twice. The killed worker's
+// harness, whose input ends with it, exits rather than run on unwatched.
 import { execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtemp, rm } from "node:fs/promises";
