@@ -129,16 +129,39 @@ describe.each(fixtures)("oz0 worker on $label", (fixture) => {
   });
 
   /** `oz0 worker` from its sources, with `args`, printing JSON lines. */
-  function spawnWorker(args: readonly string[]): ChildProcess {
+  function spawnWorker(args: readonly string[], env: NodeJS.ProcessEnv = process.env): ChildProcess {
     return spawn(
       process.execPath,
       ["--conditions=@oz0/source", "--import", RESOLVE_TS, MAIN, "worker", "--json", "--home", home, ...args],
       {
-        env: process.env,
+        env,
         stdio: ["ignore", "pipe", "pipe"],
       },
     );
   }
+
+  it("says as it starts how tools' processes are kept apart here, as OZ0_TOOL_ISOLATION chose", async () => {
+    const plain = spawnWorker(["--tenant", LAB], { ...process.env, OZ0_TOOL_ISOLATION: "none" });
+    const fromPlain = jsonLines(plain, "the worker");
+    try {
+      expect(await fromPlain.next((value) => value.event === "isolation")).toEqual({
+        event: "isolation",
+        mode: "none",
+        reason: "OZ0_TOOL_ISOLATION=none",
+      });
+    } finally {
+      await stop(plain);
+    }
+    const auto = spawnWorker(["--tenant", LAB], { ...process.env, OZ0_TOOL_ISOLATION: "auto" });
+    const fromAuto = jsonLines(auto, "the worker");
+    try {
+      const said = await fromAuto.next((value) => value.event === "isolation");
+      expect(said).toMatchObject({ event: "isolation", reason: expect.stringContaining("bubblewrap") });
+      expect(["none", "bwrap"]).toContain(said.mode);
+    } finally {
+      await stop(auto);
+    }
+  });
 
   async function stop(worker: ChildProcess): Promise<void> {
     if (worker.exitCode !== null) return;

@@ -345,10 +345,12 @@ const CASES: readonly RuleCase[] = [
   },
   {
     code: "OZ-S034",
-    triggers: "refuses a routine that fires an agent whose harness.mode voids its harness's acp.asks",
+    triggers:
+      "refuses a routine that fires an agent whose harness.mode or harness.config voids its harness's acp.asks",
     passes: "accepts a routine that fires an agent in its harness's own mode",
     lines: [
-      "plugin.yaml:15:10 error OZ-S034 routine nightly fires agent 'tinkerer', and its harness.mode 'auto' is not harness 'mock''s own mode, which voids its acp.asks, so not every call of its harness would reach a rule or a person; leave harness.mode and harness.config out, or start the agent by hand",
+      "plugin.yaml:22:10 error OZ-S034 routine nightly fires agent 'tinkerer', and its harness.mode 'auto' is not harness 'mock''s own mode, which voids its acp.asks, so not every call of its harness would reach a rule or a person; leave harness.mode and harness.config out, or start the agent by hand",
+      "plugin.yaml:25:10 error OZ-S034 routine sized fires agent 'sizer', and its harness.config voids harness 'mock''s acp.asks, so not every call of its harness would reach a rule or a person; leave harness.mode and harness.config out, or start the agent by hand",
     ],
   },
   {

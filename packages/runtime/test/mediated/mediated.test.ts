@@ -175,6 +175,27 @@ describe("isolation", () => {
     expect(processIsolation("none")).toEqual({ mode: "none", reason: "OZ0_TOOL_ISOLATION=none" });
   });
 
+  it("OZ0_TOOL_ISOLATION=bwrap gets bubblewrap where it works here, and is refused with why where it does not; another value is refused", () => {
+    const detected = processIsolation("auto");
+    if (detected.mode === "bwrap") {
+      expect(processIsolation("bwrap")).toEqual(detected);
+    } else {
+      expect(() => processIsolation("bwrap")).toThrow(
+        `OZ0_TOOL_ISOLATION=bwrap, and bubblewrap does not work here: ${detected.reason}`,
+      );
+    }
+    let refused: unknown;
+    try {
+      processIsolation("jail");
+    } catch (error) {
+      refused = error;
+    }
+    expect(isOz0Error(refused) && refused.code).toBe("INVALID_INPUT");
+    expect(String(refused)).toContain(
+      "OZ0_TOOL_ISOLATION is 'jail': write auto (the default), none or bwrap",
+    );
+  });
+
   it("bubblewrap sees the roots, writable ones read-write, and no network", () => {
     const args = sandboxArgs(
       [

@@ -375,6 +375,36 @@ describe("an agent on an ACP harness", () => {
     const byHand = await l.run(tenant, "acp-lab/tinkerer", "note", engine());
     expect(byHand.status).toBe("succeeded");
   });
+
+  it("cannot run a routine's fire when any harness.config voids its acp.asks", async () => {
+    const tenant = await l.tenant(ACP_PLUGIN);
+    const jobs = engine();
+    const started = await jobs.start({
+      tenant,
+      agent: "acp-lab/sizer",
+      input: "note",
+      routine: { name: "nightly" },
+    });
+    const job = await jobs.run(started.id, { tenant });
+    expect(job.status).toBe("failed");
+    expect(job.failure?.message).toContain(
+      "cannot run a routine's fire: its harness.config voids harness 'mock''s acp.asks",
+    );
+    expect(executionsOf(started.id)).toEqual([]);
+  });
+
+  it("runs a routine's fire when the agent keeps the harness's own mode and sets no config: its acp.asks stands", async () => {
+    const tenant = await l.tenant(ACP_PLUGIN);
+    const jobs = engine();
+    const started = await jobs.start({
+      tenant,
+      agent: "acp-lab/coder",
+      input: "note",
+      routine: { name: "nightly" },
+    });
+    expect(await jobs.run(started.id, { tenant })).toMatchObject({ status: "succeeded" });
+    expect(executionsOf(started.id).map((call) => call.fn)).toEqual(["audit.note"]);
+  });
 });
 
 describe("an agent on a JSON-lines harness", () => {

@@ -53,7 +53,7 @@ async function until(check: () => Promise<boolean> | boolean): Promise<void> {
 
 beforeAll(async () => {
   agent = await startFixtureAgent();
-  process.env[ENDPOINTS_VARIABLE] = ["painter", "picky", "strict", "pricey"]
+  process.env[ENDPOINTS_VARIABLE] = ["painter", "picky", "strict", "pricey", "unskilled", "headed"]
     .map((name) => `partner/${name}=${agent.url}`)
     .join(",");
   l = await lab();
@@ -381,6 +381,27 @@ export default {
       `the A2A agent card at ${agent.url}/.well-known/agent-card.json states agent version '1.2.0', and harness.version asks for 2.0.0`,
     );
     expect(agent.received.length).toBe(before);
+  });
+
+  it("refuses a card that lists no skill harness.skill names, before any message goes out", async () => {
+    const tenant = await tenantWithKey();
+    const before = agent.received.length;
+    const started = await l.runtime.jobs.start({ tenant, agent: "partner/unskilled", input: "echo x" });
+    const job = await l.runtime.jobs.run(started.id, { tenant });
+    expect(job).toMatchObject({ status: "failed", failure: { kind: "remote_error" } });
+    expect(job.failure?.message).toContain("has no skill 'sculpt' (harness.skill); its skills: echo");
+    expect(agent.received.length).toBe(before);
+  });
+
+  it("auth: header:<Name> sends the tenant's key in that header, not as a bearer token", async () => {
+    const tenant = await tenantWithKey();
+    const before = agent.received.length;
+    const started = await l.runtime.jobs.start({ tenant, agent: "partner/headed", input: "echo hi" });
+    const job = await l.runtime.jobs.run(started.id, { tenant });
+    expect(job).toMatchObject({ status: "succeeded", output: "echo: hi" });
+    const [message] = agent.received.slice(before);
+    expect(message?.headers["x-api-key"]).toBe("tok-partner-123");
+    expect(message?.headers.authorization).toBeUndefined();
   });
 
   it("checks the card's signature against harness.jwks: a signed card is used, a tampered one refused", async () => {
