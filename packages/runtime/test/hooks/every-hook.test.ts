@@ -5,6 +5,7 @@
 import { HOOK_POINTS, type HookName, PolicyViolation } from "@oz0/sdk";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { pluginHookSource } from "../../src/hooks/index.js";
+import { replay } from "../../src/jobs/history.js";
 import type { JobEngine, JobEngineOptions, JobEvent, JobView } from "../../src/jobs/index.js";
 import { MemoryProviders } from "../../src/memory/index.js";
 import type { LanguageModel, ModelRequest } from "../../src/models/index.js";
@@ -442,6 +443,49 @@ describe("the hook points on a person's input, a chat's answers and messages bet
     expect(results).toEqual([["oz.ask_user", { answer: "billing" }]]);
     const events = await engine.events(started.id, { tenant: TENANT });
     expect(ofKind(events, "answer_received")[0]?.data).toMatchObject({ answer: "bugs" });
+  });
+
+  test("post_tool_call fires on oz.delegate's result in the job that delegated, when it takes the child's end up, and may rewrite it", async () => {
+    const heard: unknown[] = [];
+    const plugins = [
+      hookPlugin("results", (host) => {
+        host.addHook({
+          name: "results",
+          build: () => ({
+            post_tool_call: (p) => {
+              heard.push([p.address, p.jobId, p.result]);
+              return p.address === "oz.delegate"
+                ? { result: { ...(p.result as object), output: "rewritten" } }
+                : undefined;
+            },
+          }),
+        });
+      }),
+    ];
+    const engine = engineWith(plugins);
+    const started = await engine.start({ tenant: TENANT, agent: "helpdesk/boss", input: "ticket 7" });
+    await engine.run(started.id, { tenant: TENANT });
+    const childId = `${started.id}.triage-1-1`;
+    await engine.run(childId, { tenant: TENANT });
+    expect(heard.filter((entry) => (entry as unknown[])[0] === "oz.delegate")).toEqual([]);
+    await engine.run(started.id, { tenant: TENANT });
+    const delegated = heard.filter((entry) => (entry as unknown[])[0] === "oz.delegate");
+    expect(delegated).toEqual([
+      [
+        "oz.delegate",
+        started.id,
+        expect.objectContaining({ job: childId, status: "succeeded", output: "billing" }),
+      ],
+    ]);
+    const events = await engine.events(started.id, { tenant: TENANT });
+    const finished = ofKind(events, "child_job_finished")[0]!;
+    const result = ofKind(events, "tool_result").find((entry) => entry.data.callId === finished.data.callId);
+    expect(result?.data).toMatchObject({ ok: true, result: { job: childId, output: "rewritten" } });
+    // What the model is told of the call, its history read again as a worker reads it.
+    const told = replay(events).conversation.messages.find(
+      (message) => message.role === "tool" && message.callId === finished.data.callId,
+    );
+    expect(told).toMatchObject({ content: { output: "rewritten" } });
   });
 
   test("a delegated child's answer is a message back to the agent that delegated: pre_agent_communication may rewrite it", async () => {
