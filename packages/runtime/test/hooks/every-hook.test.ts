@@ -445,6 +445,63 @@ describe("the hook points on a person's input, a chat's answers and messages bet
     expect(ofKind(events, "answer_received")[0]?.data).toMatchObject({ answer: "bugs" });
   });
 
+  test("what post_session_access records after a chat's end is kept in the ended chat's history", async () => {
+    const plugins = [
+      hookPlugin("sessions", (host) => {
+        host.addHook({
+          name: "sessions",
+          build: () => ({
+            post_session_access: (p) => {
+              if (p.kind === "chat" && (p.entry as { end?: boolean } | null)?.end === true) {
+                throw new Error("the end was heard");
+              }
+            },
+          }),
+        });
+      }),
+    ];
+    const model = spyModel("hello");
+    const engine = engineWith(plugins, { models: async () => model.model });
+    const started = await engine.start({
+      tenant: TENANT,
+      agent: "helpdesk/chatty",
+      input: "hi",
+      mode: "chat",
+    });
+    await engine.run(started.id, { tenant: TENANT });
+    await engine.endChat(started.id, { tenant: TENANT });
+    const events = await engine.events(started.id, { tenant: TENANT });
+    const ended = events.findIndex((entry) => entry.kind === "job_succeeded");
+    const recorded = governanceOf(events, "hook_error", "post_session_access");
+    expect(recorded).toHaveLength(1);
+    expect(events.indexOf(recorded[0]!)).toBeGreaterThan(ended);
+    expect((await engine.get(started.id, TENANT)).status).toBe("succeeded");
+  });
+
+  test("what post_sensor_event records is kept when a worker has taken the job and let it go", async () => {
+    const plugins = [
+      hookPlugin("sensors", (host) => {
+        host.addHook({
+          name: "sensors",
+          build: () => ({
+            post_sensor_event: () => {
+              throw new Error("the event was heard");
+            },
+          }),
+        });
+      }),
+    ];
+    const engine = engineWith(plugins, { models: async () => spyModel().model });
+    const sensed = await sensedWebhook(engine, TENANT, "helpdesk/nightly", "deploy done");
+    if (!sensed.ok) throw sensed.error;
+    const started = await engine.start({ tenant: TENANT, agent: "helpdesk/early", input: sensed.event });
+    // A worker took the job and finished it before the webhook's handling was told.
+    await engine.run(started.id, { tenant: TENANT });
+    await sensed.handled("started", started.id);
+    const events = await engine.events(started.id, { tenant: TENANT });
+    expect(governanceOf(events, "hook_error", "post_sensor_event")).toHaveLength(1);
+  });
+
   test("post_tool_call fires on oz.delegate's result in the job that delegated, when it takes the child's end up, and may rewrite it", async () => {
     const heard: unknown[] = [];
     const plugins = [
