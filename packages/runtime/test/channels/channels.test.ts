@@ -21,6 +21,7 @@ const DESK = join(import.meta.dirname, "../fixtures/channels/desk");
 const DOORMAN = join(import.meta.dirname, "../fixtures/channels/doorman");
 const CLOCKWORK = join(import.meta.dirname, "../fixtures/routines/clockwork");
 const LISTENER = join(import.meta.dirname, "../fixtures/channels/listener");
+const FLAKY = join(import.meta.dirname, "../fixtures/channels/flaky");
 const SECRET = "whsec-test-0123456789abcdef";
 const SLACK_SECRET = "slack-signing-secret";
 
@@ -531,6 +532,33 @@ describe("a channel's own listener", () => {
       await host.pass();
       await host.settled();
       expect(seen()).toMatchObject({ started: before.started + 1, stopped: before.stopped + 1 });
+    } finally {
+      await host.stop();
+      await runtime.close();
+    }
+  });
+
+  it("a listener that calls fail is stopped and restarted with backoff, and its status says so", async () => {
+    const runtime = await Runtime.open({
+      memory: true,
+      home: await mkdtemp(join(tmpdir(), "oz0-channels-flaky-")),
+      defaultPlugins: [],
+    });
+    const tenant = "flaky";
+    await runtime.catalog.install(tenant, FLAKY);
+    // The backoff is an hour, so the restart it schedules does not come during the test.
+    const host = runtime.pluginRuntimes.host({ node: "node-a", tenant, restart: { baseMs: 3_600_000 } });
+    try {
+      await host.pass();
+      await host.settled();
+      await new Promise((resolve) => setImmediate(resolve));
+      await host.settled();
+      expect((globalThis as { __flaky?: { started: number } }).__flaky?.started).toBe(1);
+      expect(host.running().get(`${tenant}/flaky/channel:socket`)).toMatchObject({
+        state: "restarting",
+        restarts: 1,
+        lastError: "the socket dropped",
+      });
     } finally {
       await host.stop();
       await runtime.close();
