@@ -5,6 +5,7 @@ import { type ApiError, api, can, type Me, ok, setCsrf } from "./api";
 import { AuditPage, KeysPage, MembersPage } from "./pages/admin";
 import { AgentPage, AgentsPage, PartPage } from "./pages/agents";
 import { ApprovalsPage } from "./pages/approvals";
+import { ChannelsPage } from "./pages/channels";
 import { ChatPage } from "./pages/chat";
 import { GovernancePage } from "./pages/governance";
 import { JobPage } from "./pages/job";
@@ -62,6 +63,7 @@ const SECTIONS: { path: string; label: string; role: Parameters<typeof can>[1]; 
   { path: "approvals", label: "Approvals", role: "viewer" },
   { path: "governance", label: "Governance", role: "viewer" },
   { path: "plugins", label: "Plugins", role: "viewer" },
+  { path: "channels", label: "Channels", role: "viewer" },
   // Records belong to plugins, not agents: a membership limited to some agents reaches none.
   { path: "records", label: "Records", role: "operator", everyAgent: true },
   { path: "members", label: "Members", role: "admin" },
@@ -143,6 +145,8 @@ function Page(props: { me: Me; rest: string[]; query: URLSearchParams }) {
       return <GovernancePage me={me} />;
     case "plugins":
       return a === undefined ? <PluginsPage me={me} /> : <PluginPage me={me} name={a} />;
+    case "channels":
+      return <ChannelsPage me={me} />;
     case "records":
       return <RecordsPage me={me} />;
     case "members":

@@ -4,6 +4,8 @@
 // switch, edit a plugin's config without losing its secret, and see that a viewer and a member
 // limited to one agent are offered only what they may. Nothing is loaded from off the machine.
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Caller, Runtime } from "@oz0/runtime";
@@ -13,6 +15,7 @@ import { type ConsoleServer, serveConsole } from "./serve.js";
 
 const FIXTURE = join(import.meta.dirname, "fixtures/console-lab");
 const DESK_USER = join(import.meta.dirname, "fixtures/console-desk-user");
+const CHANNELS = join(import.meta.dirname, "../../../plugins/channels");
 const TENANT = "lab";
 const PASSWORD = "a long enough password";
 const TOKEN = "s3cret-token-123";
@@ -29,6 +32,8 @@ let gates: string;
 let profile: string;
 let server: ConsoleServer;
 let browser: BrowserContext;
+/** Where the webhook channel delivers: a loopback server that takes every POST. */
+let surface: Server;
 let page: Page;
 /** Every request the browser made to somewhere other than the server. */
 const offMachine: string[] = [];
@@ -38,6 +43,12 @@ beforeAll(async () => {
   gates = join(home, "gates");
   profile = join(home, "chromium-profile");
   await mkdir(gates);
+  surface = createServer((request, response) => {
+    request.resume();
+    request.on("end", () => response.writeHead(200).end("{}"));
+  });
+  await new Promise<void>((resolve) => surface.listen(0, "127.0.0.1", resolve));
+  const surfaceUrl = `http://127.0.0.1:${(surface.address() as AddressInfo).port}/hook`;
   const runtime = await Runtime.open({ home, defaultPlugins: [] });
   try {
     await runtime.identity.createTenant(ROOT, TENANT);
@@ -54,6 +65,17 @@ beforeAll(async () => {
     }
     await runtime.services.policy.set(LAB_ROOT, "ask", "console-lab/desk.pay");
     await runtime.services.pluginConfig.set(LAB_ROOT, "console-lab", { token: TOKEN });
+    // The webhook channel configured, with one message sent through it; Slack's left unconfigured.
+    await runtime.catalog.install(TENANT, CHANNELS);
+    await runtime.services.pluginConfig.set(LAB_ROOT, "channels", {
+      webhook: { secret: "whsec-console-0123456789", url: surfaceUrl },
+    });
+    await runtime.channels.send(TENANT, {
+      channel: "channels/webhook",
+      channelId: "ops",
+      text: "hello",
+      by: "user:root",
+    });
     // Priced, so the usage chart has costs to draw: dollars per million tokens.
     await runtime.services.models.setPrice(LAB_ROOT, "test:*", { input: 1000, output: 2000 });
     const records = runtime.catalog.records;
@@ -106,6 +128,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.close();
+  await new Promise((resolve) => surface?.close(resolve));
   await rm(home, { recursive: true, force: true });
 });
 
@@ -164,7 +187,17 @@ describe("the console's journeys", () => {
     const [cookie] = await browser.cookies(server.url);
     expect(cookie).toMatchObject({ name: "oz0_session", httpOnly: true, sameSite: "Strict" });
     const sections = page.getByRole("navigation", { name: "Sections" });
-    for (const name of ["Agents", "Jobs", "Approvals", "Governance", "Plugins", "Members", "Keys", "Audit"]) {
+    for (const name of [
+      "Agents",
+      "Jobs",
+      "Approvals",
+      "Governance",
+      "Plugins",
+      "Channels",
+      "Members",
+      "Keys",
+      "Audit",
+    ]) {
       expect(await sections.getByRole("link", { name, exact: true }).count()).toBe(1);
     }
     await page.getByRole("link", { name: "console-lab/greeter" }).waitFor();
@@ -440,6 +473,24 @@ describe("the console's journeys", () => {
     await page.getByLabel("Subject", { exact: true }).first().fill("ada@example.com");
     await page.getByRole("button", { name: "Filter" }).click();
     await page.getByRole("region", { name: "Records" }).getByText("No records match.").waitFor();
+  });
+
+  it("lists the tenant's channels, which is configured, and their outbox counts", async () => {
+    await page.goto(`${server.url}/t/${TENANT}/channels`);
+    await page.getByRole("heading", { name: "Channels", level: 1 }).waitFor();
+    const table = page.getByRole("table", { name: "Channels and their outbox" });
+    const webhook = table.getByRole("row").filter({ hasText: "channels/webhook" });
+    const slack = table.getByRole("row").filter({ hasText: "channels/slack" });
+    await webhook.waitFor();
+    const cells = async (row: typeof webhook) => (await row.getByRole("cell").allTextContents()).slice(1);
+    // The server's drain delivers the message sent at set-up; the page is read again until it has.
+    while ((await cells(webhook))[6] !== "1") {
+      await page.reload();
+      await webhook.waitFor();
+    }
+    expect(await cells(webhook)).toEqual(["yes", "yes", "none", "0", "0", "0", "1", "0"]);
+    expect(await cells(slack)).toEqual(["yes", "no", "none", "0", "0", "0", "0", "0"]);
+    await shot("channels");
   });
 
   it("an operator may keep records and place holds but is offered no erasure", async () => {

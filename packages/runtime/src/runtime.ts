@@ -183,6 +183,8 @@ export class Runtime {
       hooks: storeHookSource(store, this.catalog),
     });
     this.pluginRuntimes = new PluginRuntimes(store, this.catalog);
+    // Each channel's listener runs once per tenant cluster-wide, leased like any plugin runtime.
+    this.pluginRuntimes.addSource((plugin) => this.channels.listeners(plugin), ["channel"]);
     this.services = new Services(this, { onChange });
     // A plugin installed, updated or removed here, or its config set, is acted on at once by the
     // runtime hosts of this process; those of others see it at their next pass.
@@ -235,7 +237,7 @@ export class Runtime {
     return new JobWorker(this.jobs, options);
   }
 
-  /** The channels' part of a worker: listeners kept started and the outbox drained; `start()` sets it going. */
+  /** The channels' part of a worker: the outbox drained; `start()` sets it going. */
   channelDrainer(options: ChannelDrainerOptions = {}): ChannelDrainer {
     return new ChannelDrainer(this.channels, options);
   }

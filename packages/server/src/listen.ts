@@ -43,7 +43,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     worker === undefined
       ? undefined
       : options.runtime.pluginRuntimes.host({ node: worker.id, onError: options.onRuntimeError });
-  // The channels' outbox is drained, and their listeners kept started, where jobs run.
+  // The channels' outbox is drained where jobs run (their listeners are runtimes of the host above).
   const channels =
     worker === undefined ? undefined : options.runtime.channelDrainer({ onError: options.onRoutineError });
   await worker?.start();

@@ -1,6 +1,6 @@
-// The plugin: each channel registered with registerManagedChannelPlugin (its config section,
-// the channel, and its runtime, which has nothing long-lived to run: both channels receive over
-// the host's inbound endpoint).
+// The plugin: each channel registered with registerManagedChannelPlugin (its config section and
+// the channel). Neither has a service of its own to run: both receive over the host's inbound
+// endpoint, and their listeners (channel:webhook, channel:slack) do nothing.
 import { definePlugin, type PluginConfig, type PluginObject, registerManagedChannelPlugin } from "@oz0/sdk";
 import {
   redactSecrets,
@@ -14,8 +14,6 @@ import {
 import { slackChannel } from "./slack.js";
 import { webhookChannel } from "./webhook.js";
 
-const idle = () => ({ start() {}, stop() {} });
-
 export function createChannelsPlugin(): PluginObject {
   return definePlugin({
     setup(host) {
@@ -27,7 +25,6 @@ export function createChannelsPlugin(): PluginObject {
           return read.secret !== undefined && read.url !== undefined;
         },
         build: (ctx) => webhookChannel(ctx.config),
-        runtime: idle,
       });
       registerManagedChannelPlugin<PluginConfig>(host, {
         name: "slack",
@@ -37,7 +34,6 @@ export function createChannelsPlugin(): PluginObject {
           return read.signingSecret !== undefined && read.botToken !== undefined;
         },
         build: (ctx) => slackChannel(ctx.config),
-        runtime: idle,
       });
     },
   });

@@ -153,7 +153,7 @@ export function registerNode(program: Command, out: Output): Command {
             onError: (error) =>
               out.stderr(`oz0: plugin runtimes: ${error instanceof Error ? error.message : String(error)}\n`),
           });
-          // And drains the channels' outbox, keeping their listeners started until it drains.
+          // And drains the channels' outbox (their listeners are runtimes of the host above).
           const channels = runtime.channelDrainer({
             tenant,
             onError: (error) =>

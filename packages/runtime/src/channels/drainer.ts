@@ -1,6 +1,6 @@
-// The channels' part of every worker (`oz0 node`, `oz0 serve`): it keeps the tenants' channel
-// listeners started (`ChannelHost.reconcile`) and drains the outbox on a short poll, at once
-// when a message arrives in this process. Stopping it stops every listener it started.
+// The channels' part of every worker (`oz0 node`, `oz0 serve`): it drains the outbox on a short
+// poll, at once when a message arrives in this process. Channels' listeners are not its: the
+// runtime host runs each once per tenant cluster-wide (ChannelHost.listeners).
 import type { ChannelHost } from "./host.js";
 
 /**
@@ -42,7 +42,6 @@ export class ChannelDrainer {
     this.#unlisten?.();
     this.#kick();
     await this.#loop;
-    await this.#host.stopAll().catch((error) => this.#options.onError?.(error));
   }
 
   #kick(): void {
@@ -51,15 +50,8 @@ export class ChannelDrainer {
   }
 
   async #run(): Promise<void> {
-    let reconciledAt = Number.NEGATIVE_INFINITY;
     while (!this.#stopped) {
       try {
-        const tenants =
-          this.#options.tenant === undefined ? await this.#host.tenants() : [this.#options.tenant];
-        if (Date.now() - reconciledAt >= 5_000) {
-          reconciledAt = Date.now();
-          for (const tenant of tenants) await this.#host.reconcile(tenant);
-        }
         // A row that moved on may have more to do at once (a turn posted, then answered).
         while (!this.#stopped && (await this.#host.drain(this.#options.tenant)) > 0) {}
       } catch (error) {

@@ -13,6 +13,9 @@ import {
   type ChannelRequest,
   type HookName,
   Oz0Error,
+  type PluginConfig,
+  type RuntimeContext,
+  type RuntimeInstance,
   SurfaceEnvelope,
   type SurfaceResponse,
   toOz0Error,
@@ -21,10 +24,17 @@ import { type Caller, isRole } from "../callers/index.js";
 import type { JobEvent } from "../events/index.js";
 import { type HookBus as Bus, HookBus, type HookSource } from "../hooks/index.js";
 import type { JobEngine, JobView } from "../jobs/index.js";
+import type { LoadedPlugin } from "../plugin-dir/index.js";
 import type { Routines } from "../routines/index.js";
 import type { ChannelMessageRow, ChannelMessageState, Store } from "../store/index.js";
 import { channelCommand } from "./commands.js";
-import { type ChannelEntry, ChannelRegistry, type ChannelSource, channelAddress, keyOf } from "./registry.js";
+import {
+  type ChannelEntry,
+  ChannelRegistry,
+  type ChannelSource,
+  channelAddress,
+  channelEntry,
+} from "./registry.js";
 
 /** Outbox settings when the options leave them out. */
 export const CHANNEL_DEFAULTS = {
@@ -314,30 +324,34 @@ export class ChannelHost {
   }
 
   /**
-   * Starts each configured, enabled channel of `tenant` that has a listener (`start`), and stops
-   * the started ones that are gone (the plugin removed, the channel disabled or unconfigured).
-   * The worker calls it on each drain; a runtime reconciler may call it whenever desired state changes.
+   * The listeners (`start`/`stop`) of an installed plugin's enabled, configured channels, as the
+   * runtimes `channel:<name>` the runtime host runs once per tenant cluster-wide: started,
+   * restarted with backoff when `start` throws or the listener calls `fail`, replaced when the
+   * config changes, stopped when the channel goes. Each runs its own build of the channel, from
+   * the config the host gives it; a channel without `start` runs as a listener that does nothing.
    */
-  async reconcile(tenant: string): Promise<void> {
-    const keep = new Set<string>();
-    for (const entry of await this.registry.list(tenant)) {
-      if (!entry.enabled || !entry.configured) continue;
-      keep.add(keyOf(entry.tenant, entry.plugin, entry.name));
-      await this.registry.start(entry, this.#submitter(entry));
-    }
-    await this.registry.stopExcept(keep, tenant);
+  listeners(plugin: {
+    readonly tenant: string;
+    readonly plugin: string;
+    readonly loaded: LoadedPlugin;
+    readonly config: PluginConfig;
+  }): { readonly name: string; build(ctx: RuntimeContext): Promise<RuntimeInstance> }[] {
+    return (plugin.loaded.code?.registrations("channel") ?? [])
+      .map((registration) =>
+        channelEntry(plugin.tenant, plugin.plugin, registration, plugin.loaded, plugin.config),
+      )
+      .filter((entry) => entry.enabled && entry.configured)
+      .map((entry) => ({ name: `channel:${entry.name}`, build: (ctx) => this.#listener(entry, ctx) }));
   }
 
-  /** Every tenant's name: what a drainer over the whole store reconciles. */
-  async tenants(): Promise<string[]> {
-    return (await this.#store.db.selectFrom("tenants").select("name").orderBy("name").execute()).map(
-      (row) => row.name,
-    );
-  }
-
-  /** Stops every started channel: the worker's shutdown. */
-  async stopAll(): Promise<void> {
-    await this.registry.stopExcept(new Set());
+  async #listener(given: ChannelEntry, ctx: RuntimeContext): Promise<RuntimeInstance> {
+    const entry = { ...given, config: ctx.config };
+    const submit = this.#submitter(entry);
+    const channel = await entry.spec.build({ pluginId: entry.plugin, config: entry.config, submit });
+    return {
+      start: () => channel.start?.({ submit, signal: ctx.signal, fail: (error) => ctx.fail(error) }),
+      stop: () => channel.stop?.(),
+    };
   }
 
   /** Told when a message arrives in this process, so the drain need not wait for its poll. */

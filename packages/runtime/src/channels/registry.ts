@@ -1,7 +1,8 @@
 // The channels a tenant's plugins register (`host.addChannel`, `registerManagedChannelPlugin`, a
 // SurfaceAdapter contract), each built once per loaded plugin and config with the plugin's
 // config in the tenant: the one place a channel's config is read (`PluginConfigs.effective`,
-// secrets decrypted). A rebuilt channel's started adapter is stopped first.
+// secrets decrypted). A channel's listener is not started here: the runtime host runs it
+// (ChannelHost.listeners), once per tenant cluster-wide.
 import type { Channel, ChannelSpec, PluginConfig, SurfaceEnvelope } from "@oz0/sdk";
 import { Oz0Error } from "@oz0/sdk";
 import type { LoadedPlugin } from "../plugin-dir/index.js";
@@ -32,7 +33,6 @@ interface Built {
   readonly loaded: LoadedPlugin;
   readonly config: string;
   readonly channel: Promise<Channel>;
-  started?: AbortController;
 }
 
 /** `<plugin>/<channel>`: how routines, hooks and the CLI name a channel. */
@@ -66,21 +66,8 @@ export class ChannelRegistry {
       const registrations = loaded.code?.registrations("channel") ?? [];
       if (registrations.length === 0) continue;
       const config = await this.#source.config(tenant, row.name, loaded);
-      for (const registration of registrations) {
-        const spec = registration.spec;
-        entries.push({
-          tenant,
-          plugin: row.name,
-          name: registration.name,
-          spec,
-          enabled: registration.enabled,
-          supportsNotifications: spec.supportsNotifications ?? false,
-          configured: spec.configured?.(config) ?? true,
-          notificationsEnabled: spec.notificationsEnabled?.(config) ?? false,
-          loaded,
-          config,
-        });
-      }
+      for (const registration of registrations)
+        entries.push(channelEntry(tenant, row.name, registration, loaded, config));
     }
     return entries;
   }
@@ -99,7 +86,6 @@ export class ChannelRegistry {
     const config = JSON.stringify(entry.config);
     const had = this.#built.get(key);
     if (had !== undefined && had.loaded === entry.loaded && had.config === config) return had.channel;
-    if (had !== undefined) await this.#stop(key, had);
     const channel = Promise.resolve(
       entry.spec.build({ pluginId: entry.plugin, config: entry.config, submit }),
     ).then((built) => {
@@ -120,34 +106,31 @@ export class ChannelRegistry {
     });
     return channel;
   }
-
-  /** Starts the channel's listener (its `start`), once; the signal of `stop` ends it. */
-  async start(entry: ChannelEntry, submit: (envelope: SurfaceEnvelope) => Promise<void>): Promise<void> {
-    const channel = await this.channel(entry, submit);
-    const built = this.#built.get(keyOf(entry.tenant, entry.plugin, entry.name));
-    if (built === undefined || built.started !== undefined) return;
-    const started = new AbortController();
-    built.started = started;
-    await channel.start?.({ submit, signal: started.signal });
-  }
-
-  /** Every started channel of `tenant` (all tenants' when left out) not in `keep`, stopped and forgotten. */
-  async stopExcept(keep: ReadonlySet<string>, tenant?: string): Promise<void> {
-    for (const [key, built] of [...this.#built]) {
-      if (tenant !== undefined && !key.startsWith(`${tenant}\0`)) continue;
-      if (!keep.has(key)) await this.#stop(key, built);
-    }
-  }
-
-  async #stop(key: string, built: Built): Promise<void> {
-    this.#built.delete(key);
-    if (built.started === undefined) return;
-    built.started.abort();
-    const channel = await built.channel.catch(() => undefined);
-    await channel?.stop?.();
-  }
 }
 
 export function keyOf(tenant: string, plugin: string, name: string): string {
   return `${tenant}\0${plugin}\0${name}`;
+}
+
+/** A channel registration of a loaded plugin, as `config` makes it. */
+export function channelEntry(
+  tenant: string,
+  plugin: string,
+  registration: { readonly name: string; readonly spec: ChannelSpec; readonly enabled: boolean },
+  loaded: LoadedPlugin,
+  config: PluginConfig,
+): ChannelEntry {
+  const spec = registration.spec;
+  return {
+    tenant,
+    plugin,
+    name: registration.name,
+    spec,
+    enabled: registration.enabled,
+    supportsNotifications: spec.supportsNotifications ?? false,
+    configured: spec.configured?.(config) ?? true,
+    notificationsEnabled: spec.notificationsEnabled?.(config) ?? false,
+    loaded,
+    config,
+  };
 }

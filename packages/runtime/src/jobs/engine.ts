@@ -196,14 +196,15 @@ export class JobEngine {
   }
 
   /**
-   * Adds what a hook point recorded after the fact (post_sensor_event, post_session_access) to a
-   * job no worker has taken up yet; once one has, its history is the worker's to write, and
-   * nothing is added. True when written.
+   * Adds what a hook point recorded after the fact (post_sensor_event, post_session_access) to
+   * the job's history, in a write of its own, while no worker holds the job: queued, waiting or
+   * ended (a chat's end). While a worker runs it its history is the worker's to write, so
+   * nothing is added: false then, true when written.
    */
-  async noteWhileQueued(id: string, tenant: string, events: readonly NewEvent[]): Promise<boolean> {
+  async noteWhileUnheld(id: string, tenant: string, events: readonly NewEvent[]): Promise<boolean> {
     if (events.length === 0) return false;
     return this.jobs.outside(id, async (row, { append }) => {
-      if (row.tenant !== tenant || row.status !== "queued") return false;
+      if (row.tenant !== tenant || row.status === "running") return false;
       await append(events);
       return true;
     });
@@ -705,7 +706,7 @@ export class JobEngine {
     }
     const checked = person?.events ?? [];
     await this.wake(id, "chat", tenant, () => [...checked, event("user_message", { text, by })]);
-    if (person !== undefined) await this.noteWhileQueued(id, tenant, await person.sessionWritten(text, by));
+    if (person !== undefined) await this.noteWhileUnheld(id, tenant, await person.sessionWritten(text, by));
     return this.get(id, tenant);
   }
 
@@ -732,7 +733,11 @@ export class JobEngine {
       await this.jobs.notifyParent(trx, { id, parent: row.parent_id }, { status: "succeeded", output });
     });
     this.live.wrote(tenant, id);
-    await person?.sessionWritten({ end: true }, "");
+    if (person !== undefined) {
+      // The ended chat is no worker's: what post_session_access records follows its end.
+      if (await this.noteWhileUnheld(id, tenant, await person.sessionWritten({ end: true }, "")))
+        this.live.wrote(tenant, id);
+    }
     return this.get(id, tenant);
   }
 

@@ -27,6 +27,16 @@ export class Conversation {
     this.messages.push(message);
     this.tokens += messageTokens(message);
   }
+
+  /** Puts `content` in place of what the tool message of call `callId` says. */
+  rewriteResult(callId: string, content: unknown): void {
+    const at = this.messages.findLastIndex((message) => message.role === "tool" && message.callId === callId);
+    const old = this.messages[at];
+    if (old?.role !== "tool") return;
+    const next = { ...old, content };
+    this.messages[at] = next;
+    this.tokens += messageTokens(next) - messageTokens(old);
+  }
 }
 
 function messageTokens(message: ModelMessage): number {
@@ -90,6 +100,17 @@ export interface History {
   readonly remoteAnswers: Map<string, string>;
   /** Memory providers' recorded summaries, by call id, in order. */
   readonly summaries: Map<string, string[]>;
+  /**
+   * oz.delegate calls whose child's end came in (written by the child) and that the job has not
+   * taken up yet: its post_tool_call has not run, and no model call has seen the result.
+   */
+  readonly childEnds: Map<string, ChildEnd>;
+}
+
+/** A delegate call's result as the child's end made it. */
+export interface ChildEnd {
+  readonly call: ModelCallRecord;
+  readonly content: unknown;
 }
 
 /** The user message a job's input becomes: text as it is, structured input as JSON. */
@@ -118,6 +139,7 @@ export function replay(events: readonly JobEvent[]): History {
     remote: new Map(),
     remoteAnswers: new Map(),
     summaries: new Map(),
+    childEnds: new Map(),
   };
   for (const entry of events) applyEvent(history, entry);
   return history;
@@ -143,6 +165,7 @@ export function applyEvent(history: History, entry: NewEvent): void {
       beginConversation(history, entry.data.system, entry.data.input);
       return;
     case "model_call":
+      history.childEnds.clear();
       history.steps = entry.data.step;
       history.tokensUsed += entry.data.usage.input + entry.data.usage.output;
       history.costUsd += entry.data.cost_usd ?? 0;
@@ -182,6 +205,14 @@ export function applyEvent(history: History, entry: NewEvent): void {
       return;
     }
     case "tool_result":
+      // A delegate call's child ended, and the job took its result up (post_tool_call's rewrite).
+      if (history.childEnds.delete(entry.data.callId)) {
+        conversation.rewriteResult(
+          entry.data.callId,
+          entry.data.ok ? entry.data.result : { error: entry.data.error },
+        );
+        return;
+      }
       settle(
         history,
         entry.data.callId,
@@ -215,12 +246,10 @@ export function applyEvent(history: History, entry: NewEvent): void {
     }
     case "child_job_finished": {
       const { job, status, output, failure } = entry.data;
-      settle(
-        history,
-        entry.data.callId,
-        { job, status, output: output ?? null, failure: failure ?? null },
-        status !== "succeeded",
-      );
+      const call = pending.get(entry.data.callId)?.call;
+      const content = { job, status, output: output ?? null, failure: failure ?? null };
+      settle(history, entry.data.callId, content, status !== "succeeded");
+      if (call !== undefined) history.childEnds.set(entry.data.callId, { call, content });
       return;
     }
     case "output_rejected":

@@ -16,6 +16,7 @@ import { stopped } from "./model-step.js";
 import { CoreSession } from "./session.js";
 import { type AgentSetup, setUpAgent } from "./setup.js";
 import type { Claimed } from "./store.js";
+import { takeUpChildEnds } from "./tool-step.js";
 
 /** How a run ended for its worker: the job stopped (ended or waits), or the lease went to another. */
 export type RunOutcome = "stopped" | "lost";
@@ -136,6 +137,8 @@ async function loop(run: JobRun): Promise<void> {
   }
   // Setting up ran the plugins' code after the last write: the first step reads the version itself.
   run.forgetGovernanceVersion();
+  // A delegated child's end came in while the job waited: its post_tool_call runs now.
+  await takeUpChildEnds(run);
   const session = new CoreSession(run, setup);
   await session.run();
 }

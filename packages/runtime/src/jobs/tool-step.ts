@@ -280,6 +280,7 @@ async function waitAgain(run: JobRun, pending: PendingCall): Promise<boolean> {
           failure: child.failure === null ? null : JSON.parse(child.failure),
         }),
       ]);
+      await takeUpChildEnds(run);
       return false;
     }
     return run.wait({ kind: "child", callId: call.id, job: pending.child }, []);
@@ -350,4 +351,30 @@ async function delegate(
   await run.hooks?.afterHandoff(address, childIdOf(run, start));
   await run.hooks?.afterMessage(address, input, "request");
   return waitForChild(run, start);
+}
+
+/**
+ * The job takes up the results of its oz.delegate calls whose child ended since its last model
+ * call: the child wrote its end into this job's history in its own transaction, where this job's
+ * hooks do not run, so post_tool_call runs here, in the job's own run, and what it makes of the
+ * result (the child's job, status, output and failure) is recorded as the call's `tool_result`,
+ * which the model is told instead. Nothing is written when no handler listens.
+ */
+export async function takeUpChildEnds(run: JobRun): Promise<void> {
+  const bus = run.hooks?.bus;
+  if (bus === undefined || !bus.has("post_tool_call")) return;
+  for (const [callId, end] of [...run.history.childEnds]) {
+    const fired = await bus.fire("post_tool_call", {
+      callId,
+      address: "oz.delegate",
+      tool: "oz",
+      function: "delegate",
+      args: (end.call.args ?? {}) as Record<string, unknown>,
+      result: end.content,
+      durationMs: 0,
+    });
+    const result =
+      fired.ok && fired.changed ? JSON.parse(JSON.stringify(fired.payload.result ?? null)) : end.content;
+    await run.write([event("tool_result", { callId, ok: true, result, ms: 0 })]);
+  }
 }

@@ -464,7 +464,13 @@ export class Models {
       if (code === undefined) continue;
       const config: Record<string, unknown> = {
         ...((await this.#options.pluginConfig?.(tenant, row.name, plugin)) ??
-          Object.assign({}, ...code.registrations("admin").map((admin) => admin.spec.defaultConfig ?? {}))),
+          Object.assign(
+            {},
+            ...code
+              .registrations("admin")
+              .filter((admin) => admin.enabled)
+              .map((admin) => admin.spec.defaultConfig ?? {}),
+          )),
       };
       for (const registration of code.registrations("provider")) {
         if (!registration.enabled) continue;

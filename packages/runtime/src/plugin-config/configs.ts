@@ -25,10 +25,19 @@ function secretName(plugin: string, pointer: string): string {
 
 type WithCode = Pick<LoadedPlugin, "code">;
 
-/** The defaults of the plugin's admin specs, merged in registration order. */
+/**
+ * The plugin's admin registrations it has not disabled: only these give defaults, a schema,
+ * validation and status. redact() is applied for every one, disabled or not, so that disabling
+ * an admin spec never shows a secret it masks.
+ */
+export function enabledAdmins(plugin: WithCode) {
+  return (plugin.code?.registrations("admin") ?? []).filter((registration) => registration.enabled);
+}
+
+/** The defaults of the plugin's enabled admin specs, merged in registration order. */
 export function adminDefaults(plugin: WithCode): Record<string, unknown> {
   const config: Record<string, unknown> = {};
-  for (const registration of plugin.code?.registrations("admin") ?? []) {
+  for (const registration of enabledAdmins(plugin)) {
     Object.assign(config, registration.spec.defaultConfig);
   }
   return config;
@@ -55,7 +64,7 @@ export interface PluginConfigView {
 
 /** The schema of a plugin's config: its one admin spec's, or the properties of several merged. */
 export function adminSchema(plugin: WithCode): Readonly<Record<string, unknown>> | null {
-  const schemas = (plugin.code?.registrations("admin") ?? [])
+  const schemas = enabledAdmins(plugin)
     .map((registration) => registration.spec.schema)
     .filter((schema) => schema !== undefined);
   if (schemas.length === 0) return null;
@@ -105,7 +114,7 @@ export class PluginConfigs {
     if (typeof config !== "object" || config === null || Array.isArray(config)) {
       throw invalidConfig(plugin, ['the config is a JSON object, such as {"limit": 10}']);
     }
-    const admins = loaded.code?.registrations("admin") ?? [];
+    const admins = enabledAdmins(loaded);
     if (admins.length === 0) {
       throw invalidConfig(plugin, [`${plugin} registers no admin spec, so it takes no config`]);
     }

@@ -2,7 +2,7 @@
 // checked, pre_sensor_event may rewrite what it carries (the job's input) or refuse it, and
 // post_sensor_event hears how it was handled. What pre_sensor_event records goes into the
 // history of the job the webhook starts, right after its job_started, and what
-// post_sensor_event records after it while no worker has taken the job; a refused webhook
+// post_sensor_event records after it, unless a worker holds the job by then; a refused webhook
 // starts no job, and the sender is told the refusal.
 import type { Oz0Error } from "@oz0/sdk";
 import type { NewEvent } from "../events/index.js";
@@ -14,7 +14,7 @@ export type Sensed =
       readonly ok: true;
       readonly event: unknown;
       readonly events: readonly NewEvent[];
-      /** Tells post_sensor_event how the event was handled; what it records joins the job's history while no worker has taken it. */
+      /** Tells post_sensor_event how the event was handled; what it records joins the job's history unless a worker holds the job by then. */
       handled(outcome: string, job?: string): Promise<void>;
     }
   /** Refused: `events` holds the governance_denied, which no job's history takes (none starts). */
@@ -54,7 +54,7 @@ export async function sensedWebhook(
         outcome,
         ...(job === undefined ? {} : { job }),
       });
-      if (job !== undefined) await jobs.noteWhileQueued(job, tenant, events);
+      if (job !== undefined) await jobs.noteWhileUnheld(job, tenant, events);
     },
   };
 }

@@ -37,6 +37,7 @@ export async function pluginStatus(
     const config = await catalog.configs.effective(tenant, name, loaded);
     const admin: AdminStatusView[] = [];
     for (const registration of loaded.code?.registrations("admin") ?? []) {
+      if (!registration.enabled) continue;
       const status = registration.spec.status;
       if (status === undefined) continue;
       admin.push({ name: registration.name, ...(await askStatus(() => status({ pluginId: name, config }))) });

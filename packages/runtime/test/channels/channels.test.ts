@@ -21,6 +21,7 @@ const DESK = join(import.meta.dirname, "../fixtures/channels/desk");
 const DOORMAN = join(import.meta.dirname, "../fixtures/channels/doorman");
 const CLOCKWORK = join(import.meta.dirname, "../fixtures/routines/clockwork");
 const LISTENER = join(import.meta.dirname, "../fixtures/channels/listener");
+const FLAKY = join(import.meta.dirname, "../fixtures/channels/flaky");
 const SECRET = "whsec-test-0123456789abcdef";
 const SLACK_SECRET = "slack-signing-secret";
 
@@ -498,7 +499,7 @@ describe("a channel's own listener", () => {
   }
   const seen = () => (globalThis as { __listener?: Seen }).__listener!;
 
-  it("is started once by reconcile, hands messages in through submit, and is stopped when its plugin is removed", async () => {
+  it("runs as the runtime channel:<name> of a runtime host: started once, hands messages in through submit, stopped when its plugin is removed", async () => {
     const runtime = await Runtime.open({
       memory: true,
       home: await mkdtemp(join(tmpdir(), "oz0-channels-listener-")),
@@ -508,22 +509,63 @@ describe("a channel's own listener", () => {
     await runtime.catalog.install(tenant, DESK);
     await runtime.catalog.install(tenant, LISTENER);
     await runtime.routines.pause(localAdmin(tenant), "desk/on-message");
-    await runtime.channels.reconcile(tenant);
-    await runtime.channels.reconcile(tenant);
-    expect(seen()).toMatchObject({ started: 1, stopped: 0 });
-    await seen().submit!(
-      new SurfaceEnvelope({ surfaceType: "pager", channelId: "p", senderId: "ann", content: "hi" }),
-    );
-    await settle(runtime, tenant);
-    expect(seen().delivered).toHaveLength(1);
-    expect(seen().delivered[0]!.to).toBe("ann");
-    await runtime.catalog.remove(tenant, "listener");
-    await runtime.channels.reconcile(tenant);
-    expect(seen()).toMatchObject({ started: 1, stopped: 1 });
-    await runtime.close();
+    const before = { ...seen() };
+    const host = runtime.pluginRuntimes.host({ node: "node-a", tenant });
+    try {
+      await host.pass();
+      await host.settled();
+      await host.pass();
+      await host.settled();
+      expect(seen()).toMatchObject({ started: before.started + 1, stopped: before.stopped });
+      const [status] = await runtime.services.plugins.status(localAdmin(tenant), "listener");
+      expect(status?.runtimes).toEqual([
+        expect.objectContaining({ runtime: "channel:pager", state: "running", node: "node-a" }),
+      ]);
+      const delivered = seen().delivered.length;
+      await seen().submit!(
+        new SurfaceEnvelope({ surfaceType: "pager", channelId: "p", senderId: "ann", content: "hi" }),
+      );
+      await settle(runtime, tenant);
+      expect(seen().delivered).toHaveLength(delivered + 1);
+      expect(seen().delivered.at(-1)!.to).toBe("ann");
+      await runtime.catalog.remove(tenant, "listener");
+      await host.pass();
+      await host.settled();
+      expect(seen()).toMatchObject({ started: before.started + 1, stopped: before.stopped + 1 });
+    } finally {
+      await host.stop();
+      await runtime.close();
+    }
   });
 
-  it("the drainer beside a worker answers a message by itself, and stops the listeners it started when it stops", async () => {
+  it("a listener that calls fail is stopped and restarted with backoff, and its status says so", async () => {
+    const runtime = await Runtime.open({
+      memory: true,
+      home: await mkdtemp(join(tmpdir(), "oz0-channels-flaky-")),
+      defaultPlugins: [],
+    });
+    const tenant = "flaky";
+    await runtime.catalog.install(tenant, FLAKY);
+    // The backoff is an hour, so the restart it schedules does not come during the test.
+    const host = runtime.pluginRuntimes.host({ node: "node-a", tenant, restart: { baseMs: 3_600_000 } });
+    try {
+      await host.pass();
+      await host.settled();
+      await new Promise((resolve) => setImmediate(resolve));
+      await host.settled();
+      expect((globalThis as { __flaky?: { started: number } }).__flaky?.started).toBe(1);
+      expect(host.running().get(`${tenant}/flaky/channel:socket`)).toMatchObject({
+        state: "restarting",
+        restarts: 1,
+        lastError: "the socket dropped",
+      });
+    } finally {
+      await host.stop();
+      await runtime.close();
+    }
+  });
+
+  it("the drainer beside a worker starts no listener: only a runtime host does", async () => {
     const runtime = await Runtime.open({
       memory: true,
       home: await mkdtemp(join(tmpdir(), "oz0-channels-drainer-")),
@@ -532,24 +574,69 @@ describe("a channel's own listener", () => {
     const tenant = "draining";
     await runtime.catalog.install(tenant, DESK);
     await runtime.catalog.install(tenant, LISTENER);
-    await runtime.routines.pause(localAdmin(tenant), "desk/on-message");
-    const before = { ...seen(), delivered: seen().delivered.length };
-    const worker = runtime.worker({ tenant });
+    const before = { ...seen() };
     const drainer = runtime.channelDrainer({ tenant, pollMs: 20 });
-    await worker.start();
     drainer.start();
-    while (seen().started === before.started) await new Promise((resolve) => setTimeout(resolve, 20));
-    await seen().submit!(
-      new SurfaceEnvelope({ surfaceType: "pager", channelId: "p", senderId: "bo", content: "hi" }),
-    );
-    while (seen().delivered.length === before.delivered)
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(seen().delivered.at(-1)!.to).toBe("bo");
+    // The loop's first pass runs as it starts; stop waits for the pass under way.
+    await runtime.channels.drain(tenant);
     await drainer.stop();
-    await worker.drain();
-    expect(seen().stopped).toBe(before.stopped + 1);
+    expect(seen()).toMatchObject({ started: before.started, stopped: before.stopped });
     await runtime.close();
   });
+});
+
+describe("channels' listeners in scale-out", () => {
+  const postgres = engineFixtures().filter((fixture) => fixture.label === "postgres");
+  afterAll(() => disposeFixtures(postgres));
+  const seen = () => (globalThis as { __listener?: { started: number; stopped: number } }).__listener!;
+
+  it.each(postgres)(
+    "two runtimes with hosts on $label: exactly one starts the channel's listener; the other takes it over when that one stops",
+    async (fixture) => {
+      const options = await fixture.fresh();
+      const home = await mkdtemp(join(tmpdir(), "oz0-ch-listeners-"));
+      const a = await Runtime.open({ ...options, home, defaultPlugins: [] });
+      const b = await Runtime.open({ ...options, home, defaultPlugins: [] });
+      const tenant = "listeners";
+      const hostA = a.pluginRuntimes.host({ node: "node-a", tenant, leaseMs: 60_000 });
+      const hostB = b.pluginRuntimes.host({ node: "node-b", tenant, leaseMs: 60_000 });
+      try {
+        await a.catalog.install(tenant, DESK);
+        await a.catalog.install(tenant, LISTENER);
+        // The fixture's module keeps one record for the process: counts are taken from here on.
+        (globalThis as { __listener?: unknown }).__listener ??= { started: 0, stopped: 0, delivered: [] };
+        const before = { ...seen() };
+        const moved = (started: number, stopped: number) => ({
+          started: before.started + started,
+          stopped: before.stopped + stopped,
+        });
+        for (let round = 0; round < 2; round += 1) {
+          await Promise.all([hostA.pass(), hostB.pass()]);
+          await Promise.all([hostA.settled(), hostB.settled()]);
+        }
+        expect(seen()).toMatchObject(moved(1, 0));
+        const rows = await a.store.db
+          .selectFrom("plugin_runtimes")
+          .select(["plugin", "runtime", "node", "state"])
+          .where("tenant", "=", tenant)
+          .execute();
+        expect(rows).toEqual([
+          { plugin: "listener", runtime: "channel:pager", node: expect.any(String), state: "running" },
+        ]);
+        const [holder, other] = rows[0]!.node === "node-a" ? [hostA, hostB] : [hostB, hostA];
+        await holder.stop();
+        expect(seen()).toMatchObject(moved(1, 1));
+        await other.pass();
+        await other.settled();
+        expect(seen()).toMatchObject(moved(2, 1));
+      } finally {
+        await hostA.stop();
+        await hostB.stop();
+        await a.close();
+        await b.close();
+      }
+    },
+  );
 });
 
 describe("channels' hook points", () => {

@@ -5,6 +5,7 @@
 import { HOOK_POINTS, type HookName, PolicyViolation } from "@oz0/sdk";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { pluginHookSource } from "../../src/hooks/index.js";
+import { replay } from "../../src/jobs/history.js";
 import type { JobEngine, JobEngineOptions, JobEvent, JobView } from "../../src/jobs/index.js";
 import { MemoryProviders } from "../../src/memory/index.js";
 import type { LanguageModel, ModelRequest } from "../../src/models/index.js";
@@ -442,6 +443,106 @@ describe("the hook points on a person's input, a chat's answers and messages bet
     expect(results).toEqual([["oz.ask_user", { answer: "billing" }]]);
     const events = await engine.events(started.id, { tenant: TENANT });
     expect(ofKind(events, "answer_received")[0]?.data).toMatchObject({ answer: "bugs" });
+  });
+
+  test("what post_session_access records after a chat's end is kept in the ended chat's history", async () => {
+    const plugins = [
+      hookPlugin("sessions", (host) => {
+        host.addHook({
+          name: "sessions",
+          build: () => ({
+            post_session_access: (p) => {
+              if (p.kind === "chat" && (p.entry as { end?: boolean } | null)?.end === true) {
+                throw new Error("the end was heard");
+              }
+            },
+          }),
+        });
+      }),
+    ];
+    const model = spyModel("hello");
+    const engine = engineWith(plugins, { models: async () => model.model });
+    const started = await engine.start({
+      tenant: TENANT,
+      agent: "helpdesk/chatty",
+      input: "hi",
+      mode: "chat",
+    });
+    await engine.run(started.id, { tenant: TENANT });
+    await engine.endChat(started.id, { tenant: TENANT });
+    const events = await engine.events(started.id, { tenant: TENANT });
+    const ended = events.findIndex((entry) => entry.kind === "job_succeeded");
+    const recorded = governanceOf(events, "hook_error", "post_session_access");
+    expect(recorded).toHaveLength(1);
+    expect(events.indexOf(recorded[0]!)).toBeGreaterThan(ended);
+    expect((await engine.get(started.id, TENANT)).status).toBe("succeeded");
+  });
+
+  test("what post_sensor_event records is kept when a worker has taken the job and let it go", async () => {
+    const plugins = [
+      hookPlugin("sensors", (host) => {
+        host.addHook({
+          name: "sensors",
+          build: () => ({
+            post_sensor_event: () => {
+              throw new Error("the event was heard");
+            },
+          }),
+        });
+      }),
+    ];
+    const engine = engineWith(plugins, { models: async () => spyModel().model });
+    const sensed = await sensedWebhook(engine, TENANT, "helpdesk/nightly", "deploy done");
+    if (!sensed.ok) throw sensed.error;
+    const started = await engine.start({ tenant: TENANT, agent: "helpdesk/early", input: sensed.event });
+    // A worker took the job and finished it before the webhook's handling was told.
+    await engine.run(started.id, { tenant: TENANT });
+    await sensed.handled("started", started.id);
+    const events = await engine.events(started.id, { tenant: TENANT });
+    expect(governanceOf(events, "hook_error", "post_sensor_event")).toHaveLength(1);
+  });
+
+  test("post_tool_call fires on oz.delegate's result in the job that delegated, when it takes the child's end up, and may rewrite it", async () => {
+    const heard: unknown[] = [];
+    const plugins = [
+      hookPlugin("results", (host) => {
+        host.addHook({
+          name: "results",
+          build: () => ({
+            post_tool_call: (p) => {
+              heard.push([p.address, p.jobId, p.result]);
+              return p.address === "oz.delegate"
+                ? { result: { ...(p.result as object), output: "rewritten" } }
+                : undefined;
+            },
+          }),
+        });
+      }),
+    ];
+    const engine = engineWith(plugins);
+    const started = await engine.start({ tenant: TENANT, agent: "helpdesk/boss", input: "ticket 7" });
+    await engine.run(started.id, { tenant: TENANT });
+    const childId = `${started.id}.triage-1-1`;
+    await engine.run(childId, { tenant: TENANT });
+    expect(heard.filter((entry) => (entry as unknown[])[0] === "oz.delegate")).toEqual([]);
+    await engine.run(started.id, { tenant: TENANT });
+    const delegated = heard.filter((entry) => (entry as unknown[])[0] === "oz.delegate");
+    expect(delegated).toEqual([
+      [
+        "oz.delegate",
+        started.id,
+        expect.objectContaining({ job: childId, status: "succeeded", output: "billing" }),
+      ],
+    ]);
+    const events = await engine.events(started.id, { tenant: TENANT });
+    const finished = ofKind(events, "child_job_finished")[0]!;
+    const result = ofKind(events, "tool_result").find((entry) => entry.data.callId === finished.data.callId);
+    expect(result?.data).toMatchObject({ ok: true, result: { job: childId, output: "rewritten" } });
+    // What the model is told of the call, its history read again as a worker reads it.
+    const told = replay(events).conversation.messages.find(
+      (message) => message.role === "tool" && message.callId === finished.data.callId,
+    );
+    expect(told).toMatchObject({ content: { output: "rewritten" } });
   });
 
   test("a delegated child's answer is a message back to the agent that delegated: pre_agent_communication may rewrite it", async () => {

@@ -80,3 +80,22 @@ describe("the operator's config reaches every context that takes one", () => {
     }
   });
 });
+
+describe("a disabled admin registration", () => {
+  it("gives the plugin's config none of its defaults, and takes no config", async () => {
+    const loaded = await runtime.catalog.loadInstalled(TENANT, "conduit");
+    const [registration] = loaded.code!.registrations("admin");
+    await runtime.services.pluginConfig.unset(admin, "conduit");
+    try {
+      expect(await runtime.catalog.configs.effective(TENANT, "conduit", loaded)).toEqual({ level: "low" });
+      registration!.disable();
+      expect(await runtime.catalog.configs.effective(TENANT, "conduit", loaded)).toEqual({});
+      await expect(runtime.services.pluginConfig.set(admin, "conduit", OPERATOR)).rejects.toMatchObject({
+        message: expect.stringContaining("registers no admin spec"),
+      });
+    } finally {
+      registration!.enable();
+      await runtime.services.pluginConfig.set(admin, "conduit", OPERATOR);
+    }
+  });
+});

@@ -73,7 +73,13 @@ export interface SurfaceResponse {
 export interface SurfaceStartContext {
   /** Hands an envelope to oz0, which starts a job or a chat turn for it. */
   submit(envelope: SurfaceEnvelope): Promise<void>;
+  /** Aborted when the host stops the listener. */
   readonly signal: AbortSignal;
+  /**
+   * Tells the host the listener died after it started (its socket dropped, its poller threw):
+   * the host stops it and starts it again after a backoff, as when start() throws.
+   */
+  fail(error?: unknown): void;
 }
 
 /**

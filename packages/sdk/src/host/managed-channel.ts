@@ -1,6 +1,8 @@
-// registerManagedChannelPlugin: a managed messaging integration registers admin config, a
-// channel and the runtime that keeps the channel's service running, always together and
-// under one name; this does it in one call, and all or nothing.
+// registerManagedChannelPlugin: a managed messaging integration registers admin config and a
+// channel, always together and under one name; this does it in one call, and all or nothing.
+// The channel's long-lived service is its listener (`start`/`stop`): the host reconciles it
+// from the plugin's config as the runtime `channel:<name>`, once per tenant cluster-wide, so
+// no RuntimeSpec is needed for it. A plugin with a service beside the channel gives `runtime`.
 
 import type { Host, Registration, RegistrationHandle } from "./host.js";
 import type {
@@ -26,18 +28,22 @@ export interface ManagedChannelOptions<Config extends PluginConfig = PluginConfi
   notificationsEnabled?(config: Config): boolean;
   /** Builds the channel that ingests events and delivers answers. */
   build(ctx: ChannelContext): Awaitable<Channel>;
-  /** Builds the long-lived service (a socket, a poller) the host reconciles from config. */
-  runtime(ctx: RuntimeContext): Awaitable<RuntimeInstance>;
+  /**
+   * A long-lived service beside the channel's own listener, registered as the runtime `<name>`;
+   * left out, none is. The channel's listener is its `start`/`stop`, run by the host either way.
+   */
+  runtime?(ctx: RuntimeContext): Awaitable<RuntimeInstance>;
 }
 
 export interface ManagedChannelRegistration extends RegistrationHandle {
   readonly admin: Registration<"admin">;
   readonly channel: Registration<"channel">;
-  readonly runtime: Registration<"runtime">;
+  /** Only when `runtime` was given. */
+  readonly runtime: Registration<"runtime"> | undefined;
 }
 
 /**
- * Registers admin, channel and runtime for a managed channel. If any part is refused, the
+ * Registers admin and channel (and the runtime, when given) for a managed channel. If any part is refused, the
  * parts already registered are removed again before the error is thrown.
  */
 export function registerManagedChannelPlugin<Config extends PluginConfig>(
@@ -62,7 +68,11 @@ export function registerManagedChannelPlugin<Config extends PluginConfig>(
         build: (ctx) => options.build(ctx),
       }),
     );
-    const runtime = keep(host.addRuntime({ name: options.name, build: (ctx) => options.runtime(ctx) }));
+    const service = options.runtime;
+    const runtime =
+      service === undefined
+        ? undefined
+        : keep(host.addRuntime({ name: options.name, build: (ctx) => service(ctx) }));
     return {
       admin,
       channel,

@@ -42,7 +42,9 @@ describe("SurfaceAdapter", () => {
   test("starts and stops as no-ops unless the adapter listens itself", async () => {
     const adapter = new SlackAdapter();
     await expect(
-      Promise.resolve(adapter.start({ submit: async () => {}, signal: new AbortController().signal })),
+      Promise.resolve(
+        adapter.start({ submit: async () => {}, signal: new AbortController().signal, fail: () => {} }),
+      ),
     ).resolves.toBeUndefined();
     await expect(Promise.resolve(adapter.stop())).resolves.toBeUndefined();
   });

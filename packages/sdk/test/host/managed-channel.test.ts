@@ -31,6 +31,18 @@ describe("registerManagedChannelPlugin", () => {
     expect(registration.channel.spec.supportsNotifications).toBe(true);
   });
 
+  test("registers no runtime when the channel has no service beside its listener", () => {
+    const host = createRecordingHost("p");
+    const registration = registerManagedChannelPlugin(host, {
+      name: "webhook",
+      build: () => ({ deliver() {} }),
+    });
+    expect(host.kinds()).toEqual(["admin", "channel"]);
+    expect(registration.runtime).toBeUndefined();
+    registration.disable();
+    expect(registration.enabled).toBe(false);
+  });
+
   test("passes config to configured and notificationsEnabled, with defaults when left out", () => {
     const host = createRecordingHost("p");
     const { channel } = registerManagedChannelPlugin(host, slack);
@@ -39,7 +51,6 @@ describe("registerManagedChannelPlugin", () => {
     const bare = registerManagedChannelPlugin(host, {
       name: "webhook",
       build: () => ({ deliver() {} }),
-      runtime: () => ({ start() {}, stop() {} }),
     });
     expect(bare.channel.spec.configured?.({})).toBe(true);
     expect(bare.channel.spec.notificationsEnabled?.({})).toBe(false);
