@@ -11,6 +11,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loopback, Runtime } from "@oz0/runtime";
+import { approve } from "./oauth-browser.js";
 
 /** The Client ID Metadata Document URL the suite's CIMD scenario accepts as oz0's. */
 const CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json";
@@ -86,22 +87,6 @@ async function writePluginFolder(
   ];
   await writeFile(join(dir, "plugin.yaml"), `${manifest.join("\n")}\n`);
   return dir;
-}
-
-/** A browser that approves at once: follow the authorization server's redirect to the loopback. */
-async function approve(url: URL): Promise<void> {
-  let next: URL = url;
-  for (let hop = 0; hop < 5; hop += 1) {
-    const response = await fetch(next, { redirect: "manual" });
-    const location = response.headers.get("location");
-    await response.body?.cancel();
-    if (location === null) return;
-    next = new URL(location, next);
-    if (next.hostname === "127.0.0.1" && next.pathname === "/callback") {
-      await (await fetch(next)).body?.cancel();
-      return;
-    }
-  }
 }
 
 async function main(): Promise<void> {

@@ -108,13 +108,19 @@ export const AUTH_EXTENSIONS: ReadonlySet<string> = new Set([
 ]);
 
 const AUTH_CLIENT = fileURLToPath(new URL("./mcp-auth-client.ts", import.meta.url));
+/** The same scenarios' client as a person at a terminal: `oz0 plugin install`, `oz0 mcp login`, `oz0 tool call`. */
+export const LOGIN_CLI_CLIENT = fileURLToPath(new URL("./mcp-login-cli.ts", import.meta.url));
 
-/** Runs the client `auth/*` scenarios (all when left out) against oz0 as a client, four at a time. */
+/**
+ * Runs the client `auth/*` scenarios (all when left out) against oz0 as a client, four at a
+ * time; `client` is the script the suite starts (oz0's runtime, unless told).
+ */
 export async function runClientConformance(
   scenarios: readonly string[] = AUTH_SCENARIOS,
+  client: string = AUTH_CLIENT,
 ): Promise<ScenarioResult[]> {
   const output = await mkdtemp(join(tmpdir(), "oz0-conformance-client-"));
-  const command = [process.execPath, ...CLI.slice(0, -1), AUTH_CLIENT].join(" ");
+  const command = [process.execPath, ...CLI.slice(0, -1), client].join(" ");
   try {
     const queue = [...scenarios];
     const worker = async () => {

@@ -8,6 +8,7 @@ import {
   AUTH_SCENARIOS,
   conformanceHome,
   FIXTURE_FREE,
+  LOGIN_CLI_CLIENT,
   runClientConformance,
   runConformance,
 } from "../../../bench/mcp-conformance.js";
@@ -53,6 +54,15 @@ describe("the MCP conformance suite's client auth scenarios against oz0 as an MC
     ]);
     const results = await runClientConformance(extensions);
     expect(results.map((result) => result.scenario).sort()).toEqual(extensions);
+    expect(results.filter((result) => !result.passed)).toEqual([]);
+  });
+
+  it("passes the login scenarios when a person runs oz0 mcp login, which opens the browser (or, with --no-browser, prints the URL it follows), then oz0 tool call", {
+    timeout: 300_000,
+  }, async () => {
+    const scenarios = ["auth/metadata-default", "auth/pre-registration", "auth/token-endpoint-auth-post"];
+    const results = await runClientConformance(scenarios, LOGIN_CLI_CLIENT);
+    expect(results.map((result) => result.scenario).sort()).toEqual(scenarios);
     expect(results.filter((result) => !result.passed)).toEqual([]);
   });
 });

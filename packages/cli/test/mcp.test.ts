@@ -2,9 +2,10 @@
 // Streamable HTTP, with the oz0 CLI started as its own process; an agent calling an MCP-backed
 // function through `oz0 run`; and the secrets of MCP servers.
 import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
 import { mkdir, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -16,6 +17,12 @@ import { oz0, tempHome } from "./run-cli.js";
 
 const require = createRequire(import.meta.url);
 const EVERYTHING = require.resolve("@modelcontextprotocol/server-everything/dist/index.js");
+/** The MCP Inspector's command-line mode (`mcp-inspector --cli` runs this file). */
+const INSPECTOR = join(
+  dirname(require.resolve("@modelcontextprotocol/inspector-cli/package.json")),
+  "build",
+  "index.js",
+);
 const MAIN = fileURLToPath(new URL("../src/main.ts", import.meta.url));
 const RESOLVE_TS = fileURLToPath(new URL("../../runtime/test/store/fixtures/resolve-ts.ts", import.meta.url));
 /** `node` running the CLI from its sources, as a user's MCP client would start `oz0`. */
@@ -251,6 +258,87 @@ describe("oz0 mcp serve", () => {
     const result = await cli(["mcp", "serve", "--agent", "support-triage/nobody"]);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe("oz0: no agent support-triage/nobody in tenant default\n");
+  });
+});
+
+describe("oz0 mcp serve under the MCP Inspector (its CLI mode)", () => {
+  /** Runs the Inspector against `target` (a command line, or a URL), with `args` after it. */
+  async function inspect<T>(target: string[], args: string[]): Promise<T> {
+    // From its own folder: the Inspector reads its package.json (its client name) relative to the working directory.
+    const child = spawn(process.execPath, [INSPECTOR, ...target, ...args], {
+      cwd: dirname(INSPECTOR),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const [code] = (await once(child, "exit")) as [number | null];
+    if (code !== 0) throw new Error(`the Inspector exited ${code}: ${stderr}`);
+    return JSON.parse(stdout) as T;
+  }
+  const stdio = () => [process.execPath, ...CLI, "--home", home, "mcp", "serve"];
+
+  it("lists the tools, prompts and resource templates it serves on stdio", async () => {
+    const { tools } = await inspect<{ tools: { name: string }[] }>(stdio(), ["--method", "tools/list"]);
+    expect(tools.map((tool) => tool.name)).toEqual(
+      expect.arrayContaining(["tickets__lookup", "everything__echo"]),
+    );
+    const { prompts } = await inspect<{ prompts: { name: string }[] }>(stdio(), ["--method", "prompts/list"]);
+    expect(prompts.map((prompt) => prompt.name)).toContain("demo/echoer");
+    const { resourceTemplates } = await inspect<{ resourceTemplates: { uriTemplate: string }[] }>(stdio(), [
+      "--method",
+      "resources/templates/list",
+    ]);
+    expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual(
+      expect.arrayContaining(["oz0://jobs/{id}/output", "oz0://jobs/{id}/trace"]),
+    );
+  });
+
+  it("calls a function on stdio, as a job, and reads the job's output as a resource", async () => {
+    const result = await inspect<CallToolResult>(stdio(), [
+      "--method",
+      "tools/call",
+      "--tool-name",
+      "everything__echo",
+      "--tool-arg",
+      "message=from the Inspector",
+    ]);
+    expect(result.isError).toBeUndefined();
+    expect(text(result)).toBe("Echo: from the Inspector");
+    const jobId = String(result._meta?.["oz0/job"]);
+    const read = await inspect<{ contents: { uri: string; text: string }[] }>(stdio(), [
+      "--method",
+      "resources/read",
+      "--uri",
+      `oz0://jobs/${jobId}/output`,
+    ]);
+    expect(read.contents[0]?.uri).toBe(`oz0://jobs/${jobId}/output`);
+    expect(read.contents[0]?.text).toContain("succeeded");
+  });
+
+  it("lists and calls an agent's functions over Streamable HTTP", async () => {
+    const server = spawn(
+      process.execPath,
+      [...CLI, "--home", home, "mcp", "serve", "--agent", "support-triage/triage", "--http", "0", "--json"],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
+    try {
+      const { url } = await firstJson<{ url: string }>(server);
+      const { tools } = await inspect<{ tools: { name: string }[] }>([url], ["--method", "tools/list"]);
+      expect(tools.map((tool) => tool.name).sort()).toEqual(["tickets__assign", "tickets__lookup"]);
+      const result = await inspect<CallToolResult>(
+        [url],
+        ["--method", "tools/call", "--tool-name", "tickets__assign", "--tool-arg", "id=7", "queue=billing"],
+      );
+      expect(JSON.parse(text(result))).toEqual({ id: 7, queue: "billing" });
+    } finally {
+      server.kill("SIGTERM");
+    }
   });
 });
 

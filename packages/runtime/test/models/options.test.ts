@@ -366,4 +366,74 @@ describe("tool results", () => {
       { type: "image", source: { type: "base64", media_type: "image/png", data: png } },
     ]);
   });
+
+  const pdf = Buffer.from("%PDF-1.4\n%%EOF\n").toString("base64");
+  const withFile: ModelMessage[] = [
+    { role: "system", content: "You read invoices." },
+    { role: "user", content: "what is the total?" },
+    { role: "assistant", calls: [{ id: "1.1", name: "files__read", args: {} }] },
+    {
+      role: "tool",
+      callId: "1.1",
+      name: "files__read",
+      content: {
+        content: [
+          { type: "text", text: "the invoice" },
+          {
+            type: "resource",
+            resource: { uri: "file:///srv/invoice.pdf", mimeType: "application/pdf", blob: pdf },
+          },
+        ],
+      },
+      isError: false,
+    },
+  ];
+
+  it("a tool's PDF reaches OpenAI's Responses API as an input_file part", async () => {
+    const responses = server("openai-responses");
+    responses.reply({ text: "12 euros" });
+    const model = await resolve({ use: "openai:gpt-4.1" }, context(pointedAt(responses, "openai")));
+    await model.generate(request({ step: 2, messages: withFile }));
+    const input = responses.requests.at(-1)!.body.input as Record<string, unknown>[];
+    const output = input.find((item) => item.type === "function_call_output")?.output;
+    expect(output).toEqual([
+      { type: "input_text", text: "the invoice" },
+      expect.objectContaining({ type: "input_file", file_data: `data:application/pdf;base64,${pdf}` }),
+    ]);
+  });
+
+  it("a tool's PDF reaches Anthropic's Messages API as a document block of the tool result", async () => {
+    const anthropic = server("anthropic");
+    anthropic.reply({ text: "12 euros" });
+    const model = await resolve(
+      { use: "anthropic:claude-sonnet-4-5" },
+      context(pointedAt(anthropic, "anthropic")),
+    );
+    await model.generate(request({ step: 2, messages: withFile }));
+    const messages = anthropic.requests.at(-1)!.body.messages as { content: Record<string, unknown>[] }[];
+    const result = messages.at(-1)!.content.find((block) => block.type === "tool_result");
+    expect(result?.content).toEqual([
+      { type: "text", text: "the invoice" },
+      expect.objectContaining({
+        type: "document",
+        source: { type: "base64", media_type: "application/pdf", data: pdf },
+      }),
+    ]);
+  });
+
+  it("a tool's image reaches Chat Completions, whose tool messages take text only, as the result's JSON", async () => {
+    const chat = server("openai-chat");
+    chat.reply({ text: "it says log in" });
+    const model = await resolve({ use: "openai-chat:gpt-4.1" }, context(pointedAt(chat, "openai-chat")));
+    await model.generate(request({ step: 2, messages: withImage }));
+    const messages = chat.requests.at(-1)!.body.messages as { role: string; content: unknown }[];
+    const tool = messages.find((message) => message.role === "tool");
+    expect(typeof tool?.content).toBe("string");
+    expect(JSON.parse(String(tool?.content))).toEqual({
+      content: [
+        { type: "text", text: "the login page" },
+        { type: "image", data: png, mimeType: "image/png" },
+      ],
+    });
+  });
 });
