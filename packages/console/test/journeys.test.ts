@@ -474,6 +474,29 @@ describe("the console's journeys", () => {
     await entries.getByRole("cell", { name: "key.revoke" }).first().waitFor();
   });
 
+  it("draws a list answer as a table card and an x-oz0-diff answer as its before and after", async () => {
+    await startFromPage("console-lab/ledger", "the open ones");
+    const answer = page.getByRole("region", { name: "Answer" });
+    const table = answer.getByRole("table");
+    await table.getByRole("cell", { name: "INV-2", exact: true }).waitFor();
+    expect(await table.locator("caption").textContent()).toBe("Open invoices");
+    expect(await table.getByRole("columnheader").allTextContents()).toEqual(["Invoice", "Amount"]);
+    expect(await table.locator("tbody tr").nth(1).locator("td").allTextContents()).toEqual(["INV-2", "42"]);
+    // The object's other properties are the card's fields, beside its table.
+    expect(await answer.locator("dl.fields").textContent()).toBe("Total due54");
+    await startFromPage("console-lab/editor", "tidy the letter");
+    const diff = page
+      .getByRole("region", { name: "Answer" })
+      .getByRole("figure", { name: "diff of Draft and Tidied" });
+    await diff.waitFor();
+    expect(await diff.locator(".diff-removed").allTextContents()).toEqual(["- Dear sir\n"]);
+    expect(await diff.locator(".diff-added").allTextContents()).toEqual(["+ Dear Ada\n"]);
+    expect(await diff.locator(".diff-same").allTextContents()).toEqual(["  please pay\n", "  thanks\n"]);
+    expect(await page.getByRole("region", { name: "Answer" }).locator("dl.fields").textContent()).toBe(
+      "Edits1",
+    );
+  });
+
   it("a viewer sees everything in scope and is offered nothing it may not do", async () => {
     // A call left held, so the inbox has one for the viewer to see.
     const job = await startFromPage("console-lab/payer", "pay INV-8");
