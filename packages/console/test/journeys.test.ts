@@ -497,6 +497,28 @@ describe("the console's journeys", () => {
     );
   });
 
+  it("links a job's child job from its timeline, and draws each step with its duration, tokens and cost", async () => {
+    await startFromPage("console-lab/boss", "list the invoices");
+    await statusIs("succeeded");
+    const child = timeline().locator("[data-kind=child_job_started]").getByRole("link");
+    await child.waitFor();
+    const step = timeline().locator("[data-kind=model_call]").first();
+    // Priced at $1,000 and $2,000 per million tokens, so every step costs something.
+    expect(await step.textContent()).toMatch(
+      /Step 1.*test:scripts\/boss\.yaml · \d+\.\d ms · \d+\+\d+ tokens · \$\d+\.\d{4}/,
+    );
+    await timeline()
+      .locator("[data-kind=child_job_finished]")
+      .getByText("succeeded", { exact: false })
+      .waitFor();
+    await child.click();
+    await page
+      .getByRole("region", { name: "Answer" })
+      .getByRole("cell", { name: "INV-1", exact: true })
+      .waitFor();
+    await page.getByText("console-lab/ledger").first().waitFor();
+  });
+
   it("a viewer sees everything in scope and is offered nothing it may not do", async () => {
     // A call left held, so the inbox has one for the viewer to see.
     const job = await startFromPage("console-lab/payer", "pay INV-8");
