@@ -519,6 +519,31 @@ describe("the console's journeys", () => {
     await page.getByText("console-lab/ledger").first().waitFor();
   });
 
+  it("filters the jobs by agent, status and time started, the filters kept in the page's address", async () => {
+    await page.goto(`${server.url}/t/${TENANT}/jobs`);
+    const form = page.getByRole("form", { name: "Filter jobs" });
+    await form.getByLabel("Agent").fill("console-lab/ledger");
+    await form.getByLabel("Status").selectOption("succeeded");
+    await form.getByLabel("Started").selectOption("1h");
+    await form.getByRole("button", { name: "Filter" }).click();
+    await page.waitForURL(/\?agent=console-lab%2Fledger&status=succeeded&since=1h$/);
+    const jobs = page.getByRole("region", { name: "Jobs" });
+    // The ledger ran once from its page and once as the boss's child job.
+    await jobs.locator("tbody tr").nth(1).waitFor();
+    expect(await jobs.locator("tbody tr").count()).toBe(2);
+    expect(await jobs.locator("tbody tr td:nth-child(2)").allTextContents()).toEqual([
+      "console-lab/ledger",
+      "console-lab/ledger",
+    ]);
+    // Reloaded, the address alone draws the same list.
+    await page.reload();
+    await jobs.locator("tbody tr").nth(1).waitFor();
+    expect(await form.getByLabel("Agent").inputValue()).toBe("console-lab/ledger");
+    await form.getByLabel("Status").selectOption("failed");
+    await form.getByRole("button", { name: "Filter" }).click();
+    await jobs.getByText("No jobs match.").waitFor();
+  });
+
   it("a viewer sees everything in scope and is offered nothing it may not do", async () => {
     // A call left held, so the inbox has one for the viewer to see.
     const job = await startFromPage("console-lab/payer", "pay INV-8");
