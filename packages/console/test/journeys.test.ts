@@ -544,6 +544,29 @@ describe("the console's journeys", () => {
     await jobs.getByText("No jobs match.").waitFor();
   });
 
+  it("denies a held call with a reason, and the inbox keeps each decided call with who decided it, when and why", async () => {
+    const job = await startFromPage("console-lab/payer", "pay INV-9");
+    await timeline().getByText("Held for approval").first().waitFor();
+    await page.goto(`${server.url}/t/${TENANT}/approvals`);
+    const held = page.getByRole("listitem").filter({ hasText: job });
+    await held.getByLabel("Reason").fill("not our invoice");
+    await held.getByRole("button", { name: "Deny" }).click();
+    await held.waitFor({ state: "detached" });
+    await page.getByLabel("All", { exact: true }).check();
+    await page.getByRole("heading", { name: "Every approval" }).waitFor();
+    const denied = page.getByRole("listitem").filter({ hasText: job });
+    await denied.getByText("denied by user:ada", { exact: false }).waitFor();
+    expect(await denied.textContent()).toContain(": not our invoice");
+    // When it was asked, and when it was decided.
+    expect(await denied.locator("time").count()).toBe(2);
+    const approved = page.getByRole("listitem").filter({ hasText: "invoice checked" });
+    await approved.getByText("approved by user:ada", { exact: false }).waitFor();
+    expect(await page.getByRole("button", { name: "Approve" }).count()).toBe(0);
+    await page.goto(`${server.url}/t/${TENANT}/jobs/${job}`);
+    await timeline().getByText("Call denied").first().waitFor();
+    await timeline().getByText("by user:ada: not our invoice").first().waitFor();
+  });
+
   it("a viewer sees everything in scope and is offered nothing it may not do", async () => {
     // A call left held, so the inbox has one for the viewer to see.
     const job = await startFromPage("console-lab/payer", "pay INV-8");
