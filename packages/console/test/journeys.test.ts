@@ -567,6 +567,53 @@ describe("the console's journeys", () => {
     await timeline().getByText("by user:ada: not our invoice").first().waitFor();
   });
 
+  it("sets a tool policy rule, shows which calls a pattern decides, and removes it; an agent's page names the rule deciding each call", async () => {
+    await page.goto(`${server.url}/t/${TENANT}/agents/console-lab/payer`);
+    const itsCalls = page.getByRole("region", { name: "Policy on its calls" });
+    await itsCalls.getByRole("cell", { name: "ask", exact: true }).waitFor();
+    expect(await itsCalls.locator("tbody tr td").allTextContents()).toEqual([
+      "console-lab/desk.pay",
+      "console-lab/desk.pay",
+      "ask",
+    ]);
+    await page.goto(`${server.url}/t/${TENANT}/governance`);
+    const decides = page.getByRole("region", { name: "What the rules decide" });
+    await decides.getByLabel("Which calls does a pattern cover?").fill("console-lab/desk.*");
+    const rowOf = (fn: string) => decides.locator("tbody tr").filter({ hasText: fn });
+    await rowOf("console-lab/desk.slow_echo").waitFor();
+    expect(await decides.locator("tbody tr").count()).toBe(3);
+    expect(await rowOf("console-lab/desk.slow_echo").locator("td").allTextContents()).toEqual([
+      "console-lab/desk.slow_echo",
+      "the agent's grant",
+      "allow (when granted)",
+    ]);
+    const policy = page.getByRole("region", { name: "Tool policy" });
+    await policy.getByLabel("Pattern").fill("console-lab/desk.*");
+    await policy.getByLabel("Action").selectOption("deny");
+    await policy.getByRole("button", { name: "Set rule" }).click();
+    await policy.getByRole("cell", { name: "console-lab/desk.*", exact: true }).waitFor();
+    // The tool's wildcard now decides every function of it but the one its exact rule names.
+    await rowOf("console-lab/desk.slow_echo").getByRole("cell", { name: "deny", exact: true }).waitFor();
+    expect(await rowOf("console-lab/desk.pay").locator("td").allTextContents()).toEqual([
+      "console-lab/desk.pay",
+      "console-lab/desk.pay",
+      "ask",
+    ]);
+    await decides.getByLabel("Which calls does a pattern cover?").fill("console-lab/nothing.*");
+    await decides.getByText("console-lab/nothing.* covers no function of this tenant.").waitFor();
+    await page.goto(`${server.url}/t/${TENANT}/agents/console-lab/greeter`);
+    await page
+      .getByRole("region", { name: "Policy on its calls" })
+      .getByRole("cell", { name: "console-lab/desk.*", exact: true })
+      .waitFor();
+    await page.goto(`${server.url}/t/${TENANT}/governance`);
+    await page.getByRole("button", { name: "Remove the rule on console-lab/desk.*" }).click();
+    await policy
+      .getByRole("cell", { name: "console-lab/desk.*", exact: true })
+      .waitFor({ state: "detached" });
+    expect(await policy.locator("tbody tr").count()).toBe(1);
+  });
+
   it("a viewer sees everything in scope and is offered nothing it may not do", async () => {
     // A call left held, so the inbox has one for the viewer to see.
     const job = await startFromPage("console-lab/payer", "pay INV-8");
