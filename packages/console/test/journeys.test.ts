@@ -614,6 +614,32 @@ describe("the console's journeys", () => {
     expect(await policy.locator("tbody tr").count()).toBe(1);
   });
 
+  it("signs in with an API key, which carries its own role and agents", async () => {
+    await page.goto(`${server.url}/t/${TENANT}/keys`);
+    await page.getByLabel("Name").fill("front-desk");
+    await page.getByLabel("Role").selectOption("runner");
+    await page.getByLabel("Agents").fill("console-lab/greeter");
+    await page.getByRole("button", { name: "Create key" }).click();
+    const key = (await page
+      .getByRole("status")
+      .filter({ hasText: "shown this once" })
+      .locator("code")
+      .textContent())!;
+    await signOut();
+    await page.getByLabel("With an API key", { exact: true }).check();
+    await page.getByLabel("API key", { exact: true }).fill(key);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("heading", { name: "Agents", level: 1 }).waitFor();
+    await page.getByRole("link", { name: "console-lab/greeter" }).waitFor();
+    expect(await page.getByRole("link", { name: "console-lab/payer" }).count()).toBe(0);
+    const sections = page.getByRole("navigation", { name: "Sections" });
+    expect(await sections.getByRole("link", { name: "Keys" }).count()).toBe(0);
+    await page.goto(`${server.url}/t/${TENANT}/agents/console-lab/greeter`);
+    await page.getByRole("button", { name: "Start job" }).waitFor();
+    await signOut();
+    await signIn("ada");
+  });
+
   it("a viewer sees everything in scope and is offered nothing it may not do", async () => {
     // A call left held, so the inbox has one for the viewer to see.
     const job = await startFromPage("console-lab/payer", "pay INV-8");
