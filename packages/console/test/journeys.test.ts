@@ -6,13 +6,14 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Caller, Runtime } from "@oz0/runtime";
+import { type Caller, packFolder, Runtime } from "@oz0/runtime";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ConsoleServer, serveConsole } from "./serve.js";
 
 const FIXTURE = join(import.meta.dirname, "fixtures/console-lab");
 const DESK_USER = join(import.meta.dirname, "fixtures/console-desk-user");
+const UPLOADED = join(import.meta.dirname, "fixtures/console-uploaded");
 const TENANT = "lab";
 const PASSWORD = "a long enough password";
 const TOKEN = "s3cret-token-123";
@@ -640,6 +641,33 @@ describe("the console's journeys", () => {
     await signIn("ada");
   });
 
+  it("installs a plugin an admin uploads as a packed bundle, and lists each plugin with its version and bundle digest", async () => {
+    const packed = await packFolder(UPLOADED);
+    const bundle = join(home, "console-uploaded.tgz");
+    await writeFile(bundle, packed.archive);
+    await page.goto(`${server.url}/t/${TENANT}/plugins`);
+    const installed = page.getByRole("region", { name: "Installed" });
+    await installed.getByRole("link", { name: "console-lab", exact: true }).waitFor();
+    expect(await installed.getByRole("link", { name: "console-uploaded", exact: true }).count()).toBe(0);
+    const upload = page.getByRole("region", { name: "Install by upload" });
+    await upload.getByLabel("Bundle (.tgz from oz0 plugin pack)").setInputFiles(bundle);
+    await upload.getByRole("button", { name: "Install" }).click();
+    await upload.getByRole("status").getByText("installed console-uploaded", { exact: true }).waitFor();
+    const row = installed
+      .locator("tbody tr")
+      .filter({ has: page.getByRole("link", { name: "console-uploaded", exact: true }) });
+    await row.waitFor();
+    expect((await row.locator("td").allTextContents()).slice(1, 3)).toEqual([
+      "2.1.0",
+      packed.digest.slice(0, 12),
+    ]);
+    expect(await row.locator("code").getAttribute("title")).toBe(packed.digest);
+    await row.getByRole("link", { name: "console-uploaded", exact: true }).click();
+    const plugin = page.getByRole("region", { name: "Plugin" });
+    await plugin.getByText(packed.digest, { exact: true }).waitFor();
+    await page.getByText("console-uploaded/notes").first().waitFor();
+  });
+
   it("a viewer sees everything in scope and is offered nothing it may not do", async () => {
     // A call left held, so the inbox has one for the viewer to see.
     const job = await startFromPage("console-lab/payer", "pay INV-8");
@@ -674,6 +702,9 @@ describe("the console's journeys", () => {
       .getByText("Granted for version", { exact: false })
       .waitFor();
     expect(await page.getByRole("button", { name: /Grant|Revoke/ }).count()).toBe(0);
+    await page.goto(`${server.url}/t/${TENANT}/plugins`);
+    await page.getByRole("region", { name: "Installed" }).getByRole("table").waitFor();
+    expect(await page.getByRole("region", { name: "Install by upload" }).count()).toBe(0);
     // Usage is a viewer's to read; records, holds and erasure are not.
     await page.goto(`${server.url}/t/${TENANT}/governance`);
     await page.getByRole("img", { name: "Cost per agent over the last 30 days" }).waitFor();
