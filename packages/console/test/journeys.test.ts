@@ -668,6 +668,41 @@ describe("the console's journeys", () => {
     await page.getByText("console-uploaded/notes").first().waitFor();
   });
 
+  it("asks the API once per panel: the job page reads who is signed in, the job and its event stream, no more", async () => {
+    const job = await startFromPage("console-lab/ledger", "once more");
+    await page.getByRole("region", { name: "Answer" }).getByRole("table").waitFor();
+    const asked: string[] = [];
+    const record = (request: { url(): string; method(): string }) => {
+      const url = new URL(request.url());
+      if (url.pathname.startsWith("/v1/")) asked.push(`${request.method()} ${url.pathname}`);
+    };
+    page.on("request", record);
+    try {
+      await page.reload();
+      await page.getByRole("region", { name: "Answer" }).getByRole("table").waitFor();
+      await timeline().locator("[data-kind=job_succeeded]").waitFor();
+      const base = `/v1/t/${TENANT}/jobs/${job}`;
+      expect(asked.sort()).toEqual([`GET /v1/t/${TENANT}/me`, `GET ${base}`, `GET ${base}/events`].sort());
+      asked.length = 0;
+      await page.goto(`${server.url}/t/${TENANT}/agents/console-lab/greeter`);
+      await page.getByRole("region", { name: "Recent jobs" }).getByRole("link").first().waitFor();
+      await page.getByRole("region", { name: "Policy on its calls" }).getByRole("table").waitFor();
+      await page.getByText("Running: not stopped.").waitFor();
+      // Agent and start form share the agent's one read; the policy, the switch and the jobs one each.
+      expect(asked.sort()).toEqual(
+        [
+          `GET /v1/t/${TENANT}/me`,
+          `GET /v1/t/${TENANT}/agents/console-lab/greeter`,
+          `GET /v1/t/${TENANT}/policy`,
+          `GET /v1/t/${TENANT}/kill-switches`,
+          `GET /v1/t/${TENANT}/jobs`,
+        ].sort(),
+      );
+    } finally {
+      page.off("request", record);
+    }
+  });
+
   it("a viewer sees everything in scope and is offered nothing it may not do", async () => {
     // A call left held, so the inbox has one for the viewer to see.
     const job = await startFromPage("console-lab/payer", "pay INV-8");
