@@ -703,6 +703,51 @@ describe("the console's journeys", () => {
     }
   });
 
+  it("marks each page's landmarks, labels every control, names every button and link, and skips to the content from the keyboard", async () => {
+    for (const path of [
+      "agents/console-lab/greeter",
+      "jobs",
+      "approvals",
+      "governance",
+      "plugins/console-lab",
+    ]) {
+      await page.goto(`${server.url}/t/${TENANT}/${path}`);
+      await page.getByRole("heading", { level: 1 }).waitFor();
+      await page.getByText("Loading…").first().waitFor({ state: "detached" });
+      expect(await page.getByRole("banner").count()).toBe(1);
+      expect(await page.getByRole("main").count()).toBe(1);
+      expect(await page.getByRole("navigation", { name: "Sections" }).count()).toBe(1);
+      // Strings, run in the page: this file is typed for Node, not the DOM.
+      const unlabelled = await page.evaluate<string[]>(
+        `[...document.querySelectorAll("input, select, textarea")]
+          .filter((control) => control.type !== "hidden" && control.labels.length === 0 && !control.getAttribute("aria-label"))
+          .map((control) => control.outerHTML)`,
+      );
+      expect(unlabelled, path).toEqual([]);
+      const unnamed = await page.evaluate<string[]>(
+        `[...document.querySelectorAll("button, a[href]")]
+          .filter((element) => element.textContent.trim() === "" && !element.getAttribute("aria-label"))
+          .map((element) => element.outerHTML)`,
+      );
+      expect(unnamed, path).toEqual([]);
+      const unnamedPanels = await page.evaluate<number>(
+        `[...document.querySelectorAll("section")].filter((section) => !section.getAttribute("aria-labelledby") && !section.getAttribute("aria-label")).length`,
+      );
+      expect(unnamedPanels, path).toBe(0);
+    }
+    await page.goto(`${server.url}/t/${TENANT}/agents/console-lab/greeter`);
+    await page.getByRole("button", { name: "Start job" }).waitFor();
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate<string>("document.activeElement.textContent")).toBe("Skip to content");
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate<boolean>("document.activeElement.closest('main') !== null")).toBe(true);
+    // The control with the keyboard's focus is drawn with a ring.
+    expect(await page.evaluate<string>("getComputedStyle(document.activeElement).outlineStyle")).not.toBe(
+      "none",
+    );
+  });
+
   it("a viewer sees everything in scope and is offered nothing it may not do", async () => {
     // A call left held, so the inbox has one for the viewer to see.
     const job = await startFromPage("console-lab/payer", "pay INV-8");
