@@ -55,6 +55,10 @@ beforeAll(async () => {
     }
     await runtime.services.policy.set(LAB_ROOT, "ask", "console-lab/desk.pay");
     await runtime.services.pluginConfig.set(LAB_ROOT, "console-lab", { token: TOKEN });
+    await runtime.services.inventory.set(LAB_ROOT, "agent", "console-lab/greeter", {
+      purpose: "Greets visitors at the front desk.",
+      owner: "front office",
+    });
     // Priced, so the usage chart has costs to draw: dollars per million tokens.
     await runtime.services.models.setPrice(LAB_ROOT, "test:*", { input: 1000, output: 2000 });
     const records = runtime.catalog.records;
@@ -748,6 +752,45 @@ describe("the console's journeys", () => {
     expect(await page.evaluate<string>("getComputedStyle(document.activeElement).outlineStyle")).not.toBe(
       "none",
     );
+  });
+
+  it("shows an agent by address with what it is and uses and what the inventory says it is for, and the inventory on the governance page", async () => {
+    await page.goto(`${server.url}/t/${TENANT}/agents`);
+    const card = page
+      .getByRole("region", { name: "Agents" })
+      .getByRole("listitem")
+      .filter({ has: page.getByRole("link", { name: "console-lab/greeter", exact: true }) });
+    await card.getByText("Purpose: Greets visitors at the front desk.").waitFor();
+    expect(await card.locator(".tag").allTextContents()).toEqual(["front"]);
+    await card.getByRole("link", { name: "console-lab/greeter", exact: true }).click();
+    const agent = page.getByRole("region", { name: "Agent", exact: true });
+    await agent.getByText("Greets visitors at the front desk.").waitFor();
+    expect(await agent.locator("dt").allTextContents()).toEqual([
+      "Description",
+      "Runtime",
+      "Model",
+      "Tools",
+      "Skills",
+      "Tags",
+      "Purpose",
+    ]);
+    expect(await agent.locator("dd").allTextContents()).toEqual([
+      "Greets a person by name and answers with the greeting.",
+      "oz0",
+      "test · script scripts/greeter.yaml",
+      "console-lab/desk.slow_echo",
+      "none",
+      "front",
+      "Greets visitors at the front desk.",
+    ]);
+    await page.goto(`${server.url}/t/${TENANT}/governance`);
+    const inventory = page.getByRole("region", { name: "Inventory" });
+    await inventory.getByRole("cell", { name: "front office" }).waitFor();
+    expect(await inventory.locator("tbody tr td").allTextContents()).toEqual([
+      "agent console-lab/greeter",
+      "Greets visitors at the front desk.",
+      "front office",
+    ]);
   });
 
   it("a viewer sees everything in scope and is offered nothing it may not do", async () => {
