@@ -793,6 +793,29 @@ describe("the console's journeys", () => {
     ]);
   });
 
+  it("stops a tool from its page: a running job's next call of it is refused, and the model told", async () => {
+    const job = await startFromPage("console-lab/sweeper", "sweep");
+    await timeline().getByText("running…").first().waitFor();
+    await page.goto(`${server.url}/t/${TENANT}/agents/console-lab/sweeper`);
+    await page.getByRole("link", { name: "console-lab/desk.slow_echo" }).click();
+    await page.getByRole("heading", { name: "console-lab/desk", level: 1 }).waitFor();
+    const tool = page.getByRole("region", { name: "Tool", exact: true });
+    await tool.getByText("A help desk that echoes, pays, and checks its config.").waitFor();
+    await tool.getByRole("link", { name: "console-lab", exact: true }).waitFor();
+    await page.getByRole("button", { name: "Stop tool console-lab/desk" }).click();
+    await page.getByRole("button", { name: "Revive tool console-lab/desk" }).waitFor();
+    await openGate("sweeper");
+    await page.goto(`${server.url}/t/${TENANT}/jobs/${job}`);
+    await statusIs("succeeded");
+    const calls = timeline().locator("[data-kind=tool_call]");
+    expect(await calls.count()).toBe(2);
+    await calls.nth(1).getByText("failed", { exact: false }).first().waitFor();
+    await calls.nth(1).getByText("KILLED", { exact: false }).first().waitFor();
+    await page.goto(`${server.url}/t/${TENANT}/tools/console-lab/desk`);
+    await page.getByRole("button", { name: "Revive tool console-lab/desk" }).click();
+    await page.getByRole("button", { name: "Stop tool console-lab/desk" }).waitFor();
+  });
+
   it("a viewer sees everything in scope and is offered nothing it may not do", async () => {
     // A call left held, so the inbox has one for the viewer to see.
     const job = await startFromPage("console-lab/payer", "pay INV-8");
