@@ -816,6 +816,23 @@ describe("the console's journeys", () => {
     await page.getByRole("button", { name: "Stop tool console-lab/desk" }).waitFor();
   });
 
+  it("lists a flow, and starts it from its page with a text box, its job's answer drawn as its card", async () => {
+    await page.goto(`${server.url}/t/${TENANT}/agents`);
+    await page
+      .getByRole("region", { name: "Flows" })
+      .getByRole("link", { name: "console-lab/echo-flow", exact: true })
+      .click();
+    await page.getByRole("heading", { name: "console-lab/echo-flow", level: 1 }).waitFor();
+    const flow = page.getByRole("region", { name: "Flow", exact: true });
+    await flow.getByText("Echoes its input through the desk, a step.").waitFor();
+    await flow.getByRole("link", { name: "console-lab", exact: true }).waitFor();
+    await page.getByLabel("Input").fill("through the flow");
+    await page.getByRole("button", { name: "Start job" }).click();
+    await page.waitForURL(/\/jobs\/[^/]+$/);
+    await statusIs("succeeded");
+    await page.getByRole("region", { name: "Answer" }).getByText("through the flow").waitFor();
+  });
+
   it("a viewer sees everything in scope and is offered nothing it may not do", async () => {
     // A call left held, so the inbox has one for the viewer to see.
     const job = await startFromPage("console-lab/payer", "pay INV-8");
