@@ -833,6 +833,29 @@ describe("the console's journeys", () => {
     await page.getByRole("region", { name: "Answer" }).getByText("through the flow").waitFor();
   });
 
+  it("draws a job's context attribution: each part contributed, kept or evicted with its reason, with its token estimate", async () => {
+    await startFromPage("console-lab/squeezed", "attribute");
+    await statusIs("succeeded");
+    const context = timeline().locator("[data-kind=context_part_contributed]");
+    await context.locator("summary").click();
+    const rows = context.locator("tbody tr");
+    const cells = await Promise.all(
+      Array.from({ length: await rows.count() }, (_, index) =>
+        rows.nth(index).locator("td").allTextContents(),
+      ),
+    );
+    // Its instructions fit the start-up budget of 40 tokens; its tools' manuals, after them, do not.
+    expect(cells.map((row) => row.slice(1))).toEqual([
+      ["instructions", "agent_definition", expect.stringMatching(/^\d+$/), "kept"],
+      ["tool_manual", "tool_manual", expect.stringMatching(/^\d+$/), "evicted: budget_exceeded"],
+    ]);
+    const kept = Number(cells[0]![3]);
+    expect(kept + Number(cells[1]![3])).toBeGreaterThan(40);
+    expect(await context.locator("summary").textContent()).toBe(
+      `Context 1 of 2 parts kept · about ${kept} tokens`,
+    );
+  });
+
   it("a viewer sees everything in scope and is offered nothing it may not do", async () => {
     // A call left held, so the inbox has one for the viewer to see.
     const job = await startFromPage("console-lab/payer", "pay INV-8");
