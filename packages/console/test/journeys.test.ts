@@ -14,6 +14,7 @@ import { type ConsoleServer, serveConsole } from "./serve.js";
 const FIXTURE = join(import.meta.dirname, "fixtures/console-lab");
 const DESK_USER = join(import.meta.dirname, "fixtures/console-desk-user");
 const UPLOADED = join(import.meta.dirname, "fixtures/console-uploaded");
+const GUARD = join(import.meta.dirname, "fixtures/console-guard");
 const TENANT = "lab";
 const PASSWORD = "a long enough password";
 const TOKEN = "s3cret-token-123";
@@ -854,6 +855,30 @@ describe("the console's journeys", () => {
     expect(await context.locator("summary").textContent()).toBe(
       `Context 1 of 2 parts kept · about ${kept} tokens`,
     );
+  });
+
+  it("draws the governance events of a job's calls: checked, denied with its reason, and a hook's error", async () => {
+    const packed = await packFolder(GUARD);
+    const bundle = join(home, "console-guard.tgz");
+    await writeFile(bundle, packed.archive);
+    await page.goto(`${server.url}/t/${TENANT}/plugins`);
+    const upload = page.getByRole("region", { name: "Install by upload" });
+    await upload.getByLabel("Bundle (.tgz from oz0 plugin pack)").setInputFiles(bundle);
+    await upload.getByRole("button", { name: "Install" }).click();
+    await upload.getByRole("status").getByText("installed console-guard", { exact: true }).waitFor();
+    await startFromPage("console-lab/inspector", "check again");
+    const denied = timeline().locator("[data-kind=governance_denied]");
+    await denied.getByText("the token check is refused by the guard", { exact: false }).waitFor();
+    expect(await denied.getAttribute("class")).toContain("governance");
+    await startFromPage("console-lab/troubler", "trouble");
+    await statusIs("succeeded");
+    const broke = timeline().locator("[data-kind=hook_error]");
+    await broke.getByText("the guard broke on boom", { exact: false }).first().waitFor();
+    await timeline().locator("[data-kind=governance_checked]").first().waitFor();
+    // The broken optional hook let its call go on: both calls ran.
+    expect(
+      await timeline().locator("[data-kind=tool_call]").getByText("ok ·", { exact: false }).count(),
+    ).toBe(2);
   });
 
   it("a viewer sees everything in scope and is offered nothing it may not do", async () => {
