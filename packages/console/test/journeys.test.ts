@@ -243,6 +243,18 @@ describe("the console's journeys", () => {
     await timeline().getByText("invoice checked", { exact: false }).first().waitFor();
   });
 
+  it("approves a held call in place on its job's page, with a reason, and the job goes on", async () => {
+    await startFromPage("console-lab/payer", "pay INV-10");
+    const held = timeline().locator("[data-kind=approval_requested]");
+    await held.getByText("Held for approval").waitFor();
+    await held.getByText('"amount": 42').waitFor();
+    await held.getByLabel("Reason").fill("approved on the spot");
+    await held.getByRole("button", { name: "Approve" }).click();
+    await statusIs("succeeded");
+    await timeline().getByText("by user:ada: approved on the spot").waitFor();
+    expect(await page.getByRole("button", { name: "Approve" }).count()).toBe(0);
+  });
+
   it("answers a job's question in place, and the job goes on", async () => {
     await startFromPage("console-lab/asker", "ticket 7");
     await timeline().getByText("Which queue?", { exact: true }).first().waitFor();
