@@ -8,7 +8,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Caller, Runtime } from "@oz0/runtime";
+import { type Caller, packFolder, Runtime } from "@oz0/runtime";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ConsoleServer, serveConsole } from "./serve.js";
@@ -16,6 +16,8 @@ import { type ConsoleServer, serveConsole } from "./serve.js";
 const FIXTURE = join(import.meta.dirname, "fixtures/console-lab");
 const DESK_USER = join(import.meta.dirname, "fixtures/console-desk-user");
 const CHANNELS = join(import.meta.dirname, "../../../plugins/channels");
+const UPLOADED = join(import.meta.dirname, "fixtures/console-uploaded");
+const GUARD = join(import.meta.dirname, "fixtures/console-guard");
 const TENANT = "lab";
 const PASSWORD = "a long enough password";
 const TOKEN = "s3cret-token-123";
@@ -75,6 +77,10 @@ beforeAll(async () => {
       channelId: "ops",
       text: "hello",
       by: "user:root",
+    });
+    await runtime.services.inventory.set(LAB_ROOT, "agent", "console-lab/greeter", {
+      purpose: "Greets visitors at the front desk.",
+      owner: "front office",
     });
     // Priced, so the usage chart has costs to draw: dollars per million tokens.
     await runtime.services.models.setPrice(LAB_ROOT, "test:*", { input: 1000, output: 2000 });
@@ -268,6 +274,18 @@ describe("the console's journeys", () => {
     await statusIs("succeeded");
     await timeline().getByText("Call approved").first().waitFor();
     await timeline().getByText("invoice checked", { exact: false }).first().waitFor();
+  });
+
+  it("approves a held call in place on its job's page, with a reason, and the job goes on", async () => {
+    await startFromPage("console-lab/payer", "pay INV-10");
+    const held = timeline().locator("[data-kind=approval_requested]");
+    await held.getByText("Held for approval").waitFor();
+    await held.getByText('"amount": 42').waitFor();
+    await held.getByLabel("Reason").fill("approved on the spot");
+    await held.getByRole("button", { name: "Approve" }).click();
+    await statusIs("succeeded");
+    await timeline().getByText("by user:ada: approved on the spot").waitFor();
+    expect(await page.getByRole("button", { name: "Approve" }).count()).toBe(0);
   });
 
   it("answers a job's question in place, and the job goes on", async () => {
@@ -525,6 +543,407 @@ describe("the console's journeys", () => {
     await entries.getByRole("cell", { name: "key.revoke" }).first().waitFor();
   });
 
+  it("draws a list answer as a table card and an x-oz0-diff answer as its before and after", async () => {
+    await startFromPage("console-lab/ledger", "the open ones");
+    const answer = page.getByRole("region", { name: "Answer" });
+    const table = answer.getByRole("table");
+    await table.getByRole("cell", { name: "INV-2", exact: true }).waitFor();
+    expect(await table.locator("caption").textContent()).toBe("Open invoices");
+    expect(await table.getByRole("columnheader").allTextContents()).toEqual(["Invoice", "Amount"]);
+    expect(await table.locator("tbody tr").nth(1).locator("td").allTextContents()).toEqual(["INV-2", "42"]);
+    // The object's other properties are the card's fields, beside its table.
+    expect(await answer.locator("dl.fields").textContent()).toBe("Total due54");
+    await startFromPage("console-lab/editor", "tidy the letter");
+    const diff = page
+      .getByRole("region", { name: "Answer" })
+      .getByRole("figure", { name: "diff of Draft and Tidied" });
+    await diff.waitFor();
+    expect(await diff.locator(".diff-removed").allTextContents()).toEqual(["- Dear sir\n"]);
+    expect(await diff.locator(".diff-added").allTextContents()).toEqual(["+ Dear Ada\n"]);
+    expect(await diff.locator(".diff-same").allTextContents()).toEqual(["  please pay\n", "  thanks\n"]);
+    expect(await page.getByRole("region", { name: "Answer" }).locator("dl.fields").textContent()).toBe(
+      "Edits1",
+    );
+  });
+
+  it("links a job's child job from its timeline, and draws each step with its duration, tokens and cost", async () => {
+    await startFromPage("console-lab/boss", "list the invoices");
+    await statusIs("succeeded");
+    const child = timeline().locator("[data-kind=child_job_started]").getByRole("link");
+    await child.waitFor();
+    const step = timeline().locator("[data-kind=model_call]").first();
+    // Priced at $1,000 and $2,000 per million tokens, so every step costs something.
+    expect(await step.textContent()).toMatch(
+      /Step 1.*test:scripts\/boss\.yaml · \d+\.\d ms · \d+\+\d+ tokens · \$\d+\.\d{4}/,
+    );
+    await timeline()
+      .locator("[data-kind=child_job_finished]")
+      .getByText("succeeded", { exact: false })
+      .waitFor();
+    await child.click();
+    await page
+      .getByRole("region", { name: "Answer" })
+      .getByRole("cell", { name: "INV-1", exact: true })
+      .waitFor();
+    await page.getByText("console-lab/ledger").first().waitFor();
+  });
+
+  it("filters the jobs by agent, status and time started, the filters kept in the page's address", async () => {
+    await page.goto(`${server.url}/t/${TENANT}/jobs`);
+    const jobs = page.getByRole("region", { name: "Jobs" });
+    await jobs.getByRole("cell", { name: "console-lab/greeter" }).first().waitFor();
+    const form = page.getByRole("form", { name: "Filter jobs" });
+    await form.getByLabel("Agent").fill("console-lab/ledger");
+    await form.getByLabel("Status").selectOption("succeeded");
+    await form.getByLabel("Started").selectOption("1h");
+    await form.getByRole("button", { name: "Filter" }).click();
+    await page.waitForURL(/\?agent=console-lab%2Fledger&status=succeeded&since=1h$/);
+    // The unfiltered list stays drawn until the filtered one comes: the greeter's jobs leave it.
+    await jobs.getByRole("cell", { name: "console-lab/greeter" }).first().waitFor({ state: "detached" });
+    // The ledger ran once from its page and once as the boss's child job.
+    expect(await jobs.locator("tbody tr").count()).toBe(2);
+    expect(await jobs.locator("tbody tr td:nth-child(2)").allTextContents()).toEqual([
+      "console-lab/ledger",
+      "console-lab/ledger",
+    ]);
+    // Reloaded, the address alone draws the same list.
+    await page.reload();
+    await jobs.locator("tbody tr").nth(1).waitFor();
+    expect(await form.getByLabel("Agent").inputValue()).toBe("console-lab/ledger");
+    await form.getByLabel("Status").selectOption("failed");
+    await form.getByRole("button", { name: "Filter" }).click();
+    await jobs.getByText("No jobs match.").waitFor();
+  });
+
+  it("denies a held call with a reason, and the inbox keeps each decided call with who decided it, when and why", async () => {
+    const job = await startFromPage("console-lab/payer", "pay INV-9");
+    await timeline().getByText("Held for approval").first().waitFor();
+    await page.goto(`${server.url}/t/${TENANT}/approvals`);
+    const held = page.getByRole("listitem").filter({ hasText: job });
+    await held.getByLabel("Reason").fill("not our invoice");
+    await held.getByRole("button", { name: "Deny" }).click();
+    await held.waitFor({ state: "detached" });
+    await page.getByLabel("All", { exact: true }).check();
+    await page.getByRole("heading", { name: "Every approval" }).waitFor();
+    const denied = page.getByRole("listitem").filter({ hasText: job });
+    await denied.getByText("denied by user:ada", { exact: false }).waitFor();
+    expect(await denied.textContent()).toContain(": not our invoice");
+    // When it was asked, and when it was decided.
+    expect(await denied.locator("time").count()).toBe(2);
+    const approved = page.getByRole("listitem").filter({ hasText: "invoice checked" });
+    await approved.getByText("approved by user:ada", { exact: false }).waitFor();
+    expect(await page.getByRole("button", { name: "Approve" }).count()).toBe(0);
+    await page.goto(`${server.url}/t/${TENANT}/jobs/${job}`);
+    await timeline().getByText("Call denied").first().waitFor();
+    await timeline().getByText("by user:ada: not our invoice").first().waitFor();
+  });
+
+  it("sets a tool policy rule, shows which calls a pattern decides, and removes it; an agent's page names the rule deciding each call", async () => {
+    await page.goto(`${server.url}/t/${TENANT}/agents/console-lab/payer`);
+    const itsCalls = page.getByRole("region", { name: "Policy on its calls" });
+    await itsCalls.getByRole("cell", { name: "ask", exact: true }).waitFor();
+    expect(await itsCalls.locator("tbody tr td").allTextContents()).toEqual([
+      "console-lab/desk.pay",
+      "console-lab/desk.pay",
+      "ask",
+    ]);
+    await page.goto(`${server.url}/t/${TENANT}/governance`);
+    const decides = page.getByRole("region", { name: "What the rules decide" });
+    await decides.getByLabel("Which calls does a pattern cover?").fill("console-lab/desk.*");
+    const rowOf = (fn: string) => decides.locator("tbody tr").filter({ hasText: fn });
+    await rowOf("console-lab/desk.slow_echo").waitFor();
+    expect(await decides.locator("tbody tr").count()).toBe(3);
+    expect(await rowOf("console-lab/desk.slow_echo").locator("td").allTextContents()).toEqual([
+      "console-lab/desk.slow_echo",
+      "the agent's grant",
+      "allow (when granted)",
+    ]);
+    const policy = page.getByRole("region", { name: "Tool policy" });
+    await policy.getByLabel("Pattern").fill("console-lab/desk.*");
+    await policy.getByLabel("Action").selectOption("deny");
+    await policy.getByRole("button", { name: "Set rule" }).click();
+    await policy.getByRole("cell", { name: "console-lab/desk.*", exact: true }).waitFor();
+    // The tool's wildcard now decides every function of it but the one its exact rule names.
+    await rowOf("console-lab/desk.slow_echo").getByRole("cell", { name: "deny", exact: true }).waitFor();
+    expect(await rowOf("console-lab/desk.pay").locator("td").allTextContents()).toEqual([
+      "console-lab/desk.pay",
+      "console-lab/desk.pay",
+      "ask",
+    ]);
+    await decides.getByLabel("Which calls does a pattern cover?").fill("console-lab/nothing.*");
+    await decides.getByText("console-lab/nothing.* covers no function of this tenant.").waitFor();
+    await page.goto(`${server.url}/t/${TENANT}/agents/console-lab/greeter`);
+    await page
+      .getByRole("region", { name: "Policy on its calls" })
+      .getByRole("cell", { name: "console-lab/desk.*", exact: true })
+      .waitFor();
+    await page.goto(`${server.url}/t/${TENANT}/governance`);
+    await page.getByRole("button", { name: "Remove the rule on console-lab/desk.*" }).click();
+    await policy
+      .getByRole("cell", { name: "console-lab/desk.*", exact: true })
+      .waitFor({ state: "detached" });
+    expect(await policy.locator("tbody tr").count()).toBe(1);
+  });
+
+  it("signs in with an API key, which carries its own role and agents", async () => {
+    await page.goto(`${server.url}/t/${TENANT}/keys`);
+    await page.getByLabel("Name").fill("front-desk");
+    await page.getByLabel("Role").selectOption("runner");
+    await page.getByLabel("Agents").fill("console-lab/greeter");
+    await page.getByRole("button", { name: "Create key" }).click();
+    const key = (await page
+      .getByRole("status")
+      .filter({ hasText: "shown this once" })
+      .locator("code")
+      .textContent())!;
+    await signOut();
+    await page.getByLabel("With an API key", { exact: true }).check();
+    await page.getByLabel("API key", { exact: true }).fill(key);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("heading", { name: "Agents", level: 1 }).waitFor();
+    await page.getByRole("link", { name: "console-lab/greeter" }).waitFor();
+    expect(await page.getByRole("link", { name: "console-lab/payer" }).count()).toBe(0);
+    const sections = page.getByRole("navigation", { name: "Sections" });
+    expect(await sections.getByRole("link", { name: "Keys" }).count()).toBe(0);
+    await page.goto(`${server.url}/t/${TENANT}/agents/console-lab/greeter`);
+    await page.getByRole("button", { name: "Start job" }).waitFor();
+    await signOut();
+    await signIn("ada");
+  });
+
+  it("installs a plugin an admin uploads as a packed bundle, and lists each plugin with its version and bundle digest", async () => {
+    const packed = await packFolder(UPLOADED);
+    const bundle = join(home, "console-uploaded.tgz");
+    await writeFile(bundle, packed.archive);
+    await page.goto(`${server.url}/t/${TENANT}/plugins`);
+    const installed = page.getByRole("region", { name: "Installed" });
+    await installed.getByRole("link", { name: "console-lab", exact: true }).waitFor();
+    expect(await installed.getByRole("link", { name: "console-uploaded", exact: true }).count()).toBe(0);
+    const upload = page.getByRole("region", { name: "Install by upload" });
+    await upload.getByLabel("Bundle (.tgz from oz0 plugin pack)").setInputFiles(bundle);
+    await upload.getByRole("button", { name: "Install" }).click();
+    await upload.getByRole("status").getByText("installed console-uploaded", { exact: true }).waitFor();
+    const row = installed
+      .locator("tbody tr")
+      .filter({ has: page.getByRole("link", { name: "console-uploaded", exact: true }) });
+    await row.waitFor();
+    expect((await row.locator("td").allTextContents()).slice(1, 3)).toEqual([
+      "2.1.0",
+      packed.digest.slice(0, 12),
+    ]);
+    expect(await row.locator("code").getAttribute("title")).toBe(packed.digest);
+    await row.getByRole("link", { name: "console-uploaded", exact: true }).click();
+    const plugin = page.getByRole("region", { name: "Plugin" });
+    await plugin.getByText(packed.digest, { exact: true }).waitFor();
+    await page.getByText("console-uploaded/notes").first().waitFor();
+  });
+
+  it("asks the API once per panel: the job page reads who is signed in, the job and its event stream, no more", async () => {
+    const job = await startFromPage("console-lab/ledger", "once more");
+    await page.getByRole("region", { name: "Answer" }).getByRole("table").waitFor();
+    const asked: string[] = [];
+    const record = (request: { url(): string; method(): string }) => {
+      const url = new URL(request.url());
+      if (url.pathname.startsWith("/v1/")) asked.push(`${request.method()} ${url.pathname}`);
+    };
+    page.on("request", record);
+    try {
+      await page.reload();
+      await page.getByRole("region", { name: "Answer" }).getByRole("table").waitFor();
+      await timeline().locator("[data-kind=job_succeeded]").waitFor();
+      const base = `/v1/t/${TENANT}/jobs/${job}`;
+      expect(asked.sort()).toEqual([`GET /v1/t/${TENANT}/me`, `GET ${base}`, `GET ${base}/events`].sort());
+      asked.length = 0;
+      await page.goto(`${server.url}/t/${TENANT}/agents/console-lab/greeter`);
+      await page.getByRole("region", { name: "Recent jobs" }).getByRole("link").first().waitFor();
+      await page.getByRole("region", { name: "Policy on its calls" }).getByRole("table").waitFor();
+      await page.getByText("Running: not stopped.").waitFor();
+      // Agent and start form share the agent's one read; the policy, the switch and the jobs one each.
+      expect(asked.sort()).toEqual(
+        [
+          `GET /v1/t/${TENANT}/me`,
+          `GET /v1/t/${TENANT}/agents/console-lab/greeter`,
+          `GET /v1/t/${TENANT}/policy`,
+          `GET /v1/t/${TENANT}/kill-switches`,
+          `GET /v1/t/${TENANT}/jobs`,
+        ].sort(),
+      );
+    } finally {
+      page.off("request", record);
+    }
+  });
+
+  it("marks each page's landmarks, labels every control, names every button and link, and skips to the content from the keyboard", async () => {
+    for (const path of [
+      "agents/console-lab/greeter",
+      "jobs",
+      "approvals",
+      "governance",
+      "plugins/console-lab",
+    ]) {
+      await page.goto(`${server.url}/t/${TENANT}/${path}`);
+      await page.getByRole("heading", { level: 1 }).waitFor();
+      await page.getByText("Loading…").first().waitFor({ state: "detached" });
+      expect(await page.getByRole("banner").count()).toBe(1);
+      expect(await page.getByRole("main").count()).toBe(1);
+      expect(await page.getByRole("navigation", { name: "Sections" }).count()).toBe(1);
+      // Strings, run in the page: this file is typed for Node, not the DOM.
+      const unlabelled = await page.evaluate<string[]>(
+        `[...document.querySelectorAll("input, select, textarea")]
+          .filter((control) => control.type !== "hidden" && control.labels.length === 0 && !control.getAttribute("aria-label"))
+          .map((control) => control.outerHTML)`,
+      );
+      expect(unlabelled, path).toEqual([]);
+      const unnamed = await page.evaluate<string[]>(
+        `[...document.querySelectorAll("button, a[href]")]
+          .filter((element) => element.textContent.trim() === "" && !element.getAttribute("aria-label"))
+          .map((element) => element.outerHTML)`,
+      );
+      expect(unnamed, path).toEqual([]);
+      const unnamedPanels = await page.evaluate<number>(
+        `[...document.querySelectorAll("section")].filter((section) => !section.getAttribute("aria-labelledby") && !section.getAttribute("aria-label")).length`,
+      );
+      expect(unnamedPanels, path).toBe(0);
+    }
+    await page.goto(`${server.url}/t/${TENANT}/agents/console-lab/greeter`);
+    await page.getByRole("button", { name: "Start job" }).waitFor();
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate<string>("document.activeElement.textContent")).toBe("Skip to content");
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate<boolean>("document.activeElement.closest('main') !== null")).toBe(true);
+    // The control with the keyboard's focus is drawn with a ring.
+    expect(await page.evaluate<string>("getComputedStyle(document.activeElement).outlineStyle")).not.toBe(
+      "none",
+    );
+  });
+
+  it("shows an agent by address with what it is and uses and what the inventory says it is for, and the inventory on the governance page", async () => {
+    await page.goto(`${server.url}/t/${TENANT}/agents`);
+    const card = page
+      .getByRole("region", { name: "Agents" })
+      .getByRole("listitem")
+      .filter({ has: page.getByRole("link", { name: "console-lab/greeter", exact: true }) });
+    await card.getByText("Purpose: Greets visitors at the front desk.").waitFor();
+    expect(await card.locator(".tag").allTextContents()).toEqual(["front"]);
+    await card.getByRole("link", { name: "console-lab/greeter", exact: true }).click();
+    const agent = page.getByRole("region", { name: "Agent", exact: true });
+    await agent.getByText("Greets visitors at the front desk.").waitFor();
+    expect(await agent.locator("dt").allTextContents()).toEqual([
+      "Description",
+      "Runtime",
+      "Model",
+      "Tools",
+      "Skills",
+      "Tags",
+      "Purpose",
+    ]);
+    expect(await agent.locator("dd").allTextContents()).toEqual([
+      "Greets a person by name and answers with the greeting.",
+      "oz0",
+      "test · script scripts/greeter.yaml",
+      "console-lab/desk.slow_echo",
+      "none",
+      "front",
+      "Greets visitors at the front desk.",
+    ]);
+    await page.goto(`${server.url}/t/${TENANT}/governance`);
+    const inventory = page.getByRole("region", { name: "Inventory" });
+    await inventory.getByRole("cell", { name: "front office" }).waitFor();
+    expect(await inventory.locator("tbody tr td").allTextContents()).toEqual([
+      "agent console-lab/greeter",
+      "Greets visitors at the front desk.",
+      "front office",
+    ]);
+  });
+
+  it("stops a tool from its page: a running job's next call of it is refused, and the model told", async () => {
+    const job = await startFromPage("console-lab/sweeper", "sweep");
+    await timeline().getByText("running…").first().waitFor();
+    await page.goto(`${server.url}/t/${TENANT}/agents/console-lab/sweeper`);
+    await page.getByRole("link", { name: "console-lab/desk.slow_echo" }).click();
+    await page.getByRole("heading", { name: "console-lab/desk", level: 1 }).waitFor();
+    const tool = page.getByRole("region", { name: "Tool", exact: true });
+    await tool.getByText("A help desk that echoes, pays, and checks its config.").waitFor();
+    await tool.getByRole("link", { name: "console-lab", exact: true }).waitFor();
+    await page.getByRole("button", { name: "Stop tool console-lab/desk" }).click();
+    await page.getByRole("button", { name: "Revive tool console-lab/desk" }).waitFor();
+    await openGate("sweeper");
+    await page.goto(`${server.url}/t/${TENANT}/jobs/${job}`);
+    await statusIs("succeeded");
+    const calls = timeline().locator("[data-kind=tool_call]");
+    expect(await calls.count()).toBe(2);
+    await calls.nth(1).getByText("failed", { exact: false }).first().waitFor();
+    await calls.nth(1).getByText("KILLED", { exact: false }).first().waitFor();
+    await page.goto(`${server.url}/t/${TENANT}/tools/console-lab/desk`);
+    await page.getByRole("button", { name: "Revive tool console-lab/desk" }).click();
+    await page.getByRole("button", { name: "Stop tool console-lab/desk" }).waitFor();
+  });
+
+  it("lists a flow, and starts it from its page with a text box, its job's answer drawn as its card", async () => {
+    await page.goto(`${server.url}/t/${TENANT}/agents`);
+    await page
+      .getByRole("region", { name: "Flows" })
+      .getByRole("link", { name: "console-lab/echo-flow", exact: true })
+      .click();
+    await page.getByRole("heading", { name: "console-lab/echo-flow", level: 1 }).waitFor();
+    const flow = page.getByRole("region", { name: "Flow", exact: true });
+    await flow.getByText("Echoes its input through the desk, a step.").waitFor();
+    await flow.getByRole("link", { name: "console-lab", exact: true }).waitFor();
+    await page.getByLabel("Input").fill("through the flow");
+    await page.getByRole("button", { name: "Start job" }).click();
+    await page.waitForURL(/\/jobs\/[^/]+$/);
+    await statusIs("succeeded");
+    await page.getByRole("region", { name: "Answer" }).getByText("through the flow").waitFor();
+  });
+
+  it("draws a job's context attribution: each part contributed, kept or evicted with its reason, with its token estimate", async () => {
+    await startFromPage("console-lab/squeezed", "attribute");
+    await statusIs("succeeded");
+    const context = timeline().locator("[data-kind=context_part_contributed]");
+    await context.locator("summary").click();
+    const rows = context.locator("tbody tr");
+    const cells = await Promise.all(
+      Array.from({ length: await rows.count() }, (_, index) =>
+        rows.nth(index).locator("td").allTextContents(),
+      ),
+    );
+    // Its instructions fit the start-up budget of 40 tokens; its tools' manuals, after them, do not.
+    expect(cells.map((row) => row.slice(1))).toEqual([
+      ["instructions", "agent_definition", expect.stringMatching(/^\d+$/), "kept"],
+      ["tool_manual", "tool_manual", expect.stringMatching(/^\d+$/), "evicted: budget_exceeded"],
+    ]);
+    const kept = Number(cells[0]![3]);
+    expect(kept + Number(cells[1]![3])).toBeGreaterThan(40);
+    expect(await context.locator("summary").textContent()).toBe(
+      `Context 1 of 2 parts kept · about ${kept} tokens`,
+    );
+  });
+
+  it("draws the governance events of a job's calls: checked, denied with its reason, and a hook's error", async () => {
+    const packed = await packFolder(GUARD);
+    const bundle = join(home, "console-guard.tgz");
+    await writeFile(bundle, packed.archive);
+    await page.goto(`${server.url}/t/${TENANT}/plugins`);
+    const upload = page.getByRole("region", { name: "Install by upload" });
+    await upload.getByLabel("Bundle (.tgz from oz0 plugin pack)").setInputFiles(bundle);
+    await upload.getByRole("button", { name: "Install" }).click();
+    await upload.getByRole("status").getByText("installed console-guard", { exact: true }).waitFor();
+    await startFromPage("console-lab/inspector", "check again");
+    const denied = timeline().locator("[data-kind=governance_denied]");
+    await denied.getByText("the token check is refused by the guard", { exact: false }).waitFor();
+    expect(await denied.getAttribute("class")).toContain("governance");
+    await startFromPage("console-lab/troubler", "trouble");
+    await statusIs("succeeded");
+    const broke = timeline().locator("[data-kind=hook_error]");
+    await broke.getByText("the guard broke on boom", { exact: false }).first().waitFor();
+    await timeline().locator("[data-kind=governance_checked]").first().waitFor();
+    // The broken optional hook let its call go on: both calls ran.
+    expect(
+      await timeline().locator("[data-kind=tool_call]").getByText("ok ·", { exact: false }).count(),
+    ).toBe(2);
+  });
+
   it("a viewer sees everything in scope and is offered nothing it may not do", async () => {
     // A call left held, so the inbox has one for the viewer to see.
     const job = await startFromPage("console-lab/payer", "pay INV-8");
@@ -559,6 +978,9 @@ describe("the console's journeys", () => {
       .getByText("Granted for version", { exact: false })
       .waitFor();
     expect(await page.getByRole("button", { name: /Grant|Revoke/ }).count()).toBe(0);
+    await page.goto(`${server.url}/t/${TENANT}/plugins`);
+    await page.getByRole("region", { name: "Installed" }).getByRole("table").waitFor();
+    expect(await page.getByRole("region", { name: "Install by upload" }).count()).toBe(0);
     // Usage is a viewer's to read; records, holds and erasure are not.
     await page.goto(`${server.url}/t/${TENANT}/governance`);
     await page.getByRole("img", { name: "Cost per agent over the last 30 days" }).waitFor();

@@ -626,7 +626,7 @@ function EventView(props: RowProps) {
 
 function summaryOf(data: Record<string, unknown>): string {
   const parts: string[] = [];
-  for (const key of ["hook", "handler", "point", "decision", "reason", "message", "name", "tool"]) {
+  for (const key of ["hook", "handler", "point", "decision", "reason", "error", "message", "name", "tool"]) {
     if (typeof data[key] === "string") parts.push(`${key} ${String(data[key])}`);
   }
   return parts.join(" · ");
