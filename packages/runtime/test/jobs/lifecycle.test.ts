@@ -158,6 +158,20 @@ describe.each(fixtures)("jobs on $label", (fixture) => {
     expect(late).toEqual([undefined]);
   });
 
+  it("keeps a lease until a new time once the job's wall time is known, and not past it", async () => {
+    const jobs = new JobStore(store);
+    const started = await h.engine().start({ tenant: TENANT, agent: "helpdesk/triage", input: "ticket 7" });
+    const claimed = await jobs.claim({ job: started.id, node: "k", token: "k#1", ttlMs: 600 });
+    const heard: (Renewal | undefined)[] = [];
+    const kept = jobs.keep(claimed!.lease, Number.POSITIVE_INFINITY, (renewed) => heard.push(renewed));
+    await eventually(() => heard.length >= 1);
+    // The wall time passed: the heartbeat renews no more, and says so.
+    kept.until(await store.now());
+    await eventually(() => heard.includes(undefined));
+    expect(heard.at(-1)).toBeUndefined();
+    kept.stop();
+  });
+
   it("tells a worker's heartbeat once another worker took its lease over, and renews it no more", async () => {
     const jobs = new JobStore(store);
     const started = await h.engine().start({ tenant: TENANT, agent: "helpdesk/triage", input: "ticket 7" });
