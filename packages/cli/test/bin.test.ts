@@ -49,4 +49,37 @@ describe("the oz0 bin", () => {
       "oz0 is not built yet: run npm run build in the oz0 workspace, then try again.\n",
     );
   });
+
+  it("prints its version loading no module but itself", async () => {
+    const loaded = modulesLoaded(await binPath(), ["--version"]);
+    expect(loaded.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+    expect(loaded.modules).toEqual([join(PACKAGE, await binPath())]);
+  });
+
+  it("prints its help loading only the command line and commander", async () => {
+    const loaded = modulesLoaded(await binPath(), ["--help"]);
+    expect(loaded.stdout).toMatch(/^Usage: oz0/);
+    const outside = loaded.modules.filter(
+      (file) => !file.startsWith(PACKAGE) && !file.includes("/node_modules/commander/"),
+    );
+    expect(outside).toEqual([]);
+  });
 });
+
+/** Runs the built bin with `args`, and gives what it printed and every module file it loaded. */
+function modulesLoaded(bin: string, args: string[]): { stdout: string; modules: string[] } {
+  const result = spawnSync(
+    process.execPath,
+    ["--import", new URL("./fixtures/loaded-modules.mjs", import.meta.url).href, join(PACKAGE, bin), ...args],
+    { encoding: "utf8", env: { ...process.env, NODE_DISABLE_COMPILE_CACHE: "1" } },
+  );
+  expect(result.status).toBe(0);
+  const listed = result.stderr.slice(result.stderr.lastIndexOf("loaded:\n") + "loaded:\n".length);
+  return {
+    stdout: result.stdout,
+    modules: listed
+      .split("\n")
+      .filter((line) => line !== "")
+      .map((url) => fileURLToPath(url)),
+  };
+}
