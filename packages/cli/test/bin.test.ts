@@ -2,7 +2,7 @@
 // link exists from `npm ci` on, on every fresh clone: a bin under dist/ does not exist when
 // npm links it, and npm then links nothing.
 import { execFileSync, spawnSync } from "node:child_process";
-import { copyFile, mkdir, readFile, stat } from "node:fs/promises";
+import { copyFile, mkdir, readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -63,6 +63,20 @@ describe("the oz0 bin", () => {
       (file) => !file.startsWith(PACKAGE) && !file.includes("/node_modules/commander/"),
     );
     expect(outside).toEqual([]);
+  });
+  it("keeps compiled code in the user's own cache folder, and none when told not to", async () => {
+    const bin = join(PACKAGE, await binPath());
+    const cache = join(home, "xdg-cache");
+    const env = { ...process.env, XDG_CACHE_HOME: cache };
+    const off = spawnSync(process.execPath, [bin, "--help"], {
+      env: { ...env, NODE_DISABLE_COMPILE_CACHE: "1" },
+    });
+    expect(off.status).toBe(0);
+    await expect(stat(join(cache, "oz0"))).rejects.toThrow();
+    const on = spawnSync(process.execPath, [bin, "--help"], { env });
+    expect(on.status).toBe(0);
+    const [version] = await readdir(join(cache, "oz0", "node-compile-cache"));
+    expect((await readdir(join(cache, "oz0", "node-compile-cache", version!))).length).toBeGreaterThan(0);
   });
 });
 
