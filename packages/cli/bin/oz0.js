@@ -3,7 +3,10 @@
 // in the repository, so the link exists from `npm ci` on, before anything is built. It checks
 // the Node.js version before loading anything else, since the rest of oz0 uses built-ins
 // (node:sqlite) that older versions do not have, and says what to do when oz0 is not built.
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import module from "node:module";
+import { homedir } from "node:os";
+import { join } from "node:path";
 
 const MIN_NODE_MAJOR = 22;
 const major = Number(process.versions.node.split(".")[0]);
@@ -19,4 +22,23 @@ if (!existsSync(main)) {
   process.stderr.write("oz0 is not built yet: run npm run build in the oz0 workspace, then try again.\n");
   process.exit(1);
 }
-await import(main.href);
+// The version alone is the package's: printed here, oz0 starts as fast as Node does.
+const argv = process.argv.slice(2);
+if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
+  const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+  process.stdout.write(`${version}\n`);
+} else {
+  // Node keeps the compiled code of every module oz0 loads (a thousand for a command that opens
+  // the runtime), so that the next start reads it instead of compiling the sources again. The
+  // cache is the user's own, not the shared temporary folder's, since whoever can write it
+  // chooses the code that runs; Node checks each entry against its source and compiles again
+  // when they differ, and a cache it cannot write costs nothing but the saving.
+  // NODE_DISABLE_COMPILE_CACHE=1 turns it off.
+  try {
+    const cacheHome = process.env.XDG_CACHE_HOME || join(homedir(), ".cache");
+    module.enableCompileCache?.(join(cacheHome, "oz0", "node-compile-cache"));
+  } catch {
+    // No cache: oz0 starts as it would without one.
+  }
+  await import(main.href);
+}

@@ -2,7 +2,7 @@
 // link exists from `npm ci` on, on every fresh clone: a bin under dist/ does not exist when
 // npm links it, and npm then links nothing.
 import { execFileSync, spawnSync } from "node:child_process";
-import { copyFile, mkdir, readFile, stat } from "node:fs/promises";
+import { copyFile, mkdir, readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -49,4 +49,51 @@ describe("the oz0 bin", () => {
       "oz0 is not built yet: run npm run build in the oz0 workspace, then try again.\n",
     );
   });
+
+  it("prints its version loading no module but itself", async () => {
+    const loaded = modulesLoaded(await binPath(), ["--version"]);
+    expect(loaded.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+    expect(loaded.modules).toEqual([join(PACKAGE, await binPath())]);
+  });
+
+  it("prints its help loading only the command line and commander", async () => {
+    const loaded = modulesLoaded(await binPath(), ["--help"]);
+    expect(loaded.stdout).toMatch(/^Usage: oz0/);
+    const outside = loaded.modules.filter(
+      (file) => !file.startsWith(PACKAGE) && !file.includes("/node_modules/commander/"),
+    );
+    expect(outside).toEqual([]);
+  });
+  it("keeps compiled code in the user's own cache folder, and none when told not to", async () => {
+    const bin = join(PACKAGE, await binPath());
+    const cache = join(home, "xdg-cache");
+    const env = { ...process.env, XDG_CACHE_HOME: cache };
+    const off = spawnSync(process.execPath, [bin, "--help"], {
+      env: { ...env, NODE_DISABLE_COMPILE_CACHE: "1" },
+    });
+    expect(off.status).toBe(0);
+    await expect(stat(join(cache, "oz0"))).rejects.toThrow();
+    const on = spawnSync(process.execPath, [bin, "--help"], { env });
+    expect(on.status).toBe(0);
+    const [version] = await readdir(join(cache, "oz0", "node-compile-cache"));
+    expect((await readdir(join(cache, "oz0", "node-compile-cache", version!))).length).toBeGreaterThan(0);
+  });
 });
+
+/** Runs the built bin with `args`, and gives what it printed and every module file it loaded. */
+function modulesLoaded(bin: string, args: string[]): { stdout: string; modules: string[] } {
+  const result = spawnSync(
+    process.execPath,
+    ["--import", new URL("./fixtures/loaded-modules.mjs", import.meta.url).href, join(PACKAGE, bin), ...args],
+    { encoding: "utf8", env: { ...process.env, NODE_DISABLE_COMPILE_CACHE: "1" } },
+  );
+  expect(result.status).toBe(0);
+  const listed = result.stderr.slice(result.stderr.lastIndexOf("loaded:\n") + "loaded:\n".length);
+  return {
+    stdout: result.stdout,
+    modules: listed
+      .split("\n")
+      .filter((line) => line !== "")
+      .map((url) => fileURLToPath(url)),
+  };
+}

@@ -9,13 +9,13 @@ import type { Card } from "../cards/index.js";
 import { event, type JobFailure, type NewEvent, type WaitingFor } from "../events/index.js";
 import type { HookSource, RunHooks } from "../hooks/index.js";
 import { Conversation, type LanguageModel, type ModelResolver } from "../models/index.js";
-import type { Database, Heartbeat, JobRow, JobUpdate } from "../store/index.js";
+import type { Database, JobRow, JobUpdate } from "../store/index.js";
 import type { RunSpans, Telemetry } from "../telemetry/index.js";
 import type { CallInterceptor, PartSource } from "../tools/index.js";
 import { callsIn, JobUsage } from "../usage/index.js";
 import { applyEvent, type History } from "./history.js";
 import type { LiveFeed, LivePublisher } from "./live.js";
-import type { JobStore, Lease, Renewal } from "./store.js";
+import type { JobStore, Lease, LeaseKeeper, Renewal } from "./store.js";
 
 /** What a job engine gives each run. */
 export interface RunDeps {
@@ -68,7 +68,7 @@ export class JobRun {
   #hooks: RunHooks | undefined;
   #governanceVersion: number | undefined;
   #done = false;
-  #heartbeat: Heartbeat | undefined;
+  #heartbeat: LeaseKeeper | undefined;
   #deadlineTimer: NodeJS.Timeout | undefined;
   #live: LivePublisher | undefined;
 
@@ -236,7 +236,7 @@ export class JobRun {
   /** Sets the wall-time limit, and stops the call in flight when it passes. */
   setDeadline(deadline: number): void {
     this.#deadline = deadline;
-    if (this.#heartbeat !== undefined && !this.#done) this.start();
+    if (this.#heartbeat !== undefined && !this.#done) this.#heartbeat.until(deadline + this.lease.ttlMs);
     clearTimeout(this.#deadlineTimer);
     const remaining = deadline - this.#now;
     if (!Number.isFinite(remaining)) return;

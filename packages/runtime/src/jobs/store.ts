@@ -15,7 +15,7 @@ import {
 } from "kysely";
 import { event, type JobEvent, type JobFailure, type NewEvent, type WaitingFor } from "../events/index.js";
 import { NO_SECRETS, type Redactor } from "../models/index.js";
-import type { Database, Heartbeat, JobRow, JobStatus, JobUpdate, NewJob, Store } from "../store/index.js";
+import type { Database, JobRow, JobStatus, JobUpdate, NewJob, Store } from "../store/index.js";
 import { JOB_FORMAT, type NodeServes, servedLabelSets } from "./queues.js";
 import { assertInitial, assertMove, moveJob, moveStatus } from "./status.js";
 
@@ -43,6 +43,12 @@ export interface WriteResult extends Renewal {
 }
 
 /** What a worker learns from each renewal of its lease: the database's time and a cancel request. */
+/** A lease kept by the heartbeat: `until` moves the time it is kept until, without restarting it. */
+export interface LeaseKeeper {
+  until(until: number): void;
+  stop(): void;
+}
+
 export interface Renewal {
   readonly now: number;
   readonly cancelRequestedBy: string | null;
@@ -256,11 +262,11 @@ export class JobStore {
    * hears each renewal (with a cancel request), and `undefined` once the lease is no longer
    * this worker's: another took the job over, or it ended.
    */
-  keep(lease: Lease, until: number, listener: (renewed: Renewal | undefined) => void): Heartbeat {
-    return this.store.heartbeat(
+  keep(lease: Lease, until: number, listener: (renewed: Renewal | undefined) => void): LeaseKeeper {
+    const heartbeat = this.store.heartbeat(
       {
         sql: this.#queries.keep,
-        parameters: [...renewParameters(lease), Math.min(until, Number.MAX_SAFE_INTEGER)],
+        parameters: keepParameters(lease, until),
         everyMs: Math.max(50, Math.floor(lease.ttlMs / 3)),
       },
       (row) =>
@@ -273,6 +279,10 @@ export class JobStore {
               },
         ),
     );
+    return {
+      until: (later) => heartbeat.update(keepParameters(lease, later)),
+      stop: () => heartbeat.stop(),
+    };
   }
 
   /** One statement under the owner check; it answers with one row per event (or one for a renewal). */
@@ -922,6 +932,10 @@ function redactedUpdate(set: JobUpdate, redactor: Redactor): JobUpdate {
     if (typeof value === "string") out[column] = redactor.text(value);
   }
   return out;
+}
+
+function keepParameters(lease: Lease, until: number): (string | number)[] {
+  return [...renewParameters(lease), Math.min(until, Number.MAX_SAFE_INTEGER)];
 }
 
 function renewParameters(lease: Lease): (string | number)[] {

@@ -16,7 +16,7 @@ export interface HeartbeatThreadData {
   readonly busyTimeoutMs: number;
 }
 
-/** A message to the thread: start a heartbeat, or stop one. */
+/** A message to the thread: start a heartbeat, give one new parameters, or stop one. */
 export type ToHeartbeatThread =
   | {
       readonly op: "start";
@@ -27,6 +27,7 @@ export type ToHeartbeatThread =
       /** `Date.now()` when it was asked for: the first run is `everyMs` after that. */
       readonly since: number;
     }
+  | { readonly op: "update"; readonly id: number; readonly parameters: readonly SQLInputValue[] }
   | { readonly op: "stop"; readonly id: number };
 
 /** A message from the thread: a run's first row (null: none, so the heartbeat stopped), or that it cannot run any. */
@@ -36,7 +37,7 @@ export type FromHeartbeatThread =
 
 interface Beat {
   readonly sql: string;
-  readonly parameters: readonly SQLInputValue[];
+  parameters: readonly SQLInputValue[];
   timer: NodeJS.Timeout | undefined;
   running: boolean;
 }
@@ -135,6 +136,11 @@ function main(): void {
   port.on("message", (message: ToHeartbeatThread) => {
     if (message.op === "stop") {
       stop(message.id);
+      return;
+    }
+    if (message.op === "update") {
+      const beat = beats.get(message.id);
+      if (beat !== undefined) beat.parameters = message.parameters;
       return;
     }
     const beat: Beat = { sql: message.sql, parameters: message.parameters, timer: undefined, running: false };

@@ -25,6 +25,11 @@ export interface HeartbeatStatement {
 export type HeartbeatListener = (row: Readonly<Record<string, unknown>> | undefined) => void;
 
 export interface Heartbeat {
+  /**
+   * Runs the statement with these parameters from its next run on, its timer left as it is: one
+   * message to the thread, where a stop and a new start were two and restarted the timer.
+   */
+  update(parameters: HeartbeatStatement["parameters"]): void;
   stop(): void;
 }
 
@@ -37,7 +42,7 @@ export interface Heartbeats {
 const THREAD_LINGER_MS = 10_000;
 
 interface Entry {
-  readonly statement: HeartbeatStatement;
+  statement: HeartbeatStatement;
   readonly listener: HeartbeatListener;
 }
 
@@ -52,7 +57,7 @@ export class LoopHeartbeats implements Heartbeats {
 
   start(statement: HeartbeatStatement, listener: HeartbeatListener): Heartbeat {
     let running = false;
-    const query = CompiledQuery.raw(statement.sql, [...statement.parameters]);
+    let query = CompiledQuery.raw(statement.sql, [...statement.parameters]);
     const timer = setInterval(async () => {
       if (running) return;
       running = true;
@@ -70,7 +75,12 @@ export class LoopHeartbeats implements Heartbeats {
     }, statement.everyMs);
     timer.unref();
     this.#timers.add(timer);
-    return { stop: () => this.#clear(timer) };
+    return {
+      update: (parameters) => {
+        query = CompiledQuery.raw(statement.sql, [...parameters]);
+      },
+      stop: () => this.#clear(timer),
+    };
   }
 
   async close(): Promise<void> {
@@ -117,7 +127,7 @@ export class ThreadHeartbeats implements Heartbeats {
       everyMs: statement.everyMs,
       since: Date.now(),
     });
-    return { stop: () => this.#stop(id) };
+    return { update: (parameters) => this.#update(id, parameters), stop: () => this.#stop(id) };
   }
 
   async close(): Promise<void> {
@@ -129,6 +139,19 @@ export class ThreadHeartbeats implements Heartbeats {
     const worker = this.#worker;
     this.#worker = undefined;
     await worker?.terminate();
+  }
+
+  #update(id: number, parameters: HeartbeatStatement["parameters"]): void {
+    const moved = this.#moved.get(id);
+    if (moved !== undefined) {
+      moved.update(parameters);
+      return;
+    }
+    const entry = this.#entries.get(id);
+    if (entry === undefined) return;
+    // Kept here too, so that the heartbeat goes on with them should the thread fail.
+    entry.statement = { ...entry.statement, parameters };
+    this.#send({ op: "update", id, parameters });
   }
 
   #stop(id: number): void {

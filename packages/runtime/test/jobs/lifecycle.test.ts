@@ -1,6 +1,6 @@
 // The engine's life cycle of a job on every store engine: a job row plus an append-only
 // history, claimed under a lease by the database's clock, and owner-checked writes.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { event } from "../../src/events/events.js";
 import { JobStore } from "../../src/jobs/index.js";
 import type { Renewal } from "../../src/jobs/store.js";
@@ -156,6 +156,46 @@ describe.each(fixtures)("jobs on $label", (fixture) => {
     jobs.keep(claimed!.lease, await store.now(), (renewed) => late.push(renewed));
     await eventually(() => late.length >= 1);
     expect(late).toEqual([undefined]);
+  });
+
+  it("keeps a job's lease with one heartbeat, moved once its wall time is known and stopped at its end", async () => {
+    const calls: string[] = [];
+    const start = store.heartbeat.bind(store);
+    const spy = vi.spyOn(store, "heartbeat").mockImplementation((statement, listener) => {
+      calls.push("start");
+      const beat = start(statement, listener);
+      return {
+        update: (parameters) => {
+          calls.push("update");
+          beat.update(parameters);
+        },
+        stop: () => {
+          calls.push("stop");
+          beat.stop();
+        },
+      };
+    });
+    try {
+      const { job } = await h.run("helpdesk/triage", "ticket 7");
+      expect(job.status).toBe("succeeded");
+    } finally {
+      spy.mockRestore();
+    }
+    expect(calls).toEqual(["start", "update", "stop"]);
+  });
+
+  it("keeps a lease until a new time once the job's wall time is known, and not past it", async () => {
+    const jobs = new JobStore(store);
+    const started = await h.engine().start({ tenant: TENANT, agent: "helpdesk/triage", input: "ticket 7" });
+    const claimed = await jobs.claim({ job: started.id, node: "k", token: "k#1", ttlMs: 600 });
+    const heard: (Renewal | undefined)[] = [];
+    const kept = jobs.keep(claimed!.lease, Number.POSITIVE_INFINITY, (renewed) => heard.push(renewed));
+    await eventually(() => heard.length >= 1);
+    // The wall time passed: the heartbeat renews no more, and says so.
+    kept.until(await store.now());
+    await eventually(() => heard.includes(undefined));
+    expect(heard.at(-1)).toBeUndefined();
+    kept.stop();
   });
 
   it("tells a worker's heartbeat once another worker took its lease over, and renews it no more", async () => {

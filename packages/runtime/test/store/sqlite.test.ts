@@ -3,9 +3,10 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import { Worker } from "node:worker_threads";
 import { isOz0Error } from "@oz0/sdk";
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { LoopHeartbeats, ThreadHeartbeats } from "../../src/store/heartbeat.js";
 import { DEFAULT_TENANT, openStore, SQLITE_BUSY_TIMEOUT_MS, type Store } from "../../src/store/index.js";
 import { runTogether } from "./children.js";
@@ -19,6 +20,15 @@ afterAll(() => rm(scratch, { recursive: true, force: true }));
 async function pragma(store: Store, name: string): Promise<unknown> {
   const { rows } = await sql<Record<string, unknown>>`${sql.raw(`pragma ${name}`)}`.execute(store.db);
   return Object.values(rows[0] ?? {})[0];
+}
+
+/** Waits until `done` holds, failing after 15 s. */
+async function until(done: () => boolean): Promise<void> {
+  const patience = Date.now() + 15_000;
+  while (!done()) {
+    if (Date.now() > patience) throw new Error("waited 15 s in vain");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
 
 function modeOf(path: string): number {
@@ -183,6 +193,48 @@ describe("the SQLite store", () => {
       expect(beats()).toBe(3);
     } finally {
       reader.close();
+      await store.close();
+    }
+  });
+
+  it("gives a heartbeat new parameters with one message to its thread, its timer going on", async () => {
+    const home = join(scratch, "heartbeat-update");
+    const store = await openStore({ home });
+    const posted = vi.spyOn(Worker.prototype, "postMessage");
+    try {
+      const heard: unknown[] = [];
+      const beating = store.heartbeat({ sql: "select ? as beat", parameters: ["a"], everyMs: 20 }, (row) =>
+        heard.push(row),
+      );
+      await until(() => heard.length > 0);
+      beating.update(["b"]);
+      await until(() => heard.some((row) => (row as { beat: string }).beat === "b"));
+      beating.stop();
+      expect(posted.mock.calls.map(([message]) => (message as { op: string }).op)).toEqual([
+        "start",
+        "update",
+        "stop",
+      ]);
+    } finally {
+      posted.mockRestore();
+      await store.close();
+    }
+  });
+
+  it("gives a heartbeat new parameters on this thread's timers too", async () => {
+    const store = await openStore({ memory: true });
+    const heartbeats = new LoopHeartbeats(store.db);
+    try {
+      const heard: unknown[] = [];
+      const beating = heartbeats.start({ sql: "select ? as beat", parameters: ["a"], everyMs: 10 }, (row) =>
+        heard.push(row),
+      );
+      await until(() => heard.length > 0);
+      beating.update(["b"]);
+      await until(() => heard.some((row) => (row as { beat: string }).beat === "b"));
+      beating.stop();
+    } finally {
+      await heartbeats.close();
       await store.close();
     }
   });
