@@ -74,6 +74,8 @@ export {
   type McpSecretKind,
   type McpSecretNames,
   type McpToolReport,
+  type OzMcpServer,
+  SessionEventStore,
   serveHttp,
   serveStdio,
   writeMcpImport,

@@ -21,6 +21,7 @@ import { registerGovernanceRoutes } from "./routes/governance.js";
 import { registerInstallationRoutes } from "./routes/installation.js";
 import { registerJobRoutes } from "./routes/jobs.js";
 import { registerMcpRoutes } from "./routes/mcp.js";
+import { registerMcpServeRoutes } from "./routes/mcp-serve.js";
 import { registerMemberRoutes } from "./routes/members.js";
 import { registerModelRoutes } from "./routes/models.js";
 import { registerNodeRoutes } from "./routes/nodes.js";
@@ -146,6 +147,7 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
   registerInstallationRoutes(app, options.runtime.services);
   registerSkillRoutes(app, options.runtime.services);
   registerMcpRoutes(app, options.runtime.services);
+  registerMcpServeRoutes(app, options.runtime.services);
   registerRemoteRoutes(app, options.runtime.services);
   registerUsageRoutes(app, options.runtime.services);
 

@@ -41,6 +41,7 @@ export {
   type McpServeDeps,
   type McpServeOptions,
   OzMcpServer,
+  SessionEventStore,
   serveHttp,
   serveStdio,
 } from "./serve/index.js";

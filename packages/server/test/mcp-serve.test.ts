@@ -1,0 +1,161 @@
+// MCP over HTTP on the API server: the official MCP SDK client, with a bearer key, lists and
+// calls oz0's functions at /v1/t/{tenant}/mcp; a held call reports its wait as progress and
+// answers once a person approves it; the key's role and agents are checked as on every route.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Caller } from "@oz0/runtime";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { KEYS, type KeyName, LAB, type TestServer, testServer } from "./helpers.js";
+
+const ADMIN: Caller = { tenant: LAB, actor: "cli:test", role: "admin", agents: ["*"] };
+
+let test: TestServer;
+const open: Client[] = [];
+
+beforeAll(async () => {
+  test = await testServer();
+});
+afterAll(async () => {
+  await Promise.all(open.map((client) => client.close()));
+  await test.close();
+});
+
+async function connect(key: KeyName, agent?: string): Promise<Client> {
+  const url = new URL(`${test.url}/v1/t/${LAB}/mcp`);
+  if (agent !== undefined) url.searchParams.set("agent", agent);
+  const transport = new StreamableHTTPClientTransport(url, {
+    requestInit: { headers: { authorization: `Bearer ${KEYS[key]}` } },
+  });
+  const client = new Client({ name: "sdk-test", version: "1.0.0" });
+  await client.connect(transport);
+  open.push(client);
+  return client;
+}
+
+describe("MCP over HTTP on oz0 serve", () => {
+  it("lists the tenant's functions to the official SDK client with a runner's key, and calls one as a job", async () => {
+    const client = await connect("runner");
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(
+      expect.arrayContaining(["tickets__lookup", "tickets__assign"]),
+    );
+    const result = await client.callTool({ name: "tickets__assign", arguments: { id: 7, queue: "billing" } });
+    expect(result).toMatchObject({ structuredContent: { id: 7, queue: "billing" } });
+    const job = (result._meta as Record<string, string>)["oz0/job"];
+    const response = await test.request(`/v1/t/${LAB}/jobs/${job}`, { key: "runner" });
+    expect(await response.json()).toMatchObject({ id: job, status: "succeeded" });
+  });
+
+  it("serves one agent's functions with ?agent=, as it", async () => {
+    const client = await connect("runner", "helpdesk/fixer");
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(["tickets__lookup"]);
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((prompt) => prompt.name)).toEqual(["helpdesk/fixer"]);
+  });
+
+  it("holds a call an ask rule covers, tells the client it waits as progress, and answers once approved", async () => {
+    await test.runtime.services.policy.set(ADMIN, "ask", "helpdesk/tickets.assign");
+    try {
+      const client = await connect("runner");
+      const heard: string[] = [];
+      const answer = client.callTool(
+        { name: "tickets__assign", arguments: { id: 8, queue: "bugs" } },
+        undefined,
+        { onprogress: (progress) => heard.push(String(progress.message)), timeout: 60_000 },
+      );
+      let pending: { id: string }[] = [];
+      while (pending.length === 0) {
+        pending = (await test.runtime.services.approvals.list(ADMIN)).filter(
+          (approval) => approval.status === "pending",
+        );
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const decided = await test.request(`/v1/t/${LAB}/approvals/${pending[0]!.id}/approve`, {
+        key: "admin",
+        method: "POST",
+        body: "{}",
+      });
+      expect(decided.status).toBe(200);
+      expect(await answer).toMatchObject({ structuredContent: { id: 8, queue: "bugs" } });
+      expect(heard.length).toBeGreaterThan(0);
+    } finally {
+      await test.runtime.services.policy.set(ADMIN, "allow", "helpdesk/tickets.assign");
+    }
+  });
+
+  it("refuses a viewer's key before any session: 403, in the one error shape", async () => {
+    const response = await test.request(`/v1/t/${LAB}/mcp`, {
+      key: "viewer",
+      method: "POST",
+      headers: { accept: "application/json, text/event-stream" },
+      body: JSON.stringify(INITIALIZE),
+    });
+    expect(response.status).toBe(403);
+    expect(await response.json()).toMatchObject({ error: { code: "FORBIDDEN" } });
+  });
+
+  it("refuses a request without a key: 401", async () => {
+    const response = await test.request(`/v1/t/${LAB}/mcp`, {
+      method: "POST",
+      headers: { accept: "application/json, text/event-stream" },
+      body: JSON.stringify(INITIALIZE),
+    });
+    expect(response.status).toBe(401);
+  });
+
+  it("answers a key limited to some agents about an agent outside them exactly as about one that does not exist", async () => {
+    const ask = (agent: string) =>
+      test.request(`/v1/t/${LAB}/mcp?agent=${agent}`, {
+        key: "scoped",
+        method: "POST",
+        headers: { accept: "application/json, text/event-stream" },
+        body: JSON.stringify(INITIALIZE),
+      });
+    const outside = await ask("helpdesk/triage");
+    const missing = await ask("helpdesk/nosuch");
+    expect(outside.status).toBe(404);
+    expect(await outside.text()).toBe((await missing.text()).replaceAll("nosuch", "triage"));
+  });
+
+  it("lets no other key use a session: another caller naming it is told there is no such session", async () => {
+    const started = await test.request(`/v1/t/${LAB}/mcp`, {
+      key: "runner",
+      method: "POST",
+      headers: { accept: "application/json, text/event-stream" },
+      body: JSON.stringify(INITIALIZE),
+    });
+    const session = started.headers.get("mcp-session-id");
+    await started.body?.cancel();
+    expect(session).toBeTruthy();
+    const list = { jsonrpc: "2.0", id: 2, method: "tools/list", params: {} };
+    const stolen = await test.request(`/v1/t/${LAB}/mcp`, {
+      key: "admin",
+      method: "POST",
+      headers: {
+        accept: "application/json, text/event-stream",
+        "mcp-session-id": session!,
+        "mcp-protocol-version": PROTOCOL,
+      },
+      body: JSON.stringify(list),
+    });
+    expect(stolen.status).toBe(404);
+    expect(await stolen.json()).toMatchObject({ error: { code: "NOT_FOUND" } });
+  });
+
+  it("refuses the SSE stream to a web page of another origin", async () => {
+    const response = await test.request(`/v1/t/${LAB}/mcp`, {
+      key: "runner",
+      headers: { accept: "text/event-stream", origin: "https://evil.example", "mcp-session-id": "x" },
+    });
+    expect(response.status).toBe(403);
+  });
+});
+
+const PROTOCOL = "2025-06-18";
+const INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: PROTOCOL, capabilities: {}, clientInfo: { name: "raw", version: "1.0.0" } },
+};
