@@ -67,6 +67,7 @@ export {
   lintPlugin,
 } from "./lint/index.js";
 export {
+  cameBack,
   importMcpServers,
   loopback,
   MCP_SECRET_KINDS,
@@ -78,6 +79,7 @@ export {
   SessionEventStore,
   serveHttp,
   serveStdio,
+  withdrawIfGone,
   writeMcpImport,
 } from "./mcp/index.js";
 export { type Isolation, processIsolation } from "./mediated/index.js";

@@ -5,13 +5,21 @@
 // limited to some agents serves one of them (`?agent=`), never the whole catalog. Each MCP
 // session (the `mcp-session-id` header) has its own server and belongs to the caller that
 // started it: another caller naming it is told there is no such session. What a session sent is
-// kept, so a client whose SSE stream broke resumes it with `Last-Event-ID`.
+// kept, so a client whose SSE stream broke resumes it with `Last-Event-ID`; one that does not
+// come back in time has its held calls withdrawn, as `oz0 mcp serve --http` does.
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { type Caller, type OzMcpServer, type Services, SessionEventStore } from "@oz0/runtime";
+import {
+  type Caller,
+  cameBack,
+  type OzMcpServer,
+  type Services,
+  SessionEventStore,
+  withdrawIfGone,
+} from "@oz0/runtime";
 import { Oz0Error } from "@oz0/sdk";
 import type { Context } from "hono";
 import type { ServerEnv } from "../env.js";
@@ -23,6 +31,8 @@ export const MCP_SERVE_PATH = "/v1/t/{tenant}/mcp";
 
 interface Session {
   readonly transport: StreamableHTTPServerTransport;
+  /** The held calls of broken streams, withdrawn unless the client comes back in time. */
+  readonly withdrawals: Set<NodeJS.Timeout>;
   readonly server: OzMcpServer;
   /** Who started it: only they may use it. */
   readonly owner: string;
@@ -114,6 +124,8 @@ export function registerMcpServeRoutes(app: OpenAPIHono<ServerEnv>, services: Se
           data: { kind: "mcp session", name: id },
         });
       }
+      if (c.req.method === "GET") cameBack(known, c.req.header("last-event-id"));
+      if (c.req.method === "POST") withdrawIfGone(known, outgoing, body);
       await known.transport.handleRequest(incoming, outgoing, body);
       return RESPONSE_ALREADY_SENT;
     }
@@ -129,10 +141,12 @@ export function registerMcpServeRoutes(app: OpenAPIHono<ServerEnv>, services: Se
       sessionIdGenerator: () => randomUUID(),
       eventStore: new SessionEventStore(),
       onsessioninitialized: (sessionId) => {
-        sessions.set(sessionId, { transport, server, owner: ownerOf(caller) });
+        sessions.set(sessionId, { transport, server, owner: ownerOf(caller), withdrawals: new Set() });
       },
     });
     transport.onclose = () => {
+      const known = transport.sessionId === undefined ? undefined : sessions.get(transport.sessionId);
+      for (const timer of known?.withdrawals ?? []) clearTimeout(timer);
       if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
       void server.close();
     };
