@@ -5,7 +5,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Caller } from "@oz0/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { KEYS, type KeyName, LAB, type TestServer, testServer } from "./helpers.js";
+import { actorOf, KEYS, type KeyName, LAB, type TestServer, testServer } from "./helpers.js";
 
 const ADMIN: Caller = { tenant: LAB, actor: "cli:test", role: "admin", agents: ["*"] };
 
@@ -44,6 +44,11 @@ describe("MCP over HTTP on oz0 serve", () => {
     const job = (result._meta as Record<string, string>)["oz0/job"];
     const response = await test.request(`/v1/t/${LAB}/jobs/${job}`, { key: "runner" });
     expect(await response.json()).toMatchObject({ id: job, status: "succeeded" });
+    const trace = await test.request(`/v1/t/${LAB}/jobs/${job}/events`, {
+      key: "runner",
+      headers: { accept: "application/json" },
+    });
+    expect(await trace.text()).toContain(`"by":"${actorOf("runner")} via mcp:sdk-test"`);
   });
 
   it("serves one agent's functions with ?agent=, as it", async () => {

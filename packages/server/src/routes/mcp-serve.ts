@@ -135,7 +135,7 @@ export function registerMcpServeRoutes(app: OpenAPIHono<ServerEnv>, services: Se
       });
     }
     // The role, then the agent against the caller's agents, then the owner check: before any session.
-    const server = await services.mcp.serve(caller, { agent: c.req.query("agent") });
+    const server = await services.mcp.serve(caller, { agent: c.req.query("agent"), recordCaller: true });
     const session = server.session();
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
