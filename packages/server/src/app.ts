@@ -60,6 +60,8 @@ export interface AppOptions {
    * came over TLS gets it.
    */
   readonly secureCookies?: boolean | undefined;
+  /** How long an MCP client whose stream broke has to reconnect before its held calls are withdrawn; default 30 s. */
+  readonly mcpReconnectGraceMs?: number | undefined;
   /** The folder of the web console's built assets; default @oz0/console's, `false` serves no console. */
   readonly console?: string | false | undefined;
 }
@@ -147,7 +149,7 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
   registerInstallationRoutes(app, options.runtime.services);
   registerSkillRoutes(app, options.runtime.services);
   registerMcpRoutes(app, options.runtime.services);
-  registerMcpServeRoutes(app, options.runtime.services);
+  registerMcpServeRoutes(app, options.runtime.services, options.mcpReconnectGraceMs);
   registerRemoteRoutes(app, options.runtime.services);
   registerUsageRoutes(app, options.runtime.services);
 

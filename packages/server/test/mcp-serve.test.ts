@@ -89,6 +89,66 @@ describe("MCP over HTTP on oz0 serve", () => {
     }
   });
 
+  it("withdraws a held call whose client's stream broke and did not come back: its job ends cancelled", async () => {
+    // testServer keeps the keys of the server it started last: the main server's come back after.
+    const kept = { ...KEYS };
+    const quick = await testServer({ mcpReconnectGraceMs: 0 });
+    try {
+      await quick.runtime.services.policy.set(ADMIN, "ask", "helpdesk/tickets.assign");
+      const post = (body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal) =>
+        quick.request(`/v1/t/${LAB}/mcp`, {
+          key: "runner",
+          method: "POST",
+          headers: { accept: "application/json, text/event-stream", ...headers },
+          body: JSON.stringify(body),
+          ...(signal === undefined ? {} : { signal }),
+        });
+      const started = await post(INITIALIZE);
+      const session = {
+        "mcp-session-id": started.headers.get("mcp-session-id")!,
+        "mcp-protocol-version": PROTOCOL,
+      };
+      await started.text();
+      await (await post({ jsonrpc: "2.0", method: "notifications/initialized" }, session)).text();
+      const gone = new AbortController();
+      const call = await post(
+        {
+          jsonrpc: "2.0",
+          id: 2,
+          method: "tools/call",
+          params: {
+            name: "tickets__assign",
+            arguments: { id: 9, queue: "bugs" },
+            _meta: { progressToken: "p" },
+          },
+        },
+        session,
+        gone.signal,
+      );
+      const reader = call.body!.getReader();
+      let seen = "";
+      while (!seen.includes("notifications/progress")) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`the stream ended before any progress: ${seen}`);
+        seen += new TextDecoder().decode(value);
+      }
+      const [approval] = await quick.runtime.services.approvals.list(ADMIN);
+      gone.abort();
+      let status = "running";
+      while (status === "running") {
+        status = (await quick.runtime.services.jobs.get(ADMIN, approval!.job)).status;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(status).toBe("cancelled");
+      expect(await quick.runtime.services.approvals.get(ADMIN, approval!.id)).toMatchObject({
+        status: "withdrawn",
+      });
+    } finally {
+      await quick.close();
+      Object.assign(KEYS, kept);
+    }
+  });
+
   it("refuses a viewer's key before any session: 403, in the one error shape", async () => {
     const response = await test.request(`/v1/t/${LAB}/mcp`, {
       key: "viewer",

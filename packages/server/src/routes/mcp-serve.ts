@@ -60,7 +60,11 @@ const describe = {
   delete: "Ends the MCP session",
 } as const;
 
-export function registerMcpServeRoutes(app: OpenAPIHono<ServerEnv>, services: Services): void {
+export function registerMcpServeRoutes(
+  app: OpenAPIHono<ServerEnv>,
+  services: Services,
+  reconnectGraceMs?: number,
+): void {
   const sessions = new Map<string, Session>();
 
   for (const method of ["post", "get", "delete"] as const) {
@@ -125,7 +129,7 @@ export function registerMcpServeRoutes(app: OpenAPIHono<ServerEnv>, services: Se
         });
       }
       if (c.req.method === "GET") cameBack(known, c.req.header("last-event-id"));
-      if (c.req.method === "POST") withdrawIfGone(known, outgoing, body);
+      if (c.req.method === "POST") withdrawIfGone(known, outgoing, body, reconnectGraceMs);
       await known.transport.handleRequest(incoming, outgoing, body);
       return RESPONSE_ALREADY_SENT;
     }
