@@ -149,6 +149,70 @@ describe("MCP over HTTP on oz0 serve", () => {
     }
   });
 
+  it("replays what a held call sent after a broken stream to the client reconnecting with Last-Event-ID", async () => {
+    await test.runtime.services.policy.set(ADMIN, "ask", "helpdesk/tickets.assign");
+    try {
+      const post = (body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal) =>
+        test.request(`/v1/t/${LAB}/mcp`, {
+          key: "runner",
+          method: "POST",
+          headers: { accept: "application/json, text/event-stream", ...headers },
+          body: JSON.stringify(body),
+          ...(signal === undefined ? {} : { signal }),
+        });
+      const started = await post(INITIALIZE);
+      const session = {
+        "mcp-session-id": started.headers.get("mcp-session-id")!,
+        "mcp-protocol-version": PROTOCOL,
+      };
+      await started.text();
+      await (await post({ jsonrpc: "2.0", method: "notifications/initialized" }, session)).text();
+      const broken = new AbortController();
+      const call = await post(
+        {
+          jsonrpc: "2.0",
+          id: 2,
+          method: "tools/call",
+          params: {
+            name: "tickets__assign",
+            arguments: { id: 10, queue: "bugs" },
+            _meta: { progressToken: "r" },
+          },
+        },
+        session,
+        broken.signal,
+      );
+      const before = await until(call, "notifications/progress");
+      const last = /^id: (.+)$/m.exec(before)?.[1];
+      expect(last).toBeDefined();
+      broken.abort();
+      let pending: { id: string }[] = [];
+      while (pending.length === 0) {
+        pending = (await test.runtime.services.approvals.list(ADMIN)).filter(
+          (approval) => approval.status === "pending",
+        );
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await test.runtime.services.approvals.approve(ADMIN, pending[0]!.id);
+      // Until the server has seen the old stream go (409 till then), as a client's retry would.
+      let resumed: Response;
+      for (;;) {
+        resumed = await test.request(`/v1/t/${LAB}/mcp`, {
+          key: "runner",
+          headers: { accept: "text/event-stream", "last-event-id": last!, ...session },
+        });
+        if (resumed.status !== 409) break;
+        await resumed.body?.cancel();
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(resumed.status).toBe(200);
+      const after = await until(resumed, '"id":2');
+      expect(after).toContain('"structuredContent":{"id":10,"queue":"bugs"}');
+    } finally {
+      await test.runtime.services.policy.set(ADMIN, "allow", "helpdesk/tickets.assign");
+    }
+  });
+
   it("refuses a viewer's key before any session: 403, in the one error shape", async () => {
     const response = await test.request(`/v1/t/${LAB}/mcp`, {
       key: "viewer",
@@ -216,6 +280,19 @@ describe("MCP over HTTP on oz0 serve", () => {
     expect(response.status).toBe(403);
   });
 });
+
+/** Reads an SSE answer until `marker` shows up in it, and leaves the stream open. */
+async function until(response: Response, marker: string): Promise<string> {
+  const reader = response.body!.getReader();
+  let seen = "";
+  while (!seen.includes(marker)) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`the stream ended before ${marker}: ${seen}`);
+    seen += new TextDecoder().decode(value);
+  }
+  reader.releaseLock();
+  return seen;
+}
 
 const PROTOCOL = "2025-06-18";
 const INITIALIZE = {

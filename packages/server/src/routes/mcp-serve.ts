@@ -46,7 +46,7 @@ const Query = z.object({
   }),
 });
 
-const Headers = z.object({
+const SessionHeaders = z.object({
   "mcp-session-id": z.string().optional().openapi({ description: "The MCP session, once initialized." }),
 });
 
@@ -82,7 +82,7 @@ export function registerMcpServeRoutes(
         request: {
           params: z.object({ tenant: TenantParam }),
           query: Query,
-          headers: Headers,
+          headers: SessionHeaders,
           ...(method === "post"
             ? { body: { content: { "application/json": { schema: JsonRpc } }, required: true } }
             : {}),
