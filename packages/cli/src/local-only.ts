@@ -12,7 +12,8 @@ export const LOCAL_ONLY: Readonly<Record<string, string>> = {
   "node run": "a node runs jobs from the store itself; start it where the server's home or database is",
   "plugin lint": `${ON_THIS_MACHINE} (it reads the plugin folder; oz0 plugin install --server lints it on the server)`,
   "plugin pack": `${ON_THIS_MACHINE} (it writes the archive; oz0 plugin install --server packs and uploads the folder)`,
-  "mcp serve": "it serves MCP to a client on this machine's stdio or port from the embedded runtime",
+  "mcp serve":
+    "it serves MCP to a client on this machine's stdio or port from the embedded runtime; an MCP client reaches the server's own at <server>/v1/t/<tenant>/mcp with its API key",
   "mcp login": "the sign-in opens a browser on this machine and keeps the tokens in the home",
 };
 

@@ -67,6 +67,7 @@ export {
   lintPlugin,
 } from "./lint/index.js";
 export {
+  cameBack,
   importMcpServers,
   loopback,
   MCP_SECRET_KINDS,
@@ -74,8 +75,11 @@ export {
   type McpSecretKind,
   type McpSecretNames,
   type McpToolReport,
+  type OzMcpServer,
+  SessionEventStore,
   serveHttp,
   serveStdio,
+  withdrawIfGone,
   writeMcpImport,
 } from "./mcp/index.js";
 export { type Isolation, processIsolation } from "./mediated/index.js";

@@ -21,6 +21,7 @@ import { registerGovernanceRoutes } from "./routes/governance.js";
 import { registerInstallationRoutes } from "./routes/installation.js";
 import { registerJobRoutes } from "./routes/jobs.js";
 import { registerMcpRoutes } from "./routes/mcp.js";
+import { registerMcpServeRoutes } from "./routes/mcp-serve.js";
 import { registerMemberRoutes } from "./routes/members.js";
 import { registerModelRoutes } from "./routes/models.js";
 import { registerNodeRoutes } from "./routes/nodes.js";
@@ -59,6 +60,8 @@ export interface AppOptions {
    * came over TLS gets it.
    */
   readonly secureCookies?: boolean | undefined;
+  /** How long an MCP client whose stream broke has to reconnect before its held calls are withdrawn; default 30 s. */
+  readonly mcpReconnectGraceMs?: number | undefined;
   /** The folder of the web console's built assets; default @oz0/console's, `false` serves no console. */
   readonly console?: string | false | undefined;
 }
@@ -146,6 +149,7 @@ export function createApp(options: AppOptions): OpenAPIHono<ServerEnv> {
   registerInstallationRoutes(app, options.runtime.services);
   registerSkillRoutes(app, options.runtime.services);
   registerMcpRoutes(app, options.runtime.services);
+  registerMcpServeRoutes(app, options.runtime.services, options.mcpReconnectGraceMs);
   registerRemoteRoutes(app, options.runtime.services);
   registerUsageRoutes(app, options.runtime.services);
 

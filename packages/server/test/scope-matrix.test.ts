@@ -13,6 +13,7 @@ import { KEYS, type KeyName, LAB, OTHER, type TestServer, testServer } from "./h
 
 const VAULT = fileURLToPath(new URL("../../runtime/test/fixtures/policy/vault", import.meta.url));
 const CLOCKWORK = fileURLToPath(new URL("../../runtime/test/fixtures/routines/clockwork", import.meta.url));
+const ASKER = fileURLToPath(new URL("./fixtures/asker", import.meta.url));
 const ADMIN: Caller = { tenant: LAB, actor: "cli:test", role: "admin", agents: ["*"] };
 
 interface Served {
@@ -37,6 +38,7 @@ async function ask(
   request: Request,
   tenant: string = LAB,
 ): Promise<Answer> {
+  if (request.mcp !== undefined) return askMcp(served, key, request, tenant);
   const headers = new Headers(request.headers);
   if (key !== undefined) headers.set("authorization", `Bearer ${served.keys[key]}`);
   if (request.body !== undefined && !headers.has("content-type"))
@@ -61,6 +63,45 @@ interface Request {
   readonly path: string;
   readonly body?: string;
   readonly headers?: Record<string, string>;
+  /** An MCP request sent in a session started at `path` (initialize, initialized, then it). */
+  readonly mcp?: { readonly method: string; readonly params: Record<string, unknown> };
+}
+
+const MCP_ACCEPT = { accept: "application/json, text/event-stream", "content-type": "application/json" };
+
+/**
+ * Starts an MCP session at `request.path` with `key`, sends `request.mcp` in it and answers
+ * with its JSON-RPC reply (the SSE event's data, whose event IDs are random); a refused
+ * initialize is the answer itself.
+ */
+async function askMcp(served: Served, key: KeyName | undefined, request: Request, tenant: string) {
+  const url = `${served.test.url}/v1/t/${tenant}${request.path}`;
+  const auth: Record<string, string> =
+    key === undefined ? {} : { authorization: `Bearer ${served.keys[key]}` };
+  const post = (body: unknown, session: Record<string, string> = {}) =>
+    fetch(url, { method: "POST", headers: { ...MCP_ACCEPT, ...auth, ...session }, body: json(body) });
+  const started = await post({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "matrix", version: "1" } },
+  });
+  const id = started.headers.get("mcp-session-id");
+  const opened = await started.text();
+  if (id === null) {
+    return { status: started.status, type: started.headers.get("content-type"), body: opened };
+  }
+  const session = { "mcp-session-id": id, "mcp-protocol-version": "2025-06-18" };
+  await (await post({ jsonrpc: "2.0", method: "notifications/initialized" }, session)).text();
+  const response = await post({ jsonrpc: "2.0", id: 2, ...request.mcp }, session);
+  const text = await response.text();
+  await (await fetch(url, { method: "DELETE", headers: { ...auth, ...session } })).text();
+  const data = text
+    .split("\n")
+    .filter((line) => line.startsWith("data:"))
+    .map((line) => line.slice(5).trim())
+    .join("\n");
+  return { status: response.status, type: response.headers.get("content-type"), body: data || text };
 }
 
 /**
@@ -403,6 +444,83 @@ const MATRIX: Record<string, readonly Probe[]> = {
   ],
 };
 
+/** The in-scope agent the scoped key's MCP sessions serve, and the MCP requests asked in them. */
+const MCP_AT = "/mcp?agent=helpdesk/asker";
+const mcpPart = (method: string, params: Record<string, unknown>): Probe => ({
+  part: () => ({ method: "POST", path: MCP_AT, mcp: { method, params } }),
+});
+const mcpList = (method: string): Probe => ({
+  list: () => ({ method: "POST", path: MCP_AT, mcp: { method, params: {} } }),
+});
+const initialize = json({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "matrix", version: "1" } },
+});
+Object.assign(MATRIX, {
+  "POST /v1/t/{tenant}/mcp": [
+    {
+      part: () => ({
+        method: "POST",
+        path: `/mcp?agent=${hidden.agent}`,
+        body: initialize,
+        headers: { accept: MCP_ACCEPT.accept },
+      }),
+    },
+    {
+      part: () => ({
+        method: "POST",
+        path: "/mcp",
+        body: initialize,
+        headers: { accept: MCP_ACCEPT.accept },
+      }),
+    },
+    mcpPart("tools/call", { name: "vault__write", arguments: { key: "k", value: "v" } }),
+    mcpPart("resources/read", { uri: `oz0://jobs/${hidden.job}/output` }),
+    mcpPart("resources/read", { uri: `oz0://jobs/${hidden.job}/trace` }),
+    mcpPart("prompts/get", { name: hidden.agent, arguments: { input: "x" } }),
+    mcpPart("completion/complete", {
+      ref: { type: "ref/prompt", name: hidden.agent },
+      argument: { name: "input", value: "" },
+    }),
+    mcpList("tools/list"),
+    mcpList("prompts/list"),
+    mcpList("resources/list"),
+    {
+      list: () => ({
+        method: "POST",
+        path: MCP_AT,
+        mcp: {
+          method: "completion/complete",
+          params: {
+            ref: { type: "ref/resource", uri: "oz0://jobs/{id}/output" },
+            argument: { name: "id", value: "" },
+          },
+        },
+      }),
+    },
+  ],
+  "GET /v1/t/{tenant}/mcp": [
+    {
+      part: () => ({
+        method: "GET",
+        path: `/mcp?agent=${hidden.agent}`,
+        headers: { accept: "text/event-stream", "mcp-session-id": hidden.job },
+      }),
+    },
+  ],
+  "DELETE /v1/t/{tenant}/mcp": [
+    {
+      part: () => ({
+        method: "DELETE",
+        path: `/mcp?agent=${hidden.agent}`,
+        headers: { "mcp-session-id": hidden.job },
+      }),
+    },
+  ],
+} satisfies Record<string, readonly Probe[]>);
+
 /** The keys out of scope: admins (every route's role) limited by address and by a tag no hidden part has. */
 const SCOPED_KEYS = ["scopedOperator", "taggedOperator"] as const;
 
@@ -410,7 +528,9 @@ async function serve(setUp: (test: TestServer) => Promise<void>): Promise<Served
   const test = await testServer();
   // testServer keeps the keys of the server it started last: each server here keeps its own.
   const keys = { ...KEYS };
+  // The job fixtures' helpdesk shares names with vault: only the scoped keys' own agent stays.
   await test.runtime.catalog.remove(LAB, "helpdesk");
+  await test.runtime.catalog.install(LAB, ASKER);
   await setUp(test);
   return { test, keys };
 }
@@ -535,6 +655,28 @@ describe("the scope matrix", () => {
       );
       expect({ path, named }).toEqual({ path, named: true });
     }
+  });
+
+  it("asks its MCP probes inside a session of the scoped key's own agent, which answers each as a JSON-RPC error", async () => {
+    const answers = [];
+    for (const probe of MATRIX["POST /v1/t/{tenant}/mcp"] ?? []) {
+      if (!("part" in probe) || probe.part().mcp === undefined) continue;
+      const seen = await ask(here, "scopedOperator", probe.part());
+      answers.push({
+        status: seen.status,
+        error: (JSON.parse(seen.body) as { error?: { code: number } }).error?.code,
+      });
+    }
+    expect(answers.length).toBe(5);
+    expect(answers).toEqual(answers.map(() => ({ status: 200, error: expect.any(Number) })));
+    const call = await ask(here, "scopedOperator", {
+      method: "POST",
+      path: MCP_AT,
+      mcp: { method: "tools/call", params: { name: "vault__write", arguments: {} } },
+    });
+    expect(JSON.parse(call.body)).toMatchObject({
+      error: { code: -32602, message: expect.stringContaining("Unknown tool: vault__write") },
+    });
   });
 
   it("left the hidden job, approval and agent as they were", async () => {

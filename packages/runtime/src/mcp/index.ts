@@ -34,6 +34,7 @@ export {
 } from "./secrets.js";
 export {
   CATALOG_CALLER,
+  cameBack,
   type HttpServeOptions,
   type HttpServing,
   JOB_META_KEY,
@@ -41,7 +42,10 @@ export {
   type McpServeDeps,
   type McpServeOptions,
   OzMcpServer,
+  SessionEventStore,
   serveHttp,
   serveStdio,
+  type WithdrawingSession,
+  withdrawIfGone,
 } from "./serve/index.js";
 export { checkSecretKind, type McpToolRef, type McpToolReport, mcpToolAt, mcpToolReports } from "./tools.js";

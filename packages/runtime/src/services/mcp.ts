@@ -94,8 +94,13 @@ export class McpService {
   /**
    * A server of oz0's functions for MCP clients: those `agent` may call, as it, or the tenant's
    * catalog. A caller limited to some agents serves one of them, never the whole catalog.
+   * `recordCaller` records each call's job as the caller's (`<actor> via mcp:<client>`), for a
+   * server shared by many callers; by default as the client's.
    */
-  async serve(caller: Caller, options: { readonly agent?: string | undefined } = {}): Promise<OzMcpServer> {
+  async serve(
+    caller: Caller,
+    options: { readonly agent?: string | undefined; readonly recordCaller?: boolean | undefined } = {},
+  ): Promise<OzMcpServer> {
     const tenant = this.#core.check(caller, "mcp.serve");
     if (options.agent !== undefined && scoped(caller)) await this.#core.agent(caller, options.agent, "agent");
     if (options.agent === undefined && scoped(caller)) {
@@ -108,7 +113,7 @@ export class McpService {
     const { store, catalog, home, tools, jobs, mcp } = this.#core.deps;
     return OzMcpServer.open(
       { store, catalog, home, tools, jobs: jobs.jobs, mcp },
-      { tenant, agent: options.agent },
+      { tenant, agent: options.agent, actor: options.recordCaller === true ? caller.actor : undefined },
     );
   }
 

@@ -45,7 +45,7 @@ export const RECONNECT_GRACE_MS = 30_000;
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /** One client's session: its transport, and the withdrawals waiting for it to come back. */
-interface Session {
+export interface WithdrawingSession {
   readonly transport: StreamableHTTPServerTransport;
   readonly withdrawals: Set<NodeJS.Timeout>;
 }
@@ -55,7 +55,7 @@ export async function serveHttp(server: OzMcpServer, options: HttpServeOptions):
   const host = options.host ?? "127.0.0.1";
   const loopbackOnly = LOOPBACK_HOSTS.has(host);
   const grace = options.reconnectGraceMs ?? RECONNECT_GRACE_MS;
-  const sessions = new Map<string, Session>();
+  const sessions = new Map<string, WithdrawingSession>();
   const http = createServer((request, response) => {
     void handle(request, response).catch((error: unknown) => {
       if (!response.headersSent) reply(response, 500, `oz0 could not answer: ${String(error)}`);
@@ -80,11 +80,7 @@ export async function serveHttp(server: OzMcpServer, options: HttpServeOptions):
     if (typeof id === "string") {
       const known = sessions.get(id);
       if (known === undefined) return reply(response, 404, `no MCP session ${id}; initialize a new one`);
-      if (request.method === "GET" && request.headers["last-event-id"] !== undefined) {
-        // The client is back: what its broken streams carried reaches it on this one.
-        for (const timer of known.withdrawals) clearTimeout(timer);
-        known.withdrawals.clear();
-      }
+      if (request.method === "GET") cameBack(known, request.headers["last-event-id"]);
       if (request.method !== "POST") return known.transport.handleRequest(request, response);
       const body = await readBody(request);
       if (body === undefined)
@@ -95,7 +91,7 @@ export async function serveHttp(server: OzMcpServer, options: HttpServeOptions):
       } catch {
         return reply(response, 400, "the request body is not JSON", -32700);
       }
-      withdrawIfGone(known, response, calls(parsed));
+      withdrawIfGone(known, response, parsed, grace);
       return known.transport.handleRequest(request, response, parsed);
     }
     // A request without a session starts one; the transport refuses anything but `initialize`.
@@ -116,29 +112,6 @@ export async function serveHttp(server: OzMcpServer, options: HttpServeOptions):
     await session.connect(transport);
     await transport.handleRequest(request, response);
     if (transport.sessionId === undefined) await session.close();
-  }
-
-  /**
-   * When `response` closes before its answers were all sent (the client's stream broke), gives
-   * the client the grace to reconnect, then withdraws the calls `ids` it was carrying.
-   */
-  function withdrawIfGone(known: Session, response: ServerResponse, ids: readonly (string | number)[]): void {
-    if (ids.length === 0) return;
-    response.once("close", () => {
-      if (response.writableFinished) return;
-      const timer = setTimeout(() => {
-        known.withdrawals.delete(timer);
-        for (const requestId of ids) {
-          known.transport.onmessage?.({
-            jsonrpc: "2.0",
-            method: "notifications/cancelled",
-            params: { requestId, reason: "the client's stream broke and it did not reconnect" },
-          });
-        }
-      }, grace);
-      timer.unref();
-      known.withdrawals.add(timer);
-    });
   }
 
   http.listen(options.port, host);
@@ -165,6 +138,43 @@ export async function serveHttp(server: OzMcpServer, options: HttpServeOptions):
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
+}
+
+/**
+ * When `response` closes before its answers were all sent (the client's stream broke), gives
+ * the client `grace` ms to reconnect, then withdraws the `tools/call` requests of `body` it was
+ * carrying.
+ */
+export function withdrawIfGone(
+  known: WithdrawingSession,
+  response: ServerResponse,
+  body: unknown,
+  grace: number = RECONNECT_GRACE_MS,
+): void {
+  const ids = calls(body);
+  if (ids.length === 0) return;
+  response.once("close", () => {
+    if (response.writableFinished) return;
+    const timer = setTimeout(() => {
+      known.withdrawals.delete(timer);
+      for (const requestId of ids) {
+        known.transport.onmessage?.({
+          jsonrpc: "2.0",
+          method: "notifications/cancelled",
+          params: { requestId, reason: "the client's stream broke and it did not reconnect" },
+        });
+      }
+    }, grace);
+    timer.unref();
+    known.withdrawals.add(timer);
+  });
+}
+
+/** A GET with `Last-Event-ID`: the client is back, and what its broken streams carried reaches it on this one. */
+export function cameBack(known: WithdrawingSession, lastEventId: string | string[] | undefined): void {
+  if (lastEventId === undefined) return;
+  for (const timer of known.withdrawals) clearTimeout(timer);
+  known.withdrawals.clear();
 }
 
 function hostname(header: string | undefined): string {

@@ -7,7 +7,16 @@ export {
   MCP_CALL_QUEUE,
   startCallJob,
 } from "./call-jobs.js";
+export { SessionEventStore } from "./event-store.js";
 export { type ExposedFunctions, type ExposedScope, exposedFunctions, servedAgent } from "./exposed.js";
-export { type HttpServeOptions, type HttpServing, MCP_HTTP_PATH, serveHttp } from "./http.js";
+export {
+  cameBack,
+  type HttpServeOptions,
+  type HttpServing,
+  MCP_HTTP_PATH,
+  serveHttp,
+  type WithdrawingSession,
+  withdrawIfGone,
+} from "./http.js";
 export { JOB_META_KEY, type McpServeDeps, type McpServeOptions, OzMcpServer } from "./server.js";
 export { serveStdio } from "./stdio.js";

@@ -64,6 +64,11 @@ export interface McpServeOptions {
   readonly agent?: string | undefined;
   /** How often to look for plugins installed or removed by another process, in ms. */
   readonly watchMs?: number;
+  /**
+   * Who the clients call as, recorded in each call's job before the client's name
+   * (`<actor> via mcp:<client>`); the client's name alone when left out.
+   */
+  readonly actor?: string | undefined;
 }
 
 /** The `_meta` key of a call's result that names the job recording it. */
@@ -76,6 +81,7 @@ export class OzMcpServer {
   /** The served agent by address, or undefined for the tenant's catalog. */
   readonly agent: string | undefined;
   readonly #deps: McpServeDeps;
+  readonly #actor: string | undefined;
   readonly #scope: { readonly plugin: string; readonly name: string } | undefined;
   readonly #sessions = new Set<Server>();
   readonly #stopWatching: () => void;
@@ -88,8 +94,10 @@ export class OzMcpServer {
     tenant: string,
     scope: { readonly plugin: string; readonly name: string } | undefined,
     watchMs: number,
+    actor: string | undefined,
   ) {
     this.#deps = deps;
+    this.#actor = actor;
     this.tenant = tenant;
     this.#scope = scope;
     this.agent = scope === undefined ? undefined : `${scope.plugin}/${scope.name}`;
@@ -113,7 +121,13 @@ export class OzMcpServer {
       options.agent === undefined
         ? undefined
         : await servedAgent(deps.catalog, options.tenant, options.agent);
-    const server = new OzMcpServer(deps, options.tenant, scope, options.watchMs ?? DEFAULT_WATCH_MS);
+    const server = new OzMcpServer(
+      deps,
+      options.tenant,
+      scope,
+      options.watchMs ?? DEFAULT_WATCH_MS,
+      options.actor,
+    );
     try {
       await server.watch();
       await server.functions();
@@ -191,7 +205,7 @@ export class OzMcpServer {
         (traceparent) =>
           this.call(request.params.name, request.params.arguments ?? {}, {
             signal: extra.signal,
-            by: `mcp:${client}`,
+            by: this.#actor === undefined ? `mcp:${client}` : `${this.#actor} via mcp:${client}`,
             progress,
             log: (level, data) =>
               server
@@ -260,7 +274,7 @@ export class OzMcpServer {
     args: Record<string, unknown>,
     request: {
       readonly signal: AbortSignal;
-      /** Who calls, as the job records it: `mcp:<client name>`. */
+      /** Who calls, as the job records it: `mcp:<client name>`, after the actor when there is one. */
       readonly by: string;
       readonly progress?: ((message: string) => Promise<void>) | undefined;
       /** Tells the client about the call (a log message), at the level it set. */
