@@ -1,6 +1,6 @@
 // What was read of a tenant's catalog and settings, kept while the tenant's catalog version
 // stands. Every change of its plugins, parts, grants or settings moves the version on (migration
-// 25's triggers, in the statement that makes the change, from whatever process), and every
+// 20's triggers, in the statement that makes the change, from whatever process), and every
 // look-up reads the version first: one statement where the look-up itself was one to three, and
 // no answer outlives the rows it came from. A version read before a change and data read after it keeps the newer
 // data under the older version, which the next look-up drops; the other way round cannot happen.
