@@ -2,7 +2,7 @@
 // positional arguments, so a field added later breaks no handler. Hooks that matter to
 // governance have typed payloads; the rest get a generic one with the same common fields.
 import type { ContextPart } from "../contracts/context-part.js";
-import type { SurfaceAttachment } from "../contracts/surface.js";
+import type { SurfaceAttachment, SurfaceEnvelope } from "../contracts/surface.js";
 import type { HookName, ModifyingHookName } from "./catalogue.js";
 
 /** Fields every payload carries: which hook fired, and where. */
@@ -301,18 +301,11 @@ export interface PostAgentCommunicationPayload
   extends HookPayloadBase<"post_agent_communication">,
     AgentCommunicationFields {}
 
-/**
- * An inbound event as hooks see it: a channel's message, every field of its SurfaceEnvelope.
- */
-export interface SensorEvent {
-  readonly surfaceType: string;
-  readonly channelId: string;
-  readonly senderId: string;
-  readonly threadId: string;
-  readonly content: string;
-  readonly attachments: readonly SurfaceAttachment[];
-  readonly metadata: Readonly<Record<string, unknown>>;
-}
+/** An inbound event as hooks see it: a channel's message, every field of its SurfaceEnvelope. */
+export type SensorEvent = Pick<
+  SurfaceEnvelope,
+  "surfaceType" | "channelId" | "senderId" | "threadId" | "content" | "attachments" | "metadata"
+>;
 
 /**
  * An event from outside that oz0 is about to handle, or handled: a routine's signed webhook
