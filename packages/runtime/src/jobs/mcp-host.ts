@@ -18,9 +18,9 @@ import {
   type McpSamplingRequest,
   toolContext,
 } from "../tools/index.js";
-import { countCall } from "../usage/index.js";
 import type { JobRun } from "./job-run.js";
 import type { AgentSetup } from "./setup.js";
+import { sideModelCall } from "./side-call.js";
 
 /** The most progress and log notifications one call records each; the rest are counted, not kept. */
 export const MCP_NOTICES_PER_CALL = 100;
@@ -162,7 +162,7 @@ async function sample(
     (sum, message) => sum + estimateTokens(message.text),
     estimateTokens(asked.systemPrompt ?? ""),
   );
-  let request: ModelRequest = {
+  const request: ModelRequest = {
     step: history.steps,
     messages,
     functions: [],
@@ -171,57 +171,14 @@ async function sample(
     sampling: true,
     maxOutputTokens: asked.maxTokens,
   };
-  let model = setup.model;
-  if (run.hooks !== undefined) {
-    const checked = await run.hooks.beforeModelCall(request, setup.model.id, (name) => name);
-    if ("failure" in checked) {
-      // What the hooks recorded goes to the history with the refusal.
-      await run.write([
-        event("mcp_sampling", { callId, tool, model: setup.model.id, refused: checked.failure.message }),
-      ]);
-      throw new Error(`oz0 refuses sampling/createMessage: ${checked.failure.message}`);
-    }
-    request = checked.request;
-    // A handler may choose another model of the tenant for this call.
-    if (checked.model !== undefined) model = await setup.modelFor(checked.model);
-  }
-  const started = performance.now();
-  let reply = await model.generate(request);
-  const ms = Math.round((performance.now() - started) * 1000) / 1000;
-  if (run.hooks !== undefined) reply = await run.hooks.afterModelCall(history.steps, model.id, reply);
-  const text = reply.text ?? (reply.output === undefined ? "" : JSON.stringify(reply.output));
-  const usage = {
-    input: reply.usage.inputTokens,
-    output: reply.usage.outputTokens,
-    ...(reply.usage.cachedInputTokens === undefined ? {} : { cached: reply.usage.cachedInputTokens }),
-  };
-  const agent = `${run.row.plugin}/${run.row.name}`;
-  // Recorded before the server gets it, and counted in the tenant's totals in the same
-  // transaction, as the store's trigger counts a model_call.
-  await run.write(
-    [
-      event("mcp_sampling", {
-        callId,
-        tool,
-        model: model.id,
-        text,
-        usage,
-        ...(reply.costUsd === undefined ? {} : { cost_usd: reply.costUsd }),
-        ms,
-      }),
-    ],
-    undefined,
-    (trx, now) =>
-      countCall(
-        trx,
-        { tenant: run.row.tenant, agent, now },
-        { model: model.id, input: usage.input, output: usage.output, costUsd: reply.costUsd ?? 0 },
-      ),
+  const called = await sideModelCall(run, setup, setup.model, request, (fields) =>
+    event("mcp_sampling", { callId, tool, ...fields }),
   );
+  if ("failure" in called) throw new Error(`oz0 refuses sampling/createMessage: ${called.failure.message}`);
   return {
-    model: model.id,
-    text: run.lease.redactor.text(text),
-    stopReason: reply.cutShort === true ? "maxTokens" : "endTurn",
+    model: called.model,
+    text: run.lease.redactor.text(called.text),
+    stopReason: called.reply.cutShort === true ? "maxTokens" : "endTurn",
   };
 }
 

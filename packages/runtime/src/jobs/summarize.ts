@@ -8,9 +8,9 @@ import { Oz0Error } from "@oz0/sdk";
 import { event } from "../events/index.js";
 import { estimateTokens, type ModelMessage, type ModelRequest } from "../models/index.js";
 import type { ScopeSummarizer } from "../scope/index.js";
-import { countCall } from "../usage/index.js";
 import type { JobRun } from "./job-run.js";
 import type { AgentSetup } from "./setup.js";
+import { sideModelCall } from "./side-call.js";
 
 /** What the model is told when the provider gives no instructions of its own. */
 export const SUMMARY_INSTRUCTIONS =
@@ -47,7 +47,7 @@ export function jobSummarizer(run: JobRun, setup: AgentSetup, callId: string): S
       { role: "system", content: instructions },
       { role: "user", content: text },
     ];
-    let request: ModelRequest = {
+    const request: ModelRequest = {
       step: history.steps,
       messages,
       functions: [],
@@ -56,54 +56,15 @@ export function jobSummarizer(run: JobRun, setup: AgentSetup, callId: string): S
       sampling: true,
       ...(maxTokens === undefined ? {} : { settings: { max_tokens: maxTokens } }),
     };
-    let chosen = setup.model;
-    if (run.hooks !== undefined) {
-      const checked = await run.hooks.beforeModelCall(request, chosen.id, (name) => name);
-      if ("failure" in checked) {
-        const model = chosen.id;
-        await run.write([
-          event("memory_summary", { callId, index, model, refused: checked.failure.message }),
-        ]);
-        throw new Oz0Error(
-          checked.failure.code === "POLICY_VIOLATION" ? "POLICY_VIOLATION" : "HOOK_FAILED",
-          `summarizer: ${checked.failure.message}`,
-        );
-      }
-      request = checked.request;
-      if (checked.model !== undefined) chosen = await setup.modelFor(checked.model);
-    }
-    const model = chosen.id;
-    const started = performance.now();
-    let reply = await chosen.generate(request);
-    const ms = Math.round((performance.now() - started) * 1000) / 1000;
-    if (run.hooks !== undefined) reply = await run.hooks.afterModelCall(history.steps, model, reply);
-    const summary = reply.text ?? (reply.output === undefined ? "" : JSON.stringify(reply.output));
-    const usage = {
-      input: reply.usage.inputTokens,
-      output: reply.usage.outputTokens,
-      ...(reply.usage.cachedInputTokens === undefined ? {} : { cached: reply.usage.cachedInputTokens }),
-    };
-    const agent = `${run.row.plugin}/${run.row.name}`;
-    await run.write(
-      [
-        event("memory_summary", {
-          callId,
-          index,
-          model,
-          text: summary,
-          usage,
-          ...(reply.costUsd === undefined ? {} : { cost_usd: reply.costUsd }),
-          ms,
-        }),
-      ],
-      undefined,
-      (trx, now) =>
-        countCall(
-          trx,
-          { tenant: run.row.tenant, agent, now },
-          { model, input: usage.input, output: usage.output, costUsd: reply.costUsd ?? 0 },
-        ),
+    const called = await sideModelCall(run, setup, setup.model, request, (fields) =>
+      event("memory_summary", { callId, index, ...fields }),
     );
-    return run.lease.redactor.text(summary);
+    if ("failure" in called) {
+      throw new Oz0Error(
+        called.failure.code === "POLICY_VIOLATION" ? "POLICY_VIOLATION" : "HOOK_FAILED",
+        `summarizer: ${called.failure.message}`,
+      );
+    }
+    return run.lease.redactor.text(called.text);
   };
 }
