@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { oz0, THROUGH_SERVER, tempHome } from "./run-cli.js";
 
-const FIXTURE = join(import.meta.dirname, "fixtures/beacon");
+const FIXTURE = join(import.meta.dirname, "../../runtime/test/fixtures/plugin-runtimes/beacon");
 
 let home: string;
 let cleanup: () => Promise<void>;
