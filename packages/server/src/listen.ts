@@ -17,6 +17,8 @@ export interface ServerOptions extends AppOptions {
   readonly onRoutineError?: ((error: unknown) => void) | undefined;
   /** Told of a fault the plugin runtime host went on after (it runs beside the worker). */
   readonly onRuntimeError?: ((error: unknown) => void) | undefined;
+  /** Told of a fault the channels' outbox drainer went on after (it runs beside the worker). */
+  readonly onChannelError?: ((error: unknown) => void) | undefined;
 }
 
 export interface RunningServer {
@@ -45,7 +47,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       : options.runtime.pluginRuntimes.host({ node: worker.id, onError: options.onRuntimeError });
   // The channels' outbox is drained where jobs run (their listeners are runtimes of the host above).
   const channels =
-    worker === undefined ? undefined : options.runtime.channelDrainer({ onError: options.onRoutineError });
+    worker === undefined ? undefined : options.runtime.channelDrainer({ onError: options.onChannelError });
   await worker?.start();
   routines?.start();
   runtimes?.start();

@@ -47,6 +47,8 @@ export function registerServe(program: Command, out: Output): Command {
               out.stderr(`oz0: routines: ${error instanceof Error ? error.message : String(error)}\n`),
             onRuntimeError: (error) =>
               out.stderr(`oz0: plugin runtimes: ${error instanceof Error ? error.message : String(error)}\n`),
+            onChannelError: (error) =>
+              out.stderr(`oz0: channels: ${error instanceof Error ? error.message : String(error)}\n`),
           });
           if (out.json)
             out.writeJson({ event: "listening", url: server.url, worker: server.worker?.id ?? null });
