@@ -223,6 +223,7 @@ export function JobPage(props: { me: Me; id: string }) {
           events={events}
           deltas={deltas}
           status={status}
+          busy={endedJob === undefined}
           onChange={job.reload}
           onLoadEarlier={loadEarlier}
         />
@@ -278,6 +279,8 @@ export function Timeline(props: {
   events: readonly JobEvent[];
   deltas: Record<number, string>;
   status: string | undefined;
+  /** Whether events may still arrive: the job runs, or the ended job's history is still coming. */
+  busy?: boolean;
   onChange: () => void;
   /** Reads the events before the first one here, which the page opened without. */
   onLoadEarlier?: () => Promise<void>;
@@ -334,7 +337,7 @@ export function Timeline(props: {
       />
     );
   return (
-    <ol class="timeline" aria-label="Job events">
+    <ol class="timeline" aria-label="Job events" aria-busy={props.busy}>
       {drawn.slice(0, Math.min(head, drawn.length)).map(row)}
       {folded.length === 0 && missing === 0 ? null : (
         <Folded
