@@ -6,7 +6,7 @@ import { Audit } from "./audit/index.js";
 import { ROLES } from "./callers/index.js";
 import { Catalog, type DefaultPluginOutcome, defaultPluginDirs, requireTenant } from "./catalog/index.js";
 import { ChannelDrainer, type ChannelDrainerOptions, ChannelHost } from "./channels/index.js";
-import { HookBus, storeHookSource } from "./hooks/index.js";
+import { type GovernanceEvent, HookBus, storeHookSource } from "./hooks/index.js";
 import { Identity, type ThrottleOptions } from "./identity/index.js";
 import { Approvals, JobEngine, JobWorker, liveWorkers, type WorkerOptions } from "./jobs/index.js";
 import { McpManager } from "./mcp/index.js";
@@ -149,11 +149,20 @@ export class Runtime {
       ...(leaseMs === undefined ? {} : { leaseMs }),
     });
     // A change to records outside a job's call (an operator's erasure, retention's removals)
-    // reaches the tenant's object_model_event handlers; with no job, nothing records theirs.
+    // reaches the tenant's object_model_event handlers; with no job, what they record goes to
+    // the tenant's audit log.
     this.catalog.records.onChange(async (tenant, change) => {
       const table = await this.jobs.hookTable(tenant);
       if (!table.has("object_model_event")) return;
-      await new HookBus(table, { tenant }, () => undefined).fire("object_model_event", { ...change });
+      const events: GovernanceEvent[] = [];
+      await new HookBus(table, { tenant }, (entry) => events.push(entry)).fire("object_model_event", {
+        ...change,
+      });
+      const subject =
+        change.action === "erase"
+          ? `subject:${change.subject ?? ""}`
+          : `${change.plugin ?? ""}/${change.kind ?? ""}`;
+      await this.audit.recordHooks({ tenant, source: "records", subject, outcome: change.action, events });
     });
     this.tools = new ToolCaller({ source: this.catalog, home, interceptors, redactor, telemetry });
     this.policy = new ToolPolicy(store, this.catalog);
@@ -171,6 +180,7 @@ export class Runtime {
       jobs: this.jobs,
       source: this.catalog,
       secrets: new SecretStore({ settings: new TenantSettings(store.db, store.clockSql), home }),
+      hookRecords: (entry) => this.audit.recordHooks(entry),
     });
     this.channels = new ChannelHost({
       store,
@@ -181,6 +191,7 @@ export class Runtime {
       jobs: this.jobs,
       routines: this.routines,
       hooks: storeHookSource(store, this.catalog),
+      hookRecords: (entry) => this.audit.recordHooks(entry),
     });
     this.pluginRuntimes = new PluginRuntimes(store, this.catalog);
     // Each channel's listener runs once per tenant cluster-wide, leased like any plugin runtime.

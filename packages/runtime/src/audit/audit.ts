@@ -54,6 +54,25 @@ export interface AuditFilter {
   readonly limit?: number | undefined;
 }
 
+/**
+ * What hooks recorded where no job's history takes it: a channel message or a webhook that
+ * became no job, a change to records made outside any job.
+ */
+export interface HookRecordsEntry {
+  readonly tenant: string;
+  /** What the hooks fired for, as the entry's actor: `channel:<plugin>/<channel>`, `routine:<plugin>/<routine>`, `records`. */
+  readonly source: string;
+  /** What it was: a channel message's id, a routine, a record's kind. */
+  readonly subject: string;
+  /** What became of it: `refused`, `duplicate`, `command`, … */
+  readonly outcome: string;
+  /** The governance events the hooks recorded (`governance_checked`, `governance_denied`, `hook_error`). */
+  readonly events: readonly { readonly kind: string; readonly data: unknown }[];
+}
+
+/** The action of an entry of hook records. */
+export const HOOK_RECORDS_ACTION = "hooks.record";
+
 /** The actor of a failed sign-in: nobody was authenticated. */
 export const UNAUTHENTICATED_ACTOR = "unauthenticated";
 
@@ -99,6 +118,28 @@ export class Audit {
         action: "auth.fail",
         target: failure.target,
         detail: JSON.stringify(mask(failure.detail)),
+      })
+      .execute();
+  }
+
+  /**
+   * Records what hooks recorded where no job's history takes it (`hooks.record`, the source as
+   * actor, no role); nothing when they recorded nothing.
+   */
+  async recordHooks(entry: HookRecordsEntry): Promise<void> {
+    if (entry.events.length === 0) return;
+    await this.#store.db
+      .insertInto("audit_log")
+      .values({
+        tenant: entry.tenant,
+        at: this.#store.clockSql,
+        actor: entry.source,
+        role: null,
+        action: HOOK_RECORDS_ACTION,
+        target: entry.subject,
+        detail: JSON.stringify(
+          mask({ outcome: entry.outcome, events: entry.events.map(({ kind, data }) => ({ kind, data })) }),
+        ),
       })
       .execute();
   }

@@ -7,6 +7,8 @@ export {
   type AuditFilter,
   type AuditRecord,
   type AuthFailureRecord,
+  HOOK_RECORDS_ACTION,
+  type HookRecordsEntry,
   mask,
   UNAUTHENTICATED_ACTOR,
 } from "./audit.js";

@@ -7,6 +7,8 @@
 // channel's agent (`pre/post_session_access`); once the job comes to rest the answer is fixed
 // in the row and delivered through the channel's `deliver`, retried with backoff. Every step
 // is a row state under a lease, so a process that dies anywhere leaves work another takes up.
+// What the hooks record of a message is kept with its row until the message becomes a job or a
+// chat turn, whose history takes it; a message that becomes none leaves it in the audit log.
 import { createHash, randomUUID } from "node:crypto";
 import {
   type Channel,
@@ -20,8 +22,9 @@ import {
   type SurfaceResponse,
   toOz0Error,
 } from "@oz0/sdk";
+import type { HookRecordsEntry } from "../audit/index.js";
 import { type Caller, isRole } from "../callers/index.js";
-import type { JobEvent } from "../events/index.js";
+import type { JobEvent, NewEvent } from "../events/index.js";
 import { type HookBus as Bus, HookBus, type HookSource } from "../hooks/index.js";
 import type { JobEngine, JobView } from "../jobs/index.js";
 import type { LoadedPlugin } from "../plugin-dir/index.js";
@@ -75,6 +78,8 @@ export interface ChannelHostOptions {
   readonly jobs: JobEngine;
   readonly routines: Routines;
   readonly hooks: HookSource;
+  /** Where the hook records of a message that becomes no job go (the audit log); dropped when left out. */
+  readonly hookRecords?: ((entry: HookRecordsEntry) => Promise<void>) | undefined;
   readonly leaseMs?: number;
   readonly deliverTimeoutMs?: number;
   readonly maxAttempts?: number;
@@ -121,6 +126,7 @@ export class ChannelHost {
   readonly #jobs: JobEngine;
   readonly #routines: Routines;
   readonly #hooks: HookSource;
+  readonly #hookRecords: (entry: HookRecordsEntry) => Promise<void>;
   readonly #leaseMs: number;
   readonly #deliverTimeoutMs: number;
   readonly #maxAttempts: number;
@@ -135,6 +141,7 @@ export class ChannelHost {
     this.#jobs = options.jobs;
     this.#routines = options.routines;
     this.#hooks = options.hooks;
+    this.#hookRecords = options.hookRecords ?? (async () => undefined);
     this.#leaseMs = options.leaseMs ?? CHANNEL_DEFAULTS.leaseMs;
     this.#deliverTimeoutMs = options.deliverTimeoutMs ?? CHANNEL_DEFAULTS.deliverTimeoutMs;
     this.#maxAttempts = options.maxAttempts ?? CHANNEL_DEFAULTS.maxAttempts;
@@ -221,7 +228,8 @@ export class ChannelHost {
   ): Promise<{ outcome: "accepted" | "duplicate" | "refused"; message?: string; reason?: string }> {
     const source = channelAddress(entry.plugin, entry.name);
     const sensor = "channel" as const;
-    const bus = await this.#bus(entry.tenant);
+    const recorded: NewEvent[] = [];
+    const bus = await this.#bus(entry.tenant, recorded);
     let taken = envelope;
     if (bus.has("pre_sensor_event")) {
       const outcome = await bus.fire("pre_sensor_event", { sensor, source, event: envelopeFields(envelope) });
@@ -232,12 +240,15 @@ export class ChannelHost {
           event: envelopeFields(envelope),
           outcome: "refused",
         });
+        await this.#unkept(entry.tenant, source, key, "refused", recorded);
         return { outcome: "refused", reason: outcome.error.message };
       }
       taken = rebuilt(envelope, outcome.payload.event);
     }
     const now = await this.#store.now();
     const id = `chm_${randomUUID().replaceAll("-", "")}`;
+    // Held by this host until post_sensor_event's records are in the row, for the drain to take them with it.
+    const held = bus.has("post_sensor_event");
     const inserted = await this.#store.db
       .insertInto("channel_messages")
       .values({
@@ -253,6 +264,8 @@ export class ChannelHost {
         next_at: now,
         created_at: now,
         updated_at: now,
+        hook_events: recorded.length === 0 ? null : JSON.stringify(recorded),
+        ...(held ? { lease_owner: this.#owner, lease_until: now + this.#leaseMs } : {}),
       })
       .onConflict((conflict) => conflict.columns(["tenant", "plugin", "channel", "event_key"]).doNothing())
       .executeTakeFirst();
@@ -263,7 +276,13 @@ export class ChannelHost {
       event: envelopeFields(taken),
       outcome: fresh ? "accepted" : "duplicate",
     });
-    if (!fresh) return { outcome: "duplicate" };
+    if (!fresh) {
+      await this.#unkept(entry.tenant, source, key, "duplicate", recorded);
+      return { outcome: "duplicate" };
+    }
+    if (held) {
+      await this.#release(id, { hook_events: recorded.length === 0 ? null : JSON.stringify(recorded) });
+    }
     for (const kick of this.#kicks) kick();
     return { outcome: "accepted", message: id };
   }
@@ -450,18 +469,39 @@ export class ChannelHost {
     }
     const channel = await this.registry.channel(entry, this.#submitter(entry));
     const address = channelAddress(row.plugin, row.channel);
+    // What the message's sensor hooks recorded: each job it becomes takes it into its history.
+    const sensed = JSON.parse(row.hook_events ?? "[]") as NewEvent[];
     // Each message fires the channel's routines once (the fire's key is the message), their answers delivered too.
-    const fired = await this.#routines.channelMessage(row.tenant, address, row.id, routineInput(envelope));
-    for (const { routine, result } of fired) {
+    const fired = await this.#routines.channelMessage(
+      row.tenant,
+      address,
+      row.id,
+      routineInput(envelope),
+      sensed,
+    );
+    const started = fired.filter(({ result }) => result.outcome === "started");
+    for (const { routine, result } of started) {
       if (result.outcome !== "started") continue;
       await this.#follow(row, `routine:${routine}`, result.job.id, 0, null);
     }
+    // A message that becomes no job (a command, one no agent takes, a refusal) leaves its records
+    // in the audit log; a routine's job it started has its sensor hooks' records already.
+    const unkept = (outcome: string, events: readonly NewEvent[]) =>
+      this.#unkept(
+        row.tenant,
+        address,
+        row.id,
+        outcome,
+        started.length > 0 ? events.slice(sensed.length) : events,
+      );
     const command = channelCommand(envelope.content, envelope.metadata);
     if (command !== undefined) {
+      await unkept(`command ${command.kind}`, sensed);
       return this.#respond(row, { content: await this.#command(row.tenant, channel, envelope, command) });
     }
     if (channel.agent === undefined) {
       if (fired.length > 0) return this.#release(row.id, { state: "delivered" });
+      await unkept("no agent", sensed);
       return this.#respond(row, {
         content: `${address} sends messages to no agent: set the agent in its config (oz0 plugin config ${row.plugin}).`,
       });
@@ -489,7 +529,8 @@ export class ChannelHost {
         job = undefined;
       }
     }
-    const bus = await this.#bus(row.tenant);
+    const recorded: NewEvent[] = [...sensed];
+    const bus = await this.#bus(row.tenant, recorded);
     const access = {
       kind: "channel" as const,
       session: row.thread_key ?? row.id,
@@ -505,7 +546,10 @@ export class ChannelHost {
     let agent = channel.agent;
     if (bus.has("pre_session_access")) {
       const outcome = await bus.fire("pre_session_access", access);
-      if (!outcome.ok) return this.#respond(row, { content: `refused: ${outcome.error.message}` });
+      if (!outcome.ok) {
+        await unkept("refused", recorded);
+        return this.#respond(row, { content: `refused: ${outcome.error.message}` });
+      }
       const changed = outcome.payload.kind === "channel" ? outcome.payload.target : undefined;
       // Only a session being opened may be sent to another agent; a chat's agent is its own.
       if (job === undefined && typeof changed === "string" && changed !== "") agent = changed;
@@ -527,6 +571,7 @@ export class ChannelHost {
       if (refused.code === "JOB_STATE_CONFLICT") return this.#later(row.id);
       if (refused.side !== "user") throw error;
       // An agent that is not there (or not the channel's to start) is the thread's to hear of, not to retry.
+      await unkept("refused", recorded);
       return this.#respond(row, { content: `refused: ${refused.message}` });
     }
     if (job === undefined && row.thread_key !== null) {
@@ -550,6 +595,8 @@ export class ChannelHost {
     }
     const after = job === undefined ? 0 : await lastUserMessage(this.#jobs, posted.id, row.tenant);
     await this.#post(bus, "post_session_access", { ...access, job: posted.id });
+    // The message became this job's turn: what its hooks recorded joins the job's history.
+    await this.#jobs.note(posted.id, row.tenant, recorded);
     return this.#release(row.id, {
       state: "answering",
       job: posted.id,
@@ -701,8 +748,22 @@ export class ChannelHost {
     return this.#turns;
   }
 
-  async #bus(tenant: string): Promise<Bus> {
-    return new HookBus(await this.#hooks.table(tenant), { tenant }, () => {});
+  /** The tenant's hooks, outside any job; what they record goes into `recorded`. */
+  async #bus(tenant: string, recorded: NewEvent[]): Promise<Bus> {
+    return new HookBus(await this.#hooks.table(tenant), { tenant }, (entry) =>
+      recorded.push(entry as NewEvent),
+    );
+  }
+
+  /** The hook records of a message that became no job: the audit log keeps them. */
+  async #unkept(
+    tenant: string,
+    source: string,
+    subject: string,
+    outcome: string,
+    events: readonly NewEvent[],
+  ): Promise<void> {
+    await this.#hookRecords({ tenant, source: `channel:${source}`, subject, outcome, events });
   }
 
   async #post(bus: Bus, hook: HookName, fields: Record<string, unknown>): Promise<void> {

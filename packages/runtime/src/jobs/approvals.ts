@@ -65,7 +65,11 @@ export class Approvals {
     if (!table.has("user_input")) return { reason, events };
     const bus = new HookBus(table, { tenant, jobId: job }, (entry) => events.push(entry as NewEvent));
     const outcome = await bus.fire("user_input", { content: reason, attachments: [], senderId: by });
-    if (!outcome.ok) throw outcome.error;
+    if (!outcome.ok) {
+      // The decision is not made, but the refusal is the job's to show, as a refused answer is.
+      await this.#jobs.note(job, tenant, events);
+      throw outcome.error;
+    }
     return { reason: outcome.payload.content, events };
   }
 

@@ -197,17 +197,14 @@ export class JobEngine {
 
   /**
    * Adds what a hook point recorded after the fact (post_sensor_event, post_session_access) to
-   * the job's history, in a write of its own, while no worker holds the job: queued, waiting or
-   * ended (a chat's end). While a worker runs it its history is the worker's to write, so
-   * nothing is added: false then, true when written.
+   * the job's history, in a write of its own: at once while no worker holds the job (queued,
+   * waiting or ended), else with the next write of the worker that holds it, wherever it runs.
+   * True when written at once.
    */
-  async noteWhileUnheld(id: string, tenant: string, events: readonly NewEvent[]): Promise<boolean> {
-    if (events.length === 0) return false;
-    return this.jobs.outside(id, async (row, { append }) => {
-      if (row.tenant !== tenant || row.status === "running") return false;
-      await append(events);
-      return true;
-    });
+  async note(id: string, tenant: string, events: readonly NewEvent[]): Promise<boolean> {
+    const written = await this.jobs.note(id, tenant, events);
+    if (written) this.live.wrote(tenant, id);
+    return written;
   }
 
   /** The hook table of `tenant`'s plugins, for what starts jobs from outside (a routine's webhook). */
@@ -706,7 +703,7 @@ export class JobEngine {
     }
     const checked = person?.events ?? [];
     await this.wake(id, "chat", tenant, () => [...checked, event("user_message", { text, by })]);
-    if (person !== undefined) await this.noteWhileUnheld(id, tenant, await person.sessionWritten(text, by));
+    if (person !== undefined) await this.note(id, tenant, await person.sessionWritten(text, by));
     return this.get(id, tenant);
   }
 
@@ -733,11 +730,8 @@ export class JobEngine {
       await this.jobs.notifyParent(trx, { id, parent: row.parent_id }, { status: "succeeded", output });
     });
     this.live.wrote(tenant, id);
-    if (person !== undefined) {
-      // The ended chat is no worker's: what post_session_access records follows its end.
-      if (await this.noteWhileUnheld(id, tenant, await person.sessionWritten({ end: true }, "")))
-        this.live.wrote(tenant, id);
-    }
+    // What post_session_access records follows the chat's end.
+    if (person !== undefined) await this.note(id, tenant, await person.sessionWritten({ end: true }, ""));
     return this.get(id, tenant);
   }
 

@@ -224,6 +224,10 @@ export class JobRun {
       // A handler ran after the write and may have changed the tenant's governance.
       this.#governanceVersion = undefined;
     }
+    // Notes came for the job while this write ended its run: no write of this worker follows to take them.
+    if (final && this.lease.notesPending > 0 && (await this.deps.jobs.flushNotes(this.row.id))) {
+      this.live.written();
+    }
   }
 
   /** Has the lease kept, until the job's wall time (once known) and one more lease have passed. */

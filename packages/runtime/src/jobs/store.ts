@@ -27,6 +27,11 @@ export interface Lease {
   nextSeq: number;
   /** The job's tenant's secrets, as the worker took the job: every write passes it. */
   readonly redactor: Redactor;
+  /**
+   * Notes waiting in `job_notes` as the last write (or the claim) saw them: what hooks recorded
+   * for the job from outside while this worker held it. The next write moves them into the history.
+   */
+  notesPending: number;
 }
 
 /**
@@ -175,6 +180,7 @@ export class JobStore {
       ttlMs: options.ttlMs,
       nextSeq: claimed.nextSeq,
       redactor: await this.redactorFor(claimed.row.tenant),
+      notesPending: Number(claimed.row.notes_pending ?? 0),
     };
     return { row: claimed.row, lease, now: claimed.now };
   }
@@ -221,6 +227,8 @@ export class JobStore {
     const { redactor } = lease;
     const events = redactor.json(given);
     const set = redactor.empty ? givenSet : redactedUpdate(givenSet, redactor);
+    // Notes wait for this worker: the write takes the transaction that moves them into the history.
+    if (lease.notesPending > 0) return this.drainingWrite(lease, events, set, also);
     const plain = also === undefined && Object.keys(set).length === 0;
     if (plain && events.length === 0)
       return this.single(lease, this.#queries.renew, [...renewParameters(lease), lease.job], events);
@@ -246,6 +254,7 @@ export class JobStore {
       const now = Number(row.now);
       await also?.(trx, now);
       lease.nextSeq += events.length;
+      lease.notesPending = Number(row.notes_pending ?? 0);
       return {
         now,
         cancelRequestedBy: row.cancel_requested_by,
@@ -253,6 +262,100 @@ export class JobStore {
         governanceVersion: Number(row.governance_version ?? 0),
       };
     });
+  }
+
+  /**
+   * A write that also moves the job's notes into its history, before its own events: the
+   * renewal locks the job's row (a note is added only under that lock), so every note there is
+   * taken and none is added until the write commits.
+   */
+  private async drainingWrite(
+    lease: Lease,
+    events: readonly NewEvent[],
+    set: JobUpdate,
+    also: ((trx: Trx, now: number) => Promise<void>) | undefined,
+  ): Promise<WriteResult> {
+    return this.store.transaction(async (trx) => {
+      const row = await this.renewAndSet(trx, lease, { ...set, notes_pending: 0 });
+      if (row === undefined) throw leaseLost(lease);
+      const all = [...(await this.takeNotes(trx, lease.job)), ...events];
+      await this.insertEvents(trx, lease.job, lease.nextSeq, all);
+      const now = Number(row.now);
+      await also?.(trx, now);
+      lease.nextSeq += all.length;
+      lease.notesPending = 0;
+      return {
+        now,
+        cancelRequestedBy: row.cancel_requested_by,
+        events: all,
+        governanceVersion: Number(row.governance_version ?? 0),
+      };
+    });
+  }
+
+  /** The job's notes in the order they came, taken out of `job_notes`. */
+  private async takeNotes(trx: Trx, job: string): Promise<NewEvent[]> {
+    const rows = await trx
+      .selectFrom("job_notes")
+      .select("events")
+      .where("job_id", "=", job)
+      .orderBy("seq")
+      .execute();
+    if (rows.length === 0) return [];
+    await trx.deleteFrom("job_notes").where("job_id", "=", job).execute();
+    return rows.flatMap((row) => JSON.parse(row.events) as NewEvent[]);
+  }
+
+  /**
+   * Adds what hooks recorded after the fact (a chat message's post_session_access, a webhook's
+   * post_sensor_event) to job `id`'s history, in a write of its own. A job no worker holds takes
+   * them at once (after any notes left from its last run); a running job's history is its
+   * worker's to write, in sequence, so they wait in `job_notes` for that worker's next write
+   * (or, when that write ended the run, for what the worker does right after it: `flushNotes`).
+   * True when they were written at once; false when they wait, or the job is not `tenant`'s.
+   */
+  async note(id: string, tenant: string, given: readonly NewEvent[]): Promise<boolean> {
+    if (given.length === 0) return false;
+    const redactor = await this.redactorFor(tenant);
+    const events = redactor.json(given);
+    return this.store.transaction(async (trx) => {
+      const row = await this.lockJob(trx, id).catch(() => undefined);
+      if (row === undefined || row.tenant !== tenant) return false;
+      if (row.status === "running") {
+        await trx
+          .insertInto("job_notes")
+          .values({ job_id: id, events: JSON.stringify(events), created_at: this.clock })
+          .execute();
+        await trx
+          .updateTable("jobs")
+          .set((eb) => ({ notes_pending: eb("notes_pending", "+", 1) }))
+          .where("id", "=", id)
+          .execute();
+        return false;
+      }
+      const left = Number(row.notes_pending ?? 0) > 0 ? await this.takeNotesOutside(trx, id) : [];
+      await this.appendOutside(trx, id, [...left, ...events]);
+      return true;
+    });
+  }
+
+  /**
+   * Moves the notes of a job no worker holds any more into its history: after a worker's write
+   * that ended the job or parked it found notes added meanwhile. True when some were written.
+   */
+  async flushNotes(id: string): Promise<boolean> {
+    return this.store.transaction(async (trx) => {
+      const row = await this.lockJob(trx, id).catch(() => undefined);
+      if (row === undefined || row.status === "running" || Number(row.notes_pending ?? 0) === 0) return false;
+      const left = await this.takeNotesOutside(trx, id);
+      await this.appendOutside(trx, id, left);
+      return left.length > 0;
+    });
+  }
+
+  private async takeNotesOutside(trx: Trx, id: string): Promise<NewEvent[]> {
+    await trx.updateTable("jobs").set({ notes_pending: 0 }).where("id", "=", id).execute();
+    return this.takeNotes(trx, id);
   }
 
   /**
@@ -296,6 +399,7 @@ export class JobStore {
     const row = rows[0];
     if (row === undefined) throw leaseLost(lease);
     lease.nextSeq += events.length;
+    lease.notesPending = Number(row.notes_pending ?? 0);
     return {
       now: Number(row.now),
       cancelRequestedBy: row.cancel_requested_by,
@@ -326,6 +430,7 @@ export class JobStore {
       .where("status", "=", "running")
       .returning((eb) => [
         "cancel_requested_by",
+        "notes_pending",
         sql<number>`${this.clock}`.as("now"),
         governanceVersionOf(eb, lease.job),
       ])
@@ -506,6 +611,7 @@ export class JobStore {
 
 interface RenewedRow {
   readonly cancel_requested_by: string | null;
+  readonly notes_pending: number | null;
   readonly now: number;
   readonly governance_version: number | null;
 }
@@ -551,6 +657,7 @@ class StepQueries {
       .where("status", "=", RENEW_ORDER[3])
       .returning((eb) => [
         "cancel_requested_by",
+        "notes_pending",
         sql<number>`${clock}`.as("now"),
         governanceVersionOf(eb, RENEW_ORDER[1]),
       ])
@@ -600,6 +707,7 @@ class StepQueries {
         .expression(rows)
         .returning((eb) => [
           eb.selectFrom("jobs").select("cancel_requested_by").where("id", "=", job).as("cancel_requested_by"),
+          eb.selectFrom("jobs").select("notes_pending").where("id", "=", job).as("notes_pending"),
           sql<number>`${clock}`.as("now"),
           governanceVersionOf(eb as unknown as ExpressionBuilder<Database, "jobs">, job),
         ])
@@ -607,7 +715,7 @@ class StepQueries {
       const expected: unknown[] = [];
       for (let index = 0; index < count; index++)
         expected.push(job, seq + index, kind, data, job, token, running);
-      expected.push(job, job);
+      expected.push(job, job, job);
       expectOrder(compiled.parameters, expected);
       text = compiled.sql;
       this.#appends.set(count, text);
@@ -657,13 +765,14 @@ class StepQueries {
       compiled = renewal
         .returning((eb) => [
           "cancel_requested_by",
+          "notes_pending",
           sql<number>`${clock}`.as("now"),
           governanceVersionOf(eb, WRITE_MARKERS.job),
         ])
         .compile();
     } else {
       compiled = this.#db
-        .with("renewed", () => renewal.returning(["id", "tenant", "cancel_requested_by"]))
+        .with("renewed", () => renewal.returning(["id", "tenant", "cancel_requested_by", "notes_pending"]))
         .with("inserted", (db) => {
           const row = (index: number) =>
             db
@@ -686,6 +795,7 @@ class StepQueries {
         .selectFrom("renewed")
         .select((eb) => [
           "renewed.cancel_requested_by",
+          "renewed.notes_pending",
           sql<number>`${clock}`.as("now"),
           eb
             .selectFrom("tenants")
@@ -955,7 +1065,7 @@ function appendParameters(lease: Lease, events: readonly NewEvent[]): unknown[] 
       "running",
     );
   });
-  parameters.push(lease.job, lease.job);
+  parameters.push(lease.job, lease.job, lease.job);
   return parameters;
 }
 

@@ -4,8 +4,10 @@
 import { randomUUID } from "node:crypto";
 import { Oz0Error, type Routine, type RoutineInput } from "@oz0/sdk";
 import { routineSchema, withArticle } from "@oz0/sdk/internal";
+import type { HookRecordsEntry } from "../audit/index.js";
 import { type Caller, hasRole, ROLES, requireRole } from "../callers/index.js";
 import { requireTenant } from "../catalog/index.js";
+import type { NewEvent } from "../events/index.js";
 import type { SecretStore } from "../models/index.js";
 import type { FireOutcome, RoutineFireRow } from "../store/index.js";
 import { eventOf, findRoutine, type RoutineDef, tenantRoutines } from "./definitions.js";
@@ -31,6 +33,8 @@ import {
 export interface RoutinesOptions extends FireDeps {
   /** Where webhook secrets are kept, encrypted. */
   readonly secrets: SecretStore;
+  /** Where a webhook's hook records go when it starts no job (the audit log); dropped when left out. */
+  readonly hookRecords?: ((entry: HookRecordsEntry) => Promise<void>) | undefined;
 }
 
 /** A routine as `oz0 routine list` shows it. */
@@ -70,10 +74,12 @@ export interface FireView {
 export class Routines {
   readonly #deps: FireDeps;
   readonly #secrets: SecretStore;
+  readonly #hookRecords: (entry: HookRecordsEntry) => Promise<void>;
 
   constructor(options: RoutinesOptions) {
     this.#deps = { store: options.store, jobs: options.jobs, source: options.source };
     this.#secrets = options.secrets;
+    this.#hookRecords = options.hookRecords ?? (async () => undefined);
   }
 
   /** A scheduler over this runtime's routines; `start()` sets it going (every worker runs one). */
@@ -271,6 +277,7 @@ export class Routines {
       request.tenant,
       def.address,
       webhookInput(request.body),
+      this.#hookRecords,
     );
     if (!sensed.ok) throw sensed.error;
     const result = await fireRoutine(this.#deps, request.tenant, def, {
@@ -298,6 +305,8 @@ export class Routines {
     channel: string,
     key: string,
     input: unknown,
+    /** What the message's hooks recorded, for each started job's history, after its job_started. */
+    events?: readonly NewEvent[],
   ): Promise<{ routine: string; result: FireResult }[]> {
     const fired: { routine: string; result: FireResult }[] = [];
     for (const def of await tenantRoutines(this.#deps.store, tenant)) {
@@ -315,6 +324,7 @@ export class Routines {
         key: `channel:${key}`,
         cause: "webhook",
         input,
+        ...(events === undefined || events.length === 0 ? {} : { events }),
       });
       fired.push({ routine: def.address, result });
     }

@@ -145,6 +145,20 @@ export interface JobsTable {
   needs_format: ColumnType<number, number | undefined, number>;
   /** The last event's seq at the job's latest claim: the next claim counts an attempt only without progress since. */
   progress_seq: ColumnType<number, number | undefined, number>;
+  /** How many notes in `job_notes` wait for the worker holding the job to move them into its history (migration 22). */
+  notes_pending: ColumnType<number, number | undefined, number>;
+}
+
+/**
+ * What hooks recorded for a job while a worker held it (a chat message's post_session_access, a
+ * webhook's post_sensor_event): the worker's next write moves them into the history.
+ */
+export interface JobNotesTable {
+  seq: Generated<number>;
+  job_id: string;
+  /** A JSON array of events, redacted. */
+  events: Json;
+  created_at: EpochMs;
 }
 
 /** The job's append-only history: `(job_id, seq)` is unique, so a step is recorded once. */
@@ -551,6 +565,11 @@ export interface ChannelMessagesTable {
   last_error: string | null;
   created_at: EpochMs;
   updated_at: EpochMs;
+  /**
+   * What the message's sensor hooks recorded (a JSON array of events), kept until the message
+   * becomes a job or a chat turn, whose history takes them (migration 22).
+   */
+  hook_events: ColumnType<Json | null, Json | null | undefined, Json | null>;
 }
 
 /** The conversation of a channel's thread: the chat job its messages are the turns of. */
@@ -596,6 +615,7 @@ export interface Database {
   plugin_pools: PluginPoolsTable;
   plugin_runtimes: PluginRuntimesTable;
   channel_messages: ChannelMessagesTable;
+  job_notes: JobNotesTable;
   channel_threads: ChannelThreadsTable;
   oz0_migrations: MigrationsTable;
 }

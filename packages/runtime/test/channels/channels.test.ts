@@ -721,6 +721,86 @@ describe("channels' hook points", () => {
     expect(sessions[0]!.target).toBe("desk/helper");
     await out.close();
   });
+  it("keeps what a message's hooks recorded in the history of the chat it becomes, and in the audit log when it becomes none", async () => {
+    const out = await receiver(() => ({ status: 200, body: {} }));
+    const tenant = "records";
+    await tenantWith(runtime, tenant, {
+      webhook: { secret: SECRET, url: `${out.url}/a`, agent: "desk/helper" },
+    });
+    await runtime.catalog.install(tenant, DOORMAN);
+    await runtime.routines.pause(localAdmin(tenant), "desk/on-message");
+    const say = (sender: string, text: string) =>
+      runtime.channels.receive({
+        tenant,
+        plugin: "channels",
+        channel: "webhook",
+        ...signed({ channel: "c", sender, thread: sender, text }),
+      });
+    const recorded = (events: readonly { kind: string; data: unknown }[]) =>
+      events
+        .filter((entry) => ["governance_checked", "governance_denied", "hook_error"].includes(entry.kind))
+        .map((entry) => [entry.kind, (entry.data as { hook: string }).hook]);
+    // A chat turn: the sensor's and the session's records join the chat's history.
+    await say("loud", "hello");
+    await settle(runtime, tenant);
+    const thread = await runtime.store.db
+      .selectFrom("channel_threads")
+      .select("job")
+      .where("tenant", "=", tenant)
+      .executeTakeFirstOrThrow();
+    const chat = await runtime.jobs.events(thread.job, { tenant });
+    expect(recorded(chat)).toEqual(
+      expect.arrayContaining([
+        ["governance_checked", "pre_sensor_event"],
+        ["hook_error", "post_sensor_event"],
+        ["governance_checked", "pre_session_access"],
+        ["hook_error", "post_session_access"],
+      ]),
+    );
+    expect(chat.find((entry) => entry.kind === "hook_error")?.data).toMatchObject({
+      plugin: "doorman",
+      error: "too loud to hear",
+    });
+    // A refused event, a replay and a refused session become no job: the audit log keeps theirs.
+    await say("u", "a forbidden word");
+    const replayed = signed({ channel: "c", sender: "v", thread: "v", text: "once" });
+    const send = () =>
+      runtime.channels.receive({ tenant, plugin: "channels", channel: "webhook", ...replayed });
+    await send();
+    await send();
+    await say("blocked", "hello");
+    await settle(runtime, tenant);
+    const entries = await runtime.audit.list(localAdmin(tenant), { action: "hooks.record" });
+    const kept = entries
+      .map((entry) => ({
+        actor: entry.actor,
+        outcome: entry.detail.outcome,
+        events: recorded(entry.detail.events as { kind: string; data: unknown }[]),
+      }))
+      .reverse();
+    expect(kept).toEqual([
+      {
+        actor: "channel:channels/webhook",
+        outcome: "refused",
+        events: [["governance_denied", "pre_sensor_event"]],
+      },
+      {
+        actor: "channel:channels/webhook",
+        outcome: "duplicate",
+        events: [["governance_checked", "pre_sensor_event"]],
+      },
+      {
+        actor: "channel:channels/webhook",
+        outcome: "refused",
+        events: [
+          ["governance_checked", "pre_sensor_event"],
+          ["governance_denied", "pre_session_access"],
+        ],
+      },
+    ]);
+    expect(entries.every((entry) => entry.role === null)).toBe(true);
+    await out.close();
+  });
 });
 
 describe("channels' outbox across processes", () => {

@@ -9,7 +9,7 @@ import type { JobRow } from "../../src/store/index.js";
 
 function run(): JobRun {
   const row = { id: "job-1", plugin: "helpdesk", name: "triage", cancel_requested_by: null } as JobRow;
-  const lease = { job: "job-1", token: "t", ttlMs: 1_000, nextSeq: 1, redactor: NO_SECRETS };
+  const lease = { job: "job-1", token: "t", ttlMs: 1_000, nextSeq: 1, redactor: NO_SECRETS, notesPending: 0 };
   const started = {
     seq: 1,
     at: 0,

@@ -188,6 +188,13 @@ describe.each(fixtures)("approvals on $label", (fixture) => {
       .catch((error) => error);
     expect(isOz0Error(refused, "POLICY_VIOLATION")).toBe(true);
     expect((await l.runtime.approvals.get(tenant, approval.id)).status).toBe("pending");
+    // The refusal is recorded in the job's history, as a refused answer's is.
+    expect(
+      ofKind(await l.events(job.id), "governance_denied").map((entry) => [
+        entry.data.hook,
+        entry.data.reason,
+      ]),
+    ).toEqual([["user_input", "no passwords"]]);
     await l.runtime.approvals.deny(tenant, approval.id, ALICE, "not this door");
     await l.runtime.jobs.run(job.id, { tenant: job.tenant });
     const events = await l.events(job.id);

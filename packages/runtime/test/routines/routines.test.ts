@@ -393,7 +393,8 @@ describe.each(fixtures)("routines on $label", (fixture) => {
     await runtime.catalog.install(tenant, hooks);
     const routine = "clockwork/read-only";
     const { secret } = await runtime.routines.secret(localAdmin(tenant), routine);
-    const fired = await runtime.routines.webhook(signed(tenant, routine, secret, "deploy done"));
+    const first = signed(tenant, routine, secret, "deploy done");
+    const fired = await runtime.routines.webhook(first);
     expect(fired.outcome).toBe("started");
     const job = await runtime.jobs.get(fired.job ?? "", tenant);
     expect(job.input).toBe("routine:clockwork/read-only says deploy done");
@@ -407,6 +408,73 @@ describe.each(fixtures)("routines on $label", (fixture) => {
     const refused = await rejection(runtime.routines.webhook(signed(tenant, routine, secret, "forbidden")));
     expect(isOz0Error(refused, "POLICY_VIOLATION")).toBe(true);
     expect(await runtime.jobs.search({ tenant })).toHaveLength(1);
+  });
+
+  it("keeps what the sensor hooks of a webhook that started no job recorded in the audit log: a refused one and a replay", async () => {
+    const tenant = `t-${fixture.label}-${++tenants}`;
+    await runtime.catalog.install(tenant, CLOCKWORK);
+    const hooks = await mkdtemp(join(tmpdir(), "oz0-sensor-records-"));
+    await writeFile(
+      join(hooks, "plugin.yaml"),
+      "name: gatekeeper\nversion: 1.0.0\ndescription: Checks webhooks.\nmain: index.js\ncapabilities: [hook]\n",
+    );
+    await writeFile(
+      join(hooks, "index.js"),
+      `export default {
+  setup(host) {
+    host.addHook({
+      name: "gate",
+      build: () => ({
+        pre_sensor_event: (p) => {
+          if (String(p.event).includes("forbidden")) {
+            throw Object.assign(new Error("no forbidden webhooks"), {
+              code: "POLICY_VIOLATION", contractId: "gate", reason: "no forbidden webhooks", details: {},
+            });
+          }
+        },
+        post_sensor_event: (p) => {
+          if (p.outcome !== "started") throw new Error("heard a " + p.outcome);
+        },
+      }),
+    });
+  },
+};
+`,
+    );
+    await runtime.catalog.install(tenant, hooks);
+    const routine = "clockwork/read-only";
+    const { secret } = await runtime.routines.secret(localAdmin(tenant), routine);
+    await rejection(runtime.routines.webhook(signed(tenant, routine, secret, "forbidden")));
+    const once = signed(tenant, routine, secret, "deploy done");
+    expect((await runtime.routines.webhook(once)).outcome).toBe("started");
+    await rejection(runtime.routines.webhook(once));
+    const entries = await runtime.audit.list(localAdmin(tenant), { action: "hooks" });
+    expect(
+      entries.reverse().map((entry) => ({
+        actor: entry.actor,
+        target: entry.target,
+        outcome: entry.detail.outcome,
+        events: (entry.detail.events as { kind: string; data: { hook: string; error?: string } }[]).map(
+          (event) => [event.kind, event.data.hook, event.data.error],
+        ),
+      })),
+    ).toEqual([
+      {
+        actor: `routine:${routine}`,
+        target: routine,
+        outcome: "refused",
+        events: [["governance_denied", "pre_sensor_event", undefined]],
+      },
+      {
+        actor: `routine:${routine}`,
+        target: routine,
+        outcome: "duplicate",
+        events: [
+          ["governance_checked", "pre_sensor_event", undefined],
+          ["hook_error", "post_sensor_event", "heard a duplicate"],
+        ],
+      },
+    ]);
   });
 
   it("fires a job.ended routine once for each job of its agent that ended, with that job's output as input", async () => {

@@ -66,7 +66,14 @@ export async function startCallJob(
   const callId = "1";
   const key = `${id}:${callId}`;
   const redactor = await jobs.redactorFor(scope.tenant);
-  const lease: Lease = { job: id, token: `mcp#${randomUUID()}`, ttlMs: 0, nextSeq: 3, redactor };
+  const lease: Lease = {
+    job: id,
+    token: `mcp#${randomUUID()}`,
+    ttlMs: 0,
+    nextSeq: 3,
+    redactor,
+    notesPending: 0,
+  };
   const input = { function: fn.address, arguments: args };
   await jobs.create(
     {
