@@ -801,6 +801,28 @@ describe("channels' hook points", () => {
     expect(entries.every((entry) => entry.role === null)).toBe(true);
     await out.close();
   });
+  it("writes what a message's sensor hooks recorded into each routine job it fires, right after its job_started", async () => {
+    const out = await receiver(() => ({ status: 200, body: {} }));
+    const tenant = "routine-records";
+    await tenantWith(runtime, tenant, { webhook: { secret: SECRET, url: `${out.url}/a` } });
+    await runtime.catalog.install(tenant, DOORMAN);
+    await runtime.channels.receive({
+      tenant,
+      plugin: "channels",
+      channel: "webhook",
+      ...signed({ channel: "c", sender: "loud", text: "deployed" }),
+    });
+    await settle(runtime, tenant);
+    const [job] = await runtime.jobs.search({ tenant, agent: "helper" });
+    const events = await runtime.jobs.events(job!.id, { tenant });
+    expect(events.slice(0, 3).map((entry) => [entry.kind, (entry.data as { hook?: string }).hook])).toEqual([
+      ["job_started", undefined],
+      ["governance_checked", "pre_sensor_event"],
+      ["hook_error", "post_sensor_event"],
+    ]);
+    expect(await runtime.audit.list(localAdmin(tenant), { action: "hooks.record" })).toEqual([]);
+    await out.close();
+  });
 });
 
 describe("channels' outbox across processes", () => {
