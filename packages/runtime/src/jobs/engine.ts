@@ -589,7 +589,9 @@ export class JobEngine {
       return;
     }
     const failure: JobFailure = { kind: "cancelled", message: `cancelled by ${by}` };
-    await this.jobs.appendOutside(trx, row.id, [event("job_cancelled", { by })]);
+    // What hooks noted for a run that died with the job still running goes before its end.
+    const left = await this.jobs.notesLeft(trx, row);
+    await this.jobs.appendOutside(trx, row.id, [...left, event("job_cancelled", { by })]);
     await moveJob(trx, row.id, "cancelled", {
       from: [row.status],
       set: {

@@ -333,8 +333,7 @@ export class JobStore {
           .execute();
         return false;
       }
-      const left = Number(row.notes_pending ?? 0) > 0 ? await this.takeNotesOutside(trx, id) : [];
-      await this.appendOutside(trx, id, [...left, ...events]);
+      await this.appendOutside(trx, id, [...(await this.notesLeft(trx, row)), ...events]);
       return true;
     });
   }
@@ -351,6 +350,14 @@ export class JobStore {
       await this.appendOutside(trx, id, left);
       return left.length > 0;
     });
+  }
+
+  /**
+   * The notes job `row` still has, taken out of `job_notes`, for a write made outside any run
+   * (a cancel of a job whose worker died) to put first; none when it has none.
+   */
+  async notesLeft(trx: Trx, row: JobRow): Promise<NewEvent[]> {
+    return Number(row.notes_pending ?? 0) > 0 ? this.takeNotesOutside(trx, row.id) : [];
   }
 
   private async takeNotesOutside(trx: Trx, id: string): Promise<NewEvent[]> {

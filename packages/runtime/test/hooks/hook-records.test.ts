@@ -3,6 +3,7 @@
 // worker's next write, or for what it does right after the write that ends the run. Each test
 // holds the worker where the case needs it with a hook that waits for the test, never for a time.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { event } from "../../src/events/index.js";
 import { pluginHookSource } from "../../src/hooks/index.js";
 import { type JobEngine, type JobEvent, JobWorker } from "../../src/jobs/index.js";
 import type { LanguageModel } from "../../src/models/index.js";
@@ -188,5 +189,32 @@ describe.each(fixtures)("hook records while a worker holds the job, on $label", 
     expect(
       hookErrors(await recorded(engine, started.id, "post_sensor_event"), "post_sensor_event"),
     ).toHaveLength(1);
+  });
+
+  it("what hooks noted for a job whose worker died is written before its end when it is cancelled", async () => {
+    await worker?.drain();
+    worker = undefined;
+    const engine = (await harness(["helpdesk"], store)).engine();
+    const started = await engine.start({ tenant: TENANT, agent: "helpdesk/early", input: "held" });
+    // A worker claims the job and dies at once: its lease has run out, the job still running.
+    const claimed = await engine.jobs.claim({
+      job: started.id,
+      node: "gone",
+      token: "gone#1",
+      ttlMs: 0,
+      tenant: TENANT,
+    });
+    expect(claimed?.row.status).toBe("running");
+    const noted = event("hook_error", {
+      hook: "post_sensor_event",
+      plugin: "sensors",
+      error: "heard as the worker died",
+      handler: "sensors",
+      required: false,
+    });
+    expect(await engine.note(started.id, TENANT, [noted])).toBe(false);
+    await engine.cancel(started.id, "cli:erin", { tenant: TENANT });
+    const events = await engine.events(started.id, { tenant: TENANT });
+    expect(events.slice(-2).map((entry) => entry.kind)).toEqual(["hook_error", "job_cancelled"]);
   });
 });
