@@ -1,7 +1,9 @@
 // The job engine's reads and writes. A worker writes only under its lease: every write checks
 // the lease token and renews the lease by the database's clock in the same transaction as the
 // events it appends, so a worker that lost the job (another took it over) cannot write at all.
-// Others write to a job only while no worker holds it (queued, waiting), under a row lock.
+// Others write to a job only while no worker holds it (queued, waiting), under a row lock;
+// what they have for a running job (hooks' records after the fact) waits in `job_notes` for
+// the worker's next write, which every write's statement tells it of (`notes_pending`).
 // What a job starts with and what its worker writes passes the tenant's redactor first, so no
 // secret of the tenant is ever stored in a job's history or its row.
 import { Oz0Error } from "@oz0/sdk";
