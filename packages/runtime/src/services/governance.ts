@@ -107,6 +107,7 @@ export class PolicyService {
       try {
         address = parseFunctionAddress(entry.data.address);
       } catch {
+        // No rule can cover what is not a function's address, so no pattern decides it.
         continue;
       }
       if (!whatIf.covers(address)) continue;
