@@ -230,6 +230,42 @@ describe("oz0 job search", () => {
     const two = (await run(["job", "search", "--limit", "2", "--json"])).json<RunShape[]>();
     expect(two.length).toBeLessThanOrEqual(2);
   });
+
+  it("finds the jobs started in a period with --since and --until, a time or a while back", async () => {
+    const ids = async (...period: string[]) =>
+      (await run(["job", "search", "--agent", "support-triage/triage", ...period, "--json"]))
+        .json<RunShape[]>()
+        .map((job) => job.id);
+    expect(await ids("--since", "1h")).toContain(triage);
+    expect(await ids("--since", "2000-01-01", "--until", "1h")).not.toContain(triage);
+    expect(await ids("--since", "2000-01-01", "--until", "2000-01-02T00:00:00Z")).toEqual([]);
+  });
+
+  it("refuses a --since or --until it cannot read, and a --since not before --until", async () => {
+    for (const option of ["--since", "--until"]) {
+      const result = await run(["job", "search", option, "yesterday"]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`${option} yesterday: it takes a time such as 2026-12-01`);
+    }
+    const backwards = await run([
+      "job",
+      "search",
+      "--since",
+      "2026-02-01",
+      "--until",
+      "2026-01-01",
+      "--json",
+    ]);
+    expect(backwards.code).toBe(1);
+    expect(JSON.parse(backwards.stderr)).toMatchObject({
+      error: {
+        code: "INVALID_INPUT",
+        message: expect.stringContaining(
+          "since (2026-02-01T00:00:00.000Z) must be before until (2026-01-01T00:00:00.000Z)",
+        ),
+      },
+    });
+  });
 });
 
 describe("the command line's own errors", () => {

@@ -3,7 +3,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { type ApiError, api, can, type Me, ok, setCsrf } from "./api";
 import { AuditPage, KeysPage, MembersPage } from "./pages/admin";
-import { AgentPage, AgentsPage, PartPage } from "./pages/agents";
+import { AgentPage, AgentsPage, FlowPage, ToolPage } from "./pages/agents";
 import { ApprovalsPage } from "./pages/approvals";
 import { ChannelsPage } from "./pages/channels";
 import { ChatPage } from "./pages/chat";
@@ -129,12 +129,9 @@ function Page(props: { me: Me; rest: string[]; query: URLSearchParams }) {
     case "agents":
       return address === undefined ? <AgentsPage me={me} /> : <AgentPage me={me} address={address} />;
     case "flows":
+      return address === undefined ? <NotFound /> : <FlowPage me={me} address={address} />;
     case "tools":
-      return address === undefined ? (
-        <NotFound />
-      ) : (
-        <PartPage me={me} address={address} kind={section === "flows" ? "flow" : "tool"} />
-      );
+      return address === undefined ? <NotFound /> : <ToolPage me={me} address={address} />;
     case "jobs":
       return a === undefined ? <JobsPage me={me} query={props.query} /> : <JobPage me={me} id={a} />;
     case "chat":

@@ -124,7 +124,7 @@ export interface paths {
         put?: never;
         /**
          * Start a job of an agent or flow
-         * @description The agent is named by address and checked against its owner; its input is checked against the agent's input_schema before the job exists. The job is queued for a worker.
+         * @description The agent or flow is named by address and checked against its owner; its input is checked against its input schema before the job exists (422 INVALID_INPUT, each problem at its place in data.issues). The job is queued for a worker.
          */
         post: operations["startJob"];
         delete?: never;
@@ -371,6 +371,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/t/{tenant}/policy/calls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Which recorded calls a pattern covers, and what a rule on it would decide
+         * @description Looks through the tool calls of the caller's newest jobs (200 jobs, their newest 2,000 calls) and answers the newest 50 the pattern covers, each with the rule that decides it now and the one that would with `action` set on the pattern. The pattern is checked as setting it is; nothing is stored.
+         */
+        get: operations["policyCalls"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/t/{tenant}/kill-switches": {
         parameters: {
             query?: never;
@@ -451,6 +471,23 @@ export interface paths {
         };
         /** An agent: its runtime, model, tools, skills and the schemas of its input and answer */
         get: operations["getAgent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/t/{tenant}/flows/{plugin}/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A flow: where its steps are written and the schemas of its input and answer */
+        get: operations["getFlow"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1797,6 +1834,46 @@ export interface components {
             action: "allow" | "ask" | "deny";
             pattern: string;
         };
+        /** @description The recorded calls a pattern covers, newest first, with what a rule on it would decide. */
+        PatternCalls: {
+            /** @description The pattern as a rule would store it. */
+            pattern: string;
+            /** @enum {string} */
+            action: "allow" | "ask" | "deny";
+            looked: {
+                /** @description How many of the caller's newest jobs were read. */
+                jobs: number;
+                /** @description How many of their newest calls were read. */
+                calls: number;
+            };
+            calls: {
+                job: string;
+                /** @description The call's ID in its job's history. */
+                callId: string;
+                agent: string;
+                /** @description The called function's address. */
+                function: string;
+                /** @description Its arguments as JSON, cut short. */
+                args: string;
+                at: number;
+                /** @description Held for a person's approval: asked for, not run yet. */
+                held: boolean;
+                /** @description The rule that decides such a call now; null: the agent's grant. */
+                now: {
+                    /** @enum {string} */
+                    action: "allow" | "ask" | "deny";
+                    /** @description The deciding rule's pattern. */
+                    rule: string;
+                } | null;
+                /** @description The rule that would decide it with the pattern's rule set. */
+                withRule: {
+                    /** @enum {string} */
+                    action: "allow" | "ask" | "deny";
+                    /** @description The deciding rule's pattern. */
+                    rule: string;
+                } | null;
+            }[];
+        };
         /** @description A kill switch: kind, address, who set it and when. */
         KillSwitch: {
             [key: string]: unknown;
@@ -1865,6 +1942,31 @@ export interface components {
             limits: {
                 [key: string]: number;
             };
+        };
+        /** @description A flow as its console page shows it. */
+        Flow: {
+            address: string;
+            plugin: string;
+            name: string;
+            description: string | null;
+            /**
+             * @description YAML steps in plugin.yaml, or code (host.addFlow).
+             * @enum {string}
+             */
+            source: "yaml" | "code";
+            tags: string[];
+            inventory?: {
+                purpose: string;
+                owner: string | null;
+            };
+            /** @description Its input schema; null when it takes text. */
+            inputSchema: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Its output schema; null when it declares none. */
+            outputSchema: {
+                [key: string]: unknown;
+            } | null;
         };
         /** @description An installed plugin: name, version, digest, part counts. */
         Plugin: {
@@ -2880,6 +2982,10 @@ export interface operations {
                 status?: "queued" | "running" | "waiting" | "succeeded" | "failed" | "cancelled" | "dead";
                 tag?: string;
                 parent?: string;
+                /** @description Only jobs started at or after this time, in epoch milliseconds. */
+                since?: number;
+                /** @description Only jobs started before this time, in epoch milliseconds; after `since` when both are given. */
+                until?: number;
                 limit?: number;
             };
             header?: never;
@@ -4373,6 +4479,95 @@ export interface operations {
             };
         };
     };
+    policyCalls: {
+        parameters: {
+            query: {
+                pattern: string;
+                /** @description The action of the rule to preview; default ask. */
+                action?: "allow" | "ask" | "deny";
+            };
+            header?: never;
+            path: {
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The calls the pattern covers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PatternCalls"];
+                };
+            };
+            /** @description No credentials, or a key the server does not accept (UNAUTHENTICATED). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this (FORBIDDEN), or a cross-origin request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such tenant or part, or one the caller may not see (NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the server accepts (REQUEST_TOO_LARGE). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request does not match its schema (INVALID_INPUT). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed sign-ins; Retry-After says when to try again (TOO_MANY_REQUESTS). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other error, in the one error shape, with its code's status. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listKillSwitches: {
         parameters: {
             query?: never;
@@ -5010,6 +5205,93 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Agent"];
+                };
+            };
+            /** @description No credentials, or a key the server does not accept (UNAUTHENTICATED). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role does not allow this (FORBIDDEN), or a cross-origin request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such tenant or part, or one the caller may not see (NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the server accepts (REQUEST_TOO_LARGE). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request does not match its schema (INVALID_INPUT). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed sign-ins; Retry-After says when to try again (TOO_MANY_REQUESTS). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other error, in the one error shape, with its code's status. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getFlow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+                plugin: string;
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The flow. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Flow"];
                 };
             };
             /** @description No credentials, or a key the server does not accept (UNAUTHENTICATED). */

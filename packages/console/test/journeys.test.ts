@@ -591,7 +591,22 @@ describe("the console's journeys", () => {
     await page.getByText("console-lab/ledger").first().waitFor();
   });
 
-  it("filters the jobs by agent, status and time started, the filters kept in the page's address", async () => {
+  it("filters the jobs by agent, status and time started, the filters kept in the page's address and sent to the API", async () => {
+    // The ledger ran once from its page and once as the boss's child job: the child is made two
+    // hours old, so the last hour holds only the other, and the last day both.
+    const runtime = await Runtime.open({ home, defaultPlugins: [] });
+    try {
+      const [child] = (await runtime.services.jobs.search(LAB_ROOT, { agent: "console-lab/ledger" })).filter(
+        (job) => job.parent !== null,
+      );
+      await runtime.store.db
+        .updateTable("jobs")
+        .set({ created_at: Date.now() - 2 * 3_600_000 })
+        .where("id", "=", child!.id)
+        .execute();
+    } finally {
+      await runtime.close();
+    }
     await page.goto(`${server.url}/t/${TENANT}/jobs`);
     const jobs = page.getByRole("region", { name: "Jobs" });
     await jobs.getByRole("cell", { name: "console-lab/greeter" }).first().waitFor();
@@ -599,12 +614,20 @@ describe("the console's journeys", () => {
     await form.getByLabel("Agent").fill("console-lab/ledger");
     await form.getByLabel("Status").selectOption("succeeded");
     await form.getByLabel("Started").selectOption("1h");
+    // The period goes to the API as since, by the browser's clock: the store filters, not the page.
+    const asked = page.waitForRequest((request) => /\/jobs\?.*since=\d+/.test(request.url()));
+    const before = Date.now();
     await form.getByRole("button", { name: "Filter" }).click();
+    const since = Number(new URL((await asked).url()).searchParams.get("since"));
+    expect(since).toBeGreaterThanOrEqual(before - 3_600_000 - 1_000);
+    expect(since).toBeLessThanOrEqual(Date.now() - 3_600_000);
     await page.waitForURL(/\?agent=console-lab%2Fledger&status=succeeded&since=1h$/);
     // The unfiltered list stays drawn until the filtered one comes: the greeter's jobs leave it.
     await jobs.getByRole("cell", { name: "console-lab/greeter" }).first().waitFor({ state: "detached" });
-    // The ledger ran once from its page and once as the boss's child job.
-    expect(await jobs.locator("tbody tr").count()).toBe(2);
+    expect(await jobs.locator("tbody tr td:nth-child(2)").allTextContents()).toEqual(["console-lab/ledger"]);
+    await form.getByLabel("Started").selectOption("24h");
+    await form.getByRole("button", { name: "Filter" }).click();
+    await jobs.locator("tbody tr").nth(1).waitFor();
     expect(await jobs.locator("tbody tr td:nth-child(2)").allTextContents()).toEqual([
       "console-lab/ledger",
       "console-lab/ledger",
@@ -613,9 +636,16 @@ describe("the console's journeys", () => {
     await page.reload();
     await jobs.locator("tbody tr").nth(1).waitFor();
     expect(await form.getByLabel("Agent").inputValue()).toBe("console-lab/ledger");
+    expect(await form.getByLabel("Started").inputValue()).toBe("24h");
     await form.getByLabel("Status").selectOption("failed");
     await form.getByRole("button", { name: "Filter" }).click();
     await jobs.getByText("No jobs match.").waitFor();
+    // A period the list does not offer is said to be one, not taken as any time in silence.
+    await page.goto(`${server.url}/t/${TENANT}/jobs?since=2h`);
+    await page
+      .getByRole("alert")
+      .filter({ hasText: "since=2h is not a period this list offers (1h, 24h, 7d)" })
+      .waitFor();
   });
 
   it("denies a held call with a reason, and the inbox keeps each decided call with who decided it, when and why", async () => {
@@ -652,7 +682,7 @@ describe("the console's journeys", () => {
     ]);
     await page.goto(`${server.url}/t/${TENANT}/governance`);
     const decides = page.getByRole("region", { name: "What the rules decide" });
-    await decides.getByLabel("Which calls does a pattern cover?").fill("console-lab/desk.*");
+    await decides.getByLabel("Which functions does a pattern cover?").fill("console-lab/desk.*");
     const rowOf = (fn: string) => decides.locator("tbody tr").filter({ hasText: fn });
     await rowOf("console-lab/desk.slow_echo").waitFor();
     expect(await decides.locator("tbody tr").count()).toBe(3);
@@ -661,6 +691,34 @@ describe("the console's journeys", () => {
       "the agent's grant",
       "allow (when granted)",
     ]);
+    // The recorded calls a deny on the desk would decide: the echoes, stopped by it, and the
+    // payer's payments, which their exact ask rule goes on deciding.
+    const recorded = page.getByRole("region", { name: "Recorded calls a pattern decides" });
+    await recorded.getByLabel("Pattern to preview").fill("console-lab/desk.*");
+    await recorded.getByLabel("As a rule that says").selectOption("deny");
+    await recorded.getByRole("button", { name: "Show the calls" }).click();
+    const calls = recorded.getByRole("table", { name: "Recorded calls console-lab/desk.* covers" });
+    const echo = calls.locator("tbody tr").filter({ hasText: "console-lab/desk.slow_echo" }).first();
+    await echo.waitFor();
+    const [, agent, fn, args, job, now, withRule] = await echo.locator("td").allTextContents();
+    expect({ fn, now, withRule }).toEqual({
+      fn: "console-lab/desk.slow_echo",
+      now: "allow (the agent's grant)",
+      withRule: "deny by console-lab/desk.*",
+    });
+    expect(args).toMatch(/^\{"text":".*"\}$/);
+    await shot("governance-calls");
+    expect(job?.startsWith(`${agent?.split("/")[1]}-`)).toBe(true);
+    const paid = calls.locator("tbody tr").filter({ hasText: "console-lab/desk.pay" }).first();
+    expect((await paid.locator("td").allTextContents()).slice(5)).toEqual([
+      "ask by console-lab/desk.pay",
+      "ask by console-lab/desk.pay",
+    ]);
+    // Each call links its job.
+    const jobOf = (await echo.locator("td").nth(4).textContent()) ?? "";
+    await echo.getByRole("link", { name: jobOf }).click();
+    await page.getByRole("heading", { name: `Job ${jobOf}` }).waitFor();
+    await page.goBack();
     const policy = page.getByRole("region", { name: "Tool policy" });
     await policy.getByLabel("Pattern").fill("console-lab/desk.*");
     await policy.getByLabel("Action").selectOption("deny");
@@ -673,7 +731,7 @@ describe("the console's journeys", () => {
       "console-lab/desk.pay",
       "ask",
     ]);
-    await decides.getByLabel("Which calls does a pattern cover?").fill("console-lab/nothing.*");
+    await decides.getByLabel("Which functions does a pattern cover?").fill("console-lab/nothing.*");
     await decides.getByText("console-lab/nothing.* covers no function of this tenant.").waitFor();
     await page.goto(`${server.url}/t/${TENANT}/agents/console-lab/greeter`);
     await page
@@ -779,6 +837,7 @@ describe("the console's journeys", () => {
   it("marks each page's landmarks, labels every control, names every button and link, and skips to the content from the keyboard", async () => {
     for (const path of [
       "agents/console-lab/greeter",
+      "flows/console-lab/invoice-flow",
       "jobs",
       "approvals",
       "governance",
@@ -906,6 +965,37 @@ describe("the console's journeys", () => {
     await page.getByRole("region", { name: "Answer" }).getByText("through the flow").waitFor();
   });
 
+  it("starts a flow from a form drawn from its input schema, StartJob's refusals drawn at their fields", async () => {
+    await page.goto(`${server.url}/t/${TENANT}/flows/console-lab/invoice-flow`);
+    const flow = page.getByRole("region", { name: "Flow", exact: true });
+    await flow.getByText("Pays no one; echoes an invoice's number and amount through the desk.").waitFor();
+    await flow.getByText("YAML steps in plugin.yaml").waitFor();
+    const start = page.getByRole("region", { name: "Start a job" });
+    await start.getByLabel("Invoice").fill("nine");
+    await start.getByLabel("Amount").fill("-1");
+    await start.getByRole("button", { name: "Start job" }).click();
+    await start.getByRole("alert").filter({ hasText: "INVALID_INPUT" }).waitFor();
+    // Each problem beside its field, and the field marked invalid.
+    const problems = start.locator(".field-error");
+    await problems.nth(1).waitFor();
+    expect(await problems.allTextContents()).toEqual([
+      'invoice: must match pattern "^INV-[0-9]+$"',
+      "amount: must be >= 0",
+    ]);
+    expect(await start.getByLabel("Invoice").getAttribute("aria-invalid")).toBe("true");
+    expect(await start.getByLabel("Amount").getAttribute("aria-invalid")).toBe("true");
+    await shot("flow");
+    expect(page.url()).toMatch(/\/flows\/console-lab\/invoice-flow$/);
+    await start.getByLabel("Invoice").fill("INV-9");
+    await start.getByLabel("Amount").fill("12.5");
+    await start.getByRole("button", { name: "Start job" }).click();
+    await page.waitForURL(/\/jobs\/[^/]+$/);
+    await statusIs("succeeded");
+    const answer = page.getByRole("region", { name: "Answer" });
+    await answer.getByText("INV-9").waitFor();
+    await answer.getByText("12.5").waitFor();
+  });
+
   it("draws a job's context attribution: each part contributed, kept or evicted with its reason, with its token estimate", async () => {
     await startFromPage("console-lab/squeezed", "attribute");
     await statusIs("succeeded");
@@ -1020,6 +1110,15 @@ describe("the console's journeys", () => {
     const usage = page.getByRole("table", { name: "Usage per agent" });
     await usage.getByRole("cell", { name: "console-lab/greeter", exact: true }).waitFor();
     expect(await usage.locator("tbody tr").count()).toBe(1);
+    // The recorded calls a pattern decides are its agent's jobs' calls alone.
+    const recorded = page.getByRole("region", { name: "Recorded calls a pattern decides" });
+    await recorded.getByLabel("Pattern to preview").fill("console-lab/*");
+    await recorded.getByRole("button", { name: "Show the calls" }).click();
+    const calls = recorded.getByRole("table", { name: "Recorded calls console-lab/* covers" });
+    await calls.locator("tbody tr").first().waitFor();
+    expect(new Set(await calls.locator("tbody tr td:nth-child(2)").allTextContents())).toEqual(
+      new Set(["console-lab/greeter"]),
+    );
     expect(await page.getByText("console-lab/payer").count()).toBe(0);
     // The runner may start the agent in its scope.
     await page.goto(`${server.url}/t/${TENANT}/agents/console-lab/greeter`);

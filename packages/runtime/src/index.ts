@@ -139,8 +139,12 @@ export { scaffoldPlugin } from "./scaffold/index.js";
 export {
   type AdminStatusView,
   answerText,
+  CALL_PREVIEW_LIMITS,
   type ChatTurn,
+  type DecidedCall,
+  type FlowDetail,
   type Inventoried,
+  type PatternCalls,
   type PluginStatusView,
   runResult,
   SERVICE_ROLES,

@@ -109,8 +109,30 @@ export const SearchQuery = z.object({
   status: z.enum(JOB_STATUSES).optional(),
   tag: z.string().min(1).max(64).optional(),
   parent: z.string().min(1).max(512).optional(),
+  since: epochMs("since").openapi({
+    type: "integer",
+    description: "Only jobs started at or after this time, in epoch milliseconds.",
+    example: 1764579600000,
+  }),
+  until: epochMs("until").openapi({
+    type: "integer",
+    description:
+      "Only jobs started before this time, in epoch milliseconds; after `since` when both are given.",
+    example: 1764666000000,
+  }),
   limit: z.coerce.number().int().min(1).max(500).optional().openapi({ type: "integer", example: 50 }),
 });
+
+/** A query's time: whole epoch milliseconds, refused in words that say so. */
+function epochMs(name: string) {
+  const said = `${name} takes a time in epoch milliseconds, a whole number of 0 or more such as 1764579600000`;
+  return z.coerce
+    .number({ error: said })
+    .int({ error: said })
+    .min(0, { error: said })
+    .max(Number.MAX_SAFE_INTEGER, { error: said })
+    .optional();
+}
 
 export const JobListSchema = z.object({ jobs: z.array(JobSchema) }).openapi("JobList");
 

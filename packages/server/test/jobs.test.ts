@@ -151,6 +151,39 @@ describe("jobs: get, search, cancel, answer", () => {
     );
   });
 
+  it("searches the jobs started in a period, since and until in epoch milliseconds", async () => {
+    const job = (await (await start({ agent: "helpdesk/triage", input: "when" })).json()) as {
+      id: string;
+      createdAt: number;
+    };
+    const ids = async (query: string) => {
+      const response = await test.request(`/v1/t/${LAB}/jobs?agent=helpdesk/triage&limit=500&${query}`, {
+        key: "viewer",
+      });
+      expect(response.status).toBe(200);
+      return ((await response.json()) as { jobs: { id: string }[] }).jobs.map((entry) => entry.id);
+    };
+    expect(await ids(`since=${job.createdAt}`)).toContain(job.id);
+    expect(await ids(`since=${job.createdAt}&until=${job.createdAt + 1}`)).toContain(job.id);
+    expect(await ids(`until=${job.createdAt}`)).not.toContain(job.id);
+    expect(await ids(`since=${job.createdAt + 1}`)).not.toContain(job.id);
+  });
+
+  it("refuses with 422 INVALID_INPUT a time that is not epoch milliseconds, and a since not before until, each naming it", async () => {
+    for (const query of ["since=yesterday", "until=1.5", "since=-4"]) {
+      const response = await test.request(`/v1/t/${LAB}/jobs?${query}`, { key: "viewer" });
+      expect(response.status).toBe(422);
+      const { error } = (await response.json()) as { error: { code: string; message: string } };
+      expect(error.code).toBe("INVALID_INPUT");
+      expect(error.message).toContain(`${query.split("=")[0]} takes a time in epoch milliseconds`);
+    }
+    const response = await test.request(`/v1/t/${LAB}/jobs?since=2000&until=1000`, { key: "viewer" });
+    expect(response.status).toBe(422);
+    const { error } = (await response.json()) as { error: { code: string; message: string } };
+    expect(error).toMatchObject({ code: "INVALID_INPUT" });
+    expect(error.message).toContain("since (1970-01-01T00:00:02.000Z) must be before until");
+  });
+
   it("answers a job that does not exist with 404 NOT_FOUND", async () => {
     const response = await test.request(`/v1/t/${LAB}/jobs/triage-nosuchjob`, { key: "viewer" });
     expect(response.status).toBe(404);

@@ -14,6 +14,7 @@ import { KEYS, type KeyName, LAB, OTHER, type TestServer, testServer } from "./h
 const VAULT = fileURLToPath(new URL("../../runtime/test/fixtures/policy/vault", import.meta.url));
 const CLOCKWORK = fileURLToPath(new URL("../../runtime/test/fixtures/routines/clockwork", import.meta.url));
 const ASKER = fileURLToPath(new URL("./fixtures/asker", import.meta.url));
+const SWEEPS = fileURLToPath(new URL("./fixtures/sweeps", import.meta.url));
 const ADMIN: Caller = { tenant: LAB, actor: "cli:test", role: "admin", agents: ["*"] };
 
 interface Served {
@@ -24,7 +25,14 @@ interface Served {
 let here: Served;
 let nowhere: Served;
 /** What exists only in `here`, outside the scoped keys' agents. */
-const hidden = { agent: "vault/keeper", job: "", approval: "", routine: "hidden", user: "keeper-minder" };
+const hidden = {
+  agent: "vault/keeper",
+  flow: "sweeps/sweep",
+  job: "",
+  approval: "",
+  routine: "hidden",
+  user: "keeper-minder",
+};
 
 interface Answer {
   readonly status: number;
@@ -120,13 +128,19 @@ const MATRIX: Record<string, readonly Probe[]> = {
   "GET /v1/t/{tenant}/agents/{plugin}/{name}": [
     { part: () => ({ method: "GET", path: `/agents/${hidden.agent}` }) },
   ],
+  "GET /v1/t/{tenant}/flows/{plugin}/{name}": [
+    { part: () => ({ method: "GET", path: `/flows/${hidden.flow}` }) },
+  ],
   "POST /v1/t/{tenant}/jobs": [
     { part: () => ({ method: "POST", path: "/jobs", body: json({ agent: hidden.agent, input: "x" }) }) },
     { part: () => ({ method: "POST", path: "/jobs", body: json({ agent: "keeper", input: "x" }) }) },
   ],
   "GET /v1/t/{tenant}/jobs": [
     { list: () => ({ method: "GET", path: "/jobs?limit=500" }) },
+    { list: () => ({ method: "GET", path: `/jobs?since=0&until=${Number.MAX_SAFE_INTEGER}&limit=1` }) },
     { part: () => ({ method: "GET", path: `/jobs?agent=${hidden.agent}` }) },
+    { part: () => ({ method: "GET", path: `/jobs?agent=${hidden.agent}&since=0` }) },
+    { part: () => ({ method: "GET", path: `/jobs?agent=${hidden.flow}&since=0&until=1` }) },
   ],
   "GET /v1/t/{tenant}/jobs/{id}": [{ part: () => ({ method: "GET", path: `/jobs/${hidden.job}` }) }],
   "POST /v1/t/{tenant}/jobs/{id}/cancel": [
@@ -193,6 +207,11 @@ const MATRIX: Record<string, readonly Probe[]> = {
     },
   ],
   "GET /v1/t/{tenant}/policy": [{ none: "tool policy names functions by pattern, not agents or jobs" }],
+  "GET /v1/t/{tenant}/policy/calls": [
+    // The hidden agent's job called vault.write, held for approval: a scoped key sees none of it.
+    { list: () => ({ method: "GET", path: "/policy/calls?pattern=vault/*&action=deny" }) },
+    { list: () => ({ method: "GET", path: "/policy/calls?pattern=sweeps/*" }) },
+  ],
   "PUT /v1/t/{tenant}/policy": [{ none: "tool policy names functions by pattern, not agents or jobs" }],
   "DELETE /v1/t/{tenant}/policy": [{ none: "tool policy names functions by pattern, not agents or jobs" }],
   "GET /v1/t/{tenant}/kill-switches": [{ list: () => ({ method: "GET", path: "/kill-switches" }) }],
@@ -542,6 +561,7 @@ beforeAll(async () => {
     const { services } = test.runtime;
     await test.runtime.catalog.install(LAB, VAULT);
     await test.runtime.catalog.install(LAB, CLOCKWORK);
+    await test.runtime.catalog.install(LAB, SWEEPS);
     await services.policy.set(ADMIN, "ask", "vault/vault.write");
     hidden.job = (await services.jobs.start(ADMIN, { agent: hidden.agent, input: "store it" })).id;
     for (;;) {
@@ -608,6 +628,8 @@ describe("the scope matrix", () => {
           const seen = await ask(here, key, request);
           const leaks = [
             hidden.agent,
+            hidden.flow,
+            "sweeps/sweeper",
             hidden.job,
             hidden.approval,
             `"${hidden.routine}"`,
@@ -648,9 +670,11 @@ describe("the scope matrix", () => {
       "/routines",
       "/inventory",
       "/usage?by=agent",
+      "/policy/calls?pattern=vault/*",
+      `/flows/${hidden.flow}`,
     ]) {
       const seen = await ask(here, "admin", { method: "GET", path });
-      const named = [hidden.agent, hidden.job, hidden.user, "keeper-key"].some((leak) =>
+      const named = [hidden.agent, hidden.flow, hidden.job, hidden.user, "keeper-key"].some((leak) =>
         seen.body.includes(leak),
       );
       expect({ path, named }).toEqual({ path, named: true });

@@ -3,9 +3,9 @@
 import type { AuditEntry } from "@oz0/runtime";
 import type { Command } from "commander";
 import { withRuntime } from "../context.js";
-import { invalidInput } from "../errors.js";
 import { numberOption } from "../options.js";
 import type { Output } from "../output.js";
+import { readTime } from "../times.js";
 import { table } from "./plugin.js";
 
 interface ListOptions {
@@ -34,8 +34,7 @@ export function registerAudit(program: Command, out: Output): Command {
       100,
     )
     .action(async (options: ListOptions) => {
-      const { parseDuration } = await import("@oz0/runtime");
-      const since = options.since === undefined ? undefined : await readSince(options.since, parseDuration);
+      const since = options.since === undefined ? undefined : await readTime(options.since, "--since");
       const entries = await withRuntime(out, ({ services, caller }) =>
         services.audit.list(caller, {
           since,
@@ -48,23 +47,6 @@ export function registerAudit(program: Command, out: Output): Command {
     });
 
   return audit;
-}
-
-/** A time (ISO 8601) or a while back from now (`12h`), as epoch milliseconds. */
-async function readSince(
-  text: string,
-  parseDuration: (text: string, said: string) => number,
-): Promise<number> {
-  if (/^\d+[mhdw]$/.test(text.trim())) return Date.now() - parseDuration(text, "--since");
-  const at = /^\d{4}-\d{2}-\d{2}/.test(text) ? Date.parse(text) : Number.NaN;
-  if (Number.isNaN(at)) {
-    throw await invalidInput(
-      `--since ${text}: it takes a time such as 2026-12-01 or 2026-12-01T09:00:00Z, or a while back such as 90m, 12h or 7d`,
-      "since",
-      "a time or a duration",
-    );
-  }
-  return at;
 }
 
 function drawEntries(tenant: string, entries: readonly AuditEntry[]): string {

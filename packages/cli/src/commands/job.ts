@@ -7,6 +7,16 @@ import { withRuntime } from "../context.js";
 import { drawCard } from "../draw/index.js";
 import { allOf, numberOption } from "../options.js";
 import type { Output } from "../output.js";
+import { readTime } from "../times.js";
+
+interface SearchOptions {
+  agent?: string;
+  status?: JobStatus;
+  tag?: string;
+  since?: string;
+  until?: string;
+  limit: number;
+}
 
 const STATUSES = allOf<JobStatus>()([
   "queued",
@@ -75,17 +85,26 @@ export function registerJob(program: Command, out: Output): Command {
     .addOption(new Option("--status <status>", "only jobs in this status").choices(STATUSES))
     .option("--tag <tag>", "only jobs of agents with this tag")
     .option(
+      "--since <when>",
+      "only jobs started since a time (2026-12-01T09:00:00Z) or a while back (90m, 12h, 7d)",
+    )
+    .option("--until <when>", "only jobs started before a time, or before a while back")
+    .option(
       "--limit <n>",
       "at most this many",
       numberOption({ whole: true, min: 1, what: "how many jobs to list", example: "20" }),
       50,
     )
-    .action(async (options: { agent?: string; status?: JobStatus; tag?: string; limit: number }) => {
+    .action(async (options: SearchOptions) => {
+      const since = options.since === undefined ? undefined : await readTime(options.since, "--since");
+      const until = options.until === undefined ? undefined : await readTime(options.until, "--until");
       const jobs = await withRuntime(out, ({ services, caller }) =>
         services.jobs.search(caller, {
           agent: options.agent,
           status: options.status,
           tag: options.tag,
+          since,
+          until,
           limit: options.limit,
           hint: () => "--agent takes the address of the agent or flow whose jobs to list",
         }),

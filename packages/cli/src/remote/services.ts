@@ -53,6 +53,8 @@ export function remoteServices(api: ServerApi): CliServices {
           status: filter.status,
           tag: filter.tag,
           parent: filter.parent,
+          since: filter.since,
+          until: filter.until,
           limit: filter.limit,
         };
         return withHint(

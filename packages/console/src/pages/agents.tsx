@@ -1,11 +1,12 @@
 // Agents: the tenant's agents and flows (only those in the caller's scope exist here), and an
 // agent's page: what it is and uses, the rules that decide its calls, its kill switch, its
-// recent jobs, and a form that starts a job from its input schema.
+// recent jobs, and a form that starts a job from its input schema; a flow's page, with the same
+// form from its input schema; and a tool's page, with its kill switch.
 import { useState } from "preact/hooks";
 import { type ApiError, api, can, type Me, ok } from "../api";
 import { useLoad } from "../load";
 import { decidingRule, type Rule } from "../parts/policy";
-import { SchemaForm } from "../parts/schema-form";
+import { issuesOf, SchemaForm } from "../parts/schema-form";
 import { Empty, Failure, Panel, Show, Status, When } from "../parts/ui";
 import { Link, navigate, partPath, tenantPath } from "../router";
 
@@ -164,10 +165,15 @@ export function AgentPage(props: { me: Me; address: string }) {
   );
 }
 
+/**
+ * The form that starts a job of an agent or flow: a text box for text input, else the form its
+ * input schema draws. What StartJob refuses (INVALID_INPUT) is drawn at the fields it is about.
+ */
 function StartForm(props: { me: Me; address: string; schema: Record<string, unknown> | null }) {
   const { tenant } = props.me;
   const [error, setError] = useState<ApiError | undefined>();
   const [busy, setBusy] = useState(false);
+  const issues = issuesOf(error);
   const start = async (input: unknown) => {
     setBusy(true);
     try {
@@ -196,7 +202,19 @@ function StartForm(props: { me: Me; address: string; schema: Record<string, unkn
         >
           <div class="field">
             <label for="job-input">Input</label>
-            <textarea id="job-input" name="input" rows={3} required />
+            <textarea
+              id="job-input"
+              name="input"
+              rows={3}
+              required
+              aria-invalid={issues.length === 0 ? undefined : true}
+              aria-describedby={issues.length === 0 ? undefined : "job-input-error"}
+            />
+            {issues.length === 0 ? null : (
+              <small id="job-input-error" class="field-error">
+                {issues.map((issue) => issue.message).join("; ")}
+              </small>
+            )}
           </div>
           <button type="submit" disabled={busy}>
             Start job
@@ -207,6 +225,7 @@ function StartForm(props: { me: Me; address: string; schema: Record<string, unkn
           schema={props.schema}
           submitLabel="Start job"
           busy={busy}
+          issues={issues}
           onSubmit={(value) => void start(value)}
         />
       )}
@@ -368,23 +387,85 @@ function RecentJobs(props: { me: Me; address: string }) {
   );
 }
 
-/** A flow's or tool's page: the part as the catalog has it, and a tool's kill switch. */
-export function PartPage(props: { me: Me; address: string; kind: "flow" | "tool" }) {
-  const { me, address, kind } = props;
+/** A flow's page: what it is, and a form that starts a job from its input schema. */
+export function FlowPage(props: { me: Me; address: string }) {
+  const { me, address } = props;
+  const { tenant } = me;
+  const [plugin, name] = address.split("/") as [string, string];
+  const flow = useLoad(
+    () => ok(api.GET("/v1/t/{tenant}/flows/{plugin}/{name}", { params: { path: { tenant, plugin, name } } })),
+    [tenant, address],
+  );
+  if (flow.error?.status === 404) {
+    return (
+      <>
+        <h1>{address}</h1>
+        <Failure error={flow.error} />
+      </>
+    );
+  }
+  return (
+    <>
+      <h1>{address}</h1>
+      <Panel title="Flow">
+        <Show loaded={flow}>
+          {(data) => (
+            <dl class="fields">
+              <div>
+                <dt>Description</dt>
+                <dd>{data.description ?? "—"}</dd>
+              </div>
+              <div>
+                <dt>Plugin</dt>
+                <dd>
+                  <Link href={tenantPath(tenant, "plugins", data.plugin)}>{data.plugin}</Link>
+                </dd>
+              </div>
+              <div>
+                <dt>Steps</dt>
+                <dd>{data.source === "yaml" ? "YAML steps in plugin.yaml" : "code (host.addFlow)"}</dd>
+              </div>
+              <div>
+                <dt>Tags</dt>
+                <dd>{data.tags.length === 0 ? "none" : data.tags.join(", ")}</dd>
+              </div>
+              <div>
+                <dt>Purpose</dt>
+                <dd>{data.inventory?.purpose ?? <span class="muted">not in the inventory</span>}</dd>
+              </div>
+            </dl>
+          )}
+        </Show>
+      </Panel>
+      {can(me, "runner") ? (
+        <Panel title="Start a job">
+          <Show loaded={flow}>
+            {(data) => <StartForm me={me} address={address} schema={data.inputSchema} />}
+          </Show>
+        </Panel>
+      ) : null}
+      <RecentJobs me={me} address={address} />
+    </>
+  );
+}
+
+/** A tool's page: the tool as the catalog has it, and its kill switch. */
+export function ToolPage(props: { me: Me; address: string }) {
+  const { me, address } = props;
   const { tenant } = me;
   const part = useLoad(
     () =>
       ok(
         api.GET("/v1/t/{tenant}/catalog/lookup", {
-          params: { path: { tenant }, query: { name: address, kind } },
+          params: { path: { tenant }, query: { name: address, kind: "tool" } },
         }),
       ),
-    [tenant, address, kind],
+    [tenant, address],
   );
   return (
     <>
       <h1>{address}</h1>
-      <Panel title={kind === "flow" ? "Flow" : "Tool"}>
+      <Panel title="Tool">
         <Show loaded={part}>
           {(data) => (
             <dl class="fields">
@@ -402,12 +483,7 @@ export function PartPage(props: { me: Me; address: string; kind: "flow" | "tool"
           )}
         </Show>
       </Panel>
-      {kind === "flow" && can(me, "runner") ? (
-        <Panel title="Start a job">
-          <StartForm me={me} address={address} schema={null} />
-        </Panel>
-      ) : null}
-      {kind === "tool" ? <KillSwitch me={me} kind="tool" address={address} /> : null}
+      <KillSwitch me={me} kind="tool" address={address} />
     </>
   );
 }

@@ -1,5 +1,5 @@
-// Governance: the tool policy rules (add, remove, and which of the tenant's functions a pattern
-// decides), the kill switches (effective on running jobs), the inventory, and budgets and usage
+// Governance: the tool policy rules (add, remove, which of the tenant's functions a pattern
+// decides, and which recorded calls a rule on a pattern would decide), the kill switches (effective on running jobs), the inventory, and budgets and usage
 // (cost and tokens per agent, model and day, drawn as a chart).
 import { useState } from "preact/hooks";
 import { api, can, type Me, ok } from "../api";
@@ -7,6 +7,7 @@ import { type Loaded, useLoad } from "../load";
 import { BarChart } from "../parts/chart";
 import { covers, decidingRule, type Rule } from "../parts/policy";
 import { Choice, Empty, Field, Panel, Refusal, Show, Table, useChange, When } from "../parts/ui";
+import { Link, tenantPath } from "../router";
 
 export function GovernancePage(props: { me: Me }) {
   const { tenant } = props.me;
@@ -20,6 +21,7 @@ export function GovernancePage(props: { me: Me }) {
       <h1>Governance</h1>
       <PolicyPanel me={props.me} rules={rules} />
       <DecidesPanel me={props.me} rules={rules} />
+      <CallsPanel me={props.me} rules={rules} />
       <SwitchesPanel me={props.me} />
       <InventoryPanel me={props.me} />
       <UsagePanel me={props.me} />
@@ -127,7 +129,7 @@ function DecidesPanel(props: { me: Me; rules: RulesLoaded }) {
   const list = (props.rules.data?.rules ?? []) as unknown as Rule[];
   return (
     <Panel title="What the rules decide">
-      <Field id="preview-pattern" label="Which calls does a pattern cover?">
+      <Field id="preview-pattern" label="Which functions does a pattern cover?">
         <input
           id="preview-pattern"
           placeholder="plugin/tool.*"
@@ -161,6 +163,118 @@ function DecidesPanel(props: { me: Me; rules: RulesLoaded }) {
           );
         }}
       </Show>
+    </Panel>
+  );
+}
+
+type Action = "allow" | "ask" | "deny";
+/** How many covered calls the API answers with at most (`GET …/policy/calls`). */
+const CALLS_SHOWN = 50;
+
+/**
+ * Which recorded calls of the caller's newest jobs a pattern covers, and what a rule on it would
+ * decide of each beside what decides it now: one `GET …/policy/calls` when asked.
+ */
+function CallsPanel(props: { me: Me; rules: RulesLoaded }) {
+  const { me, rules } = props;
+  const { tenant } = me;
+  const [asked, setAsked] = useState<{ pattern: string; action: Action } | undefined>();
+  const calls = useLoad(
+    () =>
+      asked === undefined
+        ? Promise.resolve(null)
+        : ok(api.GET("/v1/t/{tenant}/policy/calls", { params: { path: { tenant }, query: asked } })),
+    // Asked again when the rules change: what decides each call now may have changed with them.
+    [tenant, asked, rules.data],
+  );
+  const decision = (decided: { action: Action; rule: string } | null) =>
+    decided === null ? (
+      <span class="muted">allow (the agent's grant)</span>
+    ) : (
+      <>
+        {decided.action} <span class="muted">by</span> <code>{decided.rule}</code>
+      </>
+    );
+  return (
+    <Panel title="Recorded calls a pattern decides">
+      <form
+        class="filters"
+        aria-label="Preview a rule on recorded calls"
+        onSubmit={(event) => {
+          event.preventDefault();
+          const form = new FormData(event.currentTarget as HTMLFormElement);
+          setAsked({
+            pattern: String(form.get("pattern") ?? ""),
+            action: String(form.get("action")) as Action,
+          });
+        }}
+      >
+        <Field id="calls-pattern" label="Pattern to preview">
+          <input id="calls-pattern" name="pattern" required placeholder="plugin/tool.*" />
+        </Field>
+        <Field id="calls-action" label="As a rule that says">
+          <select id="calls-action" name="action">
+            <option value="ask">ask</option>
+            <option value="deny">deny</option>
+            <option value="allow">allow</option>
+          </select>
+        </Field>
+        <button type="submit">Show the calls</button>
+      </form>
+      {asked === undefined ? (
+        <p class="muted">
+          The calls of the newest jobs you may see that a pattern covers, and what a rule on it would decide.
+        </p>
+      ) : (
+        <Show loaded={calls}>
+          {(data) =>
+            data === null ? null : (
+              <>
+                <p class="muted">
+                  Looked through {data.looked.calls} calls of the newest {data.looked.jobs} jobs
+                  {data.calls.length === CALLS_SHOWN ? `; the newest ${CALLS_SHOWN} it covers are shown` : ""}
+                  .
+                </p>
+                {data.calls.length === 0 ? (
+                  <Empty>{data.pattern} covers none of them.</Empty>
+                ) : (
+                  // Up to 50 rows: they scroll inside the panel, and Tab through their job links scrolls too.
+                  <div class="rows-scroll">
+                    <Table
+                      label={`Recorded calls ${data.pattern} covers`}
+                      rows={data.calls}
+                      rowKey={(call) => `${call.job} ${call.callId}`}
+                      columns={[
+                        {
+                          head: "Called",
+                          cell: (call) => (
+                            <>
+                              <When at={call.at} />
+                              {call.held ? <span class="muted"> · held for approval</span> : null}
+                            </>
+                          ),
+                        },
+                        { head: "Agent", cell: (call) => call.agent },
+                        { head: "Function", cell: (call) => <code>{call.function}</code> },
+                        { head: "Arguments", cell: (call) => <code class="args">{call.args}</code> },
+                        {
+                          head: "Job",
+                          cell: (call) => <Link href={tenantPath(tenant, "jobs", call.job)}>{call.job}</Link>,
+                        },
+                        { head: "Decided now", cell: (call) => decision(call.now) },
+                        {
+                          head: `With ${data.action} on ${data.pattern}`,
+                          cell: (call) => decision(call.withRule),
+                        },
+                      ]}
+                    />
+                  </div>
+                )}
+              </>
+            )
+          }
+        </Show>
+      )}
     </Panel>
   );
 }

@@ -64,6 +64,32 @@ function read(control: Control, text: string, checked: boolean): unknown {
   }
 }
 
+/** A problem the API found with a value sent, at its dotted path (INVALID_INPUT's `data.issues`). */
+export interface Issue {
+  readonly path: string;
+  readonly message: string;
+}
+
+/**
+ * The field each issue is about: its path's first key, or for a missing property (which JSON
+ * Schema reports at the object itself) the property it names; "" for the value as a whole.
+ */
+function issueField(issue: Issue): string {
+  if (issue.path !== "") return issue.path.split(".")[0] ?? "";
+  return /required property '([^']+)'/.exec(issue.message)?.[1] ?? "";
+}
+
+/** The issues of an INVALID_INPUT answer, or none for any other. */
+export function issuesOf(error: { code: string; data: unknown } | undefined): readonly Issue[] {
+  if (error?.code !== "INVALID_INPUT") return [];
+  const issues = (error.data as { issues?: unknown } | undefined)?.issues;
+  return Array.isArray(issues)
+    ? issues.filter(
+        (issue): issue is Issue => typeof issue?.path === "string" && typeof issue?.message === "string",
+      )
+    : [];
+}
+
 /**
  * A form of the schema's fields, filled with `value`. Its controls are the browser's until it is
  * sent (default values, not bound ones): a page drawn again while someone types keeps what they
@@ -74,11 +100,16 @@ export function SchemaForm(props: {
   value?: Record<string, unknown>;
   submitLabel: string;
   busy?: boolean;
+  /** What the API found wrong with the value last sent: each drawn at its field. */
+  issues?: readonly Issue[];
   onSubmit: (value: Record<string, unknown>) => void;
 }) {
   const id = useId();
   const initial = props.value ?? {};
   const fields = propertiesOf(props.schema, initial);
+  const issues = props.issues ?? [];
+  const keys = new Set(fields.map((field) => field.key));
+  const unplaced = issues.filter((issue) => !keys.has(issueField(issue)));
   const [problem, setProblem] = useState<string | undefined>();
   return (
     <form
@@ -110,8 +141,16 @@ export function SchemaForm(props: {
         const description =
           typeof field.schema.description === "string" ? field.schema.description : undefined;
         const hint = description === undefined ? undefined : `${fieldId}-hint`;
+        const wrong = issues.filter((issue) => issueField(issue) === field.key);
+        const errorId = wrong.length === 0 ? undefined : `${fieldId}-error`;
         const value = initial[field.key] ?? field.schema.default;
-        const common = { id: fieldId, name: field.key, "aria-describedby": hint, required: field.required };
+        const common = {
+          id: fieldId,
+          name: field.key,
+          "aria-describedby": [hint, errorId].filter((one) => one !== undefined).join(" ") || undefined,
+          "aria-invalid": wrong.length === 0 ? undefined : true,
+          required: field.required,
+        };
         return (
           <div class={`field field-${control}`} key={field.key}>
             {control === "boolean" ? (
@@ -155,12 +194,26 @@ export function SchemaForm(props: {
                 {control === "lines" ? " (one per line)" : control === "json" ? " (JSON)" : ""}
               </small>
             )}
+            {errorId === undefined ? null : (
+              <small id={errorId} class="field-error">
+                {wrong
+                  .map((issue) => `${issue.path === "" ? label : issue.path}: ${issue.message}`)
+                  .join("; ")}
+              </small>
+            )}
           </div>
         );
       })}
       {problem === undefined ? null : (
         <p class="failure" role="alert">
           {problem}
+        </p>
+      )}
+      {unplaced.length === 0 ? null : (
+        <p class="field-error">
+          {unplaced
+            .map((issue) => `${issue.path === "" ? "the input" : issue.path}: ${issue.message}`)
+            .join("; ")}
         </p>
       )}
       <button type="submit" disabled={props.busy}>

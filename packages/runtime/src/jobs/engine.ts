@@ -20,6 +20,7 @@ import { assertAgentRuns } from "../policy/index.js";
 import type { Database, JobMode, JobRow, JobStatus, Store } from "../store/index.js";
 import { checkedTraceparent, type Telemetry } from "../telemetry/index.js";
 import type { CallInterceptor, PartSource } from "../tools/index.js";
+import { flowInputProblem, flowPlan } from "./flows/index.js";
 import { type FollowItem, type FollowOptions, followJob } from "./follow.js";
 import { keyedJobId, newJobId, newLeaseToken, newNodeId } from "./ids.js";
 import type { RunDeps, RunListeners } from "./job-run.js";
@@ -101,7 +102,7 @@ export interface StartRequest {
    */
   readonly inTransaction?: ((trx: Transaction<Database>, job: string) => Promise<void>) | undefined;
   /**
-   * Checks an agent's input against its input_schema before the job exists, refusing a
+   * Checks an agent's or flow's input against its input schema before the job exists, refusing a
    * mismatch with INVALID_INPUT (the HTTP API's StartJob); otherwise the job is created and
    * fails with invalid_input at its first run, after the start hooks saw the input.
    */
@@ -161,6 +162,9 @@ export interface SearchFilter {
   readonly parent?: string;
   /** Only jobs of agents with this tag (the tags the agent had when the job started). */
   readonly tag?: string;
+  /** Only jobs created at or after this time, and before `until` (epoch milliseconds). */
+  readonly since?: number;
+  readonly until?: number;
   readonly limit?: number;
 }
 
@@ -225,6 +229,8 @@ export class JobEngine {
       await assertAgentRuns(this.jobs.store, request.tenant, `${part.plugin}/${part.name}`);
       runtime = await assertRuntimeRuns(this.#deps.source, request.tenant, part);
       if (request.checkInput === true) await this.assertInput(request, part);
+    } else if (request.checkInput === true) {
+      await this.assertFlowInput(request, part);
     }
     const id =
       request.idempotencyKey === undefined
@@ -311,6 +317,17 @@ export class JobEngine {
       `${part.plugin}/${part.name}`,
       request.input ?? "",
     );
+    if (problem === undefined) return;
+    throw new Oz0Error("INVALID_INPUT", problem.message, { data: { issues: problem.issues } });
+  }
+
+  private async assertFlowInput(
+    request: StartRequest,
+    part: { plugin: string; name: string },
+  ): Promise<void> {
+    const plugin = await this.#deps.source.loadInstalled(request.tenant, part.plugin);
+    const address = `${part.plugin}/${part.name}`;
+    const problem = flowInputProblem(await flowPlan(plugin, part.name), address, request.input ?? "");
     if (problem === undefined) return;
     throw new Oz0Error("INVALID_INPUT", problem.message, { data: { issues: problem.issues } });
   }
@@ -531,6 +548,8 @@ export class JobEngine {
       ...(filter.status === undefined ? {} : { status: filter.status }),
       ...(filter.parent === undefined ? {} : { parent: filter.parent }),
       ...(filter.tag === undefined ? {} : { tag: filter.tag }),
+      ...(filter.since === undefined ? {} : { since: filter.since }),
+      ...(filter.until === undefined ? {} : { until: filter.until }),
       ...(filter.limit === undefined ? {} : { limit: filter.limit }),
     });
     return rows.map(jobView);

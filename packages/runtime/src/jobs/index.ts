@@ -28,6 +28,7 @@ export {
   type TakenJob,
   type WorkOptions,
 } from "./engine.js";
+export { flowPlan } from "./flows/index.js";
 export { FOLLOW_POLL_MS, type FollowItem, type FollowOptions } from "./follow.js";
 export { childJobId, newJobId } from "./ids.js";
 export type { RunListeners } from "./job-run.js";

@@ -101,6 +101,10 @@ export interface JobFilter {
   readonly parent?: string;
   /** Jobs whose agent had this tag when the job started. */
   readonly tag?: string;
+  /** Only jobs created at or after this time (epoch milliseconds). */
+  readonly since?: number;
+  /** Only jobs created before this time (epoch milliseconds). */
+  readonly until?: number;
   readonly limit?: number;
 }
 
@@ -505,12 +509,45 @@ export class JobStore {
     );
   }
 
+  /**
+   * The newest `limit` events of `kinds` among the jobs `ids`, newest first, each with its job:
+   * read by the jobs' primary key, so however long the tenant's history, only those jobs' rows.
+   */
+  async recentEvents(
+    ids: readonly string[],
+    kinds: readonly JobEvent["kind"][],
+    limit: number,
+  ): Promise<(JobEvent & { readonly job: string })[]> {
+    if (ids.length === 0 || kinds.length === 0) return [];
+    const rows = await this.store.db
+      .selectFrom("job_events")
+      .select(["job_id", "seq", "kind", "data", "at"])
+      .where("job_id", "in", ids)
+      .where("kind", "in", kinds)
+      .orderBy("at", "desc")
+      .orderBy("seq", "desc")
+      .limit(limit)
+      .execute();
+    return rows.map(
+      (row) =>
+        ({
+          job: row.job_id,
+          seq: row.seq,
+          at: Number(row.at),
+          kind: row.kind,
+          data: JSON.parse(row.data),
+        }) as JobEvent & { readonly job: string },
+    );
+  }
+
   async search(filter: JobFilter): Promise<JobRow[]> {
     let query = this.store.db.selectFrom("jobs").selectAll().where("tenant", "=", filter.tenant);
     if (filter.name !== undefined) query = query.where("name", "=", filter.name);
     if (filter.plugin !== undefined) query = query.where("plugin", "=", filter.plugin);
     if (filter.status !== undefined) query = query.where("status", "=", filter.status);
     if (filter.parent !== undefined) query = query.where("parent_id", "=", filter.parent);
+    if (filter.since !== undefined) query = query.where("created_at", ">=", filter.since);
+    if (filter.until !== undefined) query = query.where("created_at", "<", filter.until);
     if (filter.tag !== undefined) {
       // tags is a JSON list of strings; a tag holds no quote, and its '_' is escaped for LIKE.
       const pattern = `%${JSON.stringify(filter.tag).replace(/[\\%_]/g, (char) => `\\${char}`)}%`;

@@ -36,4 +36,10 @@ export { INVENTORY_LIMITS, Inventory, type InventoryChange, type InventoryEntry 
 export { assertAgentRuns, type KillReport, KillSwitches, type KillSwitchView } from "./kill-switches.js";
 export type { OwnerCheck } from "./owners.js";
 export { CompiledPolicy, callAddress, type PolicyDecision, type PolicyRule } from "./rules.js";
-export { type PatternScope, type PolicyChange, type PolicyRuleView, ToolPolicy } from "./tool-policy.js";
+export {
+  type PatternScope,
+  type PolicyChange,
+  type PolicyRuleView,
+  type PolicyWhatIf,
+  ToolPolicy,
+} from "./tool-policy.js";

@@ -4,17 +4,21 @@
 // change moves the tenant's governance version on, so running jobs apply it at their next step.
 import {
   BUILTIN_FUNCTIONS,
+  type BuiltinAddress,
+  type FunctionAddress,
   type FunctionPattern,
   formatAddress,
   isBuiltinFunction,
   Oz0Error,
   parsePattern,
+  patternCovers,
   patternSpecificity,
 } from "@oz0/sdk";
 import { ACP_TOOL_KINDS } from "../runtimes/index.js";
 import type { PolicyAction, Store } from "../store/index.js";
 import { bumpGovernanceVersion } from "./governance.js";
 import { checkTenant, type OwnerCheck } from "./owners.js";
+import { CompiledPolicy, type PolicyDecision } from "./rules.js";
 
 /** What a rule's pattern covers. */
 export type PatternScope = "function" | "tool" | "plugin" | "built-in" | "built-ins";
@@ -35,6 +39,15 @@ export interface PolicyChange {
   readonly rule: PolicyRuleView;
   /** The pattern's action before, or null for a new rule. */
   readonly previous: PolicyAction | null;
+}
+
+/** A rule not yet set, and what the tenant's rules decide with it and without it. */
+export interface PolicyWhatIf {
+  /** The pattern as it would be stored. */
+  readonly pattern: string;
+  covers(address: FunctionAddress | BuiltinAddress): boolean;
+  now(address: FunctionAddress | BuiltinAddress): PolicyDecision | undefined;
+  withRule(address: FunctionAddress | BuiltinAddress): PolicyDecision | undefined;
 }
 
 export class ToolPolicy {
@@ -157,6 +170,29 @@ export class ToolPolicy {
   }
 
   /** Parses `text` and runs the owner check on what it names. */
+  /**
+   * What the tenant's rules would decide with `action` set on `text` (checked as `set` checks
+   * it), beside what they decide now: for an address, whether the pattern covers it, and the
+   * deciding rule before and after. Nothing is stored.
+   * @example (await policy.whatIf("default", "deny", "vault/*")).withRule(parseFunctionAddress("vault/vault.write"))
+   */
+  async whatIf(tenant: string, action: PolicyAction, text: string): Promise<PolicyWhatIf> {
+    const pattern = await this.checked(tenant, text);
+    const key = formatAddress(pattern);
+    const rules = await this.list(tenant);
+    const now = CompiledPolicy.compile(rules);
+    const withRule = CompiledPolicy.compile([
+      ...rules.filter((rule) => rule.pattern !== key),
+      { pattern: key, action },
+    ]);
+    return {
+      pattern: key,
+      covers: (address) => patternCovers(pattern, address),
+      now: (address) => now.decide(address),
+      withRule: (address) => withRule.decide(address),
+    };
+  }
+
   private async checked(tenant: string, text: string): Promise<FunctionPattern> {
     const pattern = parsePattern(text, "function");
     switch (pattern.kind) {

@@ -12,7 +12,7 @@ import type {
   PluginSource,
   PluginSummary,
 } from "../catalog/index.js";
-import { readSchema } from "../jobs/index.js";
+import { flowPlan, readSchema } from "../jobs/index.js";
 import { type LintOptions, type LintReport, lintPlugin, tenantContextFromCatalog } from "../lint/index.js";
 import type { InventoryEntry } from "../policy/index.js";
 import { inScope, type ServiceCore, scoped } from "./core.js";
@@ -43,6 +43,22 @@ export interface AgentDetail {
   readonly outputSchema: Readonly<Record<string, unknown>> | null;
   readonly failures: readonly { readonly kind: string; readonly description: string }[];
   readonly limits: Readonly<Record<string, number>>;
+}
+
+/** A flow as its page shows it: what it is, and the schemas of what it takes and answers. */
+export interface FlowDetail {
+  readonly address: string;
+  readonly plugin: string;
+  readonly name: string;
+  readonly description: string | null;
+  /** Where its steps are written: YAML steps in plugin.yaml, or code (`host.addFlow`). */
+  readonly source: "yaml" | "code";
+  readonly tags: readonly string[];
+  readonly inventory?: Pick<InventoryEntry, "purpose" | "owner">;
+  /** Its input schema; null for a flow that takes text. */
+  readonly inputSchema: Readonly<Record<string, unknown>> | null;
+  /** Its output schema; null when it declares none. */
+  readonly outputSchema: Readonly<Record<string, unknown>> | null;
 }
 
 function visible(caller: Caller, entry: Pick<CatalogEntry, "kind" | "address" | "tags">): boolean {
@@ -129,6 +145,27 @@ export class CatalogService {
         description: failure.description,
       })),
       limits: { ...definition.limits },
+    };
+  }
+
+  /** A flow by address, as its page shows it; one outside the caller's scope is not found. */
+  async flow(caller: Caller, address: string): Promise<FlowDetail> {
+    const tenant = this.#core.check(caller, "catalog.flow");
+    const found = await this.lookup(caller, address, { kind: "flow" });
+    const plan = await flowPlan(
+      await this.#core.deps.catalog.loadInstalled(tenant, found.plugin),
+      found.name,
+    );
+    return {
+      address: found.address,
+      plugin: found.plugin,
+      name: found.name,
+      description: plan.description ?? null,
+      source: plan.source,
+      tags: found.tags,
+      ...(found.inventory === undefined ? {} : { inventory: found.inventory }),
+      inputSchema: plan.inputSchema ?? null,
+      outputSchema: plan.outputSchema ?? null,
     };
   }
 

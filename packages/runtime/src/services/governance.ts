@@ -2,7 +2,7 @@
 // switches and the inventory. Reads are a viewer's; deciding an approval an approver's; setting
 // rules, switches and inventory an operator's. Approvals, switches and inventory entries of
 // agents outside the caller's scope are answered as missing, and left out of lists.
-import { Oz0Error } from "@oz0/sdk";
+import { Oz0Error, parseFunctionAddress } from "@oz0/sdk";
 import type { Caller } from "../callers/index.js";
 import type { ApprovalDecision, ApprovalFilter, DecisionReport } from "../jobs/index.js";
 import type {
@@ -11,12 +11,48 @@ import type {
   KillReport,
   KillSwitchView,
   PolicyChange,
+  PolicyDecision,
   PolicyRuleView,
 } from "../policy/index.js";
 import { type ServiceCore, scoped, visibleAgents } from "./core.js";
+import { searchInScope } from "./jobs.js";
 
 export type PolicyAction = "allow" | "ask" | "deny";
 export type SwitchKind = "agent" | "tool";
+
+/** How many of the newest jobs, and of their calls, a pattern's preview looks through. */
+export const CALL_PREVIEW_LIMITS = { jobs: 200, calls: 2_000, shown: 50, args: 160 } as const;
+
+/** A recorded call a pattern covers, and what the rules decide of it now and with the rule set. */
+export interface DecidedCall {
+  readonly job: string;
+  /** The call's ID in its job's history. */
+  readonly callId: string;
+  readonly agent: string;
+  /** The function's address (`vault/vault.write`, `oz.delegate`). */
+  readonly function: string;
+  /** The arguments it ran with, as JSON cut to CALL_PREVIEW_LIMITS.args characters. */
+  readonly args: string;
+  /** When it was called, or asked for (epoch milliseconds). */
+  readonly at: number;
+  /** Held for a person's approval: asked for, and not run yet. */
+  readonly held: boolean;
+  /** The rule that decides such a call now; null when none does (the agent's grant decides). */
+  readonly now: PolicyDecision | null;
+  /** The rule that would decide it with the pattern's rule set. */
+  readonly withRule: PolicyDecision | null;
+}
+
+/** Which recorded calls a pattern covers, and what a rule on it would decide. */
+export interface PatternCalls {
+  /** The pattern as it would be stored. */
+  readonly pattern: string;
+  readonly action: PolicyAction;
+  /** What was looked through: the caller's newest jobs, and their newest calls. */
+  readonly looked: { readonly jobs: number; readonly calls: number };
+  /** The covered calls, newest first, at most CALL_PREVIEW_LIMITS.shown. */
+  readonly calls: readonly DecidedCall[];
+}
 
 export class PolicyService {
   readonly #core: ServiceCore;
@@ -40,6 +76,65 @@ export class PolicyService {
       this.#core.deps.policy.remove(tenant, pattern),
     );
   }
+
+  /**
+   * The recorded calls `pattern` covers among the newest jobs the caller may see, each with what
+   * the rules decide of it now and what they would with `action` set on the pattern. The
+   * pattern is checked as `set` checks it; nothing is stored.
+   * @example await services.policy.calls(caller, "deny", "vault/vault.*")
+   */
+  async calls(caller: Caller, action: PolicyAction, pattern: string): Promise<PatternCalls> {
+    const tenant = this.#core.check(caller, "policy.calls");
+    const whatIf = await this.#core.deps.policy.whatIf(tenant, action, pattern);
+    const jobs = await searchInScope(this.#core, caller, { tenant }, CALL_PREVIEW_LIMITS.jobs);
+    const agents = new Map(jobs.map((job) => [job.id, job.agent]));
+    const events = await this.#core.deps.jobs.jobs.recentEvents(
+      jobs.map((job) => job.id),
+      ["tool_call", "approval_requested"],
+      CALL_PREVIEW_LIMITS.calls,
+    );
+    // A held call is written as a call once it is decided, after its request: newer, so read too.
+    const run = new Set(
+      events.flatMap((entry) => (entry.kind === "tool_call" ? [`${entry.job} ${entry.data.callId}`] : [])),
+    );
+    const calls: DecidedCall[] = [];
+    for (const entry of events) {
+      if (calls.length >= CALL_PREVIEW_LIMITS.shown) break;
+      if (entry.kind !== "tool_call" && entry.kind !== "approval_requested") continue;
+      const held = entry.kind === "approval_requested";
+      if (held && run.has(`${entry.job} ${entry.data.callId}`)) continue;
+      let address: ReturnType<typeof parseFunctionAddress>;
+      try {
+        address = parseFunctionAddress(entry.data.address);
+      } catch {
+        // No rule can cover what is not a function's address, so no pattern decides it.
+        continue;
+      }
+      if (!whatIf.covers(address)) continue;
+      calls.push({
+        job: entry.job,
+        callId: entry.data.callId,
+        agent: agents.get(entry.job) ?? "",
+        function: entry.data.address,
+        args: argsSummary(entry.data.args),
+        at: entry.at,
+        held,
+        now: whatIf.now(address) ?? null,
+        withRule: whatIf.withRule(address) ?? null,
+      });
+    }
+    const askedThenRun = events.filter(
+      (entry) => entry.kind === "approval_requested" && run.has(`${entry.job} ${entry.data.callId}`),
+    ).length;
+    const looked = { jobs: jobs.length, calls: events.length - askedThenRun };
+    return { pattern: whatIf.pattern, action, looked, calls };
+  }
+}
+
+/** A call's arguments as one line of JSON, cut short with an ellipsis. */
+function argsSummary(args: unknown): string {
+  const text = args === undefined ? "" : JSON.stringify(args);
+  return text.length <= CALL_PREVIEW_LIMITS.args ? text : `${text.slice(0, CALL_PREVIEW_LIMITS.args - 1)}…`;
 }
 
 export class ApprovalsService {

@@ -4,19 +4,23 @@
 export type { AuditService } from "./audit.js";
 export type {
   CatalogService,
+  FlowDetail,
   Inventoried,
   LintAgainstTenant,
   LookupKind,
   PluginsService,
 } from "./catalog.js";
 export type { ChangeEvent, ChangeListener, ServiceDeps } from "./core.js";
-export type {
-  ApprovalsService,
-  InventoryService,
-  KillSwitchesService,
-  PolicyAction,
-  PolicyService,
-  SwitchKind,
+export {
+  type ApprovalsService,
+  CALL_PREVIEW_LIMITS,
+  type DecidedCall,
+  type InventoryService,
+  type KillSwitchesService,
+  type PatternCalls,
+  type PolicyAction,
+  type PolicyService,
+  type SwitchKind,
 } from "./governance.js";
 export type { IdentityService } from "./identity.js";
 export {

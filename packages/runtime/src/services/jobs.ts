@@ -10,6 +10,7 @@ import {
   type JobEvent,
   type JobView,
   type RunListeners,
+  type SearchFilter,
   whyUnserved,
 } from "../jobs/index.js";
 import type { JobMode, JobStatus } from "../store/index.js";
@@ -47,6 +48,10 @@ export interface JobSearch {
   readonly tag?: string | undefined;
   /** Only the children of this job. */
   readonly parent?: string | undefined;
+  /** Only jobs started at or after this time (epoch milliseconds). */
+  readonly since?: number | undefined;
+  /** Only jobs started before this time (epoch milliseconds). */
+  readonly until?: number | undefined;
   readonly limit?: number | undefined;
   /** What the refusal of a tool's or skill's address says to do instead. */
   readonly hint?: PartHint | undefined;
@@ -60,6 +65,55 @@ export interface FollowJob {
   /** How often the job's events are read when nothing said to read them sooner (100 ms). */
   readonly pollMs?: number | undefined;
   readonly signal?: AbortSignal | undefined;
+}
+
+/**
+ * The newest `limit` jobs of `query` that the caller may see. Out-of-scope jobs are left out
+ * after the query, so a scoped caller's query asks for more until `limit` are in scope (or the
+ * store has no more): every filter, the period too, is the store's, and the limit counts only
+ * what is shown.
+ */
+export async function searchInScope(
+  core: ServiceCore,
+  caller: Caller,
+  query: SearchFilter,
+  limit: number,
+): Promise<JobView[]> {
+  if (!scoped(caller)) return core.deps.jobs.search({ ...query, limit });
+  for (let asked = limit * 4; ; asked *= 4) {
+    const found = await core.deps.jobs.search({ ...query, limit: asked });
+    const seen = found.filter((job) => jobInScope(caller, job));
+    if (seen.length >= limit || found.length < asked) return seen.slice(0, limit);
+  }
+}
+
+/** The search's period, checked: whole epoch milliseconds, `since` before `until`. */
+function searchPeriod(filter: JobSearch): { since?: number; until?: number } {
+  const issues: { path: string; message: string }[] = [];
+  for (const key of ["since", "until"] as const) {
+    const at = filter[key];
+    if (at !== undefined && (!Number.isSafeInteger(at) || at < 0)) {
+      issues.push({
+        path: key,
+        message: `must be a time in epoch milliseconds (a whole number of 0 or more), not ${at}`,
+      });
+    }
+  }
+  const { since, until } = filter;
+  if (issues.length === 0 && since !== undefined && until !== undefined && since >= until) {
+    issues.push({
+      path: "since",
+      message: `since (${new Date(since).toISOString()}) must be before until (${new Date(until).toISOString()})`,
+    });
+  }
+  if (issues.length > 0) {
+    throw new Oz0Error(
+      "INVALID_INPUT",
+      `the jobs search's period is not valid: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join("; ")}`,
+      { data: { issues } },
+    );
+  }
+  return { ...(since === undefined ? {} : { since }), ...(until === undefined ? {} : { until }) };
 }
 
 /** How long `run` gives a live worker to take a job it started before running the job itself. */
@@ -91,6 +145,7 @@ export class JobsService {
   /** The tenant's jobs, newest first, leaving out those of agents outside the caller's scope. */
   async search(caller: Caller, filter: JobSearch = {}): Promise<JobView[]> {
     const tenant = this.#core.check(caller, "jobs.search");
+    const period = searchPeriod(filter);
     const agent =
       filter.agent === undefined
         ? undefined
@@ -108,14 +163,9 @@ export class JobsService {
       ...(filter.status === undefined ? {} : { status: filter.status }),
       ...(filter.tag === undefined ? {} : { tag: filter.tag }),
       ...(filter.parent === undefined ? {} : { parent: filter.parent }),
+      ...period,
     };
-    if (!scoped(caller)) return this.#core.deps.jobs.search({ ...query, limit });
-    // Out-of-scope jobs are left out after the query: ask for more until `limit` are in scope.
-    for (let asked = limit * 4; ; asked *= 4) {
-      const found = await this.#core.deps.jobs.search({ ...query, limit: asked });
-      const seen = found.filter((job) => jobInScope(caller, job));
-      if (seen.length >= limit || found.length < asked) return seen.slice(0, limit);
-    }
+    return searchInScope(this.#core, caller, query, limit);
   }
 
   async events(caller: Caller, id: string, afterSeq?: number): Promise<JobEvent[]> {

@@ -79,6 +79,41 @@ const getAgent = createRoute({
   responses: { 200: json(Agent, "The agent."), ...errors },
 });
 
+const Flow = z
+  .object({
+    address: z.string(),
+    plugin: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    source: z
+      .enum(["yaml", "code"])
+      .openapi({ description: "YAML steps in plugin.yaml, or code (host.addFlow)." }),
+    tags: z.array(z.string()),
+    inventory: z.object({ purpose: z.string(), owner: z.string().nullable() }).optional(),
+    inputSchema: Schema.nullable().openapi({ description: "Its input schema; null when it takes text." }),
+    outputSchema: Schema.nullable().openapi({
+      description: "Its output schema; null when it declares none.",
+    }),
+  })
+  .openapi("Flow", { description: "A flow as its console page shows it." });
+
+const getFlow = createRoute({
+  operationId: "getFlow",
+  method: "get",
+  path: "/v1/t/{tenant}/flows/{plugin}/{name}",
+  summary: "A flow: where its steps are written and the schemas of its input and answer",
+  tags: ["catalog"],
+  security,
+  middleware: [permit("catalog.flow")] as const,
+  request: {
+    params: TenantParams.extend({
+      plugin: z.string().min(1).max(128).openapi(segment("plugin", "ledger")),
+      name: z.string().min(1).max(128).openapi(segment("name", "monthly-close")),
+    }),
+  },
+  responses: { 200: json(Flow, "The flow."), ...errors },
+});
+
 export function registerCatalogRoutes(app: OpenAPIHono<ServerEnv>, runtime: Runtime): void {
   const { catalog } = runtime.services;
   app.openapi(listParts, async (c) => {
@@ -95,5 +130,10 @@ export function registerCatalogRoutes(app: OpenAPIHono<ServerEnv>, runtime: Runt
     const { plugin, name } = c.req.valid("param");
     const agent = await catalog.agent(c.get("caller"), `${plugin}/${name}`);
     return c.json(agent as unknown as z.infer<typeof Agent>, 200);
+  });
+  app.openapi(getFlow, async (c) => {
+    const { plugin, name } = c.req.valid("param");
+    const flow = await catalog.flow(c.get("caller"), `${plugin}/${name}`);
+    return c.json(flow as unknown as z.infer<typeof Flow>, 200);
   });
 }

@@ -43,6 +43,42 @@ const PolicyBody = z
   .strict()
   .openapi("PolicyBody");
 const PatternQuery = z.object({ pattern: z.string().min(1).max(400) });
+const Action = z.enum(["allow", "ask", "deny"]);
+const CallsQuery = PatternQuery.extend({
+  action: Action.optional().openapi({ description: "The action of the rule to preview; default ask." }),
+});
+const Decided = z
+  .object({ action: Action, rule: z.string().openapi({ description: "The deciding rule's pattern." }) })
+  .nullable();
+const PatternCalls = z
+  .object({
+    pattern: z.string().openapi({ description: "The pattern as a rule would store it." }),
+    action: Action,
+    looked: z.object({
+      jobs: z.number().int().openapi({ description: "How many of the caller's newest jobs were read." }),
+      calls: z.number().int().openapi({ description: "How many of their newest calls were read." }),
+    }),
+    calls: z.array(
+      z.object({
+        job: z.string(),
+        callId: z.string().openapi({ description: "The call's ID in its job's history." }),
+        agent: z.string(),
+        function: z.string().openapi({ description: "The called function's address." }),
+        args: z.string().openapi({ description: "Its arguments as JSON, cut short." }),
+        at: z.number().int(),
+        held: z.boolean().openapi({ description: "Held for a person's approval: asked for, not run yet." }),
+        now: Decided.openapi({
+          description: "The rule that decides such a call now; null: the agent's grant.",
+        }),
+        withRule: Decided.openapi({
+          description: "The rule that would decide it with the pattern's rule set.",
+        }),
+      }),
+    ),
+  })
+  .openapi("PatternCalls", {
+    description: "The recorded calls a pattern covers, newest first, with what a rule on it would decide.",
+  });
 const Kind = z.enum(["agent", "tool"]);
 const SwitchBody = z
   .object({ kind: Kind, address: z.string().min(1).max(400) })
@@ -132,6 +168,19 @@ const routes = {
     middleware: [permit("policy.set")] as const,
     request: { params: TenantParams, ...body(PolicyBody) },
     responses: { 200: json(PolicyChange, "The rule set."), ...errors },
+  }),
+  policyCalls: createRoute({
+    operationId: "policyCalls",
+    method: "get",
+    path: "/v1/t/{tenant}/policy/calls",
+    summary: "Which recorded calls a pattern covers, and what a rule on it would decide",
+    description:
+      "Looks through the tool calls of the caller's newest jobs (200 jobs, their newest 2,000 calls) and answers the newest 50 the pattern covers, each with the rule that decides it now and the one that would with `action` set on the pattern. The pattern is checked as setting it is; nothing is stored.",
+    tags: ["policy"],
+    security,
+    middleware: [permit("policy.calls")] as const,
+    request: { params: TenantParams, query: CallsQuery },
+    responses: { 200: json(PatternCalls, "The calls the pattern covers."), ...errors },
   }),
   removePolicy: createRoute({
     operationId: "removePolicy",
@@ -235,6 +284,11 @@ export function registerGovernanceRoutes(app: OpenAPIHono<ServerEnv>, runtime: R
   app.openapi(routes.setPolicy, async (c) => {
     const { action, pattern } = c.req.valid("json");
     return c.json(shaped(await policy.set(c.get("caller"), action, pattern)), 200);
+  });
+  app.openapi(routes.policyCalls, async (c) => {
+    const { pattern, action } = c.req.valid("query");
+    const preview = await policy.calls(c.get("caller"), action ?? "ask", pattern);
+    return c.json({ ...preview, calls: [...preview.calls] }, 200);
   });
   app.openapi(routes.removePolicy, async (c) =>
     c.json(shaped(await policy.remove(c.get("caller"), c.req.valid("query").pattern)), 200),

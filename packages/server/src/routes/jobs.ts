@@ -26,7 +26,7 @@ const startJob = createRoute({
   path: "/v1/t/{tenant}/jobs",
   summary: "Start a job of an agent or flow",
   description:
-    "The agent is named by address and checked against its owner; its input is checked against the agent's input_schema before the job exists. The job is queued for a worker.",
+    "The agent or flow is named by address and checked against its owner; its input is checked against its input schema before the job exists (422 INVALID_INPUT, each problem at its place in data.issues). The job is queued for a worker.",
   tags: ["jobs"],
   security,
   middleware: [permit("jobs.start")] as const,

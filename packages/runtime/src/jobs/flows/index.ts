@@ -2,4 +2,4 @@
 // run as jobs with the history, policy and trace of an agent's job.
 export { type CodeFlow, type FlowContext, type FlowPlan, type FlowSteps, flowPlan } from "./plan.js";
 export { type FlowScope, resolveReferences } from "./references.js";
-export { runFlow } from "./run.js";
+export { flowInputProblem, runFlow } from "./run.js";

@@ -12,6 +12,7 @@ import { event, failureOf, type JobEvent, type JobFailure, SetupFailure } from "
 import { hookInterceptor } from "../../hooks/index.js";
 import type { JobRow } from "../../store/index.js";
 import {
+  type ArgumentIssue,
   argumentIssues,
   type CallError,
   type CallInterceptor,
@@ -89,26 +90,33 @@ export async function runFlow(run: JobRun): Promise<void> {
 /** The flow's input, checked: the value its input schema describes (JSON text is read), or text. */
 function flowInput(run: JobRun, plan: FlowPlan): unknown {
   const given = run.history.started.input;
+  const problem = flowInputProblem(plan, run.address, given);
+  if (problem !== undefined) throw new SetupFailure("invalid_input", problem.message, "INVALID_INPUT");
+  return plan.inputSchema !== undefined && typeof given === "string" ? parseJsonText(given) : given;
+}
+
+/**
+ * What is wrong with `input` for the flow, with each problem's place; undefined when it fits.
+ * The job's first run and StartJob (before the job exists) check it the same way.
+ */
+export function flowInputProblem(
+  plan: FlowPlan,
+  address: string,
+  input: unknown,
+): { readonly message: string; readonly issues: readonly ArgumentIssue[] } | undefined {
   if (plan.inputSchema !== undefined) {
-    const input = typeof given === "string" ? parseJsonText(given) : given;
-    const issues = argumentIssues(plan.inputSchema, input);
-    if (issues.length > 0) {
-      throw new SetupFailure(
-        "invalid_input",
-        `the input does not match ${run.address}'s ${plan.inputFrom}: ${formatIssues(issues)}`,
-        "INVALID_INPUT",
-      );
-    }
-    return input;
+    const issues = argumentIssues(plan.inputSchema, typeof input === "string" ? parseJsonText(input) : input);
+    if (issues.length === 0) return undefined;
+    return {
+      message: `the input does not match ${address}'s ${plan.inputFrom}: ${formatIssues(issues)}`,
+      issues,
+    };
   }
-  if (typeof given !== "string") {
-    throw new SetupFailure(
-      "invalid_input",
-      `${run.address} takes text (it has no input schema), and the input is ${Array.isArray(given) ? "a list" : typeof given}`,
-      "INVALID_INPUT",
-    );
-  }
-  return given;
+  if (typeof input === "string") return undefined;
+  return {
+    message: `${address} takes text (it has no input schema), and the input is ${Array.isArray(input) ? "a list" : typeof input}`,
+    issues: [{ path: "", message: "must be text" }],
+  };
 }
 
 /** A step that failed ends the flow with step_failed; anything else by its code. */
