@@ -3,7 +3,7 @@
 // in the repository, so the link exists from `npm ci` on, before anything is built. It checks
 // the Node.js version before loading anything else, since the rest of oz0 uses built-ins
 // (node:sqlite) that older versions do not have, and says what to do when oz0 is not built.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import module from "node:module";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -40,5 +40,12 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   } catch {
     // No cache: oz0 starts as it would without one.
   }
-  await import(main.href);
+  // The build bundles the CLI's modules into one file (scripts/bundle-cli.mjs), which Node loads
+  // far sooner than the fifty it is made of. A compile of the CLI alone (tsc -b) after it leaves
+  // the bundle older than the compiler's record of its build, and the modules themselves run.
+  const bundle = new URL("../dist/oz0.js", import.meta.url);
+  const bundled = statSync(bundle, { throwIfNoEntry: false });
+  const compiled = statSync(new URL("../tsconfig.tsbuildinfo", import.meta.url), { throwIfNoEntry: false });
+  const fresh = bundled !== undefined && (compiled === undefined || compiled.mtimeMs <= bundled.mtimeMs);
+  await import((fresh ? bundle : main).href);
 }

@@ -3,7 +3,7 @@
 // npm links it, and npm then links nothing.
 import { execFileSync, spawnSync } from "node:child_process";
 import { copyFile, mkdir, readdir, readFile, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempHome } from "./run-cli.js";
@@ -56,14 +56,58 @@ describe("the oz0 bin", () => {
     expect(loaded.modules).toEqual([join(PACKAGE, await binPath())]);
   });
 
-  it("prints its help loading only the command line and commander", async () => {
-    const loaded = modulesLoaded(await binPath(), ["--help"]);
+  it("prints its help loading only the command line, bundled with commander in one file and its chunks", async () => {
+    const bin = await binPath();
+    const loaded = modulesLoaded(bin, ["--help"]);
     expect(loaded.stdout).toMatch(/^Usage: oz0/);
-    const outside = loaded.modules.filter(
-      (file) => !file.startsWith(PACKAGE) && !file.includes("/node_modules/commander/"),
-    );
-    expect(outside).toEqual([]);
+    const files = loaded.modules.map((file) => relative(PACKAGE, file));
+    expect(files.slice(0, 2)).toEqual([bin.replace(/^\.\//, ""), "dist/oz0.js"]);
+    expect(files.slice(2).filter((file) => !file.startsWith("dist/chunks/"))).toEqual([]);
   });
+  it("runs a job loading none of the runtime's subsystems the job does not use", async () => {
+    const bin = await binPath();
+    const triage = fileURLToPath(new URL("../../../examples/support-triage", import.meta.url));
+    for (const args of [
+      ["plugin", "install", triage],
+      ["policy", "allow", "support-triage/tickets.*"],
+    ]) {
+      expect(spawnSync(process.execPath, [join(PACKAGE, bin), ...args, "--home", home]).status).toBe(0);
+    }
+    for (const args of [
+      ["plugin", "list", "--home", home],
+      ["run", "support-triage/triage", "Ticket 7: charged twice", "--home", home, "--json"],
+    ]) {
+      const loaded = modulesLoaded(bin, args);
+      const packages = new Set(loaded.modules.map(packageOf).filter((name) => name !== undefined));
+      // Each loads when it is first used: a connection to an MCP server, oz0 mcp serve or oz0
+      // serve, an OTLP endpoint, a job of those runtimes, a model of that provider, an archive
+      // packed or unpacked, a password hashed or checked.
+      for (const unused of [
+        "@modelcontextprotocol/sdk",
+        "zod-to-json-schema",
+        "hono",
+        "@hono/node-server",
+        "cross-spawn",
+        "@opentelemetry/sdk-trace",
+        "@opentelemetry/exporter-trace-otlp-http",
+        "@opentelemetry/exporter-trace-otlp-proto",
+        "@a2a-js/sdk",
+        "@agentclientprotocol/sdk",
+        "@openai/agents-core",
+        "ai",
+        "@ai-sdk/anthropic",
+        "@ai-sdk/openai",
+        "@ai-sdk/openai-compatible",
+        "tar-stream",
+        "@node-rs/argon2",
+      ]) {
+        expect(packages, `${args.slice(0, 2).join(" ")} loads ${unused}`).not.toContain(unused);
+      }
+      // semver by function, not its index (which loads all of it).
+      expect(loaded.modules.filter((file) => file.endsWith("/node_modules/semver/index.js"))).toEqual([]);
+    }
+  });
+
   it("keeps compiled code in the user's own cache folder, and none when told not to", async () => {
     const bin = join(PACKAGE, await binPath());
     const cache = join(home, "xdg-cache");
@@ -79,6 +123,11 @@ describe("the oz0 bin", () => {
     expect((await readdir(join(cache, "oz0", "node-compile-cache", version!))).length).toBeGreaterThan(0);
   });
 });
+
+/** The npm package a module file belongs to (`@scope/name` or `name`), if it is one of node_modules'. */
+function packageOf(file: string): string | undefined {
+  return /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file)?.[1];
+}
 
 /** Runs the built bin with `args`, and gives what it printed and every module file it loaded. */
 function modulesLoaded(bin: string, args: string[]): { stdout: string; modules: string[] } {

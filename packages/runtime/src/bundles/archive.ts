@@ -2,9 +2,9 @@
 // fixed modes, owners and times, so the same bundle always packs to the same bytes. Unpacking
 // trusts nothing in the archive: paths, sizes and the count are checked as they come, only
 // plain files (and folders, which are skipped) are accepted, and the digest is computed afresh.
+// tar-stream loads with the first archive packed or unpacked, not with the runtime.
 import { Readable } from "node:stream";
 import { gunzipSync, gzipSync } from "node:zlib";
-import tar from "tar-stream";
 import {
   BUNDLE_LIMITS,
   type BundleFile,
@@ -25,6 +25,7 @@ const EPOCH = new Date(0);
  * @example await writeFile("std.tgz", await packBundle(await bundleFolder("plugins/std")));
  */
 export async function packBundle(bundle: PluginBundle): Promise<Buffer> {
+  const { default: tar } = await import("tar-stream");
   const pack = tar.pack();
   const chunks: Buffer[] = [];
   const done = new Promise<void>((resolve, reject) => {
@@ -87,6 +88,7 @@ export async function unpackBundle(archive: Uint8Array, options: UnpackOptions =
   }
   const files: BundleFile[] = [];
   let total = 0;
+  const { default: tar } = await import("tar-stream");
   const extract = tar.extract();
   Readable.from([tarBytes]).pipe(extract);
   try {

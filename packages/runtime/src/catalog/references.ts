@@ -12,7 +12,8 @@ import {
   resolveReference,
 } from "@oz0/sdk";
 import { isToolRef, parseToolRef, toolRefProblem } from "@oz0/sdk/internal";
-import { satisfies } from "semver";
+// semver by function: its index loads all of its 47 modules.
+import satisfies from "semver/functions/satisfies.js";
 import { missingFunctionProblem } from "../lint/index.js";
 import type { StoredPart } from "./parts.js";
 import type { StoredPlugin, TenantView } from "./view.js";

@@ -1,7 +1,7 @@
 // The credentials themselves: API keys (made, read back and checked) and password hashes. Key
 // secrets and passwords pass through here and go nowhere else: the store keeps hashes only.
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { type Algorithm, hash, verify } from "@node-rs/argon2";
+import type { Algorithm } from "@node-rs/argon2";
 import { Oz0Error } from "@oz0/sdk";
 
 /** Every key starts so: a secret scanner (and a person) can tell an oz0 key from other text. */
@@ -57,6 +57,11 @@ export const NO_KEY_HASH = hashSecret("no key has this secret");
 /** `Algorithm.Argon2id`: the package's enum is a const enum, which isolated modules cannot read. */
 const ARGON2ID = 2 as Algorithm.Argon2id;
 
+/** The native argon2 library, loaded by the first password hashed or checked, not by every command. */
+function argon2(): Promise<typeof import("@node-rs/argon2")> {
+  return import("@node-rs/argon2");
+}
+
 /** Passwords shorter than this are refused: argon2 slows a search, it cannot make "1234" safe. */
 export const MIN_PASSWORD_LENGTH = 12;
 /** Longer than any password manager writes; keeps a megabyte "password" from costing a hash. */
@@ -84,12 +89,14 @@ export function checkPassword(password: string): void {
  * argon2id with the library's defaults (19 MiB, 2 passes, 1 lane: OWASP's recommended minimum),
  * and a random salt per hash; the PHC string keeps both, so they can rise later.
  */
-export function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string): Promise<string> {
+  const { hash } = await argon2();
   return hash(password, { algorithm: ARGON2ID });
 }
 
 /** Whether `password` is the one `stored` was made from; false for anything malformed. */
 export async function passwordMatches(stored: string, password: string): Promise<boolean> {
+  const { verify } = await argon2();
   try {
     return await verify(stored, password);
   } catch {

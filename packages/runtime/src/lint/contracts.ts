@@ -4,7 +4,11 @@
 // the caller must bring a person), asks more of every caller and needs a new major version.
 // A kind dropped or a flag turned off asks less. Lint compares the versions here; the catalog
 // refuses an update that breaks a contract (catalog/contract.ts).
-import { inc, major, parse, prerelease } from "semver";
+// semver by function: its index loads all of its 47 modules.
+import inc from "semver/functions/inc.js";
+import major from "semver/functions/major.js";
+import parse from "semver/functions/parse.js";
+import prerelease from "semver/functions/prerelease.js";
 
 /** The failure flags that ask more of a caller when they turn on. */
 export const FAILURE_FLAGS = ["retryable", "partial", "person"] as const;

@@ -2,8 +2,8 @@
 // model as plain conversation text: a server's images, audio and tool-use blocks have no place
 // in a reply oz0 sends back as one text block, so they are refused rather than dropped.
 import type { CreateMessageRequest } from "@modelcontextprotocol/sdk/types.js";
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { McpSamplingRequest } from "../tools/index.js";
+import { startedSdk } from "./client-sdk.js";
 
 /** `params` as oz0's model takes them; throws InvalidParams for what it cannot take. */
 export function samplingRequestOf(params: CreateMessageRequest["params"]): McpSamplingRequest {
@@ -31,6 +31,7 @@ export function samplingRequestOf(params: CreateMessageRequest["params"]): McpSa
   };
 }
 
-function invalid(why: string): McpError {
+function invalid(why: string): Error {
+  const { ErrorCode, McpError } = startedSdk().types;
   return new McpError(ErrorCode.InvalidParams, `oz0 refuses sampling/createMessage: ${why}`);
 }

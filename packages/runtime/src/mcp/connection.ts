@@ -5,27 +5,17 @@
 // with a clear error; the next call finds it running again.
 
 import { pathToFileURL } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import {
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  ErrorCode,
-  type JSONRPCMessage,
-  ListRootsRequestSchema,
-  LoggingMessageNotificationSchema,
-  McpError,
-  ToolListChangedNotificationSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { JsonSchemaObject } from "@oz0/sdk";
 import { isOz0Error, nameProblem, Oz0Error } from "@oz0/sdk";
 import { argumentIssues } from "../schemas/index.js";
 import type { McpCallHost, McpProgress } from "../tools/index.js";
 import { samplingRequestOf } from "./client-capabilities.js";
+import { type ClientSdk, clientSdk, startedSdk } from "./client-sdk.js";
 import type { McpEndpoint } from "./endpoint.js";
-import { type OAuthOptions, oauthFetch, StoredOAuthProvider } from "./oauth.js";
+import type { OAuthOptions } from "./oauth.js";
 import type { McpCallResult } from "./results.js";
 
 /** How oz0 treats every MCP server, unless a manager is given other values. */
@@ -157,7 +147,12 @@ export class McpConnection {
   }
 
   status(): McpConnectionStatus {
-    const pid = this.#transport instanceof StdioClientTransport ? this.#transport.pid : null;
+    const transport = this.#transport;
+    // A transport is there only once a start loaded the SDK.
+    const pid =
+      transport !== undefined && transport instanceof startedSdk().StdioClientTransport
+        ? transport.pid
+        : null;
     return {
       tool: this.endpoint.address,
       tenant: this.endpoint.tenant,
@@ -277,11 +272,12 @@ export class McpConnection {
     this.#state = "connecting";
     this.#starts += 1;
     this.#stderr = "";
-    const client = new Client(MCP_CLIENT_INFO, {
+    const sdk = await clientSdk();
+    const client = new sdk.Client(MCP_CLIENT_INFO, {
       capabilities: { roots: { listChanged: true }, sampling: {}, elicitation: { form: {} } },
     });
     this.serveRequests(client);
-    const transport = this.transport();
+    const transport = this.transport(sdk);
     try {
       await client.connect(transport, { timeout: this.#options.timings.connectTimeoutMs });
       this.observe(transport);
@@ -315,18 +311,20 @@ export class McpConnection {
     return client;
   }
 
-  private transport(): Transport {
+  private transport(sdk: ClientSdk): Transport {
     const spec = this.endpoint.transport;
     if (spec.kind === "http") {
       const url = new URL(spec.url);
       const oauth = this.#options.oauth?.(this.endpoint);
-      return new StreamableHTTPClientTransport(url, {
+      return new sdk.StreamableHTTPClientTransport(url, {
         requestInit: { headers: { ...spec.headers } },
         // A server that answers 401 gets OAuth (discovery, registration, PKCE, refresh).
-        ...(oauth === undefined ? {} : { fetch: oauthFetch(new StoredOAuthProvider(oauth), url) }),
+        ...(oauth === undefined
+          ? {}
+          : { fetch: sdk.oauth.oauthFetch(new sdk.oauth.StoredOAuthProvider(oauth), url) }),
       });
     }
-    const transport = new StdioClientTransport({
+    const transport = new sdk.StdioClientTransport({
       command: spec.command,
       args: [...spec.args],
       env: { ...spec.env },
@@ -345,6 +343,13 @@ export class McpConnection {
    * one per tenant and tool, so they are all the same tenant's).
    */
   private serveRequests(client: Client): void {
+    const {
+      CreateMessageRequestSchema,
+      ElicitRequestSchema,
+      ListRootsRequestSchema,
+      LoggingMessageNotificationSchema,
+      ToolListChangedNotificationSchema,
+    } = startedSdk().types;
     client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: this.roots() }));
     // Handled here rather than by the SDK's debounced listChanged option, so a use right after
     // the call that changed the list (a job's next step) waits for the new list instead of
@@ -498,7 +503,7 @@ export class McpConnection {
     const transport = this.#transport;
     this.#client = undefined;
     this.#transport = undefined;
-    if (transport instanceof StreamableHTTPClientTransport) {
+    if (transport !== undefined && transport instanceof startedSdk().StreamableHTTPClientTransport) {
       await transport.terminateSession().catch(() => undefined);
     }
     await client?.close().catch(() => undefined);
@@ -538,6 +543,7 @@ export class McpConnection {
   }
 
   private callError(name: string, error: unknown): Oz0Error {
+    const { ErrorCode, McpError } = startedSdk().types;
     if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
       const seconds = Math.round(this.#options.timings.callTimeoutMs / 1000);
       return this.serverError(`did not answer the call to ${name} within ${seconds} s`);
@@ -610,7 +616,8 @@ function authRequired(error: unknown): Oz0Error | undefined {
 }
 
 /** The JSON-RPC error a server gets for a request oz0 does not serve, saying why. */
-function refused(method: string, why: string | undefined): McpError {
+function refused(method: string, why: string | undefined): Error {
+  const { ErrorCode, McpError } = startedSdk().types;
   return new McpError(
     ErrorCode.InvalidRequest,
     `oz0 refuses ${method}: ${why ?? "this call was not made by a job, so no model or person stands behind it"}`,

@@ -13,7 +13,8 @@ export interface ArgumentIssue {
 // ajv-formats is CommonJS; its default export is the plugin itself at run time.
 const addFormats = formatsPlugin as unknown as (ajv: Ajv2020) => Ajv2020;
 
-const ajv = addFormats(new Ajv2020({ allErrors: true, strict: false, validateFormats: true }));
+/** The one ajv instance, made by the first schema compiled: a command that checks none does not build it. */
+let ajv: Ajv2020 | undefined;
 
 /**
  * Compiled validators by schema object, and by schema text for a schema built anew (a tool is
@@ -29,6 +30,7 @@ function validatorOf(schema: object): ValidateFunction {
   const text = JSON.stringify(schema);
   validate = compiledByText.get(text);
   if (validate === undefined) {
+    ajv ??= addFormats(new Ajv2020({ allErrors: true, strict: false, validateFormats: true }));
     validate = ajv.compile(schema);
     if (compiledByText.size >= MAX_CACHED_TEXTS) compiledByText.clear();
     compiledByText.set(text, validate);

@@ -12,7 +12,8 @@ import {
   type McpToolReport,
   mcpToolAt,
   mcpToolReports,
-  OzMcpServer,
+  type OzMcpServer,
+  openMcpServer,
 } from "../mcp/index.js";
 import { type ServiceCore, scoped } from "./core.js";
 
@@ -111,7 +112,7 @@ export class McpService {
       );
     }
     const { store, catalog, home, tools, jobs, mcp } = this.#core.deps;
-    return OzMcpServer.open(
+    return openMcpServer(
       { store, catalog, home, tools, jobs: jobs.jobs, mcp },
       { tenant, agent: options.agent, actor: options.recordCaller === true ? caller.actor : undefined },
     );

@@ -11,7 +11,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { JobEvent } from "../../src/jobs/index.js";
-import { JOB_META_KEY, OzMcpServer } from "../../src/mcp/index.js";
+import { JOB_META_KEY, openMcpServer } from "../../src/mcp/index.js";
 import type { Runtime } from "../../src/runtime.js";
 import { everythingStdio, fixtureStdio, openRuntime, tempDir, writePlugin } from "./helpers.js";
 
@@ -252,7 +252,7 @@ describe("oz0 as an MCP client: what servers may ask of a job", () => {
 
 describe("oz0 mcp serve passing on what the server behind a served function sends", () => {
   async function connect(elicitation: boolean) {
-    const served = await OzMcpServer.open(
+    const served = await openMcpServer(
       {
         store: runtime.store,
         catalog: runtime.catalog,

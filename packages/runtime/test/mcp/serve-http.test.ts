@@ -2,7 +2,7 @@
 // checked: the Origin of a web page's request, and an SSE stream resumed with Last-Event-ID.
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type HttpServing, OzMcpServer, serveHttp } from "../../src/mcp/index.js";
+import { type HttpServing, type OzMcpServer, openMcpServer, serveHttp } from "../../src/mcp/index.js";
 import { Runtime } from "../../src/runtime.js";
 import { eventually, tempDir } from "./helpers.js";
 
@@ -20,7 +20,7 @@ beforeEach(async () => {
   cleanup = temp.cleanup;
   runtime = await Runtime.open({ home: temp.dir, memory: true, defaultPlugins: [] });
   await runtime.catalog.install(TENANT, HELPDESK);
-  served = await OzMcpServer.open(
+  served = await openMcpServer(
     {
       store: runtime.store,
       catalog: runtime.catalog,

@@ -12,7 +12,7 @@ import {
   ResourceListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { JOB_META_KEY, OzMcpServer } from "../../src/mcp/index.js";
+import { JOB_META_KEY, openMcpServer } from "../../src/mcp/index.js";
 import { Runtime } from "../../src/runtime.js";
 import { eventually, everythingStdio, tempDir, writePlugin } from "./helpers.js";
 
@@ -42,7 +42,7 @@ afterEach(async () => {
 });
 
 async function connect(options: { agent?: string; watchMs?: number } = {}) {
-  const served = await OzMcpServer.open(
+  const served = await openMcpServer(
     {
       store: runtime.store,
       catalog: runtime.catalog,
@@ -610,7 +610,7 @@ describe("oz0 mcp serve --agent", () => {
 
   it("checks the agent's address against its owner before serving", async () => {
     await expect(
-      OzMcpServer.open(
+      openMcpServer(
         {
           store: runtime.store,
           catalog: runtime.catalog,

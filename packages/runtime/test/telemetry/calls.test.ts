@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { afterEach, describe, expect, test } from "vitest";
-import { JOB_META_KEY, OzMcpServer } from "../../src/mcp/index.js";
+import { JOB_META_KEY, openMcpServer } from "../../src/mcp/index.js";
 import { Runtime } from "../../src/runtime.js";
 import { attr, type Collector, collector, KIND } from "./collector.js";
 
@@ -54,7 +54,7 @@ describe("calls outside a job's run", () => {
 
   test("a call of an oz0 mcp serve client is a tools/call server span under the client's traceparent, with the call's execute_tool span in it", async () => {
     await openTraced();
-    const served = await OzMcpServer.open(
+    const served = await openMcpServer(
       {
         store: runtime.store,
         catalog: runtime.catalog,

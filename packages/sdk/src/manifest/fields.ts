@@ -1,7 +1,9 @@
 // Schema pieces shared by every manifest: names checked by the rules of ../names, paths inside
 // a plugin, loose addresses, versions, and strict objects whose unknown keys are reported by
 // name with the nearest known key.
-import { parse as parseSemver, validRange } from "semver";
+// semver by function: its index loads all of its 47 modules.
+import parseSemver from "semver/functions/parse.js";
+import validRange from "semver/ranges/valid.js";
 import * as z from "zod";
 import { MAX_LABELS, type NameKind, nameProblem } from "../names/index.js";
 import { didYouMean } from "../text/index.js";

@@ -26,6 +26,9 @@ export const CATALOG_CALLER = { plugin: "oz", name: "mcp" } as const;
 /** The task queue of MCP call jobs: no node takes work from it. */
 export const MCP_CALL_QUEUE = "mcp";
 
+/** The `_meta` key of a call's result that names the job recording it. */
+export const JOB_META_KEY = "oz0/job";
+
 /** Where a call's job is kept while the call runs. */
 export interface CallJob {
   readonly id: string;

@@ -10,9 +10,9 @@
 // does not wait, and then run, for nobody.
 import { randomUUID } from "node:crypto";
 import { once } from "node:events";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { Oz0Error } from "@oz0/sdk";
 import { SessionEventStore } from "./event-store.js";
 import type { OzMcpServer } from "./server.js";
@@ -56,6 +56,11 @@ export async function serveHttp(server: OzMcpServer, options: HttpServeOptions):
   const loopbackOnly = LOOPBACK_HOSTS.has(host);
   const grace = options.reconnectGraceMs ?? RECONNECT_GRACE_MS;
   const sessions = new Map<string, WithdrawingSession>();
+  // Loaded here, by the command that serves, rather than with the runtime.
+  const [{ createServer }, { StreamableHTTPServerTransport }] = await Promise.all([
+    import("node:http"),
+    import("@modelcontextprotocol/sdk/server/streamableHttp.js"),
+  ]);
   const http = createServer((request, response) => {
     void handle(request, response).catch((error: unknown) => {
       if (!response.headersSent) reply(response, 500, `oz0 could not answer: ${String(error)}`);

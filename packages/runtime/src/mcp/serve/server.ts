@@ -32,7 +32,7 @@ import { withMcpHost } from "../../tools/index.js";
 import { MCP_CLIENT_INFO } from "../connection.js";
 import type { McpManager } from "../manager.js";
 import { holdForApproval } from "./approval.js";
-import { CATALOG_CALLER, type CallJobScope, startCallJob } from "./call-jobs.js";
+import { CATALOG_CALLER, type CallJobScope, JOB_META_KEY, startCallJob } from "./call-jobs.js";
 import { errorResult, toolResult } from "./content.js";
 import {
   type ContextScope,
@@ -70,9 +70,6 @@ export interface McpServeOptions {
    */
   readonly actor?: string | undefined;
 }
-
-/** The `_meta` key of a call's result that names the job recording it. */
-export const JOB_META_KEY = "oz0/job";
 
 const DEFAULT_WATCH_MS = 1_000;
 

@@ -3,7 +3,10 @@
 // `skill`, and interfaces that stay on the operator's endpoint.
 import type { AgentCard } from "@a2a-js/sdk";
 import { Oz0Error } from "@oz0/sdk";
-import semver from "semver";
+// semver by function: its index loads all of its 47 modules.
+import satisfies from "semver/functions/satisfies.js";
+import valid from "semver/functions/valid.js";
+import validRange from "semver/ranges/valid.js";
 import type { A2aOptions } from "./options.js";
 
 /** The card's URL: the card's path under the endpoint's own path. */
@@ -117,8 +120,8 @@ async function signatureProblem(
 
 function versionMatches(version: string, wanted: string): boolean {
   if (version === wanted) return true;
-  const range = semver.validRange(wanted);
-  return range !== null && semver.valid(version) !== null && semver.satisfies(version, range);
+  const range = validRange(wanted);
+  return range !== null && valid(version) !== null && satisfies(version, range);
 }
 
 function sameEndpoint(url: string, endpoint: URL): boolean {
