@@ -163,6 +163,7 @@ export {
   type HookSpec,
   type Host,
   type JsonSchemaObject,
+  type LifecycleContext,
   type ListDirOptions,
   type MemoryContext,
   type MemoryDatabase,

@@ -61,6 +61,7 @@ export type {
   HarnessSpec,
   HookContext,
   HookSpec,
+  LifecycleContext,
   LifecycleSpec,
   ListDirOptions,
   MemoryContext,

@@ -524,16 +524,25 @@ export interface SystemPromptSpec extends SpecBase {
 
 // ── Lifecycle: handlers around runs and tool calls ──────────────────────────────────────
 
+/** What a lifecycle spec's `run` gets beside the payload: the plugin and its config in the tenant. */
+export interface LifecycleContext {
+  readonly pluginId: string;
+  /** The operator's config of the plugin in the job's tenant (secrets decrypted). */
+  readonly config: PluginConfig;
+}
+
 /**
  * A handler on one lifecycle hook. Lower `order` runs first (0 when left out; ties keep
- * registration order). To refuse, `run` throws PolicyViolation.
+ * registration order). To refuse, `run` throws PolicyViolation. The payload is the hook's, as
+ * every handler of the hook gets it; the context is the plugin's own, kept out of the payload
+ * so a modifying hook never merges it into what the next handler sees.
  */
 export interface LifecycleSpec<H extends HookName> extends SpecBase {
   readonly name: string;
   readonly order?: number;
   /** Core: runs even when the plugin is not enabled. */
   readonly required?: boolean;
-  run(payload: HookPayload<H>): ReturnType<HookHandler<H>>;
+  run(payload: HookPayload<H>, ctx: LifecycleContext): ReturnType<HookHandler<H>>;
 }
 
 /** Before a run: rewrite the input, or refuse the run. Runs on `pre_execution`. */
