@@ -144,6 +144,8 @@ export {
   type BeforeToolCallSpec,
   type Channel,
   type ChannelContext,
+  type ChannelNotification,
+  type ChannelNotificationAction,
   type ChannelReply,
   type ChannelRequest,
   type ChannelSpec,

@@ -24,6 +24,12 @@ export interface SlackConfig extends Routing {
   readonly botToken?: string;
   /** Slack's Web API base; another only for a Slack-compatible server. */
   readonly apiUrl: string;
+  /**
+   * Set, notifications are on: a thread whose job waits for a person is told what the job would
+   * do, with approve and deny buttons; `channel`, when given, is told of every approval and
+   * question of the tenant too.
+   */
+  readonly notifications?: { readonly channel?: string };
 }
 
 export const SLACK_API = "https://slack.com/api";
@@ -48,7 +54,13 @@ export function slackConfig(config: PluginConfig): SlackConfig {
       ? section.apiUrl
       : SLACK_API
     ).replace(/\/+$/, ""),
+    ...notifications(section.notifications),
   };
+}
+
+function notifications(value: unknown): Pick<SlackConfig, "notifications"> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return {};
+  return { notifications: text(value as Record<string, unknown>, "channel") };
 }
 
 const members = {
@@ -95,6 +107,20 @@ export const SLACK_SCHEMA: JsonSchemaObject = {
         apiUrl: { type: "string", pattern: "^https?://", description: `Slack's Web API (${SLACK_API}).` },
         agent,
         members,
+        notifications: {
+          type: "object",
+          additionalProperties: false,
+          description:
+            "Set, notifications are on: a thread whose job waits for approval or an answer is told what it would do, with approve and deny buttons.",
+          properties: {
+            channel: {
+              type: "string",
+              pattern: "^[A-Z0-9]+$",
+              description:
+                "A Slack conversation ID (C…) told of every approval and question of the tenant too.",
+            },
+          },
+        },
       },
     },
   },

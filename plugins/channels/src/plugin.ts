@@ -29,6 +29,8 @@ export function createChannelsPlugin(): PluginObject {
       registerManagedChannelPlugin<PluginConfig>(host, {
         name: "slack",
         config: { schema: SLACK_SCHEMA, validate: slackIssues, redact: redactSecrets },
+        supportsNotifications: true,
+        notificationsEnabled: (config) => slackConfig(config).notifications !== undefined,
         configured: (config) => {
           const read = slackConfig(config);
           return read.signingSecret !== undefined && read.botToken !== undefined;

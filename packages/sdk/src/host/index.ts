@@ -48,6 +48,7 @@ export type {
   Channel,
   ChannelContext,
   ChannelNotification,
+  ChannelNotificationAction,
   ChannelReply,
   ChannelRequest,
   ChannelSpec,
