@@ -15,6 +15,11 @@ export interface WebhookConfig extends Routing {
   readonly secret?: string;
   /** Where answers are POSTed. */
   readonly url?: string;
+  /**
+   * Set, notifications are on: a thread's answer carries the notification of what its job waits
+   * for; `url`, when given, is POSTed every other approval and question of the tenant.
+   */
+  readonly notifications?: { readonly url?: string };
 }
 
 export interface SlackConfig extends Routing {
@@ -41,6 +46,9 @@ export function webhookConfig(config: PluginConfig): WebhookConfig {
     ...routing(section),
     ...text(section, "secret"),
     ...text(section, "url"),
+    ...(objectOf(section.notifications) === undefined
+      ? {}
+      : { notifications: text(objectOf(section.notifications)!, "url") }),
   };
 }
 
@@ -59,8 +67,14 @@ export function slackConfig(config: PluginConfig): SlackConfig {
 }
 
 function notifications(value: unknown): Pick<SlackConfig, "notifications"> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return {};
-  return { notifications: text(value as Record<string, unknown>, "channel") };
+  const section = objectOf(value);
+  return section === undefined ? {} : { notifications: text(section, "channel") };
+}
+
+function objectOf(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
 const members = {
@@ -90,6 +104,19 @@ export const WEBHOOK_SCHEMA: JsonSchemaObject = {
         url: { type: "string", pattern: "^https?://", description: "Where answers are POSTed." },
         agent,
         members,
+        notifications: {
+          type: "object",
+          additionalProperties: false,
+          description:
+            "Set, notifications are on: a thread's answer carries the notification of the approval or question its job waits for.",
+          properties: {
+            url: {
+              type: "string",
+              pattern: "^https?://",
+              description: "POSTed every other approval and question of the tenant, signed like answers.",
+            },
+          },
+        },
       },
     },
   },

@@ -20,6 +20,8 @@ export function createChannelsPlugin(): PluginObject {
       registerManagedChannelPlugin<PluginConfig>(host, {
         name: "webhook",
         config: { schema: WEBHOOK_SCHEMA, validate: webhookIssues, redact: redactSecrets },
+        supportsNotifications: true,
+        notificationsEnabled: (config) => webhookConfig(config).notifications !== undefined,
         configured: (config) => {
           const read = webhookConfig(config);
           return read.secret !== undefined && read.url !== undefined;

@@ -376,3 +376,91 @@ describe("channel notifications (Slack)", () => {
     expect(sent[0]!.body.text).toContain(JSON.stringify({ key: "slack", value: "[redacted]" }, null, 2));
   });
 });
+
+describe("channel notifications (webhook)", () => {
+  it("carries the notification in the thread's answer, and POSTs the tenant's other approvals to notifications.url, signed", async () => {
+    const runtime = await Runtime.open({
+      memory: true,
+      home: await mkdtemp(join(tmpdir(), "oz0-channels-notify-webhook-")),
+      defaultPlugins: [],
+    });
+    const seen: { path: string; signature: string; timestamp: string; body: string }[] = [];
+    const server: Server = createServer((request, response) => {
+      let body = "";
+      request.on("data", (chunk) => {
+        body += chunk;
+      });
+      request.on("end", () => {
+        seen.push({
+          path: request.url ?? "",
+          signature: String(request.headers["x-oz0-signature"]),
+          timestamp: String(request.headers["x-oz0-timestamp"]),
+          body,
+        });
+        response.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const secret = "whsec-test-0123456789abcdef";
+    const tenant = "hooked";
+    await runtime.identity.createTenant(localAdmin("default", "cli:root"), tenant);
+    await runtime.catalog.install(tenant, CHANNELS);
+    await runtime.catalog.install(tenant, CLOCKWORK);
+    await runtime.services.pluginConfig.set(localAdmin(tenant), "channels", {
+      webhook: {
+        secret,
+        url: `${url}/answers`,
+        agent: "clockwork/reporter",
+        notifications: { url: `${url}/pager` },
+      },
+    });
+    await runtime.policy.set(tenant, "ask", "clockwork/notes.write");
+    const text = JSON.stringify({ id: "m1", channel: "ops", sender: "u1", thread: "t1", text: "sweep" });
+    const at = Math.floor(Date.now() / 1000);
+    await runtime.channels.receive({
+      tenant,
+      plugin: "channels",
+      channel: "webhook",
+      body: text,
+      headers: {
+        "x-oz0-timestamp": String(at),
+        "x-oz0-signature": `sha256=${createHmac("sha256", secret).update(`${at}.${text}`).digest("hex")}`,
+      },
+    });
+    await settle(runtime, tenant);
+    const [fromThread] = await runtime.approvals.list(tenant, {});
+    const answer = JSON.parse(seen.find((entry) => entry.path === "/answers")!.body);
+    expect(answer).toMatchObject({
+      channel: "ops",
+      thread: "t1",
+      notification: {
+        title: "Approval needed: clockwork/notes.write",
+        action: {
+          kind: "approval",
+          approval: fromThread!.id,
+          job: fromThread!.job,
+          call: { address: "clockwork/notes.write", args: { text: "swept" } },
+        },
+      },
+    });
+    expect(answer.text).toBe(answer.notification.body);
+    expect(seen.filter((entry) => entry.path === "/pager")).toEqual([]);
+    const other = await runtime.jobs.start({ tenant, agent: "clockwork/reporter", input: "sweep" });
+    await runtime.jobs.run(other.id, { tenant });
+    await runtime.channels.drain(tenant);
+    await runtime.channels.drain(tenant);
+    const paged = seen.filter((entry) => entry.path === "/pager");
+    expect(paged).toHaveLength(1);
+    const expected = createHmac("sha256", secret)
+      .update(`${paged[0]!.timestamp}.${paged[0]!.body}`)
+      .digest("hex");
+    expect(paged[0]!.signature).toBe(`sha256=${expected}`);
+    expect(JSON.parse(paged[0]!.body)).toMatchObject({
+      kind: "notification",
+      notification: { action: { kind: "approval", job: other.id } },
+    });
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await runtime.close();
+  });
+});
