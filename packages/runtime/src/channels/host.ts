@@ -5,8 +5,11 @@
 // fires the routines of `event: channel:<plugin>/<channel>`, carries out a command (approve,
 // deny, answer) as the sender's member, or opens or continues the thread's chat with the
 // channel's agent (`pre/post_session_access`); once the job comes to rest the answer is fixed
-// in the row and delivered through the channel's `deliver`, retried with backoff. Every step
-// is a row state under a lease, so a process that dies anywhere leaves work another takes up.
+// in the row and delivered through the channel's `deliver`, retried with backoff. A channel with
+// notifications on is told, in the thread, the whole of what its job waits for, and at its own
+// target (`notify`) each other approval and question of the tenant, queued by each drain pass
+// (notifications.ts). Every step is a row state under a lease, so a process that dies anywhere
+// leaves work another takes up.
 import { createHash, randomUUID } from "node:crypto";
 import {
   type Channel,
