@@ -383,7 +383,12 @@ export class ChannelHost {
    * on as far as it can go, and let go. Returns how many rows it worked on.
    */
   async drain(tenant?: string): Promise<number> {
-    await this.#queueNotifications(tenant);
+    // A fault queueing notifications (a tenant's plugin that no longer loads) holds up no answer:
+    // the rows are drained all the same, and the fault is thrown after them for the drainer to report.
+    const fault = await this.#queueNotifications(tenant).then(
+      () => undefined,
+      (error: unknown) => ({ error }),
+    );
     const now = await this.#store.now();
     let query = this.#store.db
       .selectFrom("channel_messages")
@@ -408,6 +413,7 @@ export class ChannelHost {
         });
       }
     }
+    if (fault !== undefined) throw fault.error;
     return worked;
   }
 
@@ -746,83 +752,90 @@ export class ChannelHost {
     const pending = await pendingForPeople(this.#store, tenant);
     if (pending.length === 0) return;
     const tenants = [...new Set(pending.map((item) => item.tenant))];
+    let fault: { error: unknown } | undefined;
     for (const name of tenants) {
-      const items = pending.filter((item) => item.tenant === name);
-      const entries = (await this.registry.list(name)).filter(
-        (entry) =>
-          entry.enabled && entry.configured && entry.supportsNotifications && entry.notificationsEnabled,
-      );
-      for (const entry of entries) {
-        const channel = await this.registry.channel(entry, this.#submitter(entry)).catch(() => undefined);
-        if (typeof channel?.notify !== "function") continue;
-        const rows = await this.#store.db
-          .selectFrom("channel_messages")
-          .select(["event_key", "job"])
-          .where("tenant", "=", name)
-          .where("plugin", "=", entry.plugin)
-          .where("channel", "=", entry.name)
-          .where((eb) =>
-            eb.or([
-              eb(
-                "event_key",
-                "in",
-                items.map((item) => item.key),
-              ),
-              eb(
-                "job",
-                "in",
-                items.map((item) => item.job),
-              ),
-            ]),
-          )
-          .execute();
-        const sent = new Set(rows.map((row) => row.event_key));
-        const threads = new Set(
-          rows.filter((row) => !isTargetNotification(row.event_key)).map((row) => row.job),
+      // One tenant's fault leaves the others' notifications to go out.
+      try {
+        const items = pending.filter((item) => item.tenant === name);
+        const entries = (await this.registry.list(name)).filter(
+          (entry) =>
+            entry.enabled && entry.configured && entry.supportsNotifications && entry.notificationsEnabled,
         );
-        for (const item of items) {
-          if (sent.has(item.key) || threads.has(item.job)) continue;
-          const job = await this.#jobs.get(item.job, name).catch(() => undefined);
-          if (job === undefined) continue;
-          const notification = notificationOf(
-            job,
-            item.wait,
-            await this.#jobs.events(job.id, { tenant: name }),
-          );
-          const now = await this.#store.now();
-          await this.#store.db
-            .insertInto("channel_messages")
-            .values({
-              id: `chm_${randomUUID().replaceAll("-", "")}`,
-              tenant: name,
-              plugin: entry.plugin,
-              channel: entry.name,
-              event_key: item.key,
-              thread_key: null,
-              envelope: JSON.stringify(
-                envelopeFields(
-                  new SurfaceEnvelope({
-                    surfaceType: "oz0",
-                    channelId: "",
-                    senderId: "oz0",
-                    content: notification.body,
-                  }),
+        for (const entry of entries) {
+          const channel = await this.registry.channel(entry, this.#submitter(entry)).catch(() => undefined);
+          if (typeof channel?.notify !== "function") continue;
+          const rows = await this.#store.db
+            .selectFrom("channel_messages")
+            .select(["event_key", "job"])
+            .where("tenant", "=", name)
+            .where("plugin", "=", entry.plugin)
+            .where("channel", "=", entry.name)
+            .where((eb) =>
+              eb.or([
+                eb(
+                  "event_key",
+                  "in",
+                  items.map((item) => item.key),
                 ),
-              ),
-              state: "delivering",
-              job: job.id,
-              response: JSON.stringify({ content: notification.body, notification, jobId: job.id }),
-              next_at: now,
-              created_at: now,
-              updated_at: now,
-            })
-            .onConflict((conflict) =>
-              conflict.columns(["tenant", "plugin", "channel", "event_key"]).doNothing(),
+                eb(
+                  "job",
+                  "in",
+                  items.map((item) => item.job),
+                ),
+              ]),
             )
             .execute();
+          const sent = new Set(rows.map((row) => row.event_key));
+          const threads = new Set(
+            rows.filter((row) => !isTargetNotification(row.event_key)).map((row) => row.job),
+          );
+          for (const item of items) {
+            if (sent.has(item.key) || threads.has(item.job)) continue;
+            const job = await this.#jobs.get(item.job, name).catch(() => undefined);
+            if (job === undefined) continue;
+            const notification = notificationOf(
+              job,
+              item.wait,
+              await this.#jobs.events(job.id, { tenant: name }),
+            );
+            const now = await this.#store.now();
+            await this.#store.db
+              .insertInto("channel_messages")
+              .values({
+                id: `chm_${randomUUID().replaceAll("-", "")}`,
+                tenant: name,
+                plugin: entry.plugin,
+                channel: entry.name,
+                event_key: item.key,
+                thread_key: null,
+                envelope: JSON.stringify(
+                  envelopeFields(
+                    new SurfaceEnvelope({
+                      surfaceType: "oz0",
+                      channelId: "",
+                      senderId: "oz0",
+                      content: notification.body,
+                    }),
+                  ),
+                ),
+                state: "delivering",
+                job: job.id,
+                response: JSON.stringify({ content: notification.body, notification, jobId: job.id }),
+                next_at: now,
+                created_at: now,
+                updated_at: now,
+              })
+              .onConflict((conflict) =>
+                conflict.columns(["tenant", "plugin", "channel", "event_key"]).doNothing(),
+              )
+              .execute();
+          }
         }
+      } catch (error) {
+        fault ??= { error };
       }
     }
+    if (fault !== undefined) throw fault.error;
   }
 
   #submitter(entry: ChannelEntry): (envelope: SurfaceEnvelope) => Promise<void> {

@@ -375,6 +375,34 @@ describe("channel notifications (Slack)", () => {
     expect(told).not.toContain("xoxb-test-token-0123456789");
     expect(sent[0]!.body.text).toContain(JSON.stringify({ key: "slack", value: "[redacted]" }, null, 2));
   });
+  it("drains the outbox when queueing notifications fails, and throws the fault after it", async () => {
+    const pending = await runtime.approvals.list(tenant, {});
+    expect(pending.length).toBeGreaterThan(0);
+    const { message } = await runtime.channels.send(tenant, {
+      channel: "channels/slack",
+      channelId: "COPS",
+      text: "still delivered",
+      by: "cli:test",
+    });
+    const registry = runtime.channels.registry;
+    const list = registry.list.bind(registry);
+    let calls = 0;
+    // Only the notification scan's look fails: it runs first in a pass.
+    registry.list = (name: string) =>
+      calls++ === 0 ? Promise.reject(new Error("a plugin no longer loads")) : list(name);
+    try {
+      await expect(runtime.channels.drain(tenant)).rejects.toThrow("a plugin no longer loads");
+    } finally {
+      registry.list = list;
+    }
+    const row = await runtime.store.db
+      .selectFrom("channel_messages")
+      .select("state")
+      .where("id", "=", message)
+      .executeTakeFirstOrThrow();
+    expect(row.state).toBe("delivered");
+    expect(api.calls.at(-1)?.body).toMatchObject({ channel: "COPS", text: "still delivered" });
+  });
 });
 
 describe("channel notifications (webhook)", () => {
