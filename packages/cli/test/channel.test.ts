@@ -42,7 +42,7 @@ describe("oz0 channel list", () => {
         plugin: "channels",
         name: "webhook",
         enabled: true,
-        supportsNotifications: false,
+        supportsNotifications: true,
         configured: true,
         notificationsEnabled: false,
         outbox: empty,
@@ -52,7 +52,7 @@ describe("oz0 channel list", () => {
         plugin: "channels",
         name: "slack",
         enabled: true,
-        supportsNotifications: false,
+        supportsNotifications: true,
         configured: false,
         notificationsEnabled: false,
         outbox: empty,
@@ -60,8 +60,8 @@ describe("oz0 channel list", () => {
     ]);
     const text = await run("channel", "list");
     expect(text.stdout).toBe(
-      "channels/webhook · configured · no notifications · outbox: 0 inbound, 0 answering, 0 delivering, 0 delivered, 0 failed\n" +
-        "channels/slack · not configured · no notifications · outbox: 0 inbound, 0 answering, 0 delivering, 0 delivered, 0 failed\n",
+      "channels/webhook · configured · notifications off · outbox: 0 inbound, 0 answering, 0 delivering, 0 delivered, 0 failed\n" +
+        "channels/slack · not configured · notifications off · outbox: 0 inbound, 0 answering, 0 delivering, 0 delivered, 0 failed\n",
     );
   });
 

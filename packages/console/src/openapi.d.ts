@@ -1665,7 +1665,7 @@ export interface components {
         RoutineFire: {
             id: string;
             routine: string;
-            /** @description schedule, event, webhook or manual. */
+            /** @description What fired it: schedule, catch_up, job_ended, webhook, channel or manual. */
             cause: string;
             /** @description started, queued, skipped, missed or failed. */
             outcome: string;

@@ -509,8 +509,8 @@ describe("the console's journeys", () => {
       await page.reload();
       await webhook.waitFor();
     }
-    expect(await cells(webhook)).toEqual(["yes", "yes", "none", "0", "0", "0", "1", "0"]);
-    expect(await cells(slack)).toEqual(["yes", "no", "none", "0", "0", "0", "0", "0"]);
+    expect(await cells(webhook)).toEqual(["yes", "yes", "off", "0", "0", "0", "1", "0"]);
+    expect(await cells(slack)).toEqual(["yes", "no", "off", "0", "0", "0", "0", "0"]);
     await shot("channels");
   });
 

@@ -83,6 +83,30 @@ describe("a channel's inbound endpoint", () => {
     expect((await post(path, event)).json).toMatchObject({ outcome: "duplicate" });
   });
 
+  it("takes Slack's interactivity requests (form-encoded payload=, signed like events), and refuses a forged one with 401", async () => {
+    const payload = {
+      type: "block_actions",
+      user: { id: "U1" },
+      channel: { id: "C1" },
+      message: { ts: "2.1", blocks: [] },
+      actions: [{ action_id: "oz0.approve", value: "apr-unknown", type: "button" }],
+    };
+    const body = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+    const at = Math.floor(Date.now() / 1000);
+    const signature = createHmac("sha256", SIGNING).update(`v0:${at}:${body}`).digest("hex");
+    const headers = {
+      "content-type": "application/x-www-form-urlencoded",
+      "x-slack-request-timestamp": String(at),
+      "x-slack-signature": `v0=${signature}`,
+    };
+    expect(await post(path, { body, headers })).toMatchObject({ status: 200, json: { outcome: "accepted" } });
+    const forged = { ...headers, "x-slack-signature": `v0=${"0".repeat(64)}` };
+    expect(await post(path, { body: `${body}&x=1`, headers: forged })).toMatchObject({
+      status: 401,
+      json: { error: { code: "UNAUTHENTICATED" } },
+    });
+  });
+
   it("lists the tenant's channels to a viewer's key", async () => {
     const response = await test.request(`/v1/t/${LAB}/channels`, { key: "viewer" });
     expect(response.status).toBe(200);

@@ -15,6 +15,11 @@ export interface WebhookConfig extends Routing {
   readonly secret?: string;
   /** Where answers are POSTed. */
   readonly url?: string;
+  /**
+   * Set, notifications are on: a thread's answer carries the notification of what its job waits
+   * for; `url`, when given, is POSTed every other approval and question of the tenant.
+   */
+  readonly notifications?: { readonly url?: string };
 }
 
 export interface SlackConfig extends Routing {
@@ -24,6 +29,12 @@ export interface SlackConfig extends Routing {
   readonly botToken?: string;
   /** Slack's Web API base; another only for a Slack-compatible server. */
   readonly apiUrl: string;
+  /**
+   * Set, notifications are on: a thread whose job waits for a person is told what the job would
+   * do, with approve and deny buttons; `channel`, when given, is told of every approval and
+   * question of the tenant too.
+   */
+  readonly notifications?: { readonly channel?: string };
 }
 
 export const SLACK_API = "https://slack.com/api";
@@ -35,6 +46,9 @@ export function webhookConfig(config: PluginConfig): WebhookConfig {
     ...routing(section),
     ...text(section, "secret"),
     ...text(section, "url"),
+    ...(objectOf(section.notifications) === undefined
+      ? {}
+      : { notifications: text(objectOf(section.notifications)!, "url") }),
   };
 }
 
@@ -48,7 +62,19 @@ export function slackConfig(config: PluginConfig): SlackConfig {
       ? section.apiUrl
       : SLACK_API
     ).replace(/\/+$/, ""),
+    ...notifications(section.notifications),
   };
+}
+
+function notifications(value: unknown): Pick<SlackConfig, "notifications"> {
+  const section = objectOf(value);
+  return section === undefined ? {} : { notifications: text(section, "channel") };
+}
+
+function objectOf(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
 const members = {
@@ -78,6 +104,19 @@ export const WEBHOOK_SCHEMA: JsonSchemaObject = {
         url: { type: "string", pattern: "^https?://", description: "Where answers are POSTed." },
         agent,
         members,
+        notifications: {
+          type: "object",
+          additionalProperties: false,
+          description:
+            "Set, notifications are on: a thread's answer carries the notification of the approval or question its job waits for.",
+          properties: {
+            url: {
+              type: "string",
+              pattern: "^https?://",
+              description: "POSTed every other approval and question of the tenant, signed like answers.",
+            },
+          },
+        },
       },
     },
   },
@@ -95,6 +134,20 @@ export const SLACK_SCHEMA: JsonSchemaObject = {
         apiUrl: { type: "string", pattern: "^https?://", description: `Slack's Web API (${SLACK_API}).` },
         agent,
         members,
+        notifications: {
+          type: "object",
+          additionalProperties: false,
+          description:
+            "Set, notifications are on: a thread whose job waits for approval or an answer is told what it would do, with approve and deny buttons.",
+          properties: {
+            channel: {
+              type: "string",
+              pattern: "^[A-Z0-9]+$",
+              description:
+                "A Slack conversation ID (C…) told of every approval and question of the tenant too.",
+            },
+          },
+        },
       },
     },
   },

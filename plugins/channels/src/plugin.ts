@@ -20,6 +20,8 @@ export function createChannelsPlugin(): PluginObject {
       registerManagedChannelPlugin<PluginConfig>(host, {
         name: "webhook",
         config: { schema: WEBHOOK_SCHEMA, validate: webhookIssues, redact: redactSecrets },
+        supportsNotifications: true,
+        notificationsEnabled: (config) => webhookConfig(config).notifications !== undefined,
         configured: (config) => {
           const read = webhookConfig(config);
           return read.secret !== undefined && read.url !== undefined;
@@ -29,6 +31,8 @@ export function createChannelsPlugin(): PluginObject {
       registerManagedChannelPlugin<PluginConfig>(host, {
         name: "slack",
         config: { schema: SLACK_SCHEMA, validate: slackIssues, redact: redactSecrets },
+        supportsNotifications: true,
+        notificationsEnabled: (config) => slackConfig(config).notifications !== undefined,
         configured: (config) => {
           const read = slackConfig(config);
           return read.signingSecret !== undefined && read.botToken !== undefined;

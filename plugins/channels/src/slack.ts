@@ -2,9 +2,14 @@
 // signing secret (`X-Slack-Signature: v0=<hex HMAC-SHA256(secret, "v0:<ts>:<body>")>`, the
 // timestamp within five minutes); the url_verification handshake is answered with its
 // challenge. A message's thread (`thread_ts`, or its own `ts` when it starts one) is one chat.
-// Out: `chat.postMessage` with the bot token, in the thread.
+// Interactivity requests (a click on an approve or deny button: `payload=` form-encoded
+// `block_actions`) come to the same endpoint, verified the same way, and carry the decision as
+// the clicking user. Out: `chat.postMessage` with the bot token, in the thread; a notification
+// with approve and deny buttons (Block Kit); after a click, `chat.update` of the message that
+// had the buttons, or `chat.postEphemeral` to the clicking user when the click was refused.
 import {
   type Channel,
+  type ChannelNotification,
   type ChannelReply,
   type ChannelRequest,
   type ChannelVerdict,
@@ -13,7 +18,7 @@ import {
   SurfaceEnvelope,
   type SurfaceResponse,
 } from "@oz0/sdk";
-import { slackConfig } from "./config.js";
+import { type SlackConfig, slackConfig } from "./config.js";
 import { hmacHex, sameHex, staleTimestamp } from "./signing.js";
 
 export function slackChannel(config: PluginConfig): Channel {
@@ -34,9 +39,11 @@ export function slackChannel(config: PluginConfig): Channel {
       return ok ? { ok: true } : { ok: false, reason: "the v0 signature does not match the signing secret" };
     },
     ingest(raw: unknown): SurfaceEnvelope | ChannelReply | undefined {
+      const request = raw as ChannelRequest;
+      if (isForm(request)) return interaction(request.body);
       let body: Record<string, unknown>;
       try {
-        body = JSON.parse((raw as ChannelRequest).body) as Record<string, unknown>;
+        body = JSON.parse(request.body) as Record<string, unknown>;
       } catch {
         return undefined;
       }
@@ -73,26 +80,189 @@ export function slackChannel(config: PluginConfig): Channel {
       });
     },
     async deliver(envelope: SurfaceEnvelope, response: SurfaceResponse): Promise<void> {
-      if (read.botToken === undefined) throw new Error("the Slack channel has no bot token to post with");
-      const answer = await fetch(`${read.apiUrl}/chat.postMessage`, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json; charset=utf-8",
-          authorization: `Bearer ${read.botToken}`,
-        },
-        body: JSON.stringify({
+      const clicked = clickOf(envelope.metadata.interaction);
+      if (clicked !== undefined && response.command !== undefined) {
+        if (response.command.done) {
+          // The buttons go: the message keeps what it asked, and says what was decided and by whom.
+          await slackCall(read, "chat.update", {
+            channel: envelope.channelId,
+            ts: clicked.messageTs,
+            text: response.content,
+            blocks: [...clicked.blocks, context(`${response.content} (<@${envelope.senderId}>)`)],
+          });
+          return;
+        }
+        // Only the clicking user hears why nothing was decided; the buttons stay for someone who may.
+        await slackCall(read, "chat.postEphemeral", {
           channel: envelope.channelId,
+          user: envelope.senderId,
           text: response.content,
-          ...(envelope.threadId === "" ? {} : { thread_ts: envelope.threadId }),
-        }),
-        redirect: "error",
+          ...(clicked.threadTs === undefined ? {} : { thread_ts: clicked.threadTs }),
+        });
+        return;
+      }
+      await slackCall(read, "chat.postMessage", {
+        channel: envelope.channelId,
+        text: response.content,
+        ...(response.notification === undefined ? {} : { blocks: notificationBlocks(response.notification) }),
+        ...(envelope.threadId === "" ? {} : { thread_ts: envelope.threadId }),
       });
-      if (!answer.ok) throw new Error(`chat.postMessage answered HTTP ${answer.status}`);
-      const result = (await answer.json()) as { ok?: boolean; error?: string };
-      if (result.ok !== true)
-        throw new Error(`chat.postMessage refused: ${result.error ?? "no reason given"}`);
     },
+    ...(read.notifications?.channel === undefined
+      ? {}
+      : {
+          async notify(notification: ChannelNotification): Promise<void> {
+            await slackCall(read, "chat.postMessage", {
+              channel: read.notifications?.channel,
+              text: notification.body,
+              blocks: notificationBlocks(notification),
+            });
+          },
+        }),
   };
+}
+
+/** One Web API call with the bot token; an answer without `"ok": true` fails the delivery. */
+async function slackCall(read: SlackConfig, method: string, body: Record<string, unknown>): Promise<void> {
+  if (read.botToken === undefined) throw new Error("the Slack channel has no bot token to post with");
+  const answer = await fetch(`${read.apiUrl}/${method}`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json; charset=utf-8",
+      authorization: `Bearer ${read.botToken}`,
+    },
+    body: JSON.stringify(body),
+    redirect: "error",
+  });
+  if (!answer.ok) throw new Error(`${method} answered HTTP ${answer.status}`);
+  const result = (await answer.json()) as { ok?: boolean; error?: string };
+  if (result.ok !== true) throw new Error(`${method} refused: ${result.error ?? "no reason given"}`);
+}
+
+/** The action IDs of the buttons an approval notification carries; a click's value is the approval. */
+export const APPROVE_ACTION = "oz0.approve";
+export const DENY_ACTION = "oz0.deny";
+
+/** Slack's limit on a section's text. */
+const SECTION_LIMIT = 3000;
+
+/** What a click needs to update its message: where the message is, and its blocks without the buttons. */
+interface Click {
+  readonly messageTs: string;
+  /** The thread the message is in, if it is in one. */
+  readonly threadTs?: string;
+  readonly blocks: readonly unknown[];
+}
+
+function clickOf(value: unknown): Click | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const { messageTs, threadTs, blocks } = value as Record<string, unknown>;
+  if (typeof messageTs !== "string") return undefined;
+  return {
+    messageTs,
+    ...(typeof threadTs === "string" ? { threadTs } : {}),
+    blocks: Array.isArray(blocks) ? blocks : [],
+  };
+}
+
+function isForm(request: ChannelRequest): boolean {
+  return (request.headers["content-type"] ?? "")
+    .toLowerCase()
+    .startsWith("application/x-www-form-urlencoded");
+}
+
+/**
+ * A click on a notification's approve or deny button (`block_actions`) as the envelope of a
+ * command: sent by the clicking user, in the message's thread. Any other interaction is ignored.
+ */
+function interaction(body: string): SurfaceEnvelope | undefined {
+  let payload: Record<string, unknown>;
+  try {
+    payload = JSON.parse(new URLSearchParams(body).get("payload") ?? "") as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+  if (payload.type !== "block_actions") return undefined;
+  const user = (payload.user as { id?: unknown } | undefined)?.id;
+  const channel = (payload.channel as { id?: unknown } | undefined)?.id;
+  const message = payload.message as Record<string, unknown> | undefined;
+  const action = Array.isArray(payload.actions) ? (payload.actions[0] as Record<string, unknown>) : undefined;
+  if (
+    typeof user !== "string" ||
+    typeof channel !== "string" ||
+    typeof message?.ts !== "string" ||
+    (action?.action_id !== APPROVE_ACTION && action?.action_id !== DENY_ACTION) ||
+    typeof action.value !== "string"
+  ) {
+    return undefined;
+  }
+  const kind = action.action_id === APPROVE_ACTION ? "approve" : "deny";
+  const blocks = Array.isArray(message.blocks)
+    ? message.blocks.filter((block) => (block as { type?: unknown })?.type !== "actions")
+    : [];
+  return new SurfaceEnvelope({
+    surfaceType: "slack",
+    channelId: channel,
+    senderId: user,
+    threadId: typeof message.thread_ts === "string" ? message.thread_ts : message.ts,
+    content: `${kind} ${action.value}`,
+    metadata: {
+      action: { kind, approval: action.value },
+      interaction: {
+        messageTs: message.ts,
+        ...(typeof message.thread_ts === "string" ? { threadTs: message.thread_ts } : {}),
+        blocks,
+      },
+      ...(typeof (payload.team as { id?: unknown } | undefined)?.id === "string"
+        ? { team: (payload.team as { id: string }).id }
+        : {}),
+    },
+  });
+}
+
+/** A notification as Block Kit: what is asked, the call's arguments, and for an approval its buttons. */
+function notificationBlocks(notification: ChannelNotification): unknown[] {
+  const action = notification.action;
+  if (action?.kind !== "approval") return [section(notification.body)];
+  const args = JSON.stringify(action.call.args, null, 2);
+  const fence = "```";
+  const room = SECTION_LIMIT - 2 * fence.length;
+  const shown =
+    args.length <= room
+      ? `${fence}${args}${fence}`
+      : `${fence}${args.slice(0, room - 80)}${fence}\n_cut at ${room - 80} of ${args.length} characters: oz0 approval get ${action.approval} shows them all_`;
+  return [
+    section(
+      `*${mrkdwn(notification.title)}*\njob \`${action.job}\` (${mrkdwn(action.agent)}) would call \`${mrkdwn(action.call.address)}\` with:`,
+    ),
+    { type: "section", text: { type: "mrkdwn", text: mrkdwn(shown) } },
+    context(`approval ${action.approval}${action.rule === "" ? "" : ` · rule ${mrkdwn(action.rule)}`}`),
+    {
+      type: "actions",
+      block_id: "oz0.approval",
+      elements: [
+        button(APPROVE_ACTION, "Approve", "primary", action.approval),
+        button(DENY_ACTION, "Deny", "danger", action.approval),
+      ],
+    },
+  ];
+}
+
+function section(text: string) {
+  return { type: "section", text: { type: "mrkdwn", text: text.slice(0, SECTION_LIMIT) } };
+}
+
+function context(text: string) {
+  return { type: "context", elements: [{ type: "mrkdwn", text: text.slice(0, SECTION_LIMIT) }] };
+}
+
+function button(actionId: string, label: string, style: "primary" | "danger", value: string) {
+  return { type: "button", action_id: actionId, text: { type: "plain_text", text: label }, style, value };
+}
+
+/** Slack's mrkdwn takes &, < and > as markup: what the arguments hold is shown as it is. */
+function mrkdwn(text: string): string {
+  return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
 }
 
 function files(value: unknown): SurfaceAttachment[] {

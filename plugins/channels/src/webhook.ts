@@ -1,8 +1,11 @@
 // The generic webhook channel. In: a POST whose body is a JSON message (docs/channels.md), signed
 // as `X-Oz0-Signature: sha256=<hex HMAC-SHA256(secret, "<X-Oz0-Timestamp>.<body>")>`. Out: each
-// answer POSTed as JSON to the configured URL, signed the same way with the same secret.
+// answer POSTed as JSON to the configured URL, signed the same way with the same secret; with
+// notifications on, a thread's answer carries the notification, and `notifications.url` is
+// POSTed every other approval and question of the tenant.
 import {
   type Channel,
+  type ChannelNotification,
   type ChannelRequest,
   type ChannelVerdict,
   Oz0Error,
@@ -10,7 +13,7 @@ import {
   SurfaceEnvelope,
   type SurfaceResponse,
 } from "@oz0/sdk";
-import { webhookConfig } from "./config.js";
+import { type WebhookConfig, webhookConfig } from "./config.js";
 import { hmacHex, sameHex, staleTimestamp } from "./signing.js";
 
 export function webhookChannel(config: PluginConfig): Channel {
@@ -52,31 +55,49 @@ export function webhookChannel(config: PluginConfig): Channel {
       });
     },
     async deliver(envelope: SurfaceEnvelope, response: SurfaceResponse): Promise<void> {
-      if (read.secret === undefined || read.url === undefined) {
-        throw new Error("the webhook channel has no url or secret to answer with");
-      }
-      const body = JSON.stringify({
+      await post(read, read.url, {
         channel: envelope.channelId,
         thread: envelope.threadId,
         inReplyTo: typeof envelope.metadata.eventId === "string" ? envelope.metadata.eventId : null,
         text: response.content,
         ...(response.output === undefined ? {} : { output: response.output }),
+        ...(response.notification === undefined ? {} : { notification: response.notification }),
+        ...(response.command === undefined ? {} : { command: response.command }),
         job: response.jobId ?? null,
       });
-      const timestamp = String(Math.floor(Date.now() / 1000));
-      const answer = await fetch(read.url, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          "x-oz0-timestamp": timestamp,
-          "x-oz0-signature": `sha256=${hmacHex(read.secret, `${timestamp}.${body}`)}`,
-        },
-        body,
-        redirect: "error",
-      });
-      if (!answer.ok) throw new Error(`the webhook URL answered ${answer.status}`);
     },
+    ...(read.notifications?.url === undefined
+      ? {}
+      : {
+          async notify(notification: ChannelNotification): Promise<void> {
+            await post(read, read.notifications?.url, { kind: "notification", notification });
+          },
+        }),
   };
+}
+
+/** POSTs `message` as JSON to `url`, signed with the secret; any answer but 2xx fails it. */
+async function post(
+  read: WebhookConfig,
+  url: string | undefined,
+  message: Record<string, unknown>,
+): Promise<void> {
+  if (read.secret === undefined || url === undefined) {
+    throw new Error("the webhook channel has no url or secret to answer with");
+  }
+  const body = JSON.stringify(message);
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const answer = await fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      "x-oz0-timestamp": timestamp,
+      "x-oz0-signature": `sha256=${hmacHex(read.secret, `${timestamp}.${body}`)}`,
+    },
+    body,
+    redirect: "error",
+  });
+  if (!answer.ok) throw new Error(`the webhook URL answered ${answer.status}`);
 }
 
 interface WebhookMessage {

@@ -5,10 +5,13 @@
 // fires the routines of `event: channel:<plugin>/<channel>`, carries out a command (approve,
 // deny, answer) as the sender's member, or opens or continues the thread's chat with the
 // channel's agent (`pre/post_session_access`); once the job comes to rest the answer is fixed
-// in the row and delivered through the channel's `deliver`, retried with backoff. Every step
-// is a row state under a lease, so a process that dies anywhere leaves work another takes up.
-// What the hooks record of a message is kept with its row until the message becomes a job or a
-// chat turn, whose history takes it; a message that becomes none leaves it in the audit log.
+// in the row and delivered through the channel's `deliver`, retried with backoff. A channel with
+// notifications on is told, in the thread, the whole of what its job waits for, and at its own
+// target (`notify`) each other approval and question of the tenant, queued by each drain pass
+// (notifications.ts). Every step is a row state under a lease, so a process that dies anywhere
+// leaves work another takes up. What the hooks record of a message is kept with its row until
+// the message becomes a job or a chat turn, whose history takes it; a message that becomes none
+// leaves it in the audit log.
 import { createHash, randomUUID } from "node:crypto";
 import {
   type Channel,
@@ -31,6 +34,13 @@ import type { LoadedPlugin } from "../plugin-dir/index.js";
 import type { Routines } from "../routines/index.js";
 import type { ChannelMessageRow, ChannelMessageState, Store } from "../store/index.js";
 import { channelCommand } from "./commands.js";
+import {
+  isTargetNotification,
+  notificationOf,
+  pendingForPeople,
+  personWait,
+  waitNotice,
+} from "./notifications.js";
 import {
   type ChannelEntry,
   ChannelRegistry,
@@ -68,7 +78,15 @@ export interface ChannelTurns {
       readonly chat: boolean;
     },
   ): Promise<JobView>;
-  decide(caller: Caller, approval: string, decision: "approve" | "deny", reason?: string): Promise<unknown>;
+  decide(
+    caller: Caller,
+    approval: string,
+    decision: "approve" | "deny",
+    reason?: string,
+  ): Promise<{
+    readonly changed: boolean;
+    readonly approval: { readonly status: string; readonly decidedBy: string | null };
+  }>;
   answer(caller: Caller, job: string, text: string): Promise<unknown>;
 }
 
@@ -384,6 +402,12 @@ export class ChannelHost {
    * on as far as it can go, and let go. Returns how many rows it worked on.
    */
   async drain(tenant?: string): Promise<number> {
+    // A fault queueing notifications (a tenant's plugin that no longer loads) holds up no answer:
+    // the rows are drained all the same, and the fault is thrown after them for the drainer to report.
+    const fault = await this.#queueNotifications(tenant).then(
+      () => undefined,
+      (error: unknown) => ({ error }),
+    );
     const now = await this.#store.now();
     let query = this.#store.db
       .selectFrom("channel_messages")
@@ -408,6 +432,7 @@ export class ChannelHost {
         });
       }
     }
+    if (fault !== undefined) throw fault.error;
     return worked;
   }
 
@@ -497,7 +522,7 @@ export class ChannelHost {
     const command = channelCommand(envelope.content, envelope.metadata);
     if (command !== undefined) {
       await unkept(`command ${command.kind}`, sensed);
-      return this.#respond(row, { content: await this.#command(row.tenant, channel, envelope, command) });
+      return this.#respond(row, await this.#command(row.tenant, channel, envelope, command));
     }
     if (channel.agent === undefined) {
       if (fired.length > 0) return this.#release(row.id, { state: "delivered" });
@@ -626,19 +651,21 @@ export class ChannelHost {
       });
     }
     const wait = events.findLast((event) => event.kind === "job_waiting");
-    const asks = job.waitingFor;
-    if (
-      job.status === "waiting" &&
-      wait !== undefined &&
-      (asks?.kind === "approval" || asks?.kind === "answer")
-    ) {
+    const asks = personWait(job);
+    if (wait !== undefined && asks !== undefined) {
       // Tell the thread what the job waits for, and keep watching for its answer in a row of its own.
       await this.#follow(row, `${row.event_key}#${wait.seq}`, job.id, wait.seq, row.thread_key);
-      const content =
-        asks.kind === "approval"
-          ? `job ${job.id} waits for approval ${asks.approval}. Reply "approve ${asks.approval}" or "deny ${asks.approval} <reason>".`
-          : `job ${job.id} asks: ${asks.question}\nReply "answer ${job.id} <your answer>".`;
-      return this.#respond(row, { content, jobId: job.id });
+      const entry = await this.registry.find(row.tenant, row.plugin, row.channel);
+      if (entry?.supportsNotifications === true && entry.notificationsEnabled) {
+        // The history before this row's turn holds the call's request too, when a turn asked it earlier.
+        const notification = notificationOf(
+          job,
+          asks,
+          await this.#jobs.events(job.id, { tenant: row.tenant }),
+        );
+        return this.#respond(row, { content: notification.body, notification, jobId: job.id });
+      }
+      return this.#respond(row, { content: waitNotice(job, asks), jobId: job.id });
     }
     return this.#later(row.id);
   }
@@ -695,7 +722,16 @@ export class ChannelHost {
       const channel = await this.registry.channel(entry, this.#submitter(entry));
       const envelope = new SurfaceEnvelope(JSON.parse(row.envelope));
       const response = JSON.parse(row.response ?? "{}") as SurfaceResponse;
-      await withTimeout(Promise.resolve(channel.deliver(envelope, response)), this.#deliverTimeoutMs);
+      if (isTargetNotification(row.event_key)) {
+        if (typeof channel.notify !== "function" || response.notification === undefined) {
+          throw new Error(
+            "the channel, as its config now builds it, has no notify(notification) to send this with",
+          );
+        }
+        await withTimeout(Promise.resolve(channel.notify(response.notification)), this.#deliverTimeoutMs);
+      } else {
+        await withTimeout(Promise.resolve(channel.deliver(envelope, response)), this.#deliverTimeoutMs);
+      }
     } catch (error) {
       const failed = attempts >= this.#maxAttempts;
       const wait = Math.min(this.#backoffMs * 2 ** (attempts - 1), CHANNEL_DEFAULTS.maxBackoffMs);
@@ -714,25 +750,139 @@ export class ChannelHost {
     channel: Channel,
     envelope: SurfaceEnvelope,
     command: NonNullable<ReturnType<typeof channelCommand>>,
-  ): Promise<string> {
+  ): Promise<SurfaceResponse> {
     const turns = this.#requireTurns();
+    const target = command.kind === "answer" ? command.job : command.approval;
+    const said = (done: boolean, content: string): SurfaceResponse => ({
+      content,
+      command: { kind: command.kind, done, target },
+    });
     const user = channel.members?.[envelope.senderId];
     const caller = user === undefined ? undefined : await memberCaller(this.#store, tenant, user);
     const what =
       command.kind === "answer" ? `answer job ${command.job}` : `${command.kind} ${command.approval}`;
     if (caller === undefined) {
-      return `refused: ${envelope.senderId} is not mapped to a member of tenant ${tenant}, so it may not ${what}.`;
+      return said(
+        false,
+        `refused: ${envelope.senderId} is not mapped to a member of tenant ${tenant}, so it may not ${what}.`,
+      );
     }
     try {
       if (command.kind === "answer") {
         await turns.answer(caller, command.job, command.text);
-        return `answered job ${command.job} as ${caller.actor}.`;
+        return said(true, `answered job ${command.job} as ${caller.actor}.`);
       }
-      await turns.decide(caller, command.approval, command.kind, command.reason);
-      return `${command.kind === "approve" ? "approved" : "denied"} ${command.approval} as ${caller.actor}.`;
+      const report = await turns.decide(caller, command.approval, command.kind, command.reason);
+      if (!report.changed) {
+        // A second click on a button already acted on: the decision stands as it was made.
+        return said(
+          false,
+          `${command.approval} was already ${report.approval.status}${report.approval.decidedBy === null ? "" : ` by ${report.approval.decidedBy}`}; nothing changed.`,
+        );
+      }
+      return said(
+        true,
+        `${command.kind === "approve" ? "approved" : "denied"} ${command.approval} as ${caller.actor}.`,
+      );
     } catch (error) {
-      return `refused: ${toOz0Error(error).message}`;
+      return said(false, `refused: ${toOz0Error(error).message}`);
     }
+  }
+
+  /**
+   * Queues a notification, to each channel of the tenant that takes them at its own target
+   * (`notify`), of every approval and question that waits for a person, once per channel (the
+   * row's key names what it is about). A job the channel's own threads follow is told in its
+   * thread instead.
+   */
+  async #queueNotifications(tenant?: string): Promise<void> {
+    const pending = await pendingForPeople(this.#store, tenant);
+    if (pending.length === 0) return;
+    const tenants = [...new Set(pending.map((item) => item.tenant))];
+    let fault: { error: unknown } | undefined;
+    for (const name of tenants) {
+      // One tenant's fault leaves the others' notifications to go out.
+      try {
+        const items = pending.filter((item) => item.tenant === name);
+        const entries = (await this.registry.list(name)).filter(
+          (entry) =>
+            entry.enabled && entry.configured && entry.supportsNotifications && entry.notificationsEnabled,
+        );
+        for (const entry of entries) {
+          const channel = await this.registry.channel(entry, this.#submitter(entry)).catch(() => undefined);
+          if (typeof channel?.notify !== "function") continue;
+          const rows = await this.#store.db
+            .selectFrom("channel_messages")
+            .select(["event_key", "job"])
+            .where("tenant", "=", name)
+            .where("plugin", "=", entry.plugin)
+            .where("channel", "=", entry.name)
+            .where((eb) =>
+              eb.or([
+                eb(
+                  "event_key",
+                  "in",
+                  items.map((item) => item.key),
+                ),
+                eb(
+                  "job",
+                  "in",
+                  items.map((item) => item.job),
+                ),
+              ]),
+            )
+            .execute();
+          const sent = new Set(rows.map((row) => row.event_key));
+          const threads = new Set(
+            rows.filter((row) => !isTargetNotification(row.event_key)).map((row) => row.job),
+          );
+          for (const item of items) {
+            if (sent.has(item.key) || threads.has(item.job)) continue;
+            const job = await this.#jobs.get(item.job, name).catch(() => undefined);
+            if (job === undefined) continue;
+            const notification = notificationOf(
+              job,
+              item.wait,
+              await this.#jobs.events(job.id, { tenant: name }),
+            );
+            const now = await this.#store.now();
+            await this.#store.db
+              .insertInto("channel_messages")
+              .values({
+                id: `chm_${randomUUID().replaceAll("-", "")}`,
+                tenant: name,
+                plugin: entry.plugin,
+                channel: entry.name,
+                event_key: item.key,
+                thread_key: null,
+                envelope: JSON.stringify(
+                  envelopeFields(
+                    new SurfaceEnvelope({
+                      surfaceType: "oz0",
+                      channelId: "",
+                      senderId: "oz0",
+                      content: notification.body,
+                    }),
+                  ),
+                ),
+                state: "delivering",
+                job: job.id,
+                response: JSON.stringify({ content: notification.body, notification, jobId: job.id }),
+                next_at: now,
+                created_at: now,
+                updated_at: now,
+              })
+              .onConflict((conflict) =>
+                conflict.columns(["tenant", "plugin", "channel", "event_key"]).doNothing(),
+              )
+              .execute();
+          }
+        }
+      } catch (error) {
+        fault ??= { error };
+      }
+    }
+    if (fault !== undefined) throw fault.error;
   }
 
   #submitter(entry: ChannelEntry): (envelope: SurfaceEnvelope) => Promise<void> {

@@ -1,7 +1,7 @@
 // The hook table of one tenant: every handler its plugins register, by hook point, in the
 // order they run. Built once per job claim (and cached per plugin load and config), so a hook
 // point costs a map lookup and a walk over a ready list, never a sort or an allocation.
-import type { HookName, HookPayload } from "@oz0/sdk";
+import type { HookName, HookPayload, LifecycleContext } from "@oz0/sdk";
 import { buildHookHandlers, LIFECYCLE_HOOKS, type RecordingHost, type Registration } from "@oz0/sdk/internal";
 
 /** The hook each lifecycle spec runs on, by registration kind. */
@@ -106,16 +106,22 @@ export async function buildHookTable(plugins: readonly HookPlugin[]): Promise<Ho
       }
       const hook = LIFECYCLE[registration.kind];
       if (hook === undefined) continue;
-      const spec = registration.spec as { order?: number; required?: boolean; run: HookEntry["run"] };
+      const spec = registration.spec as {
+        order?: number;
+        required?: boolean;
+        run(payload: HookPayload<HookName>, ctx: LifecycleContext): unknown;
+      };
       const required = spec.required === true;
       if (!registration.enabled && !required) continue;
+      // The plugin's config reaches its lifecycle specs as it reaches its hook specs' build.
+      const ctx: LifecycleContext = Object.freeze({ pluginId: plugin.name, config: plugin.config });
       entries.push({
         hook,
         plugin: plugin.name,
         handler: registration.name,
         order: spec.order ?? 0,
         required,
-        run: (payload) => spec.run(payload),
+        run: (payload) => spec.run(payload, ctx),
       });
     }
   }

@@ -212,7 +212,8 @@ export const LINT_CODES = {
   },
   "OZ-S042": {
     severity: "error",
-    summary: "A channel says it supports notifications, which oz0 does not send channels yet.",
+    summary:
+      "A channel's notifications could never be switched on as registered: supportsNotifications without notificationsEnabled(config), or the reverse.",
   },
   "OZ-S043": {
     severity: "error",

@@ -9,7 +9,7 @@ import { type Caller, hasRole, ROLES, requireRole } from "../callers/index.js";
 import { requireTenant } from "../catalog/index.js";
 import type { NewEvent } from "../events/index.js";
 import type { SecretStore } from "../models/index.js";
-import type { FireOutcome, RoutineFireRow } from "../store/index.js";
+import type { FireCause, FireOutcome, RoutineFireRow } from "../store/index.js";
 import { eventOf, findRoutine, type RoutineDef, tenantRoutines } from "./definitions.js";
 import {
   type FireDeps,
@@ -63,7 +63,7 @@ export interface RoutineView {
 export interface FireView {
   readonly id: string;
   readonly routine: string;
-  readonly cause: string;
+  readonly cause: FireCause;
   readonly outcome: FireOutcome;
   readonly tick: string | null;
   readonly job: string | null;
@@ -319,10 +319,10 @@ export class Routines {
       ) {
         continue;
       }
-      // An inbound channel message is a verified webhook: its fire's key names the message.
+      // Its fire's key names the message, so a message fires each routine once.
       const result = await fireRoutine(this.#deps, tenant, def, {
         key: `channel:${key}`,
-        cause: "webhook",
+        cause: "channel",
         input,
         ...(events === undefined || events.length === 0 ? {} : { events }),
       });

@@ -453,7 +453,7 @@ export interface RoutineStateTable {
   updated_at: EpochMs;
 }
 
-export const FIRE_CAUSES = ["schedule", "catch_up", "job_ended", "webhook", "manual"] as const;
+export const FIRE_CAUSES = ["schedule", "catch_up", "job_ended", "webhook", "manual", "channel"] as const;
 export type FireCause = (typeof FIRE_CAUSES)[number];
 export const FIRE_OUTCOMES = ["started", "queued", "skipped", "missed", "failed"] as const;
 export type FireOutcome = (typeof FIRE_OUTCOMES)[number];

@@ -188,6 +188,22 @@ describe.each(engines)("channels on $label", (fixture) => {
     await out.close();
   });
 
+  it("records a channel-fired routine with cause channel (regression: it was recorded as webhook)", async () => {
+    const out = await receiver(() => ({ status: 200, body: {} }));
+    const tenant = fresh();
+    await tenantWith(runtime, tenant, {
+      webhook: { secret: SECRET, url: `${out.url}/answers`, agent: "desk/helper" },
+    });
+    const message = signed({ id: "m-cause", channel: "support", sender: "u1", text: "hello" });
+    await runtime.channels.receive({ tenant, plugin: "channels", channel: "webhook", ...message });
+    await settle(runtime, tenant);
+    const fires = await runtime.services.routines.history(localAdmin(tenant), "desk/on-message");
+    expect(fires.map((fire) => [fire.cause, fire.outcome])).toEqual([["channel", "started"]]);
+    const [routine] = await runtime.services.routines.list(localAdmin(tenant));
+    expect(routine?.last).toMatchObject({ cause: "channel" });
+    await out.close();
+  });
+
   it("refuses a bad signature, a replayed timestamp and an unknown channel alike, storing nothing", async () => {
     const tenant = fresh();
     await tenantWith(runtime, tenant, {

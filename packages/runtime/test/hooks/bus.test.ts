@@ -34,12 +34,54 @@ describe("the order handlers run in", () => {
     const payloads: unknown[] = [];
     const { bus } = await busOver([
       hookPlugin("alpha", (host) => {
-        host.addBeforeToolCall({ name: "look", run: (...args: unknown[]) => void payloads.push(args) });
+        host.addBeforeToolCall({ name: "look", run: (payload) => void payloads.push(payload) });
+        host.addHook({
+          name: "also",
+          build: () => ({ pre_tool_call: (...args) => void payloads.push(args) }),
+        });
       }),
     ]);
     await bus.fire("pre_tool_call", toolCall);
-    expect(payloads).toEqual([
-      [{ ...toolCall, hook: "pre_tool_call", tenant: "default", jobId: "job-1", agent: "helpdesk/triage" }],
+    const payload = {
+      ...toolCall,
+      hook: "pre_tool_call",
+      tenant: "default",
+      jobId: "job-1",
+      agent: "helpdesk/triage",
+    };
+    expect(payloads).toEqual([payload, [payload]]);
+  });
+
+  test("lifecycle specs get the operator's config of their plugin, as a hook spec's build does", async () => {
+    const seen: unknown[] = [];
+    const { bus } = await busOver([
+      hookPlugin(
+        "alpha",
+        (host) => {
+          host.addBeforeRun({ name: "run", run: (_payload, ctx) => void seen.push(["before_run", ctx]) });
+          host.addBeforeToolCall({
+            name: "call",
+            run: (_payload, ctx) => void seen.push(["before_tool_call", ctx]),
+          });
+          host.addAfterToolResult({
+            name: "result",
+            run: (_payload, ctx) => void seen.push(["after_tool_result", ctx]),
+          });
+        },
+        { limit: 3 },
+      ),
+      hookPlugin("beta", (host) => {
+        host.addBeforeToolCall({ name: "call", run: (_payload, ctx) => void seen.push(["beta", ctx]) });
+      }),
+    ]);
+    await bus.fire("pre_execution", { kind: "agent", target: "helpdesk/triage", input: "hi" });
+    await bus.fire("pre_tool_call", toolCall);
+    await bus.fire("post_tool_call", { ...toolCall, result: { id: 7 }, durationMs: 1 });
+    expect(seen).toEqual([
+      ["before_run", { pluginId: "alpha", config: { limit: 3 } }],
+      ["before_tool_call", { pluginId: "alpha", config: { limit: 3 } }],
+      ["beta", { pluginId: "beta", config: {} }],
+      ["after_tool_result", { pluginId: "alpha", config: { limit: 3 } }],
     ]);
   });
 });

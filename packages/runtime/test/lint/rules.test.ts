@@ -379,10 +379,12 @@ const CASES: readonly RuleCase[] = [
   },
   {
     code: "OZ-S042",
-    triggers: "refuses a channel that says it supports notifications, which oz0 does not send",
-    passes: "accepts a channel that only answers the messages it receives",
+    triggers:
+      "refuses a channel that supports notifications with no notificationsEnabled(config), and a switch on one that does not support them",
+    passes: "accepts a channel that supports notifications the config switches on, and one that takes none",
     lines: [
-      "plugin.yaml:4:7 error OZ-S042 the channel pager says it supports notifications, which this oz0 does not send channels yet; leave supportsNotifications out (a channel answers the messages it receives)",
+      "plugin.yaml:4:7 error OZ-S042 the channel pager says it supports notifications but gives no notificationsEnabled(config), so the operator could never switch them on; give notificationsEnabled, or leave supportsNotifications out",
+      "plugin.yaml:4:7 error OZ-S042 the channel beeper gives notificationsEnabled(config) but does not say supportsNotifications: true, so oz0 would send it none; set supportsNotifications: true, or leave notificationsEnabled out",
     ],
   },
   {

@@ -99,6 +99,33 @@ describe.each(fixtures)("migrations on $label", (fixture) => {
     expect(await tableExists(store, "between")).toBe(true);
   });
 
+  it("migration 21 lets a routine fire have cause channel, keeping the fires, their uniqueness and the other checks", async () => {
+    await store.db.insertInto("tenants").values({ name: "m21", created_at: 1 }).execute();
+    const fire = (id: string, key: string, cause: string) =>
+      store.db
+        .insertInto("routine_fires")
+        .values({
+          id,
+          tenant: "m21",
+          routine: "desk/on-message",
+          key,
+          cause: cause as never,
+          outcome: "started",
+          created_at: 1,
+          updated_at: 1,
+        })
+        .execute();
+    await fire("f1", "channel:chm_1", "webhook");
+    // Migration 21 runs again over a table with a fire in it, as it does over a database at 20.
+    await store.db.deleteFrom("oz0_migrations").where("version", "=", 21).execute();
+    expect(await migrate(store.db, store.engine, store.clockSql)).toMatchObject({ applied: [21] });
+    const kept = await store.db.selectFrom("routine_fires").select(["id", "cause"]).execute();
+    expect(kept).toEqual([{ id: "f1", cause: "webhook" }]);
+    await fire("f2", "channel:chm_2", "channel");
+    await expect(fire("f3", "channel:chm_2", "channel")).rejects.toThrow();
+    await expect(fire("f4", "channel:chm_4", "carrier-pigeon")).rejects.toThrow();
+  });
+
   it("refuses a database that records a version this list does not have", async () => {
     const later = { ...addNotes, version: latest + 2 };
     await migrate(store.db, store.engine, store.clockSql, [

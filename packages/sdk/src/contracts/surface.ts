@@ -2,7 +2,7 @@
 // oz0: an adapter turns a surface's raw event into a SurfaceEnvelope, and delivers the
 // answer back. Registered with the host, an adapter is a channel named by its surfaceType.
 import { Oz0Error } from "../errors/index.js";
-import type { ChannelRequest, ChannelVerdict } from "../host/specs.js";
+import type { ChannelNotification, ChannelRequest, ChannelVerdict } from "../host/specs.js";
 import { CapabilityContract } from "./base.js";
 
 /** A file attached to a message; surfaces add their own fields. */
@@ -67,6 +67,21 @@ export interface SurfaceResponse {
   readonly output?: unknown;
   readonly attachments?: readonly SurfaceAttachment[];
   readonly jobId?: string;
+  /**
+   * Set when the thread's job waits for a person and the channel has notifications on: what to
+   * act on, for a surface that draws controls for it; `content` says the same as text.
+   */
+  readonly notification?: ChannelNotification;
+  /**
+   * Set when the envelope carried a command (approve, deny, answer): what became of it.
+   * `done: false` when it was refused or changed nothing; `content` says why.
+   */
+  readonly command?: {
+    readonly kind: "approve" | "deny" | "answer";
+    readonly done: boolean;
+    /** The approval or the job the command named. */
+    readonly target: string;
+  };
 }
 
 /** What a started adapter gets: where to send envelopes, and when to stop. */

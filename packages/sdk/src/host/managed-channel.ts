@@ -64,7 +64,13 @@ export function registerManagedChannelPlugin<Config extends PluginConfig>(
         name: options.name,
         supportsNotifications: options.supportsNotifications ?? false,
         configured: (config) => options.configured?.(config as Config) ?? true,
-        notificationsEnabled: (config) => options.notificationsEnabled?.(config as Config) ?? false,
+        // Given only when the options give it: lint and install check the pair as written.
+        ...(options.notificationsEnabled === undefined
+          ? {}
+          : {
+              notificationsEnabled: (config: PluginConfig) =>
+                options.notificationsEnabled?.(config as Config) ?? false,
+            }),
         build: (ctx) => options.build(ctx),
       }),
     );

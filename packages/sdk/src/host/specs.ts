@@ -261,11 +261,40 @@ export interface ProviderSpec extends SpecBase {
 
 // ── Channels ────────────────────────────────────────────────────────────────────────────
 
+/**
+ * What a person must act on, as a notification carries it for a surface that draws controls
+ * (Slack's approve and deny buttons): a call held for approval, or a job's question.
+ */
+export type ChannelNotificationAction =
+  | {
+      readonly kind: "approval";
+      readonly approval: string;
+      readonly job: string;
+      readonly agent: string;
+      /** The held call: its ID in the job, the function by address, and its arguments as the job's history has them (secrets redacted). */
+      readonly call: { readonly id: string; readonly address: string; readonly args: unknown };
+      /** The tool policy rule that held it. */
+      readonly rule: string;
+    }
+  | {
+      readonly kind: "question";
+      readonly job: string;
+      readonly agent: string;
+      readonly callId: string;
+      readonly question: string;
+    };
+
+/**
+ * A notification a channel is sent: in a thread whose job waits for a person (through
+ * `deliver`, as the response's `notification`), or to the channel's own configured target
+ * (through `notify`). `body` says it all as text, with how to answer.
+ */
 export interface ChannelNotification {
   readonly title: string;
   readonly body: string;
   readonly url?: string;
   readonly level?: "info" | "warning" | "error";
+  readonly action?: ChannelNotificationAction;
 }
 
 /**
@@ -313,6 +342,11 @@ export interface Channel {
    * refused.
    */
   readonly members?: Readonly<Record<string, string>>;
+  /**
+   * Sends a notification to the channel's own target (a pager's address, a Slack channel the
+   * config names), for a channel whose spec `supportsNotifications` and whose config has them
+   * on (`notificationsEnabled`). Throws to fail it: it is retried from the outbox like an answer.
+   */
   notify?(notification: ChannelNotification): Awaitable<void>;
   start?(ctx: SurfaceStartContext): Awaitable<void>;
   stop?(): Awaitable<void>;
@@ -327,10 +361,14 @@ export interface ChannelContext {
 
 export interface ChannelSpec extends SpecBase {
   readonly name: string;
+  /**
+   * Whether the channel takes notifications of what a person must act on (approvals, questions):
+   * in the threads whose jobs wait, and through `notify` to its own target. Needs `notificationsEnabled`.
+   */
   readonly supportsNotifications?: boolean;
   /** Whether the config has what the channel needs to run; always, when left out. */
   configured?(config: PluginConfig): boolean;
-  /** Whether notifications are switched on in the config; never, when left out. */
+  /** Whether notifications are switched on in the config; only for a channel that supports them. */
   notificationsEnabled?(config: PluginConfig): boolean;
   build(ctx: ChannelContext): Awaitable<Channel>;
 }
@@ -524,16 +562,25 @@ export interface SystemPromptSpec extends SpecBase {
 
 // ── Lifecycle: handlers around runs and tool calls ──────────────────────────────────────
 
+/** What a lifecycle spec's `run` gets beside the payload: the plugin and its config in the tenant. */
+export interface LifecycleContext {
+  readonly pluginId: string;
+  /** The operator's config of the plugin in the job's tenant (secrets decrypted). */
+  readonly config: PluginConfig;
+}
+
 /**
  * A handler on one lifecycle hook. Lower `order` runs first (0 when left out; ties keep
- * registration order). To refuse, `run` throws PolicyViolation.
+ * registration order). To refuse, `run` throws PolicyViolation. The payload is the hook's, as
+ * every handler of the hook gets it; the context is the plugin's own, kept out of the payload
+ * so a modifying hook never merges it into what the next handler sees.
  */
 export interface LifecycleSpec<H extends HookName> extends SpecBase {
   readonly name: string;
   readonly order?: number;
   /** Core: runs even when the plugin is not enabled. */
   readonly required?: boolean;
-  run(payload: HookPayload<H>): ReturnType<HookHandler<H>>;
+  run(payload: HookPayload<H>, ctx: LifecycleContext): ReturnType<HookHandler<H>>;
 }
 
 /** Before a run: rewrite the input, or refuse the run. Runs on `pre_execution`. */

@@ -8,7 +8,7 @@ import type { HookPayload } from "../hooks/payloads.js";
 import { type BuiltFunction, buildHookHandlers, buildTool } from "../host/build.js";
 import { assertPluginObject, type Registration } from "../host/host.js";
 import { createRecordingHost, type RecordingHost } from "../host/recording-host.js";
-import type { FunctionCall, ToolContext, ToolRuntime } from "../host/specs.js";
+import type { FunctionCall, LifecycleContext, ToolContext, ToolRuntime } from "../host/specs.js";
 
 /** The plugin name a test host records under, unless a test gives one. */
 export const TEST_PLUGIN_ID = "test-plugin";
@@ -134,8 +134,13 @@ export async function runHook<H extends HookName>(
       if (handler !== undefined) handlers.push({ order: 0, run: handler });
     } else if (registration.kind in LIFECYCLE_HOOKS) {
       if (LIFECYCLE_HOOKS[registration.kind as keyof typeof LIFECYCLE_HOOKS] !== hook) continue;
-      const spec = registration.spec as { order?: number; run: (payload: unknown) => unknown };
-      handlers.push({ order: spec.order ?? 0, run: (p) => spec.run(p) });
+      const spec = registration.spec as {
+        pluginId: string;
+        order?: number;
+        run: (payload: unknown, ctx: LifecycleContext) => unknown;
+      };
+      const ctx: LifecycleContext = Object.freeze({ pluginId: spec.pluginId, config: options.config ?? {} });
+      handlers.push({ order: spec.order ?? 0, run: (p) => spec.run(p, ctx) });
     }
   }
   handlers.sort((a, b) => a.order - b.order);

@@ -43,7 +43,7 @@ describe("registerManagedChannelPlugin", () => {
     expect(registration.enabled).toBe(false);
   });
 
-  test("passes config to configured and notificationsEnabled, with defaults when left out", () => {
+  test("passes config to configured and notificationsEnabled; leaves notificationsEnabled out when the options do, for lint and install to check", () => {
     const host = createRecordingHost("p");
     const { channel } = registerManagedChannelPlugin(host, slack);
     expect(channel.spec.configured?.({ token: "x", notify: true })).toBe(true);
@@ -53,7 +53,8 @@ describe("registerManagedChannelPlugin", () => {
       build: () => ({ deliver() {} }),
     });
     expect(bare.channel.spec.configured?.({})).toBe(true);
-    expect(bare.channel.spec.notificationsEnabled?.({})).toBe(false);
+    expect(bare.channel.spec.notificationsEnabled).toBeUndefined();
+    expect(bare.channel.spec.supportsNotifications).toBe(false);
   });
 
   test("disables and removes all three parts through one handle", () => {

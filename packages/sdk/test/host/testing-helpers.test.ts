@@ -106,6 +106,16 @@ describe("runHook", () => {
     expect(result.hook).toBe("pre_tool_call");
   });
 
+  test("gives a lifecycle handler the plugin's config, as the bus does", async () => {
+    const host = createRecordingHost("kit");
+    host.addBeforeToolCall({
+      name: "tag",
+      run: (p, ctx) => ({ args: { ...p.args, tag: `${ctx.pluginId}:${String(ctx.config.tag)}` } }),
+    });
+    const result = await runHook(host, "pre_tool_call", toolCall, { config: { tag: "blue" } });
+    expect(result.args).toEqual({ text: "hi", tag: "kit:blue" });
+  });
+
   test("ignores what a handler returns on a hook that does not modify", async () => {
     const host = createRecordingHost("kit");
     host.addHook({

@@ -12,7 +12,9 @@ const FireSchema = z
   .object({
     id: z.string(),
     routine: z.string(),
-    cause: z.string().openapi({ description: "schedule, event, webhook or manual." }),
+    cause: z
+      .string()
+      .openapi({ description: "What fired it: schedule, catch_up, job_ended, webhook, channel or manual." }),
     outcome: z.string().openapi({ description: "started, queued, skipped, missed or failed." }),
     tick: z.string().nullable(),
     job: z.string().nullable().openapi({ description: "The job it started, if any." }),

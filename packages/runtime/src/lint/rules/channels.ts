@@ -1,7 +1,8 @@
 // OZ-S040 and OZ-S042: channels that could not work as registered. A routine of this plugin
-// fired by one of its own channels names a channel the code registers (OZ-S040); and oz0 sends
-// channels no notifications yet, so a channel that says it takes them is refused rather than
-// left waiting for notifications that never come (OZ-S042).
+// fired by one of its own channels names a channel the code registers (OZ-S040); and a channel's
+// notifications are switched on by the operator's config through `notificationsEnabled`, so a
+// channel that says it supports them without that switch could never be sent one, and a switch
+// on a channel that does not support them would turn on nothing (OZ-S042).
 import { routineEvent } from "@oz0/sdk/internal";
 import { finding, type LintFinding } from "../finding.js";
 import { asList, asMap, asString, placeOf, pluginName } from "../source.js";
@@ -18,12 +19,23 @@ export const checkChannels: LintRule = (files) => {
       : [];
   const where = placeOf(manifest, Object.hasOwn(manifest.raw, "main") ? ["main"] : [], "value");
   for (const channel of channels) {
-    if ((channel.spec as { supportsNotifications?: unknown }).supportsNotifications === true) {
+    const spec = channel.spec as { supportsNotifications?: unknown; notificationsEnabled?: unknown };
+    const supports = spec.supportsNotifications === true;
+    const switched = typeof spec.notificationsEnabled === "function";
+    if (supports && !switched) {
       found.push(
         finding(
           "OZ-S042",
           where,
-          `the channel ${channel.name} says it supports notifications, which this oz0 does not send channels yet; leave supportsNotifications out (a channel answers the messages it receives)`,
+          `the channel ${channel.name} says it supports notifications but gives no notificationsEnabled(config), so the operator could never switch them on; give notificationsEnabled, or leave supportsNotifications out`,
+        ),
+      );
+    } else if (!supports && switched) {
+      found.push(
+        finding(
+          "OZ-S042",
+          where,
+          `the channel ${channel.name} gives notificationsEnabled(config) but does not say supportsNotifications: true, so oz0 would send it none; set supportsNotifications: true, or leave notificationsEnabled out`,
         ),
       );
     }

@@ -19,6 +19,7 @@ import { records } from "./017-records.js";
 import { channels } from "./018-channels.js";
 import { pluginRuntimes } from "./019-plugin-runtimes.js";
 import { catalogVersion } from "./020-catalog-version.js";
+import { channelCause } from "./021-channel-cause.js";
 import { hookRecords } from "./022-hook-records.js";
 import type { Migration } from "./types.js";
 
@@ -46,5 +47,6 @@ export const MIGRATIONS: readonly Migration[] = [
   channels,
   pluginRuntimes,
   catalogVersion,
+  channelCause,
   hookRecords,
 ];
