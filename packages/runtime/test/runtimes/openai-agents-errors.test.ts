@@ -30,6 +30,8 @@ function session(callModel: RuntimeSession["callModel"], signal = new AbortContr
     checkpoint: async () => false,
     ask: async () => "",
     secret: async () => undefined,
+    providerKey: async () => undefined,
+    model: undefined,
     recordStep: async () => {
       throw new Error("not a harness");
     },
