@@ -431,6 +431,10 @@ export class CoreSession implements RuntimeSession {
     return secrets.get(this.#run.row.tenant, providerKeySecret(provider));
   }
 
+  get chat(): boolean {
+    return this.#run.row.mode === "chat";
+  }
+
   get model(): AgentModel | undefined {
     return this.#setup.definition.model;
   }

@@ -242,6 +242,8 @@ export interface RuntimeSession {
   providerKey(provider: string): Promise<string | undefined>;
   /** The agent's `model:` as its definition has it. */
   readonly model: AgentModel | undefined;
+  /** Whether the job is a chat: `finish` then waits for the person's next message rather than ending the job. */
+  readonly chat: boolean;
   /**
    * Records a step the runtime's own model took (a harness's), after the same checks as a
    * model call of the core's (cancel, wall time, kill switches, limits and budgets); on a

@@ -32,6 +32,7 @@ function session(callModel: RuntimeSession["callModel"], signal = new AbortContr
     secret: async () => undefined,
     providerKey: async () => undefined,
     model: undefined,
+    chat: false,
     recordStep: async () => {
       throw new Error("not a harness");
     },

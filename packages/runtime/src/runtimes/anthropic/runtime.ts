@@ -45,6 +45,8 @@ class Held {
   readonly client: Anthropic;
   held: Provisioned | undefined;
   #interrupted = false;
+  /** The job was cancelled or ran out of time (not a lost lease): what oz0 made at the provider goes. */
+  stopped = false;
 
   constructor(client: Anthropic) {
     this.client = client;
@@ -126,13 +128,15 @@ export const ANTHROPIC_RUNTIME: AgentRuntime = {
       follower.ended = true;
       await session.fail({ kind: "remote_error", message: messageOf(error) });
     } finally {
-      if (follower.ended && held.held !== undefined) await release(client, options, held.held);
+      if ((follower.ended || held.stopped) && held.held !== undefined)
+        await release(client, options, held.held);
     }
   },
   cancel(session, reason) {
     const held = open.get(session);
     // A lost lease hands the job to another worker, which reattaches to the same session.
     if (held === undefined || reason === "lost") return;
+    held.stopped = true;
     void held.interrupt();
   },
 };
@@ -293,7 +297,7 @@ class Follower {
           { signal: this.#session.signal },
         ))
           history.push(entry);
-        for (const entry of history) this.#learn(entry);
+        for (const entry of history) if (!this.#seen.has(entry.id)) this.#learn(entry);
         if (this.#messagesSent === 0) await this.#send(held, 1, inputText(this.#session));
         let fresh = false;
         for (const entry of history) {
@@ -339,12 +343,12 @@ class Follower {
       async (recorded) => {
         if (this.#messagesHeld < n) {
           const sent = typeof recorded.args.text === "string" ? recorded.args.text : text;
+          // The session's own user.message event (in its stream) counts it as held.
           await this.#client.beta.sessions.events.send(
             held.session,
             { events: [{ type: "user.message", content: [{ type: "text", text: sent }] }] },
             { signal: this.#session.signal },
           );
-          this.#messagesHeld = n;
         }
         return { sent: true, session: held.session };
       },
@@ -429,16 +433,7 @@ class Follower {
       Math.max(0, listCost - this.#listCost) + (Math.max(0, active - this.#activeSeconds) / 3600) * hours;
     this.#listCost = Math.max(this.#listCost, listCost);
     this.#activeSeconds = Math.max(this.#activeSeconds, active);
-    await session.recordStep({
-      model: this.model,
-      text: this.#stepText,
-      calls: [],
-      usage: this.#tokens,
-      costUsd: cost,
-    });
-    this.#steps += 1;
-    this.#stepText = "";
-    this.#tokens = { input: 0, output: 0 };
+    await this.#step(cost);
     const spent = this.#listCost + (this.#activeSeconds / 3600) * hours;
     const ceiling = this.#options.maxBudgetUsd;
     if (ceiling !== undefined && spent > ceiling) {
@@ -452,6 +447,20 @@ class Follower {
     return false;
   }
 
+  /** Records the job's next step: the text and tokens since the last one, at `cost`. */
+  async #step(cost: number): Promise<void> {
+    await this.#session.recordStep({
+      model: this.model,
+      text: this.#stepText,
+      calls: [],
+      usage: this.#tokens,
+      costUsd: cost,
+    });
+    this.#steps += 1;
+    this.#stepText = "";
+    this.#tokens = { input: 0, output: 0 };
+  }
+
   async #idle(
     held: Provisioned,
     entry: Anthropic.Beta.Sessions.BetaManagedAgentsSessionStatusIdleEvent,
@@ -463,9 +472,15 @@ class Follower {
         for (const id of reason.event_ids) if (await this.#confirm(held, id)) return true;
         return false;
       case "end_turn": {
+        // The turn's last step holds what the agent said since the session's last usage report.
+        if (this.#stepText !== "") await this.#step(0);
+        // In a chat the job waits here for the person's next message: the session waits too.
+        this.mayWait = true;
         const next = await session.finish({ text: this.#turnText });
+        this.mayWait = false;
         if (next === undefined) {
-          this.ended = true;
+          // The job ended, or (a chat) waits for the person with its session.
+          this.ended = !session.chat;
           return true;
         }
         await this.#send(held, this.#messagesSent + 1, next);

@@ -97,7 +97,14 @@ describe("runtime: remote:anthropic", () => {
       ["remote:anthropic", "anthropic:claude-sonnet-4-6"],
       ["remote:anthropic", "anthropic:claude-sonnet-4-6"],
       ["remote:anthropic", "anthropic:claude-sonnet-4-6"],
+      ["remote:anthropic", "anthropic:claude-sonnet-4-6"],
     ]);
+    // The last holds the agent's answer.
+    expect(steps[3]).toMatchObject({
+      text: "done: bash: ran; say",
+      usage: { input: 0, output: 0 },
+      cost_usd: 0,
+    });
     expect(steps[1]).toMatchObject({ usage: { input: 10, output: 5 } });
     // $0.01 list cost and 36 s at $0.1 an hour ($0.001).
     expect(steps[1]?.cost_usd).toBeCloseTo(0.011, 6);
@@ -233,6 +240,37 @@ describe("runtime: remote:anthropic", () => {
     const steps = ofKind(events, "model_call").map((entry) => entry.data.step);
     expect(new Set(steps).size).toBe(steps.length);
     expect(steps.length).toBeGreaterThan(recorded);
+  });
+
+  it("a chat goes on in the same session: each message of the person's is the session's next user.message", async () => {
+    const tenant = await tenantWithKey();
+    const started = await l.runtime.jobs.start({ tenant, agent: "studio/coder", input: "say", mode: "chat" });
+    const first = await l.runtime.jobs.run(started.id, { tenant });
+    expect(first).toMatchObject({ status: "waiting", waitingFor: { kind: "chat" } });
+    const session = ofKind(await l.events(started.id), "remote_task").at(-1)?.data.task ?? "";
+    // The session waits with the job, not archived.
+    expect(fake.sessions.get(session)?.archived).toBe(false);
+    await l.runtime.jobs.say(started.id, "bash", ALICE, { tenant });
+    const second = await l.runtime.jobs.run(started.id, { tenant });
+    expect(second).toMatchObject({ status: "waiting", waitingFor: { kind: "chat" } });
+    const sent = fake.sent("user.message").filter((entry) => entry.session === session);
+    expect(sent.map((entry) => (entry.content as { text: string }[])[0]?.text)).toEqual(["say", "bash"]);
+    expect(fake.sent("user.tool_confirmation").filter((entry) => entry.session === session)).toHaveLength(1);
+    const ended = await l.runtime.jobs.endChat(started.id, { tenant });
+    expect(ended).toMatchObject({ status: "succeeded", output: "done: bash: ran" });
+  });
+
+  it("oz0 job cancel mid-session interrupts the session and archives it", async () => {
+    const tenant = await tenantWithKey();
+    const started = await l.runtime.jobs.start({ tenant, agent: "studio/coder", input: "hold" });
+    const running = l.runtime.jobs.run(started.id, { tenant });
+    await until(() => fake.holding());
+    await l.runtime.jobs.cancel(started.id, ALICE, { tenant });
+    const job = await running;
+    expect(job.status).toBe("cancelled");
+    const session = ofKind(await l.events(started.id), "remote_task").at(-1)?.data.task ?? "";
+    await until(() => fake.sessions.get(session)?.archived === true);
+    expect(fake.sent("user.interrupt").filter((entry) => entry.session === session)).toHaveLength(1);
   });
 
   it("keep_session keeps the session after the job, in the environment harness.workspace names", async () => {
