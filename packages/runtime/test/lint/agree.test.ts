@@ -317,6 +317,19 @@ const CASES: readonly Case[] = [
     code: "OZ-S035",
   },
   {
+    rule: "skills naming a skill on an agent at Claude Managed Agents, which gets none, are refused by both",
+    change: (files) =>
+      edit(
+        "plugin.yaml",
+        "    model: { use: test, script: scripts/helper.yaml }\n",
+        '    runtime: remote:anthropic\n    model: { use: "anthropic:claude-sonnet-4-6" }\n    skills: [howto]\n',
+      )({
+        ...files,
+        "skills/howto/SKILL.md": "---\nname: howto\ndescription: How to help.\n---\nHelp briefly.\n",
+      }),
+    code: "OZ-S035",
+  },
+  {
     rule: "a remote:anthropic agent that names no model: is refused by both",
     change: (files) =>
       edit(
