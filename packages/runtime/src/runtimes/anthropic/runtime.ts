@@ -211,7 +211,8 @@ async function provision(
             },
           }),
     },
-    { signal: session.signal },
+    // One session per job: a retry after a lost answer could make a second.
+    { signal: session.signal, maxRetries: 0 },
   );
   await recorded.record({ id: made.id, context: `${agent} ${environment}`, state: "session" });
   return { session: made.id, agent, environment, ownEnvironment };
@@ -347,7 +348,8 @@ class Follower {
           await this.#client.beta.sessions.events.send(
             held.session,
             { events: [{ type: "user.message", content: [{ type: "text", text: sent }] }] },
-            { signal: this.#session.signal },
+            // Never sent twice: a retry after a lost answer could give the session the work again.
+            { signal: this.#session.signal, maxRetries: 0 },
           );
         }
         return { sent: true, session: held.session };
