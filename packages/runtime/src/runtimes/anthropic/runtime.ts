@@ -356,7 +356,7 @@ class Follower {
       },
     );
     this.#messagesSent = n;
-    if (!result.ok) await this.#end(held, failureOf(result.error));
+    if (!result.ok) await this.#end(failureOf(result.error));
   }
 
   /** Takes one event; true when the run is over (the job ended, failed, or stopped). */
@@ -404,12 +404,12 @@ class Follower {
         this.#tokens.output += entry.model_usage.output_tokens;
         return false;
       case "session.usage":
-        return this.#usage(held, entry.usage);
+        return this.#usage(entry.usage);
       case "session.error":
         if (!this.#replaying) await session.note({ update: "session_error", data: { error: entry.error } });
         return false;
       case "session.status_terminated":
-        await this.#end(held, {
+        await this.#end({
           kind: "remote_error",
           message: `the session of ${session.agent} at Claude Managed Agents was terminated before its turn ended`,
         });
@@ -422,10 +422,7 @@ class Follower {
   }
 
   /** The session's cumulative usage: what it added since the last step is the job's next step. */
-  async #usage(
-    held: Provisioned,
-    usage: Anthropic.Beta.Sessions.BetaManagedAgentsSessionUsageSnapshot,
-  ): Promise<boolean> {
+  async #usage(usage: Anthropic.Beta.Sessions.BetaManagedAgentsSessionUsageSnapshot): Promise<boolean> {
     const session = this.#session;
     const listCost =
       usage.list_cost?.currency === "USD" ? Number(usage.list_cost.amount) || this.#listCost : this.#listCost;
@@ -440,7 +437,7 @@ class Follower {
     const ceiling = this.#options.maxBudgetUsd;
     if (ceiling !== undefined && spent > ceiling) {
       await this.#interrupt();
-      await this.#end(held, {
+      await this.#end({
         kind: "budget_exceeded",
         message: `the session of ${session.agent} at Claude Managed Agents has cost $${spent.toFixed(4)}, past harness.max_budget_usd ($${ceiling}); oz0 interrupted it`,
       });
@@ -489,13 +486,13 @@ class Follower {
         return this.ended;
       }
       case "budget_reached":
-        await this.#end(held, {
+        await this.#end({
           kind: "budget_exceeded",
           message: `the session of ${session.agent} at Claude Managed Agents reached its budget (harness.max_budget_usd) and stopped`,
         });
         return true;
       default:
-        await this.#end(held, {
+        await this.#end({
           kind: "remote_error",
           message: `the session of ${session.agent} at Claude Managed Agents stopped without an answer: ${reason.type}`,
         });
@@ -545,7 +542,7 @@ class Follower {
     await this.#answer(held, id, "deny", `${result.error.code}: ${result.error.message}`);
     if (result.error.code === "KILLED") {
       await this.#interrupt();
-      await this.#end(held, { kind: "killed", message: result.error.message });
+      await this.#end({ kind: "killed", message: result.error.message });
       return true;
     }
     return false;
@@ -579,10 +576,7 @@ class Follower {
     this.#confirmed.add(id);
   }
 
-  async #end(
-    _held: Provisioned,
-    failure: { readonly kind: string; readonly message: string },
-  ): Promise<void> {
+  async #end(failure: { readonly kind: string; readonly message: string }): Promise<void> {
     this.ended = true;
     await this.#session.fail(failure);
   }
