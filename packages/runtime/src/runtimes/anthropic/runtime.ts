@@ -88,10 +88,12 @@ export const ANTHROPIC_RUNTIME: AgentRuntime = {
     );
     try {
       // The job's first step, recorded before anything is made at the provider: the job's
-      // limits and pre_llm_call (a tenant's budget) decide it first.
+      // limits and pre_llm_call (a tenant's budget) decide it first. Starting a session costs
+      // nothing of itself; what it spends comes in its usage reports, each a step checked so.
       await session.recordStep({
         model: follower.model,
         calls: [],
+        costUsd: 0,
         ahead: {
           messages: [{ role: "user", content: inputText(session) }],
           what: `a session of ${session.agent} at Claude Managed Agents${options.maxBudgetUsd === undefined ? "" : ` (at most $${options.maxBudgetUsd}, harness.max_budget_usd)`}`,

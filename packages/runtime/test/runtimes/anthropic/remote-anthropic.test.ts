@@ -10,12 +10,15 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lintPlugin } from "../../../src/lint/index.js";
+import { pluginConfigKey } from "../../../src/plugin-config/index.js";
 import { AGENTS_URL_VARIABLE } from "../../../src/runtimes/index.js";
 import { tenantUsage } from "../../../src/usage/index.js";
 import { ALICE, type Lab, lab, ofKind } from "../../policy/helpers.js";
 import { FAKE_KEY, type FakeManagedAgents, startManagedAgents } from "./managed-agents-server.js";
 
 const STUDIO = fileURLToPath(new URL("../../fixtures/runtimes/anthropic", import.meta.url));
+/** The first-party governance plugin's folder, which runs its build (the tests' global setup makes it). */
+const GOVERNANCE = fileURLToPath(new URL("../../../../../plugins/governance", import.meta.url));
 
 let fake: FakeManagedAgents;
 let l: Lab;
@@ -215,6 +218,32 @@ describe("runtime: remote:anthropic", () => {
     expect(job.failure).toMatchObject({ kind: "budget_exceeded" });
     expect(job.failure?.message).toContain("past harness.max_budget_usd ($0.5); oz0 interrupted it");
     const session = ofKind(await l.events(job.id), "remote_task").at(-1)?.data.task;
+    expect(fake.sent("user.interrupt").filter((entry) => entry.session === session)).toHaveLength(1);
+  });
+
+  it("stops the session at the tenant's budget: each usage report is checked by pre_llm_call at its cost", async () => {
+    const tenant = await tenantWithKey();
+    await l.runtime.catalog.install(tenant, GOVERNANCE);
+    await l.runtime.store.db
+      .insertInto("settings")
+      .values({
+        tenant,
+        key: pluginConfigKey("governance"),
+        value: JSON.stringify({ budget: { tenant: { usd: 0.015 } } }),
+        updated_at: Date.now(),
+      })
+      .execute();
+    const job = await l.run(tenant, "studio/coder", "bash read");
+    expect(job.failure).toMatchObject({ kind: "budget_exceeded" });
+    const events = await l.events(job.id);
+    expect(ofKind(events, "governance_denied")[0]?.data).toMatchObject({
+      hook: "pre_llm_call",
+      contract_id: "budget",
+      reason: "Cost ceiling exceeded",
+    });
+    const session = ofKind(events, "remote_task").at(-1)?.data.task;
+    // bash ran within the budget; the report after it passed the ceiling, and the session was interrupted there.
+    expect(fake.sent("user.tool_confirmation").filter((entry) => entry.session === session)).toHaveLength(1);
     expect(fake.sent("user.interrupt").filter((entry) => entry.session === session)).toHaveLength(1);
   });
 
