@@ -8,8 +8,14 @@ import type { AgentDefinition, HarnessSpec, Registered } from "@oz0/sdk";
 import { parseAgentRuntime } from "@oz0/sdk/internal";
 import { SetupFailure } from "../events/index.js";
 import type { LoadedPlugin } from "../plugin-dir/index.js";
-import { ACP_TOOL_KINDS, askProblem, type HarnessSetting, harnessOptionProblems } from "../runtimes/index.js";
-import { type CallableFunction, type FunctionResolver, toolContext } from "../tools/index.js";
+import {
+  ACP_TOOL_KINDS,
+  askProblem,
+  type HarnessSetting,
+  harnessOptionProblems,
+  harnessWorkspace,
+} from "../runtimes/index.js";
+import type { CallableFunction, FunctionResolver } from "../tools/index.js";
 import type { SkillEntry } from "./builtins.js";
 import type { JobRun } from "./job-run.js";
 
@@ -48,16 +54,10 @@ export async function harnessSetup(
       `${run.address} cannot run a routine's fire: ${asks}, so not every call of its harness reaches a rule or a person`,
     );
   }
-  const paths = toolContext({
-    home: run.deps.home,
-    tenant: run.row.tenant,
-    pluginId: run.row.plugin,
-    agent: run.row.name,
-  }).paths;
   const setting: HarnessSetting = {
     spec,
     options,
-    workspace: paths.agentRoot,
+    workspace: harnessWorkspace(run.deps.home, run.row.tenant, run.row.plugin, run.row.name),
     skills: skills.map((skill) => ({ label: skill.label, body: skill.body, files: skill.files })),
     instructions: run.history.system ?? "",
     input: typeof input === "string" ? input : JSON.stringify(input),

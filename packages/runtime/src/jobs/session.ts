@@ -6,8 +6,9 @@
 import { isOz0Error } from "@oz0/sdk";
 import { event } from "../events/index.js";
 import type { ModelMessage, ModelRequest } from "../models/index.js";
-import { estimateValueTokens, SecretStore, TenantSettings } from "../models/index.js";
+import { estimateValueTokens, providerKeySecret, SecretStore, TenantSettings } from "../models/index.js";
 import {
+  type AgentModel,
   type AgentRuntime,
   type HarnessSetting,
   type RuntimeCallResult,
@@ -421,6 +422,23 @@ export class CoreSession implements RuntimeSession {
     return secrets.get(this.#run.row.tenant, `remote.${name}`);
   }
 
+  async providerKey(provider: string): Promise<string | undefined> {
+    const { store } = this.#run.deps.jobs;
+    const secrets = new SecretStore({
+      settings: new TenantSettings(store.db, store.clockSql),
+      home: this.#run.deps.home,
+    });
+    return secrets.get(this.#run.row.tenant, providerKeySecret(provider));
+  }
+
+  get chat(): boolean {
+    return this.#run.row.mode === "chat";
+  }
+
+  get model(): AgentModel | undefined {
+    return this.#setup.definition.model;
+  }
+
   async callRemote(
     call: RuntimeRemoteCall,
     send: (recorded: RuntimeRemoteSend) => Promise<unknown>,
@@ -442,6 +460,7 @@ export class CoreSession implements RuntimeSession {
       description: call.description,
       inputSchema: { type: "object" },
       run: () => Promise.reject(new Error("a remote call is made by its runtime, not dispatched")),
+      ...(call.requiresApproval === undefined ? {} : { requiresApproval: call.requiresApproval }),
     };
     const before = recorded();
     const pending: PendingCall = {

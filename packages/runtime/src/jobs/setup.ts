@@ -80,6 +80,14 @@ export async function assertRuntimeRuns(
 /** The runtime agent `definition` runs on, refused (OZ-S023's words) when this oz0 has none of that name. */
 function runtimeOf(address: string, definition: AgentDefinition): AgentRuntime {
   const runtime = agentRuntimes.select(definition.runtime);
+  const modelProblem = runtime?.modelProblem?.(definition.model);
+  if (runtime !== undefined && modelProblem !== undefined) {
+    // OZ-S045's words: an agent installed before the check is still not run on a model it cannot take.
+    throw runtimeRefusal(
+      address,
+      `agent '${definition.name}' runs at a provider (runtime ${runtime.name}) and ${modelProblem}`,
+    );
+  }
   if (runtime !== undefined) return runtime;
   throw runtimeRefusal(
     address,

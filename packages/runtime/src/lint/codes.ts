@@ -133,7 +133,8 @@ export const LINT_CODES = {
   },
   "OZ-S023": {
     severity: "error",
-    summary: "An agent names a runtime this oz0 does not have (only pydantic-ai, its own loop, runs).",
+    summary:
+      "An agent names a runtime this oz0 does not have (its runtimes: pydantic-ai, openai-agents, harness:<name>, remote:a2a and remote:anthropic).",
   },
   "OZ-S024": {
     severity: "error",
@@ -186,12 +187,12 @@ export const LINT_CODES = {
   "OZ-S035": {
     severity: "error",
     summary:
-      "An agent field its runtime never reads: model:, skills naming a skill, or delegation: on a remote agent, whose loop runs at its provider.",
+      "An agent field its runtime never reads: skills naming a skill or delegation: on a remote agent, whose loop runs at its provider, and model: on one whose provider does not run the model it names (remote:a2a).",
   },
   "OZ-S036": {
     severity: "error",
     summary:
-      "An agent's harness: options are not what its runtime takes (an outside A2A agent's: card, skill, key, signature, jwks, version, auth, task_usd, poll, session_header).",
+      "An agent's harness: options are not what its runtime takes (an outside A2A agent's: card, skill, key, signature, jwks, version, auth, task_usd, poll, session_header; an agent at Claude Managed Agents': tools, requires_approval, max_budget_usd, session_hour_usd, workspace, keep_session).",
   },
   "OZ-S037": {
     severity: "warning",
@@ -223,6 +224,11 @@ export const LINT_CODES = {
     severity: "error",
     summary:
       "An admin spec's default config does not pass its own schema: the plugin would run with a config it refuses.",
+  },
+  "OZ-S045": {
+    severity: "error",
+    summary:
+      "A remote:anthropic agent's model: is not one Claude Managed Agents runs it on: it names none, an alias or another provider's model, or sets options.",
   },
 } as const satisfies Record<string, LintCodeInfo>;
 

@@ -5,7 +5,7 @@
 // run on oz0's own loop in its place.
 import { parseAgentRuntime } from "@oz0/sdk/internal";
 import type { ModelRoute } from "../models/index.js";
-import { A2A_RUNTIME_NAME, agentRuntimes, REMOTE_AGENT_OPTIONS } from "../runtimes/index.js";
+import { A2A_RUNTIME_NAME, ANTHROPIC_RUNTIME_NAME, agentRuntimes } from "../runtimes/index.js";
 
 /**
  * Why agent `agent` cannot run on the runtime it names, or `undefined` when it can (or the
@@ -20,9 +20,12 @@ export function runtimeProblem(agent: string, runtime: string | undefined): stri
   const kindRegistered = agentRuntimes
     .selectors()
     .some((value) => parseAgentRuntime(value)?.kind === parsed.kind);
+  const remotes = agentRuntimes.selectors().filter((value) => parseAgentRuntime(value)?.kind === "remote");
   const what =
     parsed.kind === "remote"
-      ? `no provider's remote agent runs in it yet, nor does any read such an agent's harness: options, ${REMOTE_AGENT_OPTIONS.join(", ")}${kindRegistered ? `; its one remote runtime is ${A2A_RUNTIME_NAME}, an outside agent over A2A` : ""}`
+      ? remotes.length === 0
+        ? "no remote runtime is registered"
+        : `its remote runtimes are ${remotes.map(describeRemote).join(", ")}`
       : kindRegistered
         ? "no runtime of that name is registered"
         : "no harness runs in it yet";
@@ -31,6 +34,13 @@ export function runtimeProblem(agent: string, runtime: string | undefined): stri
     `its runtimes: ${agentRuntimes.values().join(", ")}. ` +
     "Leave runtime: out to run the agent on oz0's own loop."
   );
+}
+
+/** A remote runtime's value, with what it is when it is one of oz0's own. */
+function describeRemote(value: string): string {
+  if (value === A2A_RUNTIME_NAME) return `${value} (an outside agent over A2A)`;
+  if (value === ANTHROPIC_RUNTIME_NAME) return `${value} (an agent at Claude Managed Agents)`;
+  return value;
 }
 
 /**

@@ -31,7 +31,7 @@ export {
   type ProviderChange,
   type ProviderView,
 } from "./service.js";
-export { type Price, type ProviderConfig, TenantSettings } from "./settings.js";
+export { type Price, type ProviderConfig, providerKeySecret, TenantSettings } from "./settings.js";
 export {
   parseTestScript,
   TEST_PROVIDER,

@@ -8,7 +8,7 @@ import type { Store, SwitchKind } from "../store/index.js";
 import { killedAgentError } from "./errors.js";
 import { bumpGovernanceVersion, governanceOf } from "./governance.js";
 import { checkTenant, type OwnerCheck } from "./owners.js";
-import { harnessKindOf } from "./tool-policy.js";
+import { harnessKindOf, remoteAgentCallOf } from "./tool-policy.js";
 
 /** A switch as `oz0 kill list` shows it. */
 export interface KillSwitchView {
@@ -127,6 +127,9 @@ export class KillSwitches {
       if (isOz0Error(error, "NOT_FOUND") && kind === "tool" && text.includes("/")) {
         const address = parseToolAddress(text);
         if (await harnessKindOf(this.#owners, tenant, address.plugin, address.tool))
+          return formatAddress(address);
+        // A remote agent's calls are the functions of `<plugin>/<agent>`: its switch stops them all.
+        if (await remoteAgentCallOf(this.#store, tenant, address.plugin, address.tool))
           return formatAddress(address);
       }
       if (!isOz0Error(error, "NAME_CLASH") && !isOz0Error(error, "TOOL_CLASH")) throw error;

@@ -14,7 +14,7 @@ import {
   patternCovers,
   patternSpecificity,
 } from "@oz0/sdk";
-import { ACP_TOOL_KINDS } from "../runtimes/index.js";
+import { ACP_TOOL_KINDS, agentRuntimes } from "../runtimes/index.js";
 import type { PolicyAction, Store } from "../store/index.js";
 import { bumpGovernanceVersion } from "./governance.js";
 import { checkTenant, type OwnerCheck } from "./owners.js";
@@ -138,30 +138,15 @@ export class ToolPolicy {
   }
 
   /**
-   * Whether the address is a remote agent's own call, `<plugin>/<agent>.send_message`, which
-   * its runtime makes in place of a model's (runtimes/a2a): a rule may name it exactly.
+   * Whether the address is a remote agent's own call, `<plugin>/<agent>.<function>`, which its
+   * runtime makes in place of a model's (runtimes/a2a's send_message, runtimes/anthropic's
+   * start_session, send_message and toolset tools): a rule may name it exactly.
    */
-  async #remoteCall(
+  #remoteCall(
     tenant: string,
-    pattern: { plugin: string; tool: string; function: string },
+    pattern: { plugin: string; tool: string; function?: string },
   ): Promise<boolean> {
-    if (pattern.function !== "send_message") return false;
-    const found = await this.#store.db
-      .selectFrom("parts")
-      .select("definition")
-      .where("tenant", "=", tenant)
-      .where("kind", "=", "agent")
-      .where("plugin", "=", pattern.plugin)
-      .where("name", "=", pattern.tool)
-      .executeTakeFirst();
-    if (found === undefined) return false;
-    const stored = (
-      typeof found.definition === "string" ? JSON.parse(found.definition) : found.definition
-    ) as {
-      definition?: { runtime?: unknown };
-    };
-    const runtime = stored.definition?.runtime;
-    return typeof runtime === "string" && runtime.startsWith("remote:");
+    return remoteAgentCallOf(this.#store, tenant, pattern.plugin, pattern.tool, pattern.function);
   }
 
   /** An ACP harness's tool kind, which its permission requests are decided as (runtimes/harness). */
@@ -209,7 +194,8 @@ export class ToolPolicy {
         await Promise.resolve(
           this.#owners.resolvePart(tenant, "tool", `${pattern.plugin}/${pattern.tool}`),
         ).catch(async (error: unknown) => {
-          if (!(await this.harnessKind(tenant, pattern.plugin, pattern.tool))) throw error;
+          if (await this.harnessKind(tenant, pattern.plugin, pattern.tool)) return;
+          if (!(await this.#remoteCall(tenant, pattern))) throw error;
         });
         break;
       case "plugin-wildcard":
@@ -231,6 +217,36 @@ export class ToolPolicy {
     }
     return pattern;
   }
+}
+
+/**
+ * Whether `<plugin>/<agent>.<function>` names a call of a remote agent's runtime (every call of
+ * it, without `fn`): the agent is installed in the tenant and its runtime governs its calls as
+ * those functions (`AgentRuntime.remoteFunctions`).
+ */
+export async function remoteAgentCallOf(
+  store: Store,
+  tenant: string,
+  plugin: string,
+  agent: string,
+  fn?: string,
+): Promise<boolean> {
+  const found = await store.db
+    .selectFrom("parts")
+    .select("definition")
+    .where("tenant", "=", tenant)
+    .where("kind", "=", "agent")
+    .where("plugin", "=", plugin)
+    .where("name", "=", agent)
+    .executeTakeFirst();
+  if (found === undefined) return false;
+  const stored = (typeof found.definition === "string" ? JSON.parse(found.definition) : found.definition) as {
+    definition?: { runtime?: unknown };
+  };
+  const runtime = stored.definition?.runtime;
+  if (typeof runtime !== "string" || !runtime.startsWith("remote:")) return false;
+  const functions = agentRuntimes.select(runtime)?.remoteFunctions ?? [];
+  return fn === undefined ? functions.length > 0 : functions.includes(fn);
 }
 
 /** Whether `<plugin>/<harness>.<kind>` names an ACP harness's tool kind (every kind, without `kind`). */

@@ -47,6 +47,25 @@ export interface AgentRuntime {
    * empty list: nothing). Lint reports each (OZ-S036) and install refuses the agent, as a run would.
    */
   optionProblems?(harness: Readonly<Record<string, unknown>> | undefined): readonly string[];
+  /**
+   * For a runtime that reads the agent's `model:` in its own way (a provider's remote agent runs
+   * on the model it names): what is wrong with it, or undefined. Lint reports it (OZ-S045) and
+   * install refuses the agent, as a run would; a remote runtime without it never reads `model:`.
+   */
+  modelProblem?(model: AgentModel | undefined): string | undefined;
+  /**
+   * For a remote runtime: the functions its `callRemote` calls are governed as, under the
+   * agent's address (`<plugin>/<agent>.<function>`), which tool policy rules and the kill switch
+   * of the tool `<plugin>/<agent>` may name.
+   */
+  readonly remoteFunctions?: readonly string[];
+}
+
+/** An agent's `model:` as its definition has it. */
+export interface AgentModel {
+  readonly use: string;
+  readonly options?: unknown;
+  readonly script?: unknown;
 }
 
 /** A model request a runtime makes: its own conversation, and the functions it offers (the agent's when left out). */
@@ -83,6 +102,8 @@ export interface RuntimeRemoteCall {
   readonly function: string;
   readonly description: string;
   readonly args: Readonly<Record<string, unknown>>;
+  /** Set when every such call waits for a person's approval whatever the policy allows (a deny rule still refuses): the rule's words. */
+  readonly requiresApproval?: string | undefined;
 }
 
 /** A remote task as the job's history records it. */
@@ -139,9 +160,9 @@ export interface HarnessSetting {
   readonly spec: HarnessSpec & { readonly pluginId: string };
   /** The agent's `harness:` options, as written. */
   readonly options: Readonly<Record<string, unknown>>;
-  /** The session's working folder: the agent's folder (`ToolContext.paths.agentRoot`). */
+  /** The session's working folder, the agent's own in its tenant (`harnessWorkspace`): never another plugin's agent's. */
   readonly workspace: string;
-  /** The agent's skills, each written as a read-only folder in the workspace (`SKILL.md` and its files). */
+  /** The agent's skills, each written as a read-only folder of the job's in the workspace (`SKILL.md` and its files). */
   readonly skills: readonly {
     readonly label: string;
     readonly body: string;
@@ -213,6 +234,16 @@ export interface RuntimeSession {
   ask(id: string, question: string): Promise<string>;
   /** The tenant's remote-agent secret `name` (`oz0 remote secret set`); never written to the history. */
   secret(name: string): Promise<string | undefined>;
+  /**
+   * The key the tenant stored for model provider `provider` (`oz0 provider set <provider>
+   * --api-key-stdin`), for a remote agent at that provider; never written to the history, and
+   * redacted from what the job records.
+   */
+  providerKey(provider: string): Promise<string | undefined>;
+  /** The agent's `model:` as its definition has it. */
+  readonly model: AgentModel | undefined;
+  /** Whether the job is a chat: `finish` then waits for the person's next message rather than ending the job. */
+  readonly chat: boolean;
   /**
    * Records a step the runtime's own model took (a harness's), after the same checks as a
    * model call of the core's (cancel, wall time, kill switches, limits and budgets); on a

@@ -8,7 +8,7 @@ import { DirSource, fixture } from "./dir-source.js";
 import { type Harness, harness, TENANT } from "./helpers.js";
 
 const REFUSAL =
-  "elsewhere/coder: agent 'coder' names runtime 'remote:nowhere', which this oz0 does not have (no provider's remote agent runs in it yet, nor does any read such an agent's harness: options, tools, requires_approval, max_budget_usd, session_hour_usd, workspace, keep_session; its one remote runtime is remote:a2a, an outside agent over A2A); its runtimes: pydantic-ai (the default, oz0's own loop), openai-agents, remote:a2a, harness:<name>. Leave runtime: out to run the agent on oz0's own loop.";
+  "elsewhere/coder: agent 'coder' names runtime 'remote:nowhere', which this oz0 does not have (its remote runtimes are remote:a2a (an outside agent over A2A), remote:anthropic (an agent at Claude Managed Agents)); its runtimes: pydantic-ai (the default, oz0's own loop), openai-agents, remote:a2a, remote:anthropic, harness:<name>. Leave runtime: out to run the agent on oz0's own loop.";
 
 describe("an agent on a runtime this oz0 does not have", () => {
   let opened: Harness | undefined;

@@ -96,7 +96,7 @@ interface Case {
   readonly code?: LintCode;
 }
 
-/** A value of each remote agent option, as YAML, that the option would take if it were read. */
+/** A value of each remote agent option, as YAML: all but requires_approval ([edit], not in tools) and workspace (not an environment id) are ones remote:anthropic takes. */
 const REMOTE_OPTION_VALUES: Record<(typeof REMOTE_AGENT_OPTIONS)[number], string> = {
   tools: "[read]",
   requires_approval: "[edit]",
@@ -105,6 +105,9 @@ const REMOTE_OPTION_VALUES: Record<(typeof REMOTE_AGENT_OPTIONS)[number], string
   workspace: "/srv/work",
   keep_session: "true",
 };
+
+/** The options whose REMOTE_OPTION_VALUES remote:anthropic refuses. */
+const ANTHROPIC_REFUSES = new Set(["requires_approval", "workspace"]);
 
 const edit = (file: string, from: string, to: string) => (files: Files) => {
   const text = files[file] ?? "";
@@ -313,6 +316,38 @@ const CASES: readonly Case[] = [
       }),
     code: "OZ-S035",
   },
+  {
+    rule: "skills naming a skill on an agent at Claude Managed Agents, which gets none, are refused by both",
+    change: (files) =>
+      edit(
+        "plugin.yaml",
+        "    model: { use: test, script: scripts/helper.yaml }\n",
+        '    runtime: remote:anthropic\n    model: { use: "anthropic:claude-sonnet-4-6" }\n    skills: [howto]\n',
+      )({
+        ...files,
+        "skills/howto/SKILL.md": "---\nname: howto\ndescription: How to help.\n---\nHelp briefly.\n",
+      }),
+    code: "OZ-S035",
+  },
+  {
+    rule: "a remote:anthropic agent that names no model: is refused by both",
+    change: (files) =>
+      edit(
+        "plugin.yaml",
+        "    model: { use: test, script: scripts/helper.yaml }\n",
+        "    runtime: remote:anthropic\n",
+      )(files),
+    code: "OZ-S045",
+  },
+  {
+    rule: "a remote:anthropic agent on an alias is refused by both",
+    change: edit(
+      "plugin.yaml",
+      "    model: { use: test, script: scripts/helper.yaml }\n",
+      "    runtime: remote:anthropic\n    model: { use: fast }\n",
+    ),
+    code: "OZ-S045",
+  },
   // Every option spec/agent-definition.txt lists for a provider's remote agent, on each runtime
   // an agent might write it for: none is taken and left unread.
   ...REMOTE_AGENT_OPTIONS.flatMap((option): Case[] => {
@@ -325,14 +360,26 @@ const CASES: readonly Case[] = [
       );
     return [
       {
-        rule: `harness.${option} on an outside A2A agent is refused by both, saying a provider's remote agent cannot run yet`,
+        rule: `harness.${option} on an outside A2A agent is refused by both, as a provider's remote agent's option`,
         change: on("remote:a2a"),
         code: "OZ-S036",
       },
       {
-        rule: `harness.${option} on a provider's remote agent is refused by both, since this oz0 runs none yet`,
+        rule: `harness.${option} on a provider's remote agent this oz0 does not have is refused by both`,
         change: on("remote:provider"),
         code: "OZ-S023",
+      },
+      {
+        rule: ANTHROPIC_REFUSES.has(option)
+          ? `harness.${option}: ${value} on an agent at Claude Managed Agents is refused by both`
+          : `harness.${option}: ${value} on an agent at Claude Managed Agents is taken by both`,
+        change: (files) =>
+          edit(
+            "plugin.yaml",
+            "    model: { use: test, script: scripts/helper.yaml }\n",
+            `    runtime: remote:anthropic\n    model: { use: "anthropic:claude-sonnet-4-6" }\n    harness: { ${option}: ${value} }\n`,
+          )(files),
+        ...(ANTHROPIC_REFUSES.has(option) ? { code: "OZ-S036" as const } : {}),
       },
       {
         rule: `harness.${option} on a JSON-lines harness agent is refused by both`,

@@ -230,7 +230,7 @@ const CASES: readonly RuleCase[] = [
     triggers: "refuses an agent on a runtime this oz0 does not have, naming the runtimes it has",
     passes: "accepts pydantic-ai, oz0's own loop",
     lines: [
-      "plugin.yaml:7:14 error OZ-S023 agent 'helper' names runtime 'remote:nowhere', which this oz0 does not have (no provider's remote agent runs in it yet, nor does any read such an agent's harness: options, tools, requires_approval, max_budget_usd, session_hour_usd, workspace, keep_session; its one remote runtime is remote:a2a, an outside agent over A2A); its runtimes: pydantic-ai (the default, oz0's own loop), openai-agents, remote:a2a, harness:<name>. Leave runtime: out to run the agent on oz0's own loop.",
+      "plugin.yaml:7:14 error OZ-S023 agent 'helper' names runtime 'remote:nowhere', which this oz0 does not have (its remote runtimes are remote:a2a (an outside agent over A2A), remote:anthropic (an agent at Claude Managed Agents)); its runtimes: pydantic-ai (the default, oz0's own loop), openai-agents, remote:a2a, remote:anthropic, harness:<name>. Leave runtime: out to run the agent on oz0's own loop.",
     ],
   },
   {
@@ -317,12 +317,29 @@ const CASES: readonly RuleCase[] = [
   },
   {
     code: "OZ-S036",
-    triggers: "refuses harness: options an outside A2A agent does not take, each with what to write",
-    passes: "accepts every option an outside A2A agent takes",
+    triggers:
+      "refuses harness: options an outside A2A agent or an agent at Claude Managed Agents does not take, and tools not in the provider's toolset, each with what to write",
+    passes: "accepts every option an outside A2A agent and an agent at Claude Managed Agents take",
     lines: [
-      "plugin.yaml:9:7 error OZ-S036 agent 'painter': harness.tools is an option of a provider's remote agent, which this oz0 cannot run yet (its one remote runtime is remote:a2a); an outside A2A agent does not take it: its options are card, skill, key, signature, jwks, version, auth, task_usd, poll, session_header",
+      "plugin.yaml:9:7 error OZ-S036 agent 'painter': harness.tools is an option of a provider's remote agent (such as remote:anthropic), which an outside A2A agent does not take: its options are card, skill, key, signature, jwks, version, auth, task_usd, poll, session_header",
       "plugin.yaml:9:7 error OZ-S036 agent 'painter': harness.auth is bearer or header:<Header-Name>, not 'basic'",
       "plugin.yaml:9:7 error OZ-S036 agent 'painter': harness.poll is the seconds between two reads of a running task: a number above 0, at most 3600",
+      "plugin.yaml:21:7 error OZ-S036 agent 'coder': harness.card is not an option of an agent at Claude Managed Agents; its options are tools, requires_approval, max_budget_usd, session_hour_usd, workspace, keep_session",
+      "plugin.yaml:21:7 error OZ-S036 agent 'coder': harness.tools lists \"shell\", which is not a tool of Claude Managed Agents' toolset; its tools are bash, edit, read, write, glob, grep, web_fetch, web_search",
+      "plugin.yaml:21:7 error OZ-S036 agent 'coder': harness.requires_approval lists 'write', which harness.tools does not give the agent; list it in tools too, or remove it",
+      "plugin.yaml:21:7 error OZ-S036 agent 'coder': harness.max_budget_usd is an amount in US dollars: a number above 0",
+      "plugin.yaml:21:7 error OZ-S036 agent 'coder': harness.keep_session is true (keep the session after the job) or false (archive it, the default)",
+    ],
+  },
+  {
+    code: "OZ-S045",
+    triggers:
+      "refuses a remote:anthropic agent's model: that names none, an alias, or sets options: the agent at the provider runs on the model it names",
+    passes: "accepts a remote:anthropic agent on anthropic:<model>",
+    lines: [
+      `plugin.yaml:7:14 error OZ-S045 agent 'unnamed' runs at a provider (runtime remote:anthropic) and names no model:, and the agent at Claude Managed Agents runs on the model it names; write model: { use: "anthropic:claude-sonnet-4-6" }`,
+      `plugin.yaml:14:5 error OZ-S045 agent 'aliased' runs at a provider (runtime remote:anthropic) and names model 'fast', and the agent at Claude Managed Agents runs on an Anthropic model named anthropic:<model>, not an alias or another provider's; write model: { use: "anthropic:claude-sonnet-4-6" }`,
+      "plugin.yaml:21:5 error OZ-S045 agent 'tuned' runs at a provider (runtime remote:anthropic) and sets model options or a script, which Claude Managed Agents does not take (the provider makes the model's calls); write the model alone",
     ],
   },
   {

@@ -3,13 +3,13 @@
 // registers, run end to end governed by the job: a deny rule, an approval and a kill switch
 // take effect inside the harness's loop, a run taken up after its worker stopped repeats no
 // recorded call, and what the session did is in the job's history.
-import { readFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { JobEvent } from "../../src/jobs/index.js";
 import { pluginConfigKey } from "../../src/plugin-config/index.js";
-import { toolContext } from "../../src/tools/index.js";
+import { harnessWorkspace } from "../../src/runtimes/index.js";
 import { ALICE, executionsOf, type Lab, lab } from "../policy/helpers.js";
 
 const ACP_PLUGIN = fileURLToPath(new URL("../fixtures/runtimes/harness-acp", import.meta.url));
@@ -271,8 +271,7 @@ describe("an agent on an ACP harness", () => {
 
   it("sends session/cancel, then stops the process, when the run is stopped mid-turn", async () => {
     const tenant = await l.tenant(ACP_PLUGIN);
-    const workspace = toolContext({ home: l.home, tenant, pluginId: "acp-lab", agent: "coder" }).paths
-      .agentRoot;
+    const workspace = harnessWorkspace(l.home, tenant, "acp-lab", "coder");
     const jobs = engine();
     const started = await jobs.start({ tenant, agent: "acp-lab/coder", input: "hang" });
     const stop = new AbortController();
@@ -327,9 +326,9 @@ describe("an agent on an ACP harness", () => {
 
   it("serves fs and terminal through the mediated runtime, confined to the workspace", async () => {
     const tenant = await l.tenant(ACP_PLUGIN);
-    const workspace = toolContext({ home: l.home, tenant, pluginId: "acp-lab", agent: "coder" }).paths
-      .agentRoot;
-    await import("node:fs/promises").then((fs) => fs.writeFile(join(workspace, "notes.txt"), "kept"));
+    const workspace = harnessWorkspace(l.home, tenant, "acp-lab", "coder");
+    await mkdir(workspace, { recursive: true });
+    await writeFile(join(workspace, "notes.txt"), "kept");
     const job = await l.run(
       tenant,
       "acp-lab/coder",

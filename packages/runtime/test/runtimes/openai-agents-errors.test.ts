@@ -30,6 +30,9 @@ function session(callModel: RuntimeSession["callModel"], signal = new AbortContr
     checkpoint: async () => false,
     ask: async () => "",
     secret: async () => undefined,
+    providerKey: async () => undefined,
+    model: undefined,
+    chat: false,
     recordStep: async () => {
       throw new Error("not a harness");
     },

@@ -308,7 +308,7 @@ describe("an agent on a registered runtime", () => {
     unregister();
     try {
       const message =
-        "agent 'clerk' names runtime 'remote:scripted', which this oz0 does not have (no provider's remote agent runs in it yet, nor does any read such an agent's harness: options, tools, requires_approval, max_budget_usd, session_hour_usd, workspace, keep_session; its one remote runtime is remote:a2a, an outside agent over A2A); its runtimes: pydantic-ai (the default, oz0's own loop), openai-agents, remote:a2a, harness:<name>. Leave runtime: out to run the agent on oz0's own loop.";
+        "agent 'clerk' names runtime 'remote:scripted', which this oz0 does not have (its remote runtimes are remote:a2a (an outside agent over A2A), remote:anthropic (an agent at Claude Managed Agents)); its runtimes: pydantic-ai (the default, oz0's own loop), openai-agents, remote:a2a, remote:anthropic, harness:<name>. Leave runtime: out to run the agent on oz0's own loop.";
       const linted = await lintPlugin(SCRIPTED);
       expect(
         linted.findings.filter((finding) => finding.code === "OZ-S023").map((finding) => finding.message),

@@ -412,8 +412,8 @@ export const ERROR_CODES = {
     status: 502,
     retryable: false,
     summary:
-      "An outside agent (runtime remote:a2a) could not be used: its card failed its checks, it failed or rejected the task, or a message may have reached it already and is not sent twice.",
-    data: "{ url: string, reason: string, task?: string, state?: string }: where, why (card, task, endpoint, unsent), and the remote task and its state when there was one.",
+      "A remote agent could not be used: an outside A2A agent's card failed its checks, it failed or rejected the task, or a message may have reached it already and is not sent twice (remote:a2a); or a session at Claude Managed Agents stopped sending events before its turn ended (remote:anthropic).",
+    data: "{ url: string, reason: string, task?: string, state?: string }: where, why (card, task, endpoint, unsent, stream ended), and the remote task and its state when there was one.",
   },
   PATH_OUTSIDE_ROOTS: {
     side: "user",

@@ -1,9 +1,10 @@
 // OZ-S035: agent fields the agent's runtime never reads. A remote agent's loop runs at its
-// provider, on the provider's model, with no skills and no oz0 tools (so no MCP sampling and no
-// oz.delegate): its model:, skills and delegation: are refused rather than taken and left
-// unread. A harness agent's model: is read: it answers its MCP tools' sampling requests.
+// provider, with no skills and no oz0 tools (so no MCP sampling and no oz.delegate): its skills
+// and delegation: are refused rather than taken and left unread, and so is its model: unless
+// its runtime runs the agent on the model it names (remote:anthropic), whose words on it are
+// OZ-S045's. A harness agent's model: is read: it answers its MCP tools' sampling requests.
 import { parseAgentRuntime } from "@oz0/sdk/internal";
-import { agentRuntimes } from "../../runtimes/index.js";
+import { type AgentModel, agentRuntimes } from "../../runtimes/index.js";
 import { finding, type LintFinding } from "../finding.js";
 import { type AgentSource, agentLabel, asList, asMap, asString, placeOf } from "../source.js";
 import type { LintRule } from "./rule.js";
@@ -18,7 +19,17 @@ export const checkRuntimeFields: LintRule = (files) => {
     if (runtime.kind !== "remote") continue;
     const at = (field: string) => placeOf(agent, [...agent.base, field], "key");
     const label = agentLabel(agent);
-    if (agent.agent.model !== undefined) {
+    const selected = agentRuntimes.select(value);
+    if (selected?.modelProblem !== undefined) {
+      const problem = selected.modelProblem(modelOf(agent.agent.model));
+      if (problem !== undefined) {
+        const where =
+          agent.agent.model === undefined ? placeOf(agent, [...agent.base, "runtime"]) : at("model");
+        found.push(
+          finding("OZ-S045", where, `${label} runs at a provider (runtime ${value}) and ${problem}`),
+        );
+      }
+    } else if (agent.agent.model !== undefined) {
       found.push(
         finding(
           "OZ-S035",
@@ -49,6 +60,18 @@ export const checkRuntimeFields: LintRule = (files) => {
   }
   return found;
 };
+
+/** The agent's `model:` as its definition reads it: a `provider:model` text, or `{ use, options, script }`. */
+function modelOf(value: unknown): AgentModel | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === "string") return { use: value };
+  const map = asMap(value);
+  return {
+    use: asString(map?.use) ?? "",
+    ...(map?.options === undefined ? {} : { options: map.options }),
+    ...(map?.script === undefined ? {} : { script: map.script }),
+  };
+}
 
 /** The skills `skills:` names: its list, or its `use:` list (skills.propose is OZ-S012's). */
 function skillsNamed(agent: AgentSource): string[] {

@@ -1,5 +1,6 @@
 // The `harness:` options of an outside A2A agent (`runtime: remote:a2a`), read once for lint,
 // install and each run alike. The endpoint is not among them: a node's operator sets it.
+import { REMOTE_AGENT_OPTIONS } from "../anthropic/options.js";
 
 /** Where an A2A agent publishes its card (the protocol's well-known path). */
 export const AGENT_CARD_PATH = "/.well-known/agent-card.json";
@@ -41,20 +42,6 @@ export interface A2aOptions {
   readonly sessionHeader: string | undefined;
 }
 
-/**
- * The options spec/agent-definition.txt lists for a provider's remote agent (`remote:<name>`
- * other than a2a). This oz0 has no such runtime yet, so wherever they are written they are
- * refused, saying so, rather than read by nobody.
- */
-export const REMOTE_AGENT_OPTIONS = [
-  "tools",
-  "requires_approval",
-  "max_budget_usd",
-  "session_hour_usd",
-  "workspace",
-  "keep_session",
-] as const;
-
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$/;
 const SECRET_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 export const DEFAULT_POLL_SECONDS = 2;
@@ -73,7 +60,7 @@ export function readA2aOptions(harness: Readonly<Record<string, unknown>> | unde
     if (key === "api_url") continue; // the manifest schema refuses it already
     if ((REMOTE_AGENT_OPTIONS as readonly string[]).includes(key)) {
       problems.push(
-        `harness.${key} is an option of a provider's remote agent, which this oz0 cannot run yet (its one remote runtime is remote:a2a); an outside A2A agent does not take it: its options are ${A2A_OPTIONS.join(", ")}`,
+        `harness.${key} is an option of a provider's remote agent (such as remote:anthropic), which an outside A2A agent does not take: its options are ${A2A_OPTIONS.join(", ")}`,
       );
     } else if (!(A2A_OPTIONS as readonly string[]).includes(key)) {
       problems.push(

@@ -46,6 +46,7 @@ const open = new WeakMap<RuntimeSession, { client: Client; task: string | undefi
 export const A2A_RUNTIME: AgentRuntime = {
   name: A2A_RUNTIME_NAME,
   selects: [A2A_RUNTIME_NAME],
+  remoteFunctions: ["send_message"],
   optionProblems: (harness) => readA2aOptions(harness).problems,
   async run(session) {
     const { options, problems } = readA2aOptions(session.options);

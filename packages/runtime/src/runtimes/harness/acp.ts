@@ -26,7 +26,7 @@ import { CANCEL_GRACE_MS, harnessFailed, howItEnded, type StartedHarness, startH
 import { HarnessSteps } from "./steps.js";
 import { Terminals } from "./terminals.js";
 import { startToolsServer, type ToolsServer } from "./tools-server.js";
-import { prepareWorkspace } from "./workspace.js";
+import { prepareWorkspace, releaseWorkspace } from "./workspace.js";
 
 /** What a run on an ACP harness holds, for a cancel to reach. */
 export interface AcpRun {
@@ -42,7 +42,7 @@ export async function runAcp(
   const options = setting.options;
   const needs = (options.needs as readonly string[] | undefined) ?? [];
   const kinds = options.tools as readonly string[] | undefined;
-  const skills = await prepareWorkspace(setting);
+  const skills = await prepareWorkspace(setting, session.job);
   const files = mediatedRuntime({
     agentRoot: setting.workspace,
     ...(skills === undefined ? {} : { toolRoot: skills }),
@@ -189,6 +189,7 @@ export async function runAcp(
     terminals.releaseAll();
     harness?.kill();
     await tools?.close();
+    await releaseWorkspace(setting, session.job);
   }
 }
 

@@ -6,7 +6,7 @@ import { createInterface } from "node:readline";
 import type { HarnessSetting, RuntimeSession } from "../types.js";
 import { CANCEL_GRACE_MS, harnessFailed, howItEnded, type StartedHarness, startHarness } from "./process.js";
 import { HarnessSteps } from "./steps.js";
-import { prepareWorkspace } from "./workspace.js";
+import { prepareWorkspace, releaseWorkspace } from "./workspace.js";
 
 /** oz.ask_user's model-visible name. */
 const ASK_USER = "oz__ask_user";
@@ -21,7 +21,7 @@ export async function runJsonl(
   onStart: (run: JsonlRun) => void,
 ): Promise<void> {
   const name = setting.spec.name;
-  const skills = await prepareWorkspace(setting);
+  const skills = await prepareWorkspace(setting, session.job);
   let stopWith: (reason: unknown) => void = () => undefined;
   let done: () => void = () => undefined;
   const ended = new Promise<void>((resolve, reject) => {
@@ -121,6 +121,7 @@ export async function runJsonl(
     await ended;
   } finally {
     harness?.kill();
+    await releaseWorkspace(setting, session.job);
   }
 }
 

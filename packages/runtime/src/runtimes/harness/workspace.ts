@@ -1,19 +1,30 @@
-// A harness session's workspace: the agent's folder, with the agent's skills written into it
-// as a read-only folder (`.oz0/skills/<skill>/SKILL.md` and the skill's other files), fresh at
-// every run so it holds what the agent has now.
+// A harness session's workspace: a folder of its own per tenant and agent address
+// (`<home>/tenants/<tenant>/harness/<plugin>/<agent>`), so two plugins' agents of one name
+// never share one; and in it, the agent's skills written as a read-only folder of the job's own
+// (`.oz0/jobs/<job>/skills/<skill>/SKILL.md` and the skill's other files), fresh at every run
+// and removed after it, so concurrent jobs of one agent never rewrite each other's.
 import { chmod, mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import type { HarnessSetting } from "../types.js";
 
-/** Where the skills folder is in the workspace. */
-export const SKILLS_FOLDER = join(".oz0", "skills");
+/** Where a job's folder is in the workspace. */
+export const JOBS_FOLDER = join(".oz0", "jobs");
 
-/** Writes the skills folder; its path, or undefined when the agent has no skills. */
-export async function prepareWorkspace(setting: HarnessSetting): Promise<string | undefined> {
+/** The workspace of agent `<plugin>/<agent>` of `tenant` under oz0's home. */
+export function harnessWorkspace(home: string, tenant: string, plugin: string, agent: string): string {
+  return join(home, "tenants", tenant, "harness", plugin, agent);
+}
+
+/** The skills folder of job `job` in `workspace`. */
+export function skillsFolder(workspace: string, job: string): string {
+  return join(workspace, JOBS_FOLDER, job, "skills");
+}
+
+/** Writes job `job`'s skills folder; its path, or undefined when the agent has no skills. */
+export async function prepareWorkspace(setting: HarnessSetting, job: string): Promise<string | undefined> {
   await mkdir(setting.workspace, { recursive: true });
-  const folder = join(setting.workspace, SKILLS_FOLDER);
-  await makeWritable(folder);
-  await rm(folder, { recursive: true, force: true });
+  const folder = skillsFolder(setting.workspace, job);
+  await removeSkills(folder);
   if (setting.skills.length === 0) return undefined;
   for (const skill of setting.skills) {
     const at = inside(folder, skill.label);
@@ -27,6 +38,18 @@ export async function prepareWorkspace(setting: HarnessSetting): Promise<string 
   }
   await makeReadOnly(folder);
   return folder;
+}
+
+/** Removes job `job`'s folder from the workspace once its run is over. */
+export async function releaseWorkspace(setting: HarnessSetting, job: string): Promise<void> {
+  const folder = join(setting.workspace, JOBS_FOLDER, job);
+  await makeWritable(folder);
+  await rm(folder, { recursive: true, force: true });
+}
+
+async function removeSkills(folder: string): Promise<void> {
+  await makeWritable(folder);
+  await rm(folder, { recursive: true, force: true });
 }
 
 /** `path` under `base`, never outside it (a skill's file paths were checked at load; this keeps them so). */
