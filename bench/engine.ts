@@ -600,10 +600,13 @@ async function postgresAndThroughput(sqliteFile: Flavour, sqliteFloor: Flavour):
           "\none-step jobs/s on PostgreSQL with N jobs at a time, beside pgbench's simple-update TPS with N clients, interleaved:",
         );
         for (const clients of [1, CONCURRENT_JOBS]) {
+          const before = pgCommits.count;
           const oz0 = await jobsPerSecond(flavours[0]!, clients);
+          // Jobs at once share commits when their writes go in one statement (jobs/write-group.ts).
+          const commits = (pgCommits.count - before) / THROUGHPUT_JOBS;
           const tps = pgbenchTps(pgbenchDatabase.url, clients)!;
           console.log(
-            `N = ${clients}: oz0 ${oz0.toFixed(0)}/s, pgbench ${tps.toFixed(0)} TPS (${(oz0 / tps).toFixed(2)})`,
+            `N = ${clients}: oz0 ${oz0.toFixed(0)}/s (${commits.toFixed(1)} write commits per job), pgbench ${tps.toFixed(0)} TPS (${(oz0 / tps).toFixed(2)})`,
           );
           goals.push({
             what: `PostgreSQL: one-step jobs/s, ${clients} at a time, vs pgbench -c ${clients}`,

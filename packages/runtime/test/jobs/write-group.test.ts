@@ -1,0 +1,173 @@
+// On PostgreSQL the step writes of a process's jobs go in groups (jobs/write-group.ts): while one
+// statement is on its way, the writes other jobs ask for wait and go next as one statement and
+// one commit. Each job's write keeps its owner check; a write resolves only once it committed,
+// so a crash in the middle of a group loses nothing that was acknowledged.
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { event } from "../../src/events/index.js";
+import { JobStore, type Lease } from "../../src/jobs/index.js";
+import { writeGroupOf } from "../../src/jobs/store.js";
+import { openStore, type Store, type StoreOptions } from "../../src/store/index.js";
+import { disposeFixtures, engineFixtures } from "../store/engines.js";
+import { type Harness, harness, TENANT } from "./helpers.js";
+
+const fixtures = engineFixtures().filter((fixture) => fixture.label === "postgres");
+afterAll(() => disposeFixtures(fixtures), 60_000);
+
+const RESOLVE_TS = fileURLToPath(new URL("../store/fixtures/resolve-ts.ts", import.meta.url));
+const WRITER = fileURLToPath(new URL("./group-writer.ts", import.meta.url));
+
+describe.each(fixtures)("grouped writes on $label", (fixture) => {
+  let options: StoreOptions;
+  let store: Store;
+  let h: Harness;
+  beforeAll(async () => {
+    options = await fixture.fresh();
+    store = await openStore(options);
+    h = await harness(["helpdesk"], store);
+  });
+  afterAll(() => store?.close());
+
+  /** `count` jobs started and claimed, each with its lease. */
+  async function claimed(jobs: JobStore, count: number, prefix: string): Promise<Lease[]> {
+    const leases: Lease[] = [];
+    for (let index = 0; index < count; index++) {
+      const started = await h.engine().start({ tenant: TENANT, agent: "helpdesk/triage", input: "ticket" });
+      const claim = await jobs.claim({
+        job: started.id,
+        node: prefix,
+        token: `${prefix}#${index}`,
+        ttlMs: 600_000,
+      });
+      leases.push(claim!.lease);
+    }
+    return leases;
+  }
+
+  const note = (text: string) => event("mcp_log", { callId: "c", tool: "t", level: "info", data: text });
+
+  async function kindsOf(job: string): Promise<{ seq: number; kind: string; data: string }[]> {
+    return store.db
+      .selectFrom("job_events")
+      .select(["seq", "kind", "data"])
+      .where("job_id", "=", job)
+      .orderBy("seq")
+      .execute();
+  }
+
+  it("writes of several jobs at once go in fewer statements than writes, each job's events in order under its lease", async () => {
+    const jobs = new JobStore(store);
+    const leases = await claimed(jobs, 6, "grouping");
+    const group = writeGroupOf(store);
+    const before = { ...group.sent };
+    await Promise.all(
+      leases.map(async (lease) => {
+        for (let write = 0; write < 5; write++)
+          await jobs.write(lease, [note(`${write}a`), note(`${write}b`)]);
+      }),
+    );
+    const statements = group.sent.statements - before.statements;
+    expect(group.sent.writes - before.writes).toBe(30);
+    expect(statements).toBeLessThan(30);
+    for (const lease of leases) {
+      const events = await kindsOf(lease.job);
+      // job_started (the claim itself records nothing here), then the ten notes.
+      const notes = events.filter((entry) => entry.kind === "mcp_log");
+      expect(notes.map((entry) => JSON.parse(entry.data).data)).toEqual(
+        Array.from({ length: 5 }, (_, write) => [`${write}a`, `${write}b`]).flat(),
+      );
+      expect(events.map((entry) => entry.seq)).toEqual(events.map((_, index) => index + 1));
+      expect(lease.nextSeq).toBe(events.length + 1);
+    }
+  });
+
+  it("a writer whose lease was taken over is refused in its group, and the other jobs' writes commit", async () => {
+    const jobs = new JobStore(store);
+    const leases = await claimed(jobs, 3, "lost");
+    // Another worker took the second job over: its token is no longer this one's.
+    await store.db
+      .updateTable("jobs")
+      .set({ lease_owner: "elsewhere#1" })
+      .where("id", "=", leases[1]!.job)
+      .execute();
+    const outcomes = await Promise.allSettled(leases.map((lease) => jobs.write(lease, [note("x")])));
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect((outcomes[1] as PromiseRejectedResult).reason).toMatchObject({ code: "LEASE_LOST" });
+    expect((await kindsOf(leases[0]!.job)).at(-1)?.kind).toBe("mcp_log");
+    expect((await kindsOf(leases[1]!.job)).some((entry) => entry.kind === "mcp_log")).toBe(false);
+    expect((await kindsOf(leases[2]!.job)).at(-1)?.kind).toBe("mcp_log");
+  });
+
+  it("a group whose statement fails runs each write again alone: only the faulty one is refused", async () => {
+    const jobs = new JobStore(store);
+    const leases = await claimed(jobs, 3, "faulty");
+    // The middle writer believes in a seq the job already has: its insert fails, and with it
+    // the group's statement, of which nothing commits.
+    leases[1]!.nextSeq = 1;
+    const group = writeGroupOf(store);
+    const before = group.sent.statements;
+    const outcomes = await Promise.allSettled(leases.map((lease) => jobs.write(lease, [note("y")])));
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    // One group of three, then each alone; or, had they not met, each alone at once.
+    expect(group.sent.statements - before).toBeGreaterThanOrEqual(3);
+    for (const index of [0, 2]) {
+      const notes = (await kindsOf(leases[index]!.job)).filter((entry) => entry.kind === "mcp_log");
+      expect(notes).toHaveLength(1);
+    }
+    const faulty = await kindsOf(leases[1]!.job);
+    expect(faulty.map((entry) => entry.kind)).toEqual(["job_started"]);
+  });
+
+  it("a process killed in the middle of grouped writes loses none of the writes it acknowledged", async () => {
+    const jobs = new JobStore(store);
+    const leases = await claimed(jobs, 8, "crash");
+    const child: ChildProcess = spawn(
+      process.execPath,
+      [
+        "--conditions=@oz0/source",
+        "--import",
+        RESOLVE_TS,
+        WRITER,
+        JSON.stringify({
+          options,
+          leases: leases.map(({ job, token, nextSeq }) => ({ job, token, nextSeq })),
+        }),
+      ],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let stdout = "";
+    let stderr = "";
+    child.stdout?.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const exited = once(child, "exit");
+    const deadline = Date.now() + 60_000;
+    // Enough acknowledged writes that groups are on their way when it dies.
+    while (stdout.split("\n").length < 200) {
+      if (child.exitCode !== null) throw new Error(`the writer exited early: ${stderr}`);
+      if (Date.now() > deadline) throw new Error(`gave up waiting for the writer: ${stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    child.kill("SIGKILL");
+    await exited;
+    const acknowledged = stdout
+      .split("\n")
+      .filter((line) => line.endsWith("}"))
+      .map((line) => JSON.parse(line) as { job: string; first: number; count: number });
+    expect(acknowledged.length).toBeGreaterThanOrEqual(199);
+    for (const lease of leases) {
+      const seqs = new Set((await kindsOf(lease.job)).map((entry) => entry.seq));
+      const mine = acknowledged.filter((write) => write.job === lease.job);
+      for (const write of mine)
+        for (let seq = write.first; seq < write.first + write.count; seq++) expect(seqs.has(seq)).toBe(true);
+      // What committed is the history from its start, with no gap: no write went in part.
+      const sorted = [...seqs].sort((a, b) => a - b);
+      expect(sorted).toEqual(sorted.map((_, index) => index + 1));
+    }
+  }, 90_000);
+});
