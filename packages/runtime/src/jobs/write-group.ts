@@ -1,6 +1,6 @@
-// The step writes of a process's jobs on PostgreSQL, grouped: while one write is on its way to
-// the server, the writes other jobs ask for meanwhile wait, and go next as one statement, one
-// round trip and one commit for all of them. Each job's write in it is the statement it would
+// The step writes of a process's jobs on PostgreSQL, grouped: while GROUP_FLYING writes are on
+// their way to the server, the writes other jobs ask for meanwhile wait, and go next as one
+// statement, one round trip and one commit for all of them. Each job's write in it is the statement it would
 // be alone (its owner check holding the job's row, then the insert of its events from that
 // row); a writer whose lease is gone gets no row back, and only its write is refused. A job's
 // write resolves only once the statement that holds it committed: what is acknowledged is
@@ -28,6 +28,14 @@ export interface GroupedRow {
 /** The most writes one statement carries; more wait for the next. */
 export const GROUP_MOST = 32;
 
+/**
+ * How many statements may be on their way at once before writes wait to go together. PostgreSQL
+ * already flushes the commits of several connections in one go, so a few jobs writing at once
+ * are quickest each on a connection of its own; past this many (of the pool's ten, leaving room
+ * for reads), a write waits for the next free turn together with the others waiting.
+ */
+export const GROUP_FLYING = 8;
+
 interface Waiting {
   readonly write: GroupedWrite;
   resolve(row: GroupedRow | undefined): void;
@@ -39,7 +47,8 @@ export class WriteGroup {
   readonly #clock: string;
   readonly #texts = new Map<string, string>();
   #waiting: Waiting[] = [];
-  #busy = false;
+  /** Statements on their way now. */
+  #flying = 0;
   /** Statements sent, and the writes they carried: what the tests and the bench count. */
   readonly sent = { statements: 0, writes: 0 };
 
@@ -53,19 +62,19 @@ export class WriteGroup {
   write(write: GroupedWrite): Promise<GroupedRow | undefined> {
     return new Promise((resolve, reject) => {
       this.#waiting.push({ write, resolve, reject });
-      if (!this.#busy) void this.#drain();
+      if (this.#flying < GROUP_FLYING) void this.#drain();
     });
   }
 
   async #drain(): Promise<void> {
-    this.#busy = true;
+    this.#flying++;
     try {
       while (this.#waiting.length > 0) {
         const group = this.#waiting.splice(0, GROUP_MOST);
         await this.#send(group);
       }
     } finally {
-      this.#busy = false;
+      this.#flying--;
     }
   }
 

@@ -1,6 +1,6 @@
-// On PostgreSQL the step writes of a process's jobs go in groups (jobs/write-group.ts): while one
-// statement is on its way, the writes other jobs ask for wait and go next as one statement and
-// one commit. Each job's write keeps its owner check; a write resolves only once it committed,
+// On PostgreSQL the step writes of a process's jobs go in groups (jobs/write-group.ts): while
+// GROUP_FLYING statements are on their way, the writes other jobs ask for wait and go next as
+// one statement and one commit. Each job's write keeps its owner check; a write resolves only once it committed,
 // so a crash in the middle of a group loses nothing that was acknowledged.
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { event } from "../../src/events/index.js";
 import { JobStore, type Lease } from "../../src/jobs/index.js";
 import { writeGroupOf } from "../../src/jobs/store.js";
+import { GROUP_FLYING } from "../../src/jobs/write-group.js";
 import { openStore, type Store, type StoreOptions } from "../../src/store/index.js";
 import { disposeFixtures, engineFixtures } from "../store/engines.js";
 import { type Harness, harness, TENANT } from "./helpers.js";
@@ -59,7 +60,8 @@ describe.each(fixtures)("grouped writes on $label", (fixture) => {
 
   it("writes of several jobs at once go in fewer statements than writes, each job's events in order under its lease", async () => {
     const jobs = new JobStore(store);
-    const leases = await claimed(jobs, 6, "grouping");
+    // More jobs than statements may be on their way: the first writes go alone, the rest together.
+    const leases = await claimed(jobs, GROUP_FLYING + 4, "grouping");
     const group = writeGroupOf(store);
     const before = { ...group.sent };
     await Promise.all(
@@ -69,8 +71,8 @@ describe.each(fixtures)("grouped writes on $label", (fixture) => {
       }),
     );
     const statements = group.sent.statements - before.statements;
-    expect(group.sent.writes - before.writes).toBe(30);
-    expect(statements).toBeLessThan(30);
+    expect(group.sent.writes - before.writes).toBe(leases.length * 5);
+    expect(statements).toBeLessThan(leases.length * 5);
     for (const lease of leases) {
       const events = await kindsOf(lease.job);
       // job_started (the claim itself records nothing here), then the ten notes.
@@ -85,44 +87,54 @@ describe.each(fixtures)("grouped writes on $label", (fixture) => {
 
   it("a writer whose lease was taken over is refused in its group, and the other jobs' writes commit", async () => {
     const jobs = new JobStore(store);
-    const leases = await claimed(jobs, 3, "lost");
-    // Another worker took the second job over: its token is no longer this one's.
+    // The first GROUP_FLYING writes go alone; the next three together, the lost one among them.
+    const leases = await claimed(jobs, GROUP_FLYING + 3, "lost");
+    const lost = GROUP_FLYING + 1;
+    // Another worker took that job over: its token is no longer this one's.
     await store.db
       .updateTable("jobs")
       .set({ lease_owner: "elsewhere#1" })
-      .where("id", "=", leases[1]!.job)
+      .where("id", "=", leases[lost]!.job)
       .execute();
+    const group = writeGroupOf(store);
+    const before = group.sent.statements;
     const outcomes = await Promise.allSettled(leases.map((lease) => jobs.write(lease, [note("x")])));
-    expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
-    expect((outcomes[1] as PromiseRejectedResult).reason).toMatchObject({ code: "LEASE_LOST" });
-    expect((await kindsOf(leases[0]!.job)).at(-1)?.kind).toBe("mcp_log");
-    expect((await kindsOf(leases[1]!.job)).some((entry) => entry.kind === "mcp_log")).toBe(false);
-    expect((await kindsOf(leases[2]!.job)).at(-1)?.kind).toBe("mcp_log");
+    expect(group.sent.statements - before).toBe(GROUP_FLYING + 1);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(
+      leases.map((_, index) => (index === lost ? "rejected" : "fulfilled")),
+    );
+    expect((outcomes[lost] as PromiseRejectedResult).reason).toMatchObject({ code: "LEASE_LOST" });
+    for (const [index, lease] of leases.entries()) {
+      const wrote = (await kindsOf(lease.job)).some((entry) => entry.kind === "mcp_log");
+      expect(wrote).toBe(index !== lost);
+    }
   });
 
   it("a group whose statement fails runs each write again alone: only the faulty one is refused", async () => {
     const jobs = new JobStore(store);
-    const leases = await claimed(jobs, 3, "faulty");
-    // The middle writer believes in a seq the job already has: its insert fails, and with it
-    // the group's statement, of which nothing commits.
-    leases[1]!.nextSeq = 1;
+    const leases = await claimed(jobs, GROUP_FLYING + 3, "faulty");
+    // A writer of the group believes in a seq its job already has: its insert fails, and with
+    // it the group's statement, of which nothing commits.
+    const faulty = GROUP_FLYING + 1;
+    leases[faulty]!.nextSeq = 1;
     const group = writeGroupOf(store);
     const before = group.sent.statements;
     const outcomes = await Promise.allSettled(leases.map((lease) => jobs.write(lease, [note("y")])));
-    expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
-    // One group of three, then each alone; or, had they not met, each alone at once.
-    expect(group.sent.statements - before).toBeGreaterThanOrEqual(3);
-    for (const index of [0, 2]) {
-      const notes = (await kindsOf(leases[index]!.job)).filter((entry) => entry.kind === "mcp_log");
-      expect(notes).toHaveLength(1);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(
+      leases.map((_, index) => (index === faulty ? "rejected" : "fulfilled")),
+    );
+    // The first ones alone, the group of three, then each of those three again alone.
+    expect(group.sent.statements - before).toBe(GROUP_FLYING + 1 + 3);
+    for (const [index, lease] of leases.entries()) {
+      const notes = (await kindsOf(lease.job)).filter((entry) => entry.kind === "mcp_log");
+      expect(notes).toHaveLength(index === faulty ? 0 : 1);
     }
-    const faulty = await kindsOf(leases[1]!.job);
-    expect(faulty.map((entry) => entry.kind)).toEqual(["job_started"]);
+    expect((await kindsOf(leases[faulty]!.job)).map((entry) => entry.kind)).toEqual(["job_started"]);
   });
 
   it("a process killed in the middle of grouped writes loses none of the writes it acknowledged", async () => {
     const jobs = new JobStore(store);
-    const leases = await claimed(jobs, 8, "crash");
+    const leases = await claimed(jobs, GROUP_FLYING * 2, "crash");
     const child: ChildProcess = spawn(
       process.execPath,
       [
