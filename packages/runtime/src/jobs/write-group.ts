@@ -5,8 +5,9 @@
 // row); a writer whose lease is gone gets no row back, and only its write is refused. A job's
 // write resolves only once the statement that holds it committed: what is acknowledged is
 // durable, and a crash in the middle commits none of the group. When the group's statement
-// fails as a whole (a deadlock with another process, a fault), each write in it is run again
-// alone and gets its own answer.
+// fails as a whole (a fault, or a deadlock with another group over the usage totals that the
+// model calls of several agents update), each write in it is run again alone and gets its own
+// answer.
 import { CompiledQuery, type Kysely } from "kysely";
 import type { Database } from "../store/index.js";
 
