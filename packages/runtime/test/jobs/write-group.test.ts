@@ -5,6 +5,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { event } from "../../src/events/index.js";
 import { JobStore, type Lease } from "../../src/jobs/index.js";
@@ -19,6 +20,7 @@ afterAll(() => disposeFixtures(fixtures), 60_000);
 
 const RESOLVE_TS = fileURLToPath(new URL("../store/fixtures/resolve-ts.ts", import.meta.url));
 const WRITER = fileURLToPath(new URL("./group-writer.ts", import.meta.url));
+const WRITER_NAME = "oz0_group_writer";
 
 describe.each(fixtures)("grouped writes on $label", (fixture) => {
   let options: StoreOptions;
@@ -135,6 +137,10 @@ describe.each(fixtures)("grouped writes on $label", (fixture) => {
   it("a process killed in the middle of grouped writes loses none of the writes it acknowledged", async () => {
     const jobs = new JobStore(store);
     const leases = await claimed(jobs, GROUP_FLYING * 2, "crash");
+    // The writer's connections are named, so that what they have on their way can be ended with it.
+    const url = new URL(options.databaseUrl!);
+    url.searchParams.set("application_name", WRITER_NAME);
+    const writerUrl = url.toString();
     const child: ChildProcess = spawn(
       process.execPath,
       [
@@ -143,7 +149,7 @@ describe.each(fixtures)("grouped writes on $label", (fixture) => {
         RESOLVE_TS,
         WRITER,
         JSON.stringify({
-          options,
+          options: { databaseUrl: writerUrl },
           leases: leases.map(({ job, token, nextSeq }) => ({ job, token, nextSeq })),
         }),
       ],
@@ -165,8 +171,27 @@ describe.each(fixtures)("grouped writes on $label", (fixture) => {
       if (Date.now() > deadline) throw new Error(`gave up waiting for the writer: ${stderr}`);
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
-    child.kill("SIGKILL");
-    await exited;
+    // The jobs' rows held here: the writes on their way wait for them, uncommitted. Whatever the
+    // writer acknowledged by now committed before; then it dies, and the server ends what it
+    // had on its way (a statement left running would commit once the rows were let go).
+    const holder = new pg.Client({ connectionString: options.databaseUrl });
+    await holder.connect();
+    try {
+      await holder.query("begin");
+      await holder.query("select id from jobs where id = any($1) for update", [
+        leases.map((lease) => lease.job),
+      ]);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      child.kill("SIGKILL");
+      await exited;
+      await holder.query(
+        "select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1",
+        [WRITER_NAME],
+      );
+      await holder.query("rollback");
+    } finally {
+      await holder.end();
+    }
     const acknowledged = stdout
       .split("\n")
       .filter((line) => line.endsWith("}"))
