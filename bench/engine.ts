@@ -469,6 +469,8 @@ async function jobsPerSecond(flavour: Flavour, at = 1): Promise<number> {
  * `pg.Client`s; the lease heartbeat's thread has a module of its own and is not counted.
  */
 const pgCommits = { count: 0 };
+/** Every statement those clients send, each a round trip (the bench's own check of a job's history included). */
+const pgStatements = { count: 0 };
 {
   const open = new WeakSet<object>();
   const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
@@ -476,6 +478,7 @@ const pgCommits = { count: 0 };
     const first = args[0] as string | { text?: string } | undefined;
     const text = typeof first === "string" ? first : first?.text;
     if (typeof text === "string") {
+      pgStatements.count++;
       const head = text.trimStart().slice(0, 8).toLowerCase();
       if (head.startsWith("begin") || head.startsWith("start")) open.add(this);
       else if (head.startsWith("commit")) {
@@ -600,10 +603,14 @@ async function postgresAndThroughput(sqliteFile: Flavour, sqliteFloor: Flavour):
           "\none-step jobs/s on PostgreSQL with N jobs at a time, beside pgbench's simple-update TPS with N clients, interleaved:",
         );
         for (const clients of [1, CONCURRENT_JOBS]) {
+          const before = { commits: pgCommits.count, statements: pgStatements.count };
           const oz0 = await jobsPerSecond(flavours[0]!, clients);
+          // Jobs at once share commits when their writes go in one statement (jobs/write-group.ts).
+          const commits = (pgCommits.count - before.commits) / THROUGHPUT_JOBS;
+          const statements = (pgStatements.count - before.statements) / THROUGHPUT_JOBS;
           const tps = pgbenchTps(pgbenchDatabase.url, clients)!;
           console.log(
-            `N = ${clients}: oz0 ${oz0.toFixed(0)}/s, pgbench ${tps.toFixed(0)} TPS (${(oz0 / tps).toFixed(2)})`,
+            `N = ${clients}: oz0 ${oz0.toFixed(0)}/s (per job ${statements.toFixed(1)} statements, the bench's check of its history included, and ${commits.toFixed(1)} write commits), pgbench ${tps.toFixed(0)} TPS (${(oz0 / tps).toFixed(2)})`,
           );
           goals.push({
             what: `PostgreSQL: one-step jobs/s, ${clients} at a time, vs pgbench -c ${clients}`,

@@ -1,6 +1,8 @@
 // The job engine's reads and writes. A worker writes only under its lease: every write checks
-// the lease token and renews the lease by the database's clock in the same transaction as the
-// events it appends, so a worker that lost the job (another took it over) cannot write at all.
+// the lease token in the same statement or transaction as the events it appends (holding the
+// job's row against a claim meanwhile), so a worker that lost the job (another took it over)
+// cannot write at all. The lease is renewed by the database's clock from the heartbeat's thread,
+// and by a write that changes the job's row (an end, a wait).
 // Others write to a job only while no worker holds it (queued, waiting), under a row lock;
 // what they have for a running job (hooks' records after the fact) waits in `job_notes` for
 // the worker's next write, which every write's statement tells it of (`notes_pending`).
@@ -20,6 +22,7 @@ import { NO_SECRETS, type Redactor } from "../models/index.js";
 import type { Database, JobRow, JobStatus, JobUpdate, NewJob, Store } from "../store/index.js";
 import { JOB_FORMAT, type NodeServes, servedLabelSets } from "./queues.js";
 import { assertInitial, assertMove, moveJob, moveStatus } from "./status.js";
+import { WriteGroup } from "./write-group.js";
 
 /** A worker's hold on one job. `nextSeq` moves on with every write the worker makes. */
 export interface Lease {
@@ -117,12 +120,15 @@ export class JobStore {
   readonly store: Store;
   readonly #queries: StepQueries;
   readonly #redactor: TenantRedactor | undefined;
+  /** On PostgreSQL, the process's grouped step writes (one per store, whichever job store writes). */
+  readonly #group: WriteGroup | undefined;
 
   /** `redactor` gives a tenant's secrets; without it nothing is redacted (for tests of the store alone). */
   constructor(store: Store, redactor?: TenantRedactor) {
     this.store = store;
     this.#queries = new StepQueries(store.db, store.clockSql, store.engine);
     this.#redactor = redactor;
+    this.#group = store.engine === "postgres" ? writeGroupOf(store) : undefined;
   }
 
   /** The redactor of `tenant`'s secrets as they are now. Call it outside a transaction: it reads the store. */
@@ -145,10 +151,58 @@ export class JobStore {
   ): Promise<JobRow> {
     const redactor = await this.redactorFor(job.tenant);
     const clean = redactor.empty ? job : { ...job, input: redactor.text(job.input) };
+    const first = redactor.json(events);
+    // On PostgreSQL the row and its events are one statement (the events inserted from the row
+    // the insert returned): one round trip and one commit, where a transaction was four.
+    if (before === undefined && this.store.engine === "postgres" && first.length > 0)
+      return this.createAlone(clean, first);
     return this.store.transaction(async (trx) => {
       await before?.(trx);
-      return this.createIn(trx, clean, redactor.json(events));
+      return this.createIn(trx, clean, first);
     });
+  }
+
+  private async createAlone(job: NewJobRow, events: readonly NewEvent[]): Promise<JobRow> {
+    assertInitial(job.id, job.status);
+    const clock = this.clock;
+    const created = await this.store.db
+      .with("created", (db) =>
+        db
+          .insertInto("jobs")
+          .values({ ...job, created_at: clock, updated_at: clock })
+          .returningAll(),
+      )
+      .with("inserted", (db) => {
+        const row = (index: number) =>
+          db
+            .selectFrom("created")
+            .select((eb) => [
+              "created.id as job_id",
+              eb.cast<number>(eb.val(1 + index), "integer").as("seq"),
+              eb.cast<string>(eb.val(events[index]!.kind), "text").as("kind"),
+              eb.cast<string>(eb.val(JSON.stringify(events[index]!.data)), "text").as("data"),
+              sql<number>`${clock}`.as("at"),
+            ]);
+        let rows = row(0);
+        for (let index = 1; index < events.length; index++) rows = rows.unionAll(row(index));
+        return db
+          .insertInto("job_events")
+          .columns(["job_id", "seq", "kind", "data", "at"])
+          .expression(rows)
+          .returning("seq");
+      })
+      .selectFrom("created")
+      .selectAll("created")
+      // Referenced, so that the insert's failure is the statement's.
+      .select((eb) =>
+        eb
+          .selectFrom("inserted")
+          .select((inner) => inner.fn.countAll<number>().as("n"))
+          .as("inserted"),
+      )
+      .executeTakeFirstOrThrow();
+    const { inserted: _inserted, ...row } = created;
+    return row as JobRow;
   }
 
   /** Inserts a job within a transaction already open, such as a parent's that starts a child. */
@@ -220,8 +274,8 @@ export class JobStore {
   }
 
   /**
-   * Appends `events` under `lease` and applies `set` to the job row, renewing the lease; `also`
-   * runs in the same transaction. Throws LEASE_LOST when the lease is no longer this worker's.
+   * Appends `events` under `lease` and applies `set` to the job row, renewing the lease when it
+   * sets something or has no events (a renewal); `also` runs in the same transaction. Throws LEASE_LOST when the lease is no longer this worker's.
    * The events and the row's output, failure and wait pass the lease's redactor first.
    */
   async write(
@@ -244,9 +298,22 @@ export class JobStore {
     if (plain && this.store.engine === "sqlite") {
       return this.single(lease, this.#queries.append(events.length), appendParameters(lease, events), events);
     }
-    // On PostgreSQL one statement too: the lease's renewal (which locks the job's row, and sets
-    // its columns when the write changes it) and the inserts of the rows it returned, in one
-    // round trip and one commit, where a transaction of its own would be four round trips.
+    // On PostgreSQL one statement too: the owner check, which locks the job's row, and the
+    // inserts of the rows it returned, in one round trip and one commit, where a transaction of
+    // its own would be four round trips. Events alone go with other jobs' (write-group.ts); the
+    // row is locked, not updated, and the heartbeat renews the lease, as on SQLite, so a step
+    // leaves no dead row and no new index entry (lease_expires_at is in an index, so updating
+    // it is never a heap-only update).
+    if (plain && this.#group !== undefined) {
+      const row = await this.#group.write({
+        job: lease.job,
+        token: lease.token,
+        firstSeq: lease.nextSeq,
+        events: events.map((entry) => ({ kind: entry.kind, data: JSON.stringify(entry.data) })),
+      });
+      return this.answered(lease, row, events);
+    }
+    // A write that changes the row renews the lease and sets its columns in the same statement.
     const shape = also === undefined ? writeShape(set) : undefined;
     if (shape !== undefined && this.store.engine === "postgres") {
       if (shape.status !== undefined) assertMove(lease.job, "running", shape.status);
@@ -409,7 +476,11 @@ export class JobStore {
     events: readonly NewEvent[],
   ): Promise<WriteResult> {
     const { rows } = await this.store.db.executeQuery<RenewedRow>(CompiledQuery.raw(text, parameters));
-    const row = rows[0];
+    return this.answered(lease, rows[0], events);
+  }
+
+  /** What a write's one statement answered with: its row, or none when the lease was lost. */
+  private answered(lease: Lease, row: RenewedRow | undefined, events: readonly NewEvent[]): WriteResult {
     if (row === undefined) throw leaseLost(lease);
     lease.nextSeq += events.length;
     lease.notesPending = Number(row.notes_pending ?? 0);
@@ -1113,6 +1184,18 @@ function appendParameters(lease: Lease, events: readonly NewEvent[]): unknown[] 
   });
   parameters.push(lease.job, lease.job, lease.job);
   return parameters;
+}
+
+const groups = new WeakMap<Store, WriteGroup>();
+
+/** The store's write group: every job store over one store shares it, so all its jobs' writes group. */
+export function writeGroupOf(store: Store): WriteGroup {
+  let group = groups.get(store);
+  if (group === undefined) {
+    group = new WriteGroup(store.db, store.clockSql.compile(store.db).sql);
+    groups.set(store, group);
+  }
+  return group;
 }
 
 export function jobNotFound(id: string): Oz0Error {
