@@ -17,7 +17,7 @@ const store = await openStore(task.options);
 const jobs = new JobStore(store);
 await Promise.all(
   task.leases.map(async (given) => {
-    const lease: Lease = { ...given, ttlMs: 600_000, redactor: NO_SECRETS };
+    const lease: Lease = { ...given, ttlMs: 600_000, redactor: NO_SECRETS, notesPending: 0 };
     // Until the test kills the process.
     for (let write = 0; ; write++) {
       const first = lease.nextSeq;

@@ -112,6 +112,26 @@ describe.each(fixtures)("grouped writes on $label", (fixture) => {
     }
   });
 
+  it("a grouped write tells its worker of hooks' records waiting for the job, and the next write moves them in", async () => {
+    const jobs = new JobStore(store);
+    const leases = await claimed(jobs, GROUP_FLYING + 2, "noted");
+    const noted = leases.at(-1)!;
+    // Written from outside while the worker holds the job: the record waits in job_notes.
+    expect(await jobs.note(noted.job, TENANT, [note("from a hook")])).toBe(false);
+    const group = writeGroupOf(store);
+    const before = group.sent.statements;
+    await Promise.all(leases.map((lease) => jobs.write(lease, [note("step")])));
+    // The last writes went together, the noted job's among them.
+    expect(group.sent.statements - before).toBeLessThan(leases.length);
+    expect(noted.notesPending).toBe(1);
+    await jobs.write(noted, [note("next step")]);
+    expect(noted.notesPending).toBe(0);
+    const data = (await kindsOf(noted.job))
+      .filter((entry) => entry.kind === "mcp_log")
+      .map((entry) => JSON.parse(entry.data).data);
+    expect(data).toEqual(["step", "from a hook", "next step"]);
+  });
+
   it("a group whose statement fails runs each write again alone: only the faulty one is refused", async () => {
     const jobs = new JobStore(store);
     const leases = await claimed(jobs, GROUP_FLYING + 3, "faulty");
