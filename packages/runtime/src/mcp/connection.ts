@@ -25,6 +25,7 @@ import { argumentIssues } from "../schemas/index.js";
 import type { McpCallHost, McpProgress } from "../tools/index.js";
 import { samplingRequestOf } from "./client-capabilities.js";
 import type { McpEndpoint } from "./endpoint.js";
+import { LocalServerTransport } from "./local-transport.js";
 import { type OAuthOptions, oauthFetch, StoredOAuthProvider } from "./oauth.js";
 import type { McpCallResult } from "./results.js";
 
@@ -326,7 +327,7 @@ export class McpConnection {
         ...(oauth === undefined ? {} : { fetch: oauthFetch(new StoredOAuthProvider(oauth), url) }),
       });
     }
-    const transport = new StdioClientTransport({
+    const transport = new LocalServerTransport({
       command: spec.command,
       args: [...spec.args],
       env: { ...spec.env },
