@@ -1,6 +1,7 @@
 // Tests run against the TypeScript sources: the "@oz0/source" export condition points each
 // workspace package at src/ so no build is needed first.
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
+import { RUN_ONCE } from "./packages/cli/test/run-once.js";
 
 // Only these conditions: Vitest hands them to Node as --conditions, and "import" there makes
 // CommonJS packages (pg's require of pg-pool) load ESM wrappers they cannot extend.
@@ -31,12 +32,14 @@ export default defineConfig({
         },
       },
       // The CLI's suite a second time, every command that can go through a server going through
-      // a real one over loopback HTTP (packages/cli/test/run-cli.ts), on SQLite and PostgreSQL.
+      // a real one over loopback HTTP (packages/cli/test/run-cli.ts), on SQLite and PostgreSQL;
+      // less the files whose commands all stay embedded there too (packages/cli/test/run-once.ts).
       {
         extends: true,
         test: {
           name: "cli-through-server",
           include: ["packages/cli/test/**/*.test.ts"],
+          exclude: [...configDefaults.exclude, ...RUN_ONCE],
           env: { OZ0_TEST_CLI_THROUGH: "server" },
         },
       },

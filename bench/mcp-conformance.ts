@@ -55,6 +55,14 @@ export const FIXTURE_FREE: Readonly<Record<Transport, readonly string[]>> = {
   stdio: ["server-initialize", "logging-set-level", "ping", "tools-list", "resources-list", "prompts-list"],
 };
 
+/**
+ * What CI runs of FIXTURE_FREE over stdio (packages/cli/test/mcp-conformance.test.ts): the
+ * handshake and a listing, each session an `oz0 mcp serve` of its own. The other scenarios ask
+ * the same of oz0 as over HTTP, where CI runs them all; `npm run conformance` runs every one on
+ * both transports and fails when one of FIXTURE_FREE does.
+ */
+export const STDIO_IN_CI: readonly string[] = ["server-initialize", "tools-list"];
+
 /** Scenarios of HTTP itself: over stdio they test the relay, not oz0. */
 const HTTP_ONLY = new Set(["server-sse-multiple-streams", "dns-rebinding-protection"]);
 
@@ -285,7 +293,10 @@ async function stop(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-/** Prints each transport's results, and the counts of passing scenarios before and now. */
+/**
+ * Prints each transport's results, and the counts of passing scenarios before and now; exits 1
+ * when a scenario that needs none of the suite's fixtures, or an auth scenario, fails.
+ */
 async function main(): Promise<void> {
   const { home, cleanup } = await conformanceHome();
   try {
@@ -307,6 +318,7 @@ async function main(): Promise<void> {
               : "fail (needs the suite's fixtures)";
         console.log(`  ${mark.padEnd(34)} ${result.scenario}`);
       }
+      if (freePassing.length < free.length) process.exitCode = 1;
       const before = BEFORE[transport];
       console.log(
         `  passing: before ${before.length} of ${results.length}, now ${passing.length} of ${results.length}; ` +
@@ -320,6 +332,7 @@ async function main(): Promise<void> {
       console.log(`MCP conformance (${SUITE_VERSION}), client auth/* scenarios, oz0 as an MCP client:`);
       for (const result of results) {
         const mark = result.passed ? "pass" : "FAIL";
+        if (!result.passed) process.exitCode = 1;
         console.log(
           `  ${mark.padEnd(6)} ${result.scenario}${AUTH_EXTENSIONS.has(result.scenario) ? " (extension)" : ""}`,
         );

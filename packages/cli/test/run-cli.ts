@@ -12,13 +12,14 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { createInterface } from "node:readline";
-import { afterAll } from "vitest";
+import { afterAll, expect } from "vitest";
 import { type ChatLines, chatInput } from "../src/commands/chat.js";
 import { localOnlyReason } from "../src/local-only.js";
 import { Output } from "../src/output.js";
 import { runCli } from "../src/program.js";
+import { RUN_ONCE } from "./run-once.js";
 
 /** Whether this run sends the commands through a server. */
 export const THROUGH_SERVER = process.env.OZ0_TEST_CLI_THROUGH === "server";
@@ -38,6 +39,7 @@ export interface RunHooks {
 }
 
 export async function oz0(args: readonly string[], options: RunHooks = {}): Promise<CliResult> {
+  if (!THROUGH_SERVER) await checkRunOnce(args);
   const through = THROUGH_SERVER ? await throughServer(args) : undefined;
   if (through === undefined) return runHere(args, options);
   const before = process.env.OZ0_API_KEY;
@@ -103,6 +105,7 @@ const TEST_SERVER = join(import.meta.dirname, "test-server.ts");
 /** The key that stands for the local admin of the tenant after it, on the tests' servers. */
 const TEST_KEY = "oz0-cli-test-local-admin-of:";
 const RESOLVE_TS = join(import.meta.dirname, "../../runtime/test/store/fixtures/resolve-ts.ts");
+const REPOSITORY = join(import.meta.dirname, "../../..");
 
 afterAll(() => closeServers());
 
@@ -126,6 +129,20 @@ const VALUED = new Set(["--home", "--tenant", "--server", "--api-key-file"]);
  * one that runs embedded.
  */
 async function throughServer(args: readonly string[]): Promise<{ args: string[]; key: string } | undefined> {
+  const through = await serverCommand(args);
+  if (through === undefined) return undefined;
+  const running = await homeServer(through.home);
+  if (running === undefined) return undefined;
+  return { args: ["--server", running.url, ...through.sent], key: `${TEST_KEY}${through.tenant}` };
+}
+
+/**
+ * Whether the command line goes through a server in the second pass: the home whose server it
+ * goes to, its tenant, and the line less --home; undefined for one that runs embedded.
+ */
+async function serverCommand(
+  args: readonly string[],
+): Promise<{ home: string; tenant: string; sent: string[] } | undefined> {
   const words: string[] = [];
   let home: string | undefined;
   let tenant = "default";
@@ -159,8 +176,6 @@ async function throughServer(args: readonly string[]): Promise<{ args: string[];
   for (let count = 1; count <= words.length; count++) {
     if (localOnlyReason(words.slice(0, count).join(" ")) !== undefined) return undefined;
   }
-  const running = await homeServer(home);
-  if (running === undefined) return undefined;
   const sent: string[] = [];
   for (let at = 0; at < args.length; at++) {
     if (args[at] === "--home") {
@@ -169,7 +184,23 @@ async function throughServer(args: readonly string[]): Promise<{ args: string[];
     }
     sent.push(args[at]!);
   }
-  return { args: ["--server", running.url, ...sent], key: `${TEST_KEY}${tenant}` };
+  return { home, tenant, sent };
+}
+
+const RUN_ONCE_FILES = new Set(RUN_ONCE.map((file) => join(REPOSITORY, file)));
+
+/**
+ * In the first pass, refuses a command of a file the second pass leaves out (run-once.ts) that
+ * would go through a server there: the second pass would test something new with it.
+ */
+async function checkRunOnce(args: readonly string[]): Promise<void> {
+  const file = expect.getState().testPath;
+  if (file === undefined || !RUN_ONCE_FILES.has(file)) return;
+  if ((await serverCommand(args)) === undefined) return;
+  throw new Error(
+    `${relative(REPOSITORY, file)} is in run-once.ts, which the cli-through-server project leaves out, ` +
+      `but oz0 ${args.join(" ")} would go through a server there: take the file off the list`,
+  );
 }
 
 /**

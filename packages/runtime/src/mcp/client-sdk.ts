@@ -5,11 +5,14 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type * as Types from "@modelcontextprotocol/sdk/types.js";
+import type { LocalServerTransport } from "./local-transport.js";
 import type * as OAuthClient from "./oauth-client.js";
 
 export interface ClientSdk {
   readonly Client: typeof Client;
   readonly StdioClientTransport: typeof StdioClientTransport;
+  /** The stdio transport whose close also ends what the server's launcher started. */
+  readonly LocalServerTransport: typeof LocalServerTransport;
   readonly StreamableHTTPClientTransport: typeof StreamableHTTPClientTransport;
   readonly types: typeof Types;
   readonly oauth: typeof OAuthClient;
@@ -26,10 +29,12 @@ export function clientSdk(): Promise<ClientSdk> {
     import("@modelcontextprotocol/sdk/client/streamableHttp.js"),
     import("@modelcontextprotocol/sdk/types.js"),
     import("./oauth-client.js"),
-  ]).then(([client, stdio, http, types, oauth]) => {
+    import("./local-transport.js"),
+  ]).then(([client, stdio, http, types, oauth, local]) => {
     loaded = {
       Client: client.Client,
       StdioClientTransport: stdio.StdioClientTransport,
+      LocalServerTransport: local.LocalServerTransport,
       StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
       types,
       oauth,

@@ -324,7 +324,8 @@ export class McpConnection {
           : { fetch: sdk.oauth.oauthFetch(new sdk.oauth.StoredOAuthProvider(oauth), url) }),
       });
     }
-    const transport = new sdk.StdioClientTransport({
+    // The SDK's stdio transport, whose close also ends the processes the server started.
+    const transport = new sdk.LocalServerTransport({
       command: spec.command,
       args: [...spec.args],
       env: { ...spec.env },

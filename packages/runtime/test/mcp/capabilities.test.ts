@@ -9,7 +9,7 @@ import {
   ElicitRequestSchema,
   LoggingMessageNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { JobEvent } from "../../src/jobs/index.js";
 import { JOB_META_KEY, openMcpServer } from "../../src/mcp/index.js";
 import type { Runtime } from "../../src/runtime.js";
@@ -45,7 +45,9 @@ const AGENTS: Record<string, [string, string]> = {
   logger: ["fixture__log", "{}"],
 };
 
-beforeEach(async () => {
+// One runtime and one pair of servers for the file: every test starts jobs of its own (or a
+// session of its own), so none sees another's.
+beforeAll(async () => {
   const temp = await tempDir("oz0-mcp-capabilities-");
   home = temp.dir;
   cleanup = temp.cleanup;
@@ -78,7 +80,7 @@ beforeEach(async () => {
   }
 });
 
-afterEach(async () => {
+afterAll(async () => {
   await runtime.close();
   await cleanup();
 });

@@ -50,8 +50,8 @@ describe("importing an mcpServers file", () => {
     expect(imported.manifest).not.toContain("BSAexample");
     const manifest = parsePluginManifest(imported.manifest, { file: "plugin.yaml" });
     expect(manifest.tools?.find((tool) => tool.id === "github")?.mcp).toEqual({
-      command: "npx",
-      args: ["-y", "@modelcontextprotocol/server-github"],
+      command: "/Users/ada/.local/bin/github-mcp-server",
+      args: ["stdio"],
       env: { GITHUB_HOST: "github.com" },
     });
   });

@@ -3,7 +3,10 @@
 // stop when their plugin goes.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { existsSync, readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { type AddressInfo, createServer } from "node:net";
+import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { McpManager } from "../../src/mcp/index.js";
 import { Runtime } from "../../src/runtime.js";
@@ -19,6 +22,8 @@ import {
 } from "./helpers.js";
 
 const TENANT = "default";
+/** A launcher as npx is, which only SIGKILL ends (fixtures/launcher.mjs). */
+const LAUNCHER = fileURLToPath(new URL("./fixtures/launcher.mjs", import.meta.url));
 const SECRET = "tok-4f9d2c7e1b8a";
 
 let home: string;
@@ -322,6 +327,17 @@ describe("servers follow what is installed", () => {
     expect(JSON.parse(String(second.result)).V).toBe("two");
   });
 
+  it("stops what a local server started, when its launcher has to be killed to stop", async () => {
+    const pidFile = `${home}/helper.pid`;
+    const mcp = `{ command: ${JSON.stringify(process.execPath)}, args: ${JSON.stringify([LAUNCHER, pidFile, EVERYTHING, "stdio"])} }`;
+    await runtime.catalog.install(TENANT, await install("demo", "everything", mcp));
+    await runtime.tools.call(TENANT, "demo/everything.echo", { message: "hi" });
+    const helper = Number(await readFile(pidFile, "utf8"));
+    expect(running(helper)).toBe(true);
+    await runtime.mcp.close();
+    await eventually(() => !running(helper));
+  });
+
   it("stops every server when the runtime closes", async () => {
     await runtime.catalog.install(TENANT, await install("demo", "everything", everythingStdio()));
     await runtime.tools.call(TENANT, "demo/everything.echo", { message: "hi" });
@@ -340,6 +356,17 @@ async function freePort(): Promise<number> {
   probe.close();
   await once(probe, "close");
   return port;
+}
+
+/** Whether `pid` runs: alive and, where /proc tells, not a zombie no parent has reaped yet. */
+function running(pid: number): boolean {
+  if (!alive(pid)) return false;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return !existsSync("/proc");
+  }
 }
 
 function alive(pid: number): boolean {
