@@ -19,6 +19,9 @@ export default defineConfig({
     // Hang detectors, not budgets: no test or hook comes near them on a loaded 2-core machine,
     // and a test that waits for something (a deadline, a lease) sets its own durations.
     testTimeout: 300_000,
+    // Two files at once on two cores, where Vitest's default leaves one core idle: most tests
+    // spend their time waiting on child processes, servers and the database.
+    maxWorkers: 2,
     hookTimeout: 300_000,
     onConsoleLog: (log) => {
       throw new Error(`a test wrote to the console unexpectedly: ${log}`);
