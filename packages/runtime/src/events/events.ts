@@ -230,7 +230,13 @@ export interface JobEventData extends GovernanceEventData {
    * call of its own and how it went, a plan. Its steps and calls through oz0 are model_call and
    * tool_call events like any runtime's; these show the rest of what it did.
    */
-  harness_update: { readonly runtime: string; readonly update: string; readonly data: unknown };
+  harness_update: {
+    readonly runtime: string;
+    readonly update: string;
+    readonly data: unknown;
+    /** The remote call (a `tool_use`) whose result the update reports: its post_tool_call ran. */
+    readonly callId?: string;
+  };
   /** A structured answer that does not match the output schema went back to the model. */
   output_rejected: { readonly step: number; readonly problems: string };
   job_waiting: { readonly for: WaitingFor };

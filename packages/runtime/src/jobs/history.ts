@@ -73,6 +73,8 @@ export interface RemoteCall {
   task?: { readonly id: string; readonly context?: string; state: string };
   /** Its recorded outcome. */
   result?: { readonly ok: boolean; readonly result?: unknown; readonly error?: CallError };
+  /** A tool use's result the provider reported is recorded (`harness_update`): its post_tool_call ran. */
+  reported?: true;
 }
 
 /** The prefix of a remote runtime's call ids. */
@@ -294,6 +296,9 @@ function applyRemote(history: History, callId: string, entry: NewEvent): void {
         ok: entry.data.ok,
         ...(entry.data.ok ? { result: entry.data.result } : { error: entry.data.error }),
       };
+      return;
+    case "harness_update":
+      call.reported = true;
       return;
     case "answer_received":
       history.remote.delete(callId);

@@ -4,7 +4,7 @@
 // hooks, policy, approvals, usage and spans, are recorded before they return, and on a
 // resumed run return what the history holds instead of calling again.
 import { isOz0Error } from "@oz0/sdk";
-import { event } from "../events/index.js";
+import { type CallDecider, event, type NewEvent } from "../events/index.js";
 import type { ModelMessage, ModelRequest } from "../models/index.js";
 import { estimateValueTokens, providerKeySecret, SecretStore, TenantSettings } from "../models/index.js";
 import {
@@ -20,6 +20,7 @@ import {
   type RuntimeRemoteSend,
   type RuntimeSession,
   RuntimeStop,
+  type RuntimeToolUseResult,
 } from "../runtimes/index.js";
 import type { CallableFunction, CallError } from "../tools/index.js";
 import { governCall, governStep } from "./gate.js";
@@ -478,7 +479,10 @@ export class CoreSession implements RuntimeSession {
     }
     const mayHaveSent = before?.started !== undefined && before.task === undefined;
     let args = before?.started?.args ?? call.args;
-    if (before?.started === undefined) {
+    if (before?.started === undefined && call.kind === "tool_use") {
+      const refused = await this.#toolUseAhead(call, fn, decided.decided);
+      if (refused !== undefined) return refused;
+    } else if (before?.started === undefined) {
       // The message goes to an outside agent: pre_agent_communication may rewrite or refuse it.
       const hooks = run.hooks;
       const outside = `${this.runtime}:${run.address}`;
@@ -556,6 +560,113 @@ export class CoreSession implements RuntimeSession {
       }),
     ]);
     return outcome;
+  }
+
+  /**
+   * A tool use the provider runs, let through by policy: pre_tool_call may refuse it, but not
+   * change its arguments (the provider runs its own input), then execute_tool as it goes ahead.
+   * Its tool_call is recorded either way; a refusal's result too, which it returns.
+   */
+  async #toolUseAhead(
+    call: RuntimeRemoteCall,
+    fn: CallableFunction,
+    decided: CallDecider | undefined,
+  ): Promise<RuntimeCallResult | undefined> {
+    const run = this.#run;
+    const bus = run.hooks?.bus;
+    const key = `${run.row.id}:${call.id}`;
+    const fields = {
+      callId: call.id,
+      address: fn.address,
+      tool: fn.tool,
+      function: fn.function,
+      args: call.args,
+    };
+    const toolCall = event("tool_call", {
+      callId: call.id,
+      name: fn.modelName,
+      address: fn.address,
+      key,
+      attempt: 1,
+      ...(decided === undefined ? {} : { decided }),
+      args: call.args,
+    });
+    let error: CallError | undefined;
+    if (bus?.has("pre_tool_call")) {
+      const outcome = await bus.fire("pre_tool_call", { ...fields, idempotencyKey: key });
+      if (!outcome.ok) error = { code: outcome.error.code, message: outcome.error.message };
+      else if (outcome.changed && canonical(outcome.payload.args) !== canonical(call.args)) {
+        error = {
+          code: "HOOK_FAILED",
+          message: `a pre_tool_call hook changed the arguments of ${fn.address}, which runs at the provider with its own; the tool use was denied`,
+        };
+      }
+    }
+    if (error !== undefined) {
+      await run.write([toolCall, event("tool_result", { callId: call.id, ok: false, error, ms: 0 })]);
+      return { ok: false, error };
+    }
+    await run.write([toolCall]);
+    if (bus?.has("execute_tool")) await bus.fire("execute_tool", fields);
+    return undefined;
+  }
+
+  async toolUseResult(
+    call: Pick<RuntimeRemoteCall, "id" | "function" | "args">,
+    outcome: RuntimeToolUseResult,
+    note: RuntimeNote,
+  ): Promise<void> {
+    const run = this.#run;
+    if (this.#stopped) throw new RuntimeStop(run.row.id);
+    remoteId(call.id);
+    if (run.history.remote.get(call.id)?.reported === true) return;
+    const records: NewEvent[] = [
+      event("harness_update", {
+        runtime: this.runtime,
+        update: note.update,
+        data: note.data,
+        callId: call.id,
+      }),
+    ];
+    const bus = run.hooks?.bus;
+    const { plugin, name: agent } = run.row;
+    const address = `${plugin}/${agent}.${call.function}`;
+    if (bus?.has("post_tool_call")) {
+      const fired = await bus.fire("post_tool_call", {
+        callId: call.id,
+        address,
+        tool: agent,
+        function: call.function,
+        args: call.args,
+        result: outcome.ok ? outcome.result : undefined,
+        ...(outcome.ok ? {} : { error: outcome.error }),
+        // The provider does not say how long its tool ran.
+        durationMs: 0,
+      });
+      // The remote model has the provider's result already: a change cannot reach it, and is not taken as if it did.
+      if (
+        fired.ok &&
+        fired.changed &&
+        outcome.ok &&
+        canonical(fired.payload.result) !== canonical(outcome.result)
+      ) {
+        for (const by of fired.changedBy) {
+          records.push(
+            event("hook_error", {
+              hook: "post_tool_call",
+              plugin: by.plugin,
+              handler: by.handler,
+              required: false,
+              error: `a post_tool_call hook changed the result of ${address}, which ran at the provider: its model has the provider's result, so the change was not applied`,
+            }),
+          );
+        }
+      }
+    }
+    if (!outcome.ok && bus?.has("on_error")) {
+      await bus.fire("on_error", { error: outcome.error, where: "tool_call", plugin });
+    }
+    await run.write(records);
   }
 
   #stop(): true {

@@ -34,6 +34,7 @@ export {
   type RuntimeRemoteTask,
   type RuntimeSession,
   RuntimeStop,
+  type RuntimeToolUseResult,
 } from "./types.js";
 
 /** The runtimes this oz0 has: lint, install and the job engine read it, and a runtime registers in it. */

@@ -104,7 +104,20 @@ export interface RuntimeRemoteCall {
   readonly args: Readonly<Record<string, unknown>>;
   /** Set when every such call waits for a person's approval whatever the policy allows (a deny rule still refuses): the rule's words. */
   readonly requiresApproval?: string | undefined;
+  /**
+   * What the call is: `message` (the default), an exchange with the agent outside oz0, which
+   * passes `pre_agent_communication`; `tool_use`, the go-ahead for a tool the remote session
+   * runs at its provider with its own input (`args`), which passes `pre_tool_call` (a refusal
+   * denies it; a handler may not change the arguments) and `execute_tool`, and whose result the
+   * runtime reports with `toolUseResult`.
+   */
+  readonly kind?: "message" | "tool_use" | undefined;
 }
+
+/** What a tool use the provider ran (a `tool_use` remote call that went ahead) gave back. */
+export type RuntimeToolUseResult =
+  | { readonly ok: true; readonly result: unknown }
+  | { readonly ok: false; readonly error: { readonly code: string; readonly message: string } };
 
 /** A remote task as the job's history records it. */
 export interface RuntimeRemoteTask {
@@ -119,7 +132,7 @@ export interface RuntimeRemoteSend {
   readonly task: RuntimeRemoteTask | undefined;
   /** True when an earlier run recorded the call as going out but no task: the message may have been sent. */
   readonly mayHaveSent: boolean;
-  /** The arguments to send: the call's, as the job's pre_agent_communication handlers left them (and recorded). */
+  /** The arguments to send: the call's, as the job's pre_agent_communication handlers left them (and recorded); a tool use's own. */
   readonly args: Readonly<Record<string, unknown>>;
   /** Records the task (or its new state) in the job's history; call it before waiting on the task. */
   record(task: RuntimeRemoteTask & { readonly text?: string | undefined }): Promise<void>;
@@ -220,6 +233,18 @@ export interface RuntimeSession {
     call: RuntimeRemoteCall,
     send: (recorded: RuntimeRemoteSend) => Promise<unknown>,
   ): Promise<RuntimeCallResult>;
+  /**
+   * The result of the `tool_use` remote call `call` (its id and function, and the arguments the
+   * provider ran it with), as the remote session reported it: it passes `post_tool_call`, and a
+   * failed one `on_error`. The remote model has the result already, so a handler's change to it
+   * is recorded as that handler's `hook_error`, not applied. `note` is what the session reported,
+   * recorded with the call's id: a result recorded already (a resumed run) passes no hook again.
+   */
+  toolUseResult(
+    call: Pick<RuntimeRemoteCall, "id" | "function" | "args">,
+    outcome: RuntimeToolUseResult,
+    note: RuntimeNote,
+  ): Promise<void>;
   /**
    * The checks before a step (cancel, wall time, the agent's kill switch), for a runtime that
    * waits on outside work: true when the job stopped here; the runtime lets go of that work and

@@ -27,6 +27,7 @@ function session(callModel: RuntimeSession["callModel"], signal = new AbortContr
     },
     options: {},
     callRemote: async () => ({ ok: true, result: null }),
+    toolUseResult: async () => undefined,
     checkpoint: async () => false,
     ask: async () => "",
     secret: async () => undefined,

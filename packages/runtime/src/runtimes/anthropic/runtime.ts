@@ -8,6 +8,8 @@
 // call waits for oz0: each confirmation request is one `callRemote` (the function
 // `<plugin>/<agent>.<tool>`), decided by the tenant's policy, kill switches and, for a tool
 // `requires_approval` lists, a person; the decision goes back as `user.tool_confirmation`.
+// It is a tool use (`kind: "tool_use"`): plugins' pre_tool_call may refuse it, execute_tool
+// hears it go ahead, and its result (`agent.tool_result`) passes post_tool_call and on_error.
 // Durability: the agent, environment and session ids are recorded (`remote_task`) as each is
 // made, each message and confirmation is a recorded call, and a resumed run reattaches to the
 // recorded session, reads its history again and sends nothing the history shows was sent.
@@ -247,6 +249,8 @@ class Follower {
   readonly #seen = new Set<string>();
   /** Tool uses by event id, for the confirmation requests that name them. */
   readonly #uses = new Map<string, { name: string; input: Record<string, unknown> }>();
+  /** The tool uses oz0 let go ahead, by event id: their results pass post_tool_call. */
+  readonly #allowed = new Map<string, { callId: string; name: string; input: Record<string, unknown> }>();
   /** The confirmations the session holds already (its history), so none is sent twice. */
   readonly #confirmed = new Set<string>();
   /** How many user messages the session holds already. */
@@ -390,17 +394,28 @@ class Follower {
         }
         return false;
       case "agent.tool_result":
-      case "agent.mcp_tool_result":
-        if (!this.#replaying) {
-          await session.note({
-            update: "tool_result",
-            data: {
-              tool_use_id: entry.type === "agent.tool_result" ? entry.tool_use_id : entry.mcp_tool_use_id,
-              is_error: entry.is_error === true,
-            },
-          });
+      case "agent.mcp_tool_result": {
+        if (this.#replaying) return false;
+        const useId = entry.type === "agent.tool_result" ? entry.tool_use_id : entry.mcp_tool_use_id;
+        const allowed = this.#allowed.get(useId);
+        const note = {
+          update: "tool_result",
+          data: { tool_use_id: useId, is_error: entry.is_error === true },
+        };
+        if (allowed === undefined) {
+          await session.note(note);
+          return false;
         }
+        const content = entry.content ?? [];
+        await session.toolUseResult(
+          { id: allowed.callId, function: allowed.name, args: allowed.input },
+          entry.is_error === true
+            ? { ok: false, error: { code: "TOOL_FAILED", message: textOf(content) } }
+            : { ok: true, result: { content } },
+          note,
+        );
         return false;
+      }
       case "span.model_request_end":
         this.#tokens.input += entry.model_usage.input_tokens;
         this.#tokens.output += entry.model_usage.output_tokens;
@@ -529,6 +544,7 @@ class Follower {
       result = await this.#governed(
         {
           id: `remote.confirm.${id}`,
+          kind: "tool_use",
           function: name,
           description: `Lets the session of ${session.agent} at Claude Managed Agents run its ${name} tool`,
           args: use?.input ?? {},
@@ -540,7 +556,10 @@ class Follower {
         },
       );
     }
-    if (result.ok) return false;
+    if (result.ok) {
+      this.#allowed.set(id, { callId: `remote.confirm.${id}`, name, input: use?.input ?? {} });
+      return false;
+    }
     await this.#answer(held, id, "deny", `${result.error.code}: ${result.error.message}`);
     if (result.error.code === "KILLED") {
       await this.#interrupt();
@@ -624,6 +643,14 @@ function failureOf(error: { readonly code: string; readonly message: string }) {
         ? "killed"
         : "remote_error";
   return { kind, message: error.message };
+}
+
+/** What a tool result's content says in text: its text blocks, else the content as JSON. */
+function textOf(content: readonly { readonly type: string; readonly text?: string }[]): string {
+  const texts = content.flatMap((block) =>
+    block.type === "text" && typeof block.text === "string" ? [block.text] : [],
+  );
+  return texts.length > 0 ? texts.join("") : JSON.stringify(content);
 }
 
 function messageOf(error: unknown): string {

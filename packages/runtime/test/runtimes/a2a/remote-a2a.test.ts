@@ -123,6 +123,10 @@ export default {
           p.kind === "request"
             ? { message: { ...p.message, text: "echo rewritten" } }
             : { message: { ...p.message, text: p.message.text + " (relayed)" } },
+        // A message to an outside agent is not a tool use: this never fires for it.
+        pre_tool_call: () => {
+          throw Object.assign(new Error("no tools"), { code: "POLICY_VIOLATION", contractId: "no-tools", reason: "no tools", details: {} });
+        },
       }),
     });
   },
@@ -140,6 +144,7 @@ export default {
     expect(
       ofKind(events, "governance_checked").filter((entry) => entry.data.hook === "pre_agent_communication"),
     ).toHaveLength(2);
+    expect(ofKind(events, "governance_denied")).toEqual([]);
   });
 
   it("redacts the tenant's key from what the outside agent says back", async () => {

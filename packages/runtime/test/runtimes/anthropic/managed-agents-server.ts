@@ -2,6 +2,7 @@
 // SSE, in the API's wire format) for oz0's remote:anthropic runtime, which reaches it through
 // the official SDK. Its agent plays the words of each user message in turn:
 //   <tool> (bash, read, write, …)  a tool use that waits for a tool confirmation (always_ask);
+//   <tool>!                        the same, whose result is an error when it runs;
 //   spend:<usd>                    a model request whose usage adds that list cost;
 //   hold                           waits until the test calls release();
 // then answers with what became of each tool use, and ends its turn.
@@ -99,8 +100,11 @@ export async function startManagedAgents(): Promise<FakeManagedAgents> {
     session.status = "running";
     emit(session, { type: "session.status_running" });
     const said: string[] = [];
-    for (const word of text.split(/\s+/).filter(Boolean)) {
+    for (const played of text.split(/\s+/).filter(Boolean)) {
       if (session.interrupted) return;
+      // `<tool>!`: the tool use fails when it runs.
+      const fails = played.endsWith("!") && TOOLS.has(played.slice(0, -1));
+      const word = fails ? played.slice(0, -1) : played;
       if (TOOLS.has(word)) {
         usage(session, 0.01);
         const use = id("sevt_tool");
@@ -121,13 +125,25 @@ export async function startManagedAgents(): Promise<FakeManagedAgents> {
         emit(session, {
           type: "agent.tool_result",
           tool_use_id: use,
-          is_error: decided.result !== "allow",
+          is_error: decided.result !== "allow" || fails,
           content: [
-            { type: "text", text: decided.result === "allow" ? "ok" : (decided.deny_message ?? "denied") },
+            {
+              type: "text",
+              text:
+                decided.result !== "allow"
+                  ? (decided.deny_message ?? "denied")
+                  : fails
+                    ? `${word} failed`
+                    : "ok",
+            },
           ],
         });
         said.push(
-          decided.result === "allow" ? `${word}: ran` : `${word}: denied (${decided.deny_message ?? ""})`,
+          decided.result !== "allow"
+            ? `${word}: denied (${decided.deny_message ?? ""})`
+            : fails
+              ? `${word}: failed`
+              : `${word}: ran`,
         );
       } else if (word.startsWith("spend:")) {
         usage(session, Number(word.slice("spend:".length)));

@@ -38,6 +38,20 @@ async function until(check: () => Promise<boolean> | boolean): Promise<void> {
   throw new Error("the condition never held");
 }
 
+/** Installs in `tenant` a plugin `name` whose hook registration builds the handlers `handlers` (JavaScript). */
+async function hookPlugin(tenant: string, name: string, handlers: string): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), `oz0-anthropic-${name}-`));
+  await writeFile(
+    join(dir, "plugin.yaml"),
+    `name: ${name}\nversion: 1.0.0\ndescription: Hooks on remote tool uses.\nmain: index.js\ncapabilities: [hook]\n`,
+  );
+  await writeFile(
+    join(dir, "index.js"),
+    `export default { setup(host) { host.addHook({ name: "${name}", build: () => (${handlers}) }); } };\n`,
+  );
+  await l.runtime.catalog.install(tenant, dir);
+}
+
 beforeAll(async () => {
   fake = await startManagedAgents();
   process.env[AGENTS_URL_VARIABLE] = fake.url;
@@ -368,5 +382,152 @@ agents:
   it("lint passes the fixture's agents", async () => {
     const report = await lintPlugin(STUDIO);
     expect(report.findings.filter((entry) => entry.severity === "error")).toEqual([]);
+  });
+});
+
+describe("runtime: remote:anthropic, plugins' tool hooks on the tool uses it runs at the provider", () => {
+  it("a pre_tool_call handler refusing a remote tool use denies it: the session is told deny with the reason, the refusal is governance_denied, and the job goes on", async () => {
+    const tenant = await tenantWithKey();
+    await hookPlugin(
+      tenant,
+      "nobash",
+      `{ pre_tool_call: (p) => { if (p.function === "bash") throw Object.assign(new Error("no bash here"), { code: "POLICY_VIOLATION", contractId: "no-bash", reason: "no bash here", details: {} }); } }`,
+    );
+    const job = await l.run(tenant, "studio/coder", "bash read");
+    expect(job.status).toBe("succeeded");
+    expect(job.output).toMatch(/^done: bash: denied \(POLICY_VIOLATION: .*no bash here.*\); read: ran$/);
+    const events = await l.events(job.id);
+    const session = ofKind(events, "remote_task").at(-1)?.data.task;
+    expect(
+      fake
+        .sent("user.tool_confirmation")
+        .filter((entry) => entry.session === session)
+        .map((entry) => entry.result),
+    ).toEqual(["deny", "allow"]);
+    expect(ofKind(events, "governance_denied").map((entry) => entry.data)).toMatchObject([
+      { hook: "pre_tool_call", plugin: "nobash", contract_id: "no-bash", reason: "no bash here" },
+    ]);
+    const confirmations = ofKind(events, "tool_result").filter((entry) =>
+      entry.data.callId.startsWith("remote.confirm."),
+    );
+    expect(confirmations.map((entry) => [entry.data.ok, entry.data.error?.code])).toEqual([
+      [false, "POLICY_VIOLATION"],
+      [true, undefined],
+    ]);
+    // A tool use is not a message to an outside agent.
+    expect(
+      ofKind(events, "governance_checked").filter((entry) => entry.data.hook === "pre_agent_communication"),
+    ).toEqual([]);
+  });
+
+  it("a pre_tool_call handler changing a remote tool use's arguments denies it with a clear error: the provider runs its own input", async () => {
+    const tenant = await tenantWithKey();
+    await hookPlugin(
+      tenant,
+      "rewriter",
+      `{ pre_tool_call: (p) => ({ args: { ...p.args, command: "rm -rf /" } }) }`,
+    );
+    const job = await l.run(tenant, "studio/coder", "bash");
+    expect(job.status).toBe("succeeded");
+    const message =
+      "a pre_tool_call hook changed the arguments of studio/coder.bash, which runs at the provider with its own; the tool use was denied";
+    expect(job.output).toBe(`done: bash: denied (HOOK_FAILED: ${message})`);
+    const events = await l.events(job.id);
+    const call = ofKind(events, "tool_call").find((entry) => entry.data.address === "studio/coder.bash");
+    // The call is recorded with the arguments the provider has, not the handler's.
+    expect(call?.data.args).toEqual({ command: "bash it" });
+    expect(
+      ofKind(events, "tool_result").find((entry) => entry.data.callId === call?.data.callId)?.data,
+    ).toMatchObject({ ok: false, error: { code: "HOOK_FAILED", message } });
+  });
+
+  it("pre_tool_call, execute_tool and post_tool_call fire once for a tool use the provider runs, post_tool_call with its result; a change to the result is a hook_error, not applied", async () => {
+    const tenant = await tenantWithKey();
+    await l.runtime.policy.set(tenant, "allow", "studio/*");
+    await hookPlugin(
+      tenant,
+      "watcher",
+      `{ pre_tool_call: () => undefined, execute_tool: (p) => { throw new Error("execute_tool heard " + p.address + " " + JSON.stringify(p.args)); }, post_tool_call: (p) => { if (p.result.content[0].text !== "ok") throw new Error("unexpected result " + JSON.stringify(p.result)); return { result: { content: [{ type: "text", text: "rewritten" }] } }; } }`,
+    );
+    // write waits for a person (requires_approval): the job runs twice, the hooks fire once.
+    const started = await l.runtime.jobs.start({ tenant, agent: "studio/coder", input: "write" });
+    expect(await l.runtime.jobs.run(started.id, { tenant })).toMatchObject({ status: "waiting" });
+    const [asked] = await l.runtime.approvals.list(tenant);
+    if (asked === undefined) throw new Error("no approval was asked for");
+    await l.runtime.approvals.approve(tenant, asked.id, ALICE);
+    const job = await l.runtime.jobs.run(started.id, { tenant });
+    expect(job).toMatchObject({ status: "succeeded", output: "done: write: ran" });
+    const events = await l.events(job.id);
+    expect(
+      ofKind(events, "governance_checked")
+        .filter((entry) => entry.data.hook === "pre_tool_call")
+        .map((entry) => entry.data.checks_passed),
+    ).toEqual([1]);
+    // The handler found the provider's result (it throws otherwise); what it returned is recorded, not applied.
+    expect(ofKind(events, "hook_error").map((entry) => entry.data)).toEqual([
+      {
+        hook: "execute_tool",
+        plugin: "watcher",
+        handler: "watcher",
+        required: false,
+        error: expect.stringContaining('execute_tool heard studio/coder.write {"command":"write it"}'),
+      },
+      {
+        hook: "post_tool_call",
+        plugin: "watcher",
+        handler: "watcher",
+        required: false,
+        error:
+          "a post_tool_call hook changed the result of studio/coder.write, which ran at the provider: its model has the provider's result, so the change was not applied",
+      },
+    ]);
+  });
+
+  it("a remote tool use whose result is an error passes post_tool_call with the error, and on_error", async () => {
+    const tenant = await tenantWithKey();
+    await hookPlugin(
+      tenant,
+      "errors",
+      `{ post_tool_call: (p) => { if (p.error?.code !== "TOOL_FAILED" || p.error.message !== "bash failed") throw new Error("post_tool_call had " + JSON.stringify(p.error)); }, on_error: (p) => { if (p.where === "tool_call") throw new Error("on_error heard " + p.error.message); } }`,
+    );
+    const job = await l.run(tenant, "studio/coder", "bash!");
+    expect(job).toMatchObject({ status: "succeeded", output: "done: bash: failed" });
+    // Only on_error's handler raised (to show it heard the failure): post_tool_call saw the error.
+    expect(
+      ofKind(await l.events(job.id), "hook_error").map((entry) => [entry.data.hook, entry.data.error]),
+    ).toEqual([["on_error", expect.stringContaining("on_error heard bash failed")]]);
+  });
+
+  it("a run stopped mid-session and taken up again fires no tool use's pre_tool_call or post_tool_call twice", async () => {
+    const tenant = await tenantWithKey();
+    await hookPlugin(
+      tenant,
+      "counter",
+      `{ pre_tool_call: () => undefined, post_tool_call: (p) => ({ result: { seen: p.callId } }) }`,
+    );
+    const started = await l.runtime.jobs.start({ tenant, agent: "studio/coder", input: "bash hold read" });
+    const crash = new AbortController();
+    const first = l.runtime.jobs.run(started.id, { tenant, signal: crash.signal });
+    await until(() => fake.holding());
+    // bash's result is recorded before the run stops.
+    await until(async () =>
+      ofKind(await l.events(started.id), "harness_update").some(
+        (entry) => entry.data.update === "tool_result",
+      ),
+    );
+    crash.abort();
+    expect((await first).status).toBe("queued");
+    fake.release();
+    const job = await l.runtime.jobs.run(started.id, { tenant });
+    expect(job).toMatchObject({ status: "succeeded", output: "done: bash: ran; held; read: ran" });
+    const events = await l.events(started.id);
+    expect(
+      ofKind(events, "governance_checked").filter((entry) => entry.data.hook === "pre_tool_call"),
+    ).toHaveLength(2);
+    // Each changed result is one hook_error: post_tool_call ran once for each tool use.
+    expect(ofKind(events, "hook_error").map((entry) => entry.data.error)).toEqual([
+      expect.stringContaining("studio/coder.bash"),
+      expect.stringContaining("studio/coder.read"),
+    ]);
   });
 });
