@@ -282,7 +282,7 @@ function aiSdkFlavour(): Flavour {
   };
 }
 
-/** One of issue 21's goals as this run measured it: the figure, its goal and its floor. */
+/** One of oz0's performance goals as this run measured it: the figure, its goal and its floor. */
 interface GoalRow {
   readonly what: string;
   readonly figure: string;
@@ -306,7 +306,7 @@ function ratioGoal(what: string, figure: number, against: number, most: number, 
 
 function printGoals(): void {
   if (goals.length === 0) return;
-  console.log("\nissue 21's goals, each from this run (ratios of figures measured interleaved):");
+  console.log("\nperformance goals, each from this run (ratios of figures measured interleaved):");
   const width = (pick: (row: GoalRow) => string, title: string) =>
     Math.max(title.length, ...goals.map((row) => pick(row).length));
   const columns: [string, (row: GoalRow) => string][] = [

@@ -1,7 +1,7 @@
 // What oz0 costs to start: `oz0 --version` and `--help`, which load neither the runtime nor the
 // SDK, against Node.js starting with nothing to do, a command that opens the runtime, and the
 // demo's `oz0 run` on the offline test model. Each runs the built command (bin/oz0.js, as npm
-// links it) as a new process, and is printed beside issue 21's goal for it, as a multiple of
+// links it) as a new process, and is printed beside its start-up goal, as a multiple of
 // `node -e ''` from the same run, with the number of module files it loads (Node's own aside).
 // oz0 keeps compiled code in the user's cache (bin/oz0.js): the median is of warm starts, the
 // first run having filled it. Run it with `npm run bench`.
@@ -16,7 +16,7 @@ const RUNS = 15;
 
 const home = mkdtempSync(join(tmpdir(), "oz0-bench-startup-"));
 const TRIAGE = fileURLToPath(new URL("../examples/support-triage", import.meta.url));
-/** Each command, and its goal as a multiple of `node -e ''` (issue 21), if it has one. */
+/** Each command, and its goal as a multiple of `node -e ''`, if it has one. */
 const cases: [string, string[], number | undefined][] = [
   ["node -e ''", ["-e", ""], undefined],
   ["oz0 --version", [BIN, "--version"], 1.5],

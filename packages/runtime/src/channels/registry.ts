@@ -96,6 +96,14 @@ export class ChannelRegistry {
           { data: { plugin: entry.plugin, detail: "channel build did not return a channel" } },
         );
       }
+      // Only a channel that supports notifications is sent any: a notify nothing calls is refused.
+      if (typeof built.notify === "function" && entry.spec.supportsNotifications !== true) {
+        throw new Oz0Error(
+          "INVALID_PLUGIN",
+          `channel ${channelAddress(entry.plugin, entry.name)}: build(ctx) returned a channel with notify(notification), but its spec does not say supportsNotifications: true, so oz0 would never call it; set supportsNotifications: true with notificationsEnabled(config), or remove notify.`,
+          { data: { plugin: entry.plugin, detail: "channel notify without supportsNotifications" } },
+        );
+      }
       return built;
     });
     const fresh: Built = { loaded: entry.loaded, config, channel };
