@@ -52,7 +52,7 @@ export function notificationOf(
   if (wait.kind === "answer") {
     return {
       title: `Question from ${job.agent}`,
-      body: `job ${job.id} (${job.agent}) asks: ${wait.question}\nReply "answer ${job.id} <your answer>".`,
+      body: `job ${job.id} (${job.agent}) asks: ${wait.question}\n${howToAnswer(job, wait)}`,
       level: "info",
       action: {
         kind: "question",
@@ -76,7 +76,7 @@ export function notificationOf(
       `job ${job.id} (${job.agent}) waits for approval ${wait.approval}: it would call ${address} with`,
       JSON.stringify(args, null, 2),
       ...(rule === "" ? [] : [`held by the rule ${rule}.`]),
-      `Reply "approve ${wait.approval}" or "deny ${wait.approval} <reason>".`,
+      howToAnswer(job, wait),
     ].join("\n"),
     level: "warning",
     action: {
@@ -93,8 +93,15 @@ export function notificationOf(
 /** The thread's line for a channel without notifications on: what the job waits for, and how to answer. */
 export function waitNotice(job: JobView, wait: PersonWait): string {
   return wait.kind === "approval"
-    ? `job ${job.id} waits for approval ${wait.approval}. Reply "approve ${wait.approval}" or "deny ${wait.approval} <reason>".`
-    : `job ${job.id} asks: ${wait.question}\nReply "answer ${job.id} <your answer>".`;
+    ? `job ${job.id} waits for approval ${wait.approval}. ${howToAnswer(job, wait)}`
+    : `job ${job.id} asks: ${wait.question}\n${howToAnswer(job, wait)}`;
+}
+
+/** The reply that answers `wait` from a channel: the commands the channel host reads. */
+function howToAnswer(job: JobView, wait: PersonWait): string {
+  return wait.kind === "approval"
+    ? `Reply "approve ${wait.approval}" or "deny ${wait.approval} <reason>".`
+    : `Reply "answer ${job.id} <your answer>".`;
 }
 
 /**

@@ -490,15 +490,13 @@ export class CoreSession implements RuntimeSession {
         ok: true,
         message: args,
       };
-      const toolCall = event("tool_call", {
-        callId: call.id,
-        name: fn.modelName,
-        address: fn.address,
-        key: `${run.row.id}:${call.id}`,
-        attempt: 1,
-        ...(decided.decided === undefined ? {} : { decided: decided.decided }),
-        args: sent.ok && isArgs(sent.message) ? sent.message : args,
-      });
+      const toolCall = remoteToolCall(
+        run.row.id,
+        call,
+        fn,
+        decided.decided,
+        sent.ok && isArgs(sent.message) ? sent.message : args,
+      );
       if (!sent.ok || !isArgs(sent.message)) {
         const error = sent.ok
           ? {
@@ -582,15 +580,7 @@ export class CoreSession implements RuntimeSession {
       function: fn.function,
       args: call.args,
     };
-    const toolCall = event("tool_call", {
-      callId: call.id,
-      name: fn.modelName,
-      address: fn.address,
-      key,
-      attempt: 1,
-      ...(decided === undefined ? {} : { decided }),
-      args: call.args,
-    });
+    const toolCall = remoteToolCall(run.row.id, call, fn, decided, call.args);
     let error: CallError | undefined;
     if (bus?.has("pre_tool_call")) {
       const outcome = await bus.fire("pre_tool_call", { ...fields, idempotencyKey: key });
@@ -769,4 +759,23 @@ function answerOf(result: unknown, changed: unknown): unknown {
   if (changed === result || isArgs(changed)) return changed;
   if (typeof changed === "string" && isArgs(result)) return { ...result, text: changed };
   return result;
+}
+
+/** The tool_call a remote call records, keyed by the job and the call, with what it sends. */
+function remoteToolCall(
+  job: string,
+  call: RuntimeRemoteCall,
+  fn: CallableFunction,
+  decided: CallDecider | undefined,
+  args: Record<string, unknown>,
+): NewEvent {
+  return event("tool_call", {
+    callId: call.id,
+    name: fn.modelName,
+    address: fn.address,
+    key: `${job}:${call.id}`,
+    attempt: 1,
+    ...(decided === undefined ? {} : { decided }),
+    args,
+  });
 }
