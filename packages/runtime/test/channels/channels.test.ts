@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { localAdmin } from "../../src/callers/index.js";
 import { Runtime } from "../../src/runtime.js";
 import { disposeFixtures, engineFixtures } from "../store/engines.js";
+import { refusal, settle } from "./settle.js";
 
 const CHANNELS = fileURLToPath(new URL("../../../../plugins/channels", import.meta.url));
 const DESK = join(import.meta.dirname, "../fixtures/channels/desk");
@@ -62,51 +63,6 @@ function slackSigned(body: unknown, at = Math.floor(Date.now() / 1000)) {
     body: text,
     headers: { "x-slack-request-timestamp": String(at), "x-slack-signature": `v0=${signature}` },
   };
-}
-
-async function refusal(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a refusal");
-}
-
-/**
- * Drains the outbox and runs the tenant's queued jobs until no message waits for its answer or
- * its first delivery (a delivery waiting out its backoff is left to the test).
- */
-async function settle(runtime: Runtime, tenant: string): Promise<void> {
-  for (let round = 0; round < 400; round += 1) {
-    const worked = await runtime.channels.drain(tenant);
-    const queued = await runtime.jobs.search({ tenant, status: "queued" });
-    for (const job of queued) await runtime.jobs.run(job.id, { tenant });
-    const rows = await runtime.store.db
-      .selectFrom("channel_messages")
-      .select(["state", "job", "attempts", "after_seq"])
-      .where("tenant", "=", tenant)
-      .where("state", "in", ["inbound", "answering", "delivering"])
-      .execute();
-    let open = 0;
-    for (const row of rows) {
-      if (row.state === "delivering") open += Number(row.attempts) === 0 ? 1 : 0;
-      else if (row.state === "inbound") open += 1;
-      else {
-        // An answer a person is yet to let the job give is no work for the outbox.
-        const job = await runtime.jobs.get(row.job!, tenant);
-        const waits = (await runtime.jobs.events(job.id, { tenant })).findLast(
-          (event) => event.kind === "job_waiting",
-        );
-        const told = waits !== undefined && Number(row.after_seq) >= waits.seq;
-        open += job.status === "waiting" && job.waitingFor?.kind !== "chat" && told ? 0 : 1;
-      }
-    }
-    if (open === 0) return;
-    // A row looked at again later (its job had not come to rest): wait for its recheck.
-    if (worked === 0 && queued.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error("the outbox did not settle");
 }
 
 async function states(runtime: Runtime, tenant: string) {

@@ -16,6 +16,7 @@ import { isOz0Error } from "@oz0/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { localAdmin } from "../../src/callers/index.js";
 import { Runtime } from "../../src/runtime.js";
+import { refusal, settle } from "./settle.js";
 
 const CHANNELS = fileURLToPath(new URL("../../../../plugins/channels", import.meta.url));
 const CLOCKWORK = join(import.meta.dirname, "../fixtures/routines/clockwork");
@@ -101,50 +102,6 @@ function click(
 function slackHeaders(body: string, at: number, secret = SIGNING) {
   const signature = createHmac("sha256", secret).update(`v0:${at}:${body}`).digest("hex");
   return { "x-slack-request-timestamp": String(at), "x-slack-signature": `v0=${signature}` };
-}
-
-async function refusal(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a refusal");
-}
-
-/**
- * Drains the outbox and runs the tenant's queued jobs until no message waits for its answer or
- * its first delivery (as the channels' own tests do).
- */
-async function settle(runtime: Runtime, tenant: string): Promise<void> {
-  for (let round = 0; round < 400; round += 1) {
-    const worked = await runtime.channels.drain(tenant);
-    const queued = await runtime.jobs.search({ tenant, status: "queued" });
-    for (const job of queued) await runtime.jobs.run(job.id, { tenant });
-    const rows = await runtime.store.db
-      .selectFrom("channel_messages")
-      .select(["state", "job", "attempts", "after_seq"])
-      .where("tenant", "=", tenant)
-      .where("state", "in", ["inbound", "answering", "delivering"])
-      .execute();
-    let open = 0;
-    for (const row of rows) {
-      if (row.state === "delivering") open += Number(row.attempts) === 0 ? 1 : 0;
-      else if (row.state === "inbound") open += 1;
-      else {
-        // An answer a person is yet to let the job give is no work for the outbox.
-        const job = await runtime.jobs.get(row.job!, tenant);
-        const waits = (await runtime.jobs.events(job.id, { tenant })).findLast(
-          (event) => event.kind === "job_waiting",
-        );
-        const told = waits !== undefined && Number(row.after_seq) >= waits.seq;
-        open += job.status === "waiting" && job.waitingFor?.kind !== "chat" && told ? 0 : 1;
-      }
-    }
-    if (open === 0) return;
-    if (worked === 0 && queued.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error("the outbox did not settle");
 }
 
 describe("channel notifications (Slack)", () => {
