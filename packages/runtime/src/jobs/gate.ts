@@ -383,6 +383,7 @@ async function requestApprovals(
       trx,
       run.deps.jobs.store.clockSql,
       rows.map((entry) => ({ ...entry, tenant: row.tenant, job: row.id, agent: run.address })),
+      run.lease.redactor,
     ),
   );
 }

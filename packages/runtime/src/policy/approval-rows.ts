@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { Oz0Error } from "@oz0/sdk";
 import { CompiledQuery, type Expression, type Kysely, type Transaction } from "kysely";
 import type { ApprovalRow, ApprovalStatus, Database } from "../store/index.js";
-import { type ApprovalSubject, approvalBinding, canonicalJson } from "./canonical.js";
+import { type ApprovalSubject, approvalBinding, argsHash } from "./canonical.js";
 
 /** What an approval asks about, as `oz0 approval list` shows it. */
 export interface ApprovalRequest {
@@ -18,7 +18,10 @@ export interface ApprovalRequest {
   readonly address: string;
   /** The name the model called it by. */
   readonly name: string;
+  /** As the job's history has them: the tenant's secrets redacted. */
   readonly args: unknown;
+  /** `argsHash` of the arguments as called; left out by rows asked before it was kept. */
+  readonly argsHash?: string;
   /** The ask rule that held the call. */
   readonly rule: string;
   /** What the approver reads. */
@@ -142,12 +145,23 @@ export interface NewApproval {
   readonly binding: string;
 }
 
-/** Asks for the approvals: each row pending, requested now by the database's clock. */
+/** What keeps a tenant's secrets out of a stored request: the job's redactor. */
+export interface RequestRedactor {
+  json<T>(value: T): T;
+}
+
+/**
+ * Asks for the approvals: each row pending, requested now by the database's clock. A request is
+ * stored as the job's history keeps it, the tenant's secrets redacted (approvers read it; the
+ * call's own arguments stay with the job), with the hash of its arguments as called, which is
+ * what a decision is checked against.
+ */
 export async function insertApprovals(
   db: Db,
   /** The database's clock (`Store.clockSql`). */
   clock: Expression<number>,
   approvals: readonly NewApproval[],
+  redactor: RequestRedactor,
 ): Promise<void> {
   if (approvals.length === 0) return;
   await db
@@ -158,7 +172,7 @@ export async function insertApprovals(
         tenant: entry.tenant,
         job_id: entry.job,
         address: entry.request.address,
-        request: JSON.stringify(entry.request),
+        request: JSON.stringify({ ...redactor.json(entry.request), argsHash: argsHash(entry.request.args) }),
         status: "pending" as const,
         requested_at: clock,
         call_id: entry.request.callId,
@@ -233,7 +247,8 @@ export function approvalMismatch(approval: ApprovalRow, subject: ApprovalSubject
   const request = parseRequest(approval);
   if (approval.agent !== subject.agent) return `it approves a call of agent ${approval.agent ?? "unknown"}`;
   if (approval.address !== subject.address) return `it approves a call of ${approval.address}`;
-  if (canonicalJson(request.args) !== canonicalJson(subject.args)) {
+  const asked = request.argsHash ?? argsHash(request.args);
+  if (asked !== argsHash(subject.args)) {
     return "the call's arguments are not the ones approved";
   }
   if (request.definition !== subject.definition) {

@@ -27,6 +27,11 @@ function sha256(text: string): string {
   return createHash("sha256").update(text).digest("hex");
 }
 
+/** The hash of a call's arguments, by which an approval that keeps them only redacted knows them again. */
+export function argsHash(args: unknown): string {
+  return sha256(canonicalJson(args));
+}
+
 /** The hash of a function's definition as a model is offered it: its description and input schema. */
 export function definitionHash(fn: { readonly description: string; readonly inputSchema: unknown }): string {
   return sha256(canonicalJson({ description: fn.description, inputSchema: fn.inputSchema }));

@@ -199,6 +199,26 @@ describe("oz0 mcp serve without an agent", () => {
     ]);
   });
 
+  it("keeps the tenant's secrets out of a held call's approval, stored and shown, and runs the approved call with them", async () => {
+    const secret = "sk-ledger-4Fd8Gh2Jk6";
+    await runtime.models.setProvider(TENANT, "openai-compatible", {
+      baseUrl: "http://127.0.0.1:9",
+      apiKey: secret,
+    });
+    await runtime.policy.set(TENANT, "ask", "helpdesk/ledger.add");
+    const { client } = await connect();
+    const call = client.callTool({ name: "ledger__add", arguments: { entry: secret } });
+    const [approval] = await pendingApprovals();
+    expect(approval).toMatchObject({ args: { entry: "[redacted]" } });
+    expect(approval!.summary).not.toContain(secret);
+    const rows = await runtime.store.db.selectFrom("approvals").select("request").execute();
+    expect(rows.map((row) => row.request.includes(secret))).toEqual([false]);
+    await runtime.approvals.decide(TENANT, approval!.id, "approve", "alice");
+    const result = (await call) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    expect(await ledger()).toContain(secret);
+  });
+
   it("answers a call a person denied with the refusal, and never runs it", async () => {
     await runtime.policy.set(TENANT, "ask", "helpdesk/ledger.add");
     const { client } = await connect();

@@ -78,24 +78,29 @@ export async function holdForApproval(options: HoldOptions): Promise<CallError |
       }),
     ],
     (trx) =>
-      insertApprovals(trx, store.clockSql, [
-        {
-          id,
-          tenant,
-          job: job.id,
-          agent,
-          request,
-          binding: approvalBinding({
+      insertApprovals(
+        trx,
+        store.clockSql,
+        [
+          {
+            id,
             tenant,
             job: job.id,
-            callId,
             agent,
-            address: fn.address,
-            args,
-            definition,
-          }),
-        },
-      ]),
+            request,
+            binding: approvalBinding({
+              tenant,
+              job: job.id,
+              callId,
+              agent,
+              address: fn.address,
+              args,
+              definition,
+            }),
+          },
+        ],
+        job.redactor,
+      ),
   );
   let waited = 0;
   for (;;) {

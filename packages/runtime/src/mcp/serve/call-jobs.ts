@@ -8,6 +8,7 @@ import { type FunctionCall, Oz0Error } from "@oz0/sdk";
 import type { Transaction } from "kysely";
 import { event, type NewEvent } from "../../events/index.js";
 import { type JobFailure, type JobStore, type Lease, newJobId } from "../../jobs/index.js";
+import type { Redactor } from "../../models/index.js";
 import type { Database } from "../../store/index.js";
 import type { CallableFunction, CallOutcome } from "../../tools/index.js";
 
@@ -33,6 +34,8 @@ export const JOB_META_KEY = "oz0/job";
 export interface CallJob {
   readonly id: string;
   readonly call: FunctionCall;
+  /** The tenant's secrets, kept out of what the job records. */
+  readonly redactor: Redactor;
   /** Appends events while the call runs (an approval asked and decided); `also` joins the write. */
   append(
     events: readonly NewEvent[],
@@ -110,6 +113,7 @@ export async function startCallJob(
   return {
     id,
     call,
+    redactor,
     async append(events, also) {
       // Still no expiry: a write renews the lease, and this job's must never run out.
       await jobs.write(lease, events, { lease_expires_at: null }, also);
