@@ -4,12 +4,13 @@
 // The runtime, the SDK and the server stay packages of their own (one instance of each for
 // the CLI and the plugins it loads); what the CLI imports only when a command runs (the
 // server's client, remote/, which loads the SDK) is a chunk under dist/chunks, loaded then.
-import { rm } from "node:fs/promises";
+import { rm, writeFile } from "node:fs/promises";
 import { build } from "rolldown";
 
 const cli = new URL("../packages/cli/", import.meta.url);
 // Chunks are named by their content: those of an earlier build go.
 await rm(new URL("dist/chunks", cli), { recursive: true, force: true });
+await rm(new URL("dist/help.json", cli), { force: true });
 
 await build({
   input: { oz0: new URL("dist/main.js", cli).pathname },
@@ -23,3 +24,8 @@ await build({
     chunkFileNames: "chunks/[name]-[hash].js",
   },
 });
+
+// The help pages bin/oz0.js prints without loading commander (src/help-pages.ts), written after
+// the bundle, so that a fresh bundle always has its pages.
+const { helpPages } = await import(new URL("dist/help-pages.js", cli).href);
+await writeFile(new URL("dist/help.json", cli), JSON.stringify(await helpPages()));
