@@ -28,13 +28,22 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
   process.stdout.write(`${version}\n`);
 } else {
-  // The build bundles the CLI's modules into one file (scripts/bundle-cli.mjs), which Node loads
-  // far sooner than the fifty it is made of. A compile of the CLI alone (tsc -b) after it leaves
-  // the bundle older than the compiler's record of its build, and the modules themselves run.
+  // The build bundles the CLI's modules with the runtime's and the server's (scripts/bundle-cli.mjs)
+  // into a few files, which Node loads far sooner than the hundreds they are made of. A compile of
+  // any of the three alone (tsc -b) after it leaves the bundle older than the compiler's record of
+  // that build, and the modules themselves run.
   const bundle = new URL("../dist/oz0.js", import.meta.url);
   const bundled = statSync(bundle, { throwIfNoEntry: false });
-  const compiled = statSync(new URL("../tsconfig.tsbuildinfo", import.meta.url), { throwIfNoEntry: false });
-  const fresh = bundled !== undefined && (compiled === undefined || compiled.mtimeMs <= bundled.mtimeMs);
+  const fresh =
+    bundled !== undefined &&
+    [
+      "../tsconfig.tsbuildinfo",
+      "../../runtime/tsconfig.tsbuildinfo",
+      "../../server/tsconfig.tsbuildinfo",
+    ].every((record) => {
+      const compiled = statSync(new URL(record, import.meta.url), { throwIfNoEntry: false });
+      return compiled === undefined || compiled.mtimeMs <= bundled.mtimeMs;
+    });
   if (!(fresh && printedStoredHelp(argv))) {
     // Node keeps the compiled code of every module oz0 loads (a thousand for a command that opens
     // the runtime), so that the next start reads it instead of compiling the sources again. The

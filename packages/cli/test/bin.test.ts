@@ -136,6 +136,18 @@ describe("the oz0 bin", () => {
       }
       // semver by function, not its index (which loads all of it).
       expect(loaded.modules.filter((file) => file.endsWith("/node_modules/semver/index.js"))).toEqual([]);
+      // The runtime and the libraries it runs on are in the CLI's bundle (a few files where they
+      // were 880): what loads besides is the SDK, with the libraries it is built on, and the
+      // plugin's own code.
+      const files = loaded.modules.map((file) => relative(PACKAGE, file));
+      expect(files.filter((file) => file.startsWith("../runtime/") || file.startsWith("../server/"))).toEqual(
+        [],
+      );
+      expect(files.filter((file) => file.startsWith("dist/")).length).toBeLessThanOrEqual(12);
+      expect(
+        loaded.modules.length,
+        `${args.slice(0, 2).join(" ")} loads ${loaded.modules.length} files`,
+      ).toBeLessThanOrEqual(260);
     }
   });
 
