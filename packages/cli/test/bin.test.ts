@@ -68,7 +68,19 @@ describe("the oz0 bin", () => {
 
   it("stores the help pages commander renders from the command tree, for every command", async () => {
     const stored = JSON.parse(await readFile(join(PACKAGE, "dist", "help.json"), "utf8")) as HelpPages;
-    const live = await helpPages();
+    // Rendered in another environment than the build's: a page must not depend on it.
+    const saved = { ...process.env };
+    Object.assign(process.env, { HOME: join(home, "elsewhere"), OZ0_HOME: join(home, "oz0"), COLUMNS: "40" });
+    Object.assign(process.env, { OZ0_SERVER: "http://127.0.0.1:9", FORCE_COLOR: "1" });
+    let live: HelpPages;
+    try {
+      live = await helpPages();
+    } finally {
+      for (const key of ["HOME", "OZ0_HOME", "COLUMNS", "OZ0_SERVER", "FORCE_COLOR"]) {
+        if (saved[key] === undefined) delete process.env[key];
+        else process.env[key] = saved[key];
+      }
+    }
     expect(stored, "dist/help.json is not the command tree's help: run npm run build").toEqual(live);
     // Every command under each of its names, with --help and -h.
     for (const words of [[], ["job", "search"], ["node", "pool"], ["worker", "pool"], ["provider", "set"]]) {
