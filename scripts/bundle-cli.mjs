@@ -1,21 +1,73 @@
-// Bundles the CLI's compiled modules (packages/cli/dist, from tsc -b) and commander into one
-// file, dist/oz0.js, which bin/oz0.js runs: Node spends far more of `oz0 --help` finding,
-// reading and linking fifty module files than running them, and one file it reads at once.
-// The runtime, the SDK and the server stay packages of their own (one instance of each for
-// the CLI and the plugins it loads); what the CLI imports only when a command runs (the
-// server's client, remote/, which loads the SDK) is a chunk under dist/chunks, loaded then.
-import { rm } from "node:fs/promises";
+// Bundles the CLI's compiled modules (packages/cli/dist, from tsc -b) with commander, the
+// runtime, the server and the libraries a job runs on into dist/oz0.js and its chunks, which
+// bin/oz0.js runs: Node spends far more of a short command finding, reading and linking module
+// files (nine hundred for `oz0 run`) than running them, and a few files it reads at once.
+// What a command imports only when it runs (the server, the MCP client, a provider's SDK) is a
+// chunk under dist/chunks, or a package of node_modules loaded then.
+//
+// The SDK stays a package of its own, with the libraries it is built on (zod, yaml, semver):
+// plugins import it, and they and the runtime must share one instance of it. The runtime and the
+// server are bundled together, so the CLI and `oz0 serve` share one runtime; their modules that
+// find files next to themselves (the heartbeat thread, the harness bridge, the default plugins,
+// their package.json) read `import.meta.url` as their own file's address in the package, not the
+// bundle's. The other libraries stay packages too: they load only when a command uses them.
+import { rm, writeFile } from "node:fs/promises";
+import { relative } from "node:path";
+import { fileURLToPath } from "node:url";
 import { build } from "rolldown";
 
 const cli = new URL("../packages/cli/", import.meta.url);
+const root = fileURLToPath(new URL("..", import.meta.url));
 // Chunks are named by their content: those of an earlier build go.
 await rm(new URL("dist/chunks", cli), { recursive: true, force: true });
+await rm(new URL("dist/help.json", cli), { force: true });
+
+/** The packages bundled in: the CLI's own, and the libraries every command that opens the runtime loads. */
+const BUNDLED = new Set([
+  "@oz0/runtime",
+  "@oz0/server",
+  "commander",
+  "kysely",
+  "ajv",
+  "ajv-formats",
+  "fast-uri",
+  "fast-deep-equal",
+  "json-schema-traverse",
+  "croner",
+]);
+
+/** The package a bare specifier names (`@scope/name` or `name`). */
+function packageName(specifier) {
+  const parts = specifier.split("/");
+  return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
+}
+
+/** Each bundled package of oz0's own, by the folder its compiled modules are in. */
+const OWN = [
+  ["@oz0/runtime", `${root}packages/runtime/dist/`],
+  ["@oz0/server", `${root}packages/server/dist/`],
+];
 
 await build({
   input: { oz0: new URL("dist/main.js", cli).pathname },
   platform: "node",
-  external: [/^node:/, /^@oz0\//],
+  external: (specifier, _importer, resolved) => {
+    if (resolved || specifier.startsWith(".") || specifier.startsWith("/")) return false;
+    return specifier.startsWith("node:") || !BUNDLED.has(packageName(specifier));
+  },
   logLevel: "warn",
+  plugins: [
+    {
+      name: "oz0-module-addresses",
+      transform(code, id) {
+        const own = OWN.find(([, dir]) => id.startsWith(dir));
+        if (own === undefined || !code.includes("import.meta.url")) return null;
+        const [name, dir] = own;
+        const address = `new URL(${JSON.stringify(`./${relative(dir, id)}`)}, import.meta.resolve(${JSON.stringify(name)})).href`;
+        return { code: code.replaceAll("import.meta.url", `(${address})`), map: null };
+      },
+    },
+  ],
   output: {
     // In dist/, as dist/program.js is: program.ts reads ../package.json from its own module.
     dir: new URL("dist", cli).pathname,
@@ -23,3 +75,8 @@ await build({
     chunkFileNames: "chunks/[name]-[hash].js",
   },
 });
+
+// The help pages bin/oz0.js prints without loading commander (src/help-pages.ts), written after
+// the bundle, so that a fresh bundle always has its pages.
+const { helpPages } = await import(new URL("dist/help-pages.js", cli).href);
+await writeFile(new URL("dist/help.json", cli), JSON.stringify(await helpPages()));

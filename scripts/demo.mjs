@@ -7,7 +7,8 @@ import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const home = fileURLToPath(new URL("../.oz0-home/", import.meta.url));
-const cli = fileURLToPath(new URL("../packages/cli/dist/main.js", import.meta.url));
+// The command as npm links it, which runs the built bundle.
+const cli = fileURLToPath(new URL("../packages/cli/bin/oz0.js", import.meta.url));
 
 rmSync(home, { recursive: true, force: true });
 

@@ -28,24 +28,61 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
   process.stdout.write(`${version}\n`);
 } else {
-  // Node keeps the compiled code of every module oz0 loads (a thousand for a command that opens
-  // the runtime), so that the next start reads it instead of compiling the sources again. The
-  // cache is the user's own, not the shared temporary folder's, since whoever can write it
-  // chooses the code that runs; Node checks each entry against its source and compiles again
-  // when they differ, and a cache it cannot write costs nothing but the saving.
-  // NODE_DISABLE_COMPILE_CACHE=1 turns it off.
-  try {
-    const cacheHome = process.env.XDG_CACHE_HOME || join(homedir(), ".cache");
-    module.enableCompileCache?.(join(cacheHome, "oz0", "node-compile-cache"));
-  } catch {
-    // No cache: oz0 starts as it would without one.
-  }
-  // The build bundles the CLI's modules into one file (scripts/bundle-cli.mjs), which Node loads
-  // far sooner than the fifty it is made of. A compile of the CLI alone (tsc -b) after it leaves
-  // the bundle older than the compiler's record of its build, and the modules themselves run.
+  // The build bundles the CLI's modules with the runtime's and the server's (scripts/bundle-cli.mjs)
+  // into a few files, which Node loads far sooner than the hundreds they are made of. A compile of
+  // any of the three alone (tsc -b) after it leaves the bundle older than the compiler's record of
+  // that build, and the modules themselves run.
   const bundle = new URL("../dist/oz0.js", import.meta.url);
   const bundled = statSync(bundle, { throwIfNoEntry: false });
-  const compiled = statSync(new URL("../tsconfig.tsbuildinfo", import.meta.url), { throwIfNoEntry: false });
-  const fresh = bundled !== undefined && (compiled === undefined || compiled.mtimeMs <= bundled.mtimeMs);
-  await import((fresh ? bundle : main).href);
+  const fresh =
+    bundled !== undefined &&
+    [
+      "../tsconfig.tsbuildinfo",
+      "../../runtime/tsconfig.tsbuildinfo",
+      "../../server/tsconfig.tsbuildinfo",
+    ].every((record) => {
+      const compiled = statSync(new URL(record, import.meta.url), { throwIfNoEntry: false });
+      return compiled === undefined || compiled.mtimeMs <= bundled.mtimeMs;
+    });
+  if (!(fresh && printedStoredHelp(argv))) {
+    // Node keeps the compiled code of every module oz0 loads (a thousand for a command that opens
+    // the runtime), so that the next start reads it instead of compiling the sources again. The
+    // cache is the user's own, not the shared temporary folder's, since whoever can write it
+    // chooses the code that runs; Node checks each entry against its source and compiles again
+    // when they differ, and a cache it cannot write costs nothing but the saving.
+    // NODE_DISABLE_COMPILE_CACHE=1 turns it off.
+    try {
+      const cacheHome = process.env.XDG_CACHE_HOME || join(homedir(), ".cache");
+      module.enableCompileCache?.(join(cacheHome, "oz0", "node-compile-cache"));
+    } catch {
+      // No cache: oz0 starts as it would without one.
+    }
+    await import((fresh ? bundle : main).href);
+  }
+}
+
+/**
+ * Prints the help page the build stored for this command line (src/help-pages.ts), if it stored
+ * one and the page fits the terminal, without loading commander and the command tree; says
+ * whether it did.
+ */
+function printedStoredHelp(argv) {
+  // Only a line that can ask for help reads the pages: a bare group (`oz0 job`), or one with help in it.
+  if (argv.length > 1 && !argv.includes("--help") && !argv.includes("-h") && !argv.includes("help"))
+    return false;
+  let stored;
+  try {
+    stored = JSON.parse(readFileSync(new URL("../dist/help.json", import.meta.url), "utf8"));
+  } catch {
+    return false;
+  }
+  const line = argv.join("\0");
+  if (!Object.hasOwn(stored.lines, line)) return false;
+  const [code, fd, page] = stored.lines[line];
+  const stream = fd === 1 ? process.stdout : process.stderr;
+  // Commander wraps help to a narrower terminal's width, and the pages are wrapped to theirs.
+  if (stream.isTTY && stream.columns < stored.width) return false;
+  stream.write(stored.pages[page]);
+  process.exitCode = code;
+  return true;
 }

@@ -39,7 +39,27 @@ const VERSION = (
   JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }
 ).version;
 
-function buildProgram(out: Output): Command {
+/**
+ * The width help is wrapped to: a terminal's own when narrower, else 80 columns, so that the
+ * help pages stored at build time (help-pages.ts, rendered at 80) are what commander prints
+ * wherever the output is at least that wide.
+ */
+export const HELP_WIDTH = 80;
+
+function helpWidth(stream: NodeJS.WriteStream): number {
+  return stream.isTTY && stream.columns > 0 ? Math.min(stream.columns, HELP_WIDTH) : HELP_WIDTH;
+}
+
+/**
+ * How the help pages are rendered (help-pages.ts): `width` is the help's whatever the terminal,
+ * and with `helpOnly` no command's action runs (the line is refused instead).
+ */
+export interface HelpRendering {
+  readonly width: number;
+  readonly helpOnly: true;
+}
+
+export function buildProgram(out: Output, rendering?: HelpRendering): Command {
   const program = new Command("oz0")
     .description("oz0: agent runtime and plugin platform")
     .version(VERSION, "-V, --version", "print oz0's version")
@@ -56,10 +76,13 @@ function buildProgram(out: Output): Command {
     .configureOutput({
       writeOut: (text) => out.stdout(text),
       writeErr: (text) => out.stderr(text),
+      getOutHelpWidth: () => rendering?.width ?? helpWidth(process.stdout),
+      getErrHelpWidth: () => rendering?.width ?? helpWidth(process.stderr),
       // A parse error is printed once, in the one error shape, by runCli.
       outputError: () => {},
     })
     .hook("preAction", async (_command, action) => {
+      if (rendering?.helpOnly) throw new Error(`oz0 ${commandWords(action)} runs an action, not help`);
       const options = action.optsWithGlobals<GlobalOptions>();
       const fromEnv = process.env.OZ0_SERVER;
       if (options.server === undefined && fromEnv !== undefined && fromEnv !== "") options.server = fromEnv;
@@ -139,8 +162,12 @@ async function refuseWhatCannotGoThroughAServer(options: GlobalOptions, words: s
 }
 
 /** Runs one oz0 command line and returns its exit code. */
-export async function runCli(argv: readonly string[], out: Output = new Output()): Promise<number> {
-  const program = buildProgram(out);
+export async function runCli(
+  argv: readonly string[],
+  out: Output = new Output(),
+  rendering?: HelpRendering,
+): Promise<number> {
+  const program = buildProgram(out, rendering);
   try {
     await program.parseAsync([...argv], { from: "user" });
     return 0;

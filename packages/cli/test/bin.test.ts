@@ -6,6 +6,7 @@ import { copyFile, mkdir, readdir, readFile, stat } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type HelpPages, helpPages } from "../src/help-pages.js";
 import { tempHome } from "./run-cli.js";
 
 const PACKAGE = fileURLToPath(new URL("..", import.meta.url));
@@ -56,14 +57,56 @@ describe("the oz0 bin", () => {
     expect(loaded.modules).toEqual([join(PACKAGE, await binPath())]);
   });
 
-  it("prints its help loading only the command line, bundled with commander in one file and its chunks", async () => {
+  it("prints its help loading no module but itself, from the pages the build stored", async () => {
     const bin = await binPath();
-    const loaded = modulesLoaded(bin, ["--help"]);
-    expect(loaded.stdout).toMatch(/^Usage: oz0/);
+    for (const args of [["--help"], ["job", "search", "--help"], ["help", "job"], ["worker", "-h"], []]) {
+      const loaded = modulesLoaded(bin, args, args.length === 0 ? 1 : 0);
+      expect(args.length === 0 ? loaded.stderr : loaded.stdout).toMatch(/^Usage: oz0/);
+      expect(loaded.modules, `oz0 ${args.join(" ")}`).toEqual([join(PACKAGE, bin)]);
+    }
+  });
+
+  it("stores the help pages commander renders from the command tree, for every command", async () => {
+    const stored = JSON.parse(await readFile(join(PACKAGE, "dist", "help.json"), "utf8")) as HelpPages;
+    // Rendered in another environment than the build's: a page must not depend on it.
+    const saved = { ...process.env };
+    Object.assign(process.env, { HOME: join(home, "elsewhere"), OZ0_HOME: join(home, "oz0"), COLUMNS: "40" });
+    Object.assign(process.env, { OZ0_SERVER: "http://127.0.0.1:9", FORCE_COLOR: "1" });
+    let live: HelpPages;
+    try {
+      live = await helpPages();
+    } finally {
+      for (const key of ["HOME", "OZ0_HOME", "COLUMNS", "OZ0_SERVER", "FORCE_COLOR"]) {
+        if (saved[key] === undefined) delete process.env[key];
+        else process.env[key] = saved[key];
+      }
+    }
+    expect(stored, "dist/help.json is not the command tree's help: run npm run build").toEqual(live);
+    // Every command under each of its names, with --help and -h.
+    for (const words of [[], ["job", "search"], ["node", "pool"], ["worker", "pool"], ["provider", "set"]]) {
+      for (const flag of ["--help", "-h"])
+        expect(Object.keys(live.lines)).toContain([...words, flag].join("\0"));
+    }
+    // A command that runs an action, its arguments or options are not help, and go to commander.
+    for (const words of [["run"], ["job", "search"], ["--help", "--json"], ["job", "--help", "x"]]) {
+      expect(Object.keys(live.lines)).not.toContain(words.join("\0"));
+    }
+  });
+
+  it("runs any other command line through the command line bundled with commander in one file and its chunks", async () => {
+    // A refusal of the command line, which loads the SDK's errors alone to say it.
+    const bin = await binPath();
+    const loaded = modulesLoaded(bin, ["job", "search", "--limit", "abc", "--home", home], 1);
+    expect(loaded.stderr).toMatch(/--limit abc/);
     const files = loaded.modules.map((file) => relative(PACKAGE, file));
     expect(files.slice(0, 2)).toEqual([bin.replace(/^\.\//, ""), "dist/oz0.js"]);
-    expect(files.slice(2).filter((file) => !file.startsWith("dist/chunks/"))).toEqual([]);
+    expect(
+      files
+        .slice(2)
+        .filter((file) => !file.startsWith("dist/chunks/") && !file.startsWith("../sdk/dist/errors/")),
+    ).toEqual([]);
   });
+
   it("runs a job loading none of the runtime's subsystems the job does not use", async () => {
     const bin = await binPath();
     const triage = fileURLToPath(new URL("../../../examples/support-triage", import.meta.url));
@@ -105,6 +148,18 @@ describe("the oz0 bin", () => {
       }
       // semver by function, not its index (which loads all of it).
       expect(loaded.modules.filter((file) => file.endsWith("/node_modules/semver/index.js"))).toEqual([]);
+      // The runtime and the libraries it runs on are in the CLI's bundle (a few files where they
+      // were 880): what loads besides is the SDK, with the libraries it is built on, and the
+      // plugin's own code.
+      const files = loaded.modules.map((file) => relative(PACKAGE, file));
+      expect(files.filter((file) => file.startsWith("../runtime/") || file.startsWith("../server/"))).toEqual(
+        [],
+      );
+      expect(files.filter((file) => file.startsWith("dist/")).length).toBeLessThanOrEqual(12);
+      expect(
+        loaded.modules.length,
+        `${args.slice(0, 2).join(" ")} loads ${loaded.modules.length} files`,
+      ).toBeLessThanOrEqual(260);
     }
   });
 
@@ -112,13 +167,13 @@ describe("the oz0 bin", () => {
     const bin = join(PACKAGE, await binPath());
     const cache = join(home, "xdg-cache");
     const env = { ...process.env, XDG_CACHE_HOME: cache };
-    const off = spawnSync(process.execPath, [bin, "--help"], {
-      env: { ...env, NODE_DISABLE_COMPILE_CACHE: "1" },
-    });
-    expect(off.status).toBe(0);
+    // A command line the command tree reads (stored help pages load no module to cache).
+    const refused = [bin, "job", "search", "--limit", "abc"];
+    const off = spawnSync(process.execPath, refused, { env: { ...env, NODE_DISABLE_COMPILE_CACHE: "1" } });
+    expect(off.status).toBe(1);
     await expect(stat(join(cache, "oz0"))).rejects.toThrow();
-    const on = spawnSync(process.execPath, [bin, "--help"], { env });
-    expect(on.status).toBe(0);
+    const on = spawnSync(process.execPath, refused, { env });
+    expect(on.status).toBe(1);
     const [version] = await readdir(join(cache, "oz0", "node-compile-cache"));
     expect((await readdir(join(cache, "oz0", "node-compile-cache", version!))).length).toBeGreaterThan(0);
   });
@@ -130,16 +185,21 @@ function packageOf(file: string): string | undefined {
 }
 
 /** Runs the built bin with `args`, and gives what it printed and every module file it loaded. */
-function modulesLoaded(bin: string, args: string[]): { stdout: string; modules: string[] } {
+function modulesLoaded(
+  bin: string,
+  args: string[],
+  status = 0,
+): { stdout: string; stderr: string; modules: string[] } {
   const result = spawnSync(
     process.execPath,
     ["--import", new URL("./fixtures/loaded-modules.mjs", import.meta.url).href, join(PACKAGE, bin), ...args],
     { encoding: "utf8", env: { ...process.env, NODE_DISABLE_COMPILE_CACHE: "1" } },
   );
-  expect(result.status).toBe(0);
+  expect(result.status).toBe(status);
   const listed = result.stderr.slice(result.stderr.lastIndexOf("loaded:\n") + "loaded:\n".length);
   return {
     stdout: result.stdout,
+    stderr: result.stderr.slice(0, result.stderr.lastIndexOf("loaded:\n")),
     modules: listed
       .split("\n")
       .filter((line) => line !== "")

@@ -3,6 +3,7 @@
 // the problems back; a job's input and a plugin's configuration the same way.
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import formatsPlugin from "ajv-formats";
+import metaSchemaValidator from "./meta-schema.js";
 
 export interface ArgumentIssue {
   /** Where in the arguments, dotted (`items.0.id`); empty for the arguments as a whole. */
@@ -13,8 +14,32 @@ export interface ArgumentIssue {
 // ajv-formats is CommonJS; its default export is the plugin itself at run time.
 const addFormats = formatsPlugin as unknown as (ajv: Ajv2020) => Ajv2020;
 
-/** The one ajv instance, made by the first schema compiled: a command that checks none does not build it. */
+/**
+ * The one ajv instance, made by the first schema compiled: a command that checks none does not
+ * build it. It checks no schema against its meta-schema itself: `compileChecked` does, with the
+ * 2020-12 meta-schema's validator compiled at build time (meta-schema.ts), which ajv would compile
+ * anew in every process before the first schema, the same errors and message coming out.
+ */
 let ajv: Ajv2020 | undefined;
+
+const META_SCHEMA = "https://json-schema.org/draft/2020-12/schema";
+const validateMetaSchema = metaSchemaValidator as unknown as ValidateFunction;
+
+function compileChecked(schema: object): ValidateFunction {
+  ajv ??= addFormats(
+    new Ajv2020({ allErrors: true, strict: false, validateFormats: true, validateSchema: false }),
+  );
+  const declared = (schema as { $schema?: unknown }).$schema;
+  if (declared === undefined || declared === META_SCHEMA) {
+    if (!validateMetaSchema(schema)) {
+      throw new Error(`schema is invalid: ${ajv.errorsText(validateMetaSchema.errors)}`);
+    }
+  } else {
+    // Another meta-schema (or a $schema that is not a string) is ajv's to find and check, as it was.
+    ajv.validateSchema(schema, true);
+  }
+  return ajv.compile(schema);
+}
 
 /**
  * Compiled validators by schema object, and by schema text for a schema built anew (a tool is
@@ -30,8 +55,7 @@ function validatorOf(schema: object): ValidateFunction {
   const text = JSON.stringify(schema);
   validate = compiledByText.get(text);
   if (validate === undefined) {
-    ajv ??= addFormats(new Ajv2020({ allErrors: true, strict: false, validateFormats: true }));
-    validate = ajv.compile(schema);
+    validate = compileChecked(schema);
     if (compiledByText.size >= MAX_CACHED_TEXTS) compiledByText.clear();
     compiledByText.set(text, validate);
   }
