@@ -123,16 +123,19 @@ async function oz0Flavour(name: string, options: Oz0Options): Promise<Flavour> {
       doStream: async ({
         prompt,
       }: {
-        prompt: { role: string; content: { output?: { value?: unknown } }[] }[];
+        prompt: { role: string; content: { toolCallId?: string; output?: { value?: unknown } }[] }[];
       }) => {
-        // The turn is the job's own, from its prompt: jobs may run at once.
-        let k = 0;
-        for (const message of prompt) if (message.role === "tool") k += message.content.length;
+        // The turn is the job's own, from its prompt (jobs may run at once): the last result
+        // answers the call of step k (oz0 sends it as call_<k>_1). Read from the end, not counted
+        // over the whole prompt, so the scripted model costs the same at every step, as the AI
+        // SDK's mock does; a turn read wrong fails the result check below.
+        const last = prompt.at(-1);
+        const result = last?.role === "tool" ? last.content.at(-1) : undefined;
+        const k = result === undefined ? 0 : Number(/^call_(\d+)_/.exec(result.toolCallId ?? "")?.[1]);
         turnTimes[k] = performance.now();
         if (k > 0) {
           // The previous turn's result must reach the model: add(k - 1, 1) is k.
-          const last = prompt.at(-1);
-          const value = last?.role === "tool" ? last.content.at(-1)?.output?.value : undefined;
+          const value = result?.output?.value;
           if (Number(value) !== k) throw new Error(`turn ${k}: expected the tool result ${k}, got ${value}`);
         }
         if (k < steps) {

@@ -475,7 +475,7 @@ export class JobStore {
     parameters: unknown[],
     events: readonly NewEvent[],
   ): Promise<WriteResult> {
-    const { rows } = await this.store.db.executeQuery<RenewedRow>(CompiledQuery.raw(text, parameters));
+    const { rows } = await this.store.run<RenewedRow>(CompiledQuery.raw(text, parameters));
     return this.answered(lease, rows[0], events);
   }
 

@@ -84,14 +84,10 @@ export async function withRetries<T>(
   const { policy, signal, classify } = options;
   for (let number = 1; ; number++) {
     signal.throwIfAborted();
-    const timer = new IdleTimer(policy.timeoutMs);
+    const timer = new IdleTimer(policy.timeoutMs, signal);
     let failure: AttemptFailure;
     try {
-      return await attempt({
-        number,
-        signal: AbortSignal.any([signal, timer.signal]),
-        touch: () => timer.touch(),
-      });
+      return await attempt({ number, signal: timer.signal, touch: () => timer.touch() });
     } catch (error) {
       if (signal.aborted) throw signal.reason;
       failure = timer.fired
@@ -116,16 +112,29 @@ export async function withRetries<T>(
   }
 }
 
-/** Keeps an attempt alive: `touch()` on every chunk restarts the count. */
+/**
+ * Keeps an attempt alive: `touch()` on every chunk restarts the count. Its signal aborts when
+ * the count runs out or when `outer` aborts, with `outer`'s reason. One timer, refreshed at each
+ * chunk, and one listener on `outer`, taken off at `stop()`, where a new timer per chunk and an
+ * `AbortSignal.any` per attempt (whose signal the job's keeps a weak reference to until it is
+ * collected) cost a model call about twice as much.
+ */
 export class IdleTimer {
   readonly #controller = new AbortController();
-  readonly #ms: number;
-  #timer: NodeJS.Timeout | undefined;
+  readonly #outer: AbortSignal;
+  readonly #timer: NodeJS.Timeout;
+  readonly #onAbort: () => void;
   fired = false;
 
-  constructor(ms: number) {
-    this.#ms = ms;
-    this.touch();
+  constructor(ms: number, outer: AbortSignal) {
+    this.#outer = outer;
+    this.#onAbort = () => this.#controller.abort(outer.reason);
+    this.#timer = setTimeout(() => {
+      this.fired = true;
+      this.#controller.abort(new Error(`no answer for ${ms / 1000} s`));
+    }, ms);
+    this.#timer.unref();
+    outer.addEventListener("abort", this.#onAbort, { once: true });
   }
 
   get signal(): AbortSignal {
@@ -133,16 +142,12 @@ export class IdleTimer {
   }
 
   touch(): void {
-    clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => {
-      this.fired = true;
-      this.#controller.abort(new Error(`no answer for ${this.#ms / 1000} s`));
-    }, this.#ms);
-    this.#timer.unref();
+    this.#timer.refresh();
   }
 
   stop(): void {
     clearTimeout(this.#timer);
+    this.#outer.removeEventListener("abort", this.#onAbort);
   }
 }
 

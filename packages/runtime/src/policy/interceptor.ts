@@ -65,6 +65,10 @@ export function approvalBindingInterceptor(store: Store): CallInterceptor {
       const { fn, call, context } = request;
       const job = callJob(context);
       if (job === undefined) return undefined;
+      // A job's loop asks for a call's approval in the write that records the question, and
+      // read it at this step when the history holds one: a call it let through without one has
+      // none to read.
+      if (context.origin.kind === "step" && context.origin.decision.approval === undefined) return undefined;
       const approval = await approvalOfCall(store.db, call.tenant, job, call.callId);
       if (approval?.status !== "approved") return undefined;
       const mismatch = approvalMismatch(approval, subjectOf(request));

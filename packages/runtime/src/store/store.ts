@@ -4,7 +4,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import { Oz0Error } from "@oz0/sdk";
-import { Kysely, type RawBuilder, sql, type Transaction } from "kysely";
+import { type CompiledQuery, Kysely, type QueryResult, type RawBuilder, sql, type Transaction } from "kysely";
 import {
   type Heartbeat,
   type HeartbeatListener,
@@ -50,6 +50,12 @@ export interface Store {
    * On SQLite it takes the write lock first, waiting for other processes rather than failing.
    */
   transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T>;
+  /**
+   * Runs one compiled statement on its own, as `db.executeQuery` does. On SQLite a statement
+   * with no transaction open on the connection runs at once rather than queueing in Kysely: a
+   * job step's writes and reads, each a statement of its own, go this way.
+   */
+  run<R>(query: CompiledQuery): Promise<QueryResult<R>>;
   /** The database's clock now, in epoch milliseconds. */
   now(): Promise<number>;
   /**
@@ -143,7 +149,8 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   }
   const warnings: string[] = [];
   const database = openSqliteDatabase(path, warnings);
-  const db = new Kysely<Database>({ dialect: new NodeSqliteDialect(database) });
+  const dialect = new NodeSqliteDialect(database);
+  const db = new Kysely<Database>({ dialect });
   // The file is in WAL mode already: the thread's connection takes the other pragmas.
   const thread: HeartbeatThreadData | undefined =
     path === SQLITE_MEMORY
@@ -163,6 +170,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     thread,
     () => listenSqlite(database, db),
     () => undefined,
+    (query) => dialect.runAlone(query),
   );
 }
 
@@ -181,6 +189,7 @@ async function createStore(
   thread: HeartbeatThreadData | undefined,
   listening: () => Promise<JobListen>,
   broadcasting: (db: Kysely<Database>) => Broadcast | undefined,
+  runAlone: <R>(query: CompiledQuery) => QueryResult<R> | undefined = () => undefined,
 ): Promise<Store> {
   const clockSql = sql<number>`${sql.raw(clock)}`;
   let migrations: MigrationReport;
@@ -212,6 +221,9 @@ async function createStore(
     warnings,
     clockSql,
     transaction: (work) => db.transaction().execute(work),
+    async run<R>(query: CompiledQuery) {
+      return runAlone<R>(query) ?? (await db.executeQuery<R>(query));
+    },
     async now() {
       const { rows } = await sql<{ now: number }>`select ${clockSql} as now`.execute(db);
       return rows[0]!.now;

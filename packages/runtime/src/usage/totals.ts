@@ -87,7 +87,7 @@ export async function countCall(
 /** The tenant's totals since `query.since` (rounded down to its hour), of one agent when given. */
 export async function tenantUsage(store: Store, tenant: string, query: UsageQuery): Promise<UsageTotals> {
   const queries = usageQueriesOf(store);
-  const { rows } = await store.db.executeQuery<UsageRow>(
+  const { rows } = await store.run<UsageRow>(
     query.agent === undefined
       ? CompiledQuery.raw(queries.tenant, [tenant, hourOf(query.since)])
       : CompiledQuery.raw(queries.agent, [tenant, hourOf(query.since), query.agent]),

@@ -4,7 +4,7 @@ import type { HookPayload } from "@oz0/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pluginHookSource } from "../../src/hooks/index.js";
 import { JobEngine } from "../../src/jobs/index.js";
-import { governanceInterceptor } from "../../src/policy/index.js";
+import { approvalBindingInterceptor, governanceInterceptor } from "../../src/policy/index.js";
 import { hookPlugin } from "../hooks/helpers.js";
 import { ALICE, executionsOf, type Lab, lab, ofKind, planned, results } from "./helpers.js";
 
@@ -132,6 +132,59 @@ describe("the governance a step goes by", () => {
     expect(job.failure).toMatchObject({ kind: "killed" });
     // The kill came after step 1's result: step 2's model call never happened.
     expect(ofKind(await l.events(job.id), "model_call")).toHaveLength(1);
+  });
+});
+
+describe("the approval binding in a job", () => {
+  it("reads no approval for a call the loop let through without one, with a pre_tool_call handler listening", async () => {
+    const tenant = await l.tenant();
+    const steps = 3;
+    const seen: string[] = [];
+    const watcher = hookPlugin("watcher", (host) => {
+      host.addHook({
+        name: "sees-calls",
+        build: () => ({
+          pre_tool_call: (payload: HookPayload<"pre_tool_call">) => {
+            seen.push(payload.callId);
+          },
+        }),
+      });
+    });
+    const jobs = new JobEngine({
+      store: l.runtime.store,
+      source: l.runtime.catalog,
+      home: l.home,
+      models: async () => ({
+        id: "test:bound",
+        async generate(request) {
+          return request.step <= steps
+            ? {
+                calls: [{ name: "vault__write", args: { key: `k${request.step}`, value: "v" } }],
+                usage: { inputTokens: 1, outputTokens: 1 },
+              }
+            : { calls: [], text: "done", usage: { inputTokens: 1, outputTokens: 1 } };
+        },
+      }),
+      interceptors: [governanceInterceptor(l.runtime.store), approvalBindingInterceptor(l.runtime.store)],
+      hooks: pluginHookSource([watcher]),
+    });
+    const { db } = l.runtime.store;
+    const execute = db.executeQuery.bind(db);
+    let reads = 0;
+    db.executeQuery = ((query: Parameters<typeof execute>[0]) => {
+      const text = "compile" in query ? query.compile().sql : query.sql;
+      if (text.startsWith('select * from "approvals"')) reads += 1;
+      return execute(query);
+    }) as typeof db.executeQuery;
+    try {
+      const job = await l.run(tenant, "vault/keeper", "go", jobs);
+      expect(job.status).toBe("succeeded");
+      expect(Object.keys(results(await l.events(job.id)))).toHaveLength(steps);
+    } finally {
+      db.executeQuery = execute;
+    }
+    expect(seen).toEqual(["1.1", "2.1", "3.1"]);
+    expect(reads).toBe(0);
   });
 });
 
