@@ -93,9 +93,11 @@ function prepareRepeated(client: PoolClient): void {
   (client as unknown as { query: QueryOf }).query = (text, values, callback) => {
     if (typeof text !== "string" || !Array.isArray(values) || callback !== undefined)
       return query(text, values, callback);
-    const head = text.slice(0, 8).toLowerCase();
+    const head = text.slice(0, 12).toLowerCase();
     if (head.startsWith("begin") || head.startsWith("start")) open = true;
-    else if (head.startsWith("commit") || head.startsWith("rollback")) open = false;
+    // A rollback to a savepoint leaves the transaction open.
+    else if (head.startsWith("commit") || (head.startsWith("rollback") && !/^rollback\s+to\b/.test(head)))
+      open = false;
     const name = open ? undefined : nameOf(text);
     if (name === undefined) return query(text, values);
     const named = { name: epoch === 0 ? name : `${name}_${epoch}`, text, values };
