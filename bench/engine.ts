@@ -34,6 +34,8 @@ const POSTGRES_ROUNDS = 7;
 const THROUGHPUT_JOBS = 400;
 /** How many jobs run at once for the concurrent figures (and pgbench's clients beside them). */
 const CONCURRENT_JOBS = 4;
+/** On PostgreSQL also this many at once beside as many pgbench clients, where writes of jobs at once share commits. */
+const MANY_JOBS = 16;
 const POSTGRES_URL = process.env.OZ0_BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
 /** What the generated plugin's code reads its model and tool from, by bench key. */
@@ -605,7 +607,7 @@ async function postgresAndThroughput(sqliteFile: Flavour, sqliteFloor: Flavour):
         console.log(
           "\none-step jobs/s on PostgreSQL with N jobs at a time, beside pgbench's simple-update TPS with N clients, interleaved:",
         );
-        for (const clients of [1, CONCURRENT_JOBS]) {
+        for (const clients of [1, CONCURRENT_JOBS, MANY_JOBS]) {
           const before = { commits: pgCommits.count, statements: pgStatements.count };
           const oz0 = await jobsPerSecond(flavours[0]!, clients);
           // Jobs at once share commits when their writes go in one statement (jobs/write-group.ts).

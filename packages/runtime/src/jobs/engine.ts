@@ -397,7 +397,11 @@ export class JobEngine {
         } finally {
           relay.here = false;
         }
-        if (!options.follow || aborted(options.signal)) return this.get(id, options.tenant);
+        if (!options.follow || aborted(options.signal)) {
+          // The run's end handed back the job's row: no need to read it again.
+          const ended = claimed.lease.ended;
+          return ended === undefined ? this.get(id, options.tenant) : jobView(ended);
+        }
         continue;
       }
       const row = await this.row(id, options.tenant);
@@ -521,7 +525,8 @@ export class JobEngine {
       job: jobView(claimed.row),
       run: async (runOptions = {}) => {
         await this.runClaimed(claimed, { ...runOptions, tenant: claimed.row.tenant });
-        return this.get(claimed.row.id, claimed.row.tenant);
+        const ended = claimed.lease.ended;
+        return ended === undefined ? this.get(claimed.row.id, claimed.row.tenant) : jobView(ended);
       },
     };
   }

@@ -202,7 +202,8 @@ export class JobRun {
     const final = set?.status !== undefined && set.status !== "running";
     const given =
       hooks === undefined || events.length === 0 ? events : await hooks.beforeWrite(events, final);
-    const result = await this.deps.jobs.write(this.lease, given, set, also);
+    // The word to other processes that the run wrote goes in the write's own statement when it can.
+    const result = await this.deps.jobs.write(this.lease, given, set, also, this.live.notice);
     const batch = result.events;
     // The job ended or waits: the lease is let go, and nothing is left to renew.
     if (final) {
@@ -219,7 +220,7 @@ export class JobRun {
       applyEvent(this.history, entry);
       this.listeners.onEvent?.(entry);
     }
-    if (batch.length > 0) this.live.written();
+    if (batch.length > 0) this.live.written(result.noticed === true);
     if (hooks !== undefined && batch.length > 0 && (await hooks.afterWrite(batch, final))) {
       // A handler ran after the write and may have changed the tenant's governance.
       this.#governanceVersion = undefined;

@@ -186,12 +186,24 @@ export class LivePublisher {
    * (its model_call), and read the others at their next poll: a NOTIFY for every write would
    * cost every job on PostgreSQL a statement per step, followed or not.
    */
-  written(): void {
+  written(sent = false): void {
     this.#feed.deliver(this.#tenant, this.#job, { kind: "written" });
     if (this.#feed.wire === undefined || !this.#streamed) return;
     this.#streamed = false;
+    if (sent) return;
     this.#waiting.push({ written: true });
     this.#send();
+  }
+
+  /**
+   * The message `written` would send other processes after the next write, for the write to
+   * carry in its own statement instead (PostgreSQL): heard at its commit, with no statement of
+   * its own. Then `written(true)`.
+   */
+  get notice(): string | undefined {
+    const wire = this.#feed.wire;
+    if (wire === undefined || !this.#streamed) return undefined;
+    return writtenPayload(wire.origin, this.#tenant, this.#job);
   }
 
   #send(): void {
@@ -213,7 +225,7 @@ export class LivePublisher {
       for (const part of batch) {
         const sent =
           "written" in part
-            ? [JSON.stringify({ o: wire.origin, t: this.#tenant, j: this.#job, s: 0, w: 1 })]
+            ? [writtenPayload(wire.origin, this.#tenant, this.#job)]
             : payloads(wire.origin, this.#tenant, this.#job, part, wire.broadcast.maxPayloadBytes);
         for (const payload of sent) {
           try {
@@ -258,6 +270,10 @@ export function payloads(
   }
   if (piece !== "" || part.end) out.push(encode(piece, part.end));
   return out;
+}
+
+function writtenPayload(origin: string, tenant: string, job: string): string {
+  return JSON.stringify({ o: origin, t: tenant, j: job, s: 0, w: 1 });
 }
 
 function parseWire(payload: string): WireMessage | undefined {

@@ -29,7 +29,7 @@ export async function runJob(
   stop?: AbortSignal,
 ): Promise<RunOutcome> {
   const { row } = claimed;
-  const events = await deps.jobs.events(row.id);
+  const events = claimed.events ?? (await deps.jobs.events(row.id));
   const traced = await tracedRun(
     deps.telemetry,
     {

@@ -37,6 +37,8 @@ export interface Lease {
    * for the job from outside while this worker held it. The next write moves them into the history.
    */
   notesPending: number;
+  /** The job's row as the write that ended it left it (PostgreSQL), for the run's caller to answer with. */
+  ended?: JobRow;
 }
 
 /**
@@ -50,6 +52,8 @@ export interface WriteResult extends Renewal {
    * goes by, without a statement of its own.
    */
   readonly governanceVersion: number;
+  /** Whether the write's own statement sent the notice it was given (else the caller sends it). */
+  readonly noticed?: boolean;
 }
 
 /** What a worker learns from each renewal of its lease: the database's time and a cancel request. */
@@ -93,6 +97,8 @@ export interface Claimed {
   readonly row: JobRow;
   readonly lease: Lease;
   readonly now: number;
+  /** The job's history as the claim found it, when the claim read it too (PostgreSQL). */
+  readonly events?: readonly JobEvent[];
 }
 
 export interface JobFilter {
@@ -126,7 +132,7 @@ export class JobStore {
   /** `redactor` gives a tenant's secrets; without it nothing is redacted (for tests of the store alone). */
   constructor(store: Store, redactor?: TenantRedactor) {
     this.store = store;
-    this.#queries = new StepQueries(store.db, store.clockSql, store.engine);
+    this.#queries = new StepQueries(store.db, store.clockSql, store.engine, store.broadcast?.channel);
     this.#redactor = redactor;
     this.#group = store.engine === "postgres" ? writeGroupOf(store) : undefined;
   }
@@ -242,12 +248,23 @@ export class JobStore {
       redactor: await this.redactorFor(claimed.row.tenant),
       notesPending: Number(claimed.row.notes_pending ?? 0),
     };
-    return { row: claimed.row, lease, now: claimed.now };
+    return {
+      row: claimed.row,
+      lease,
+      now: claimed.now,
+      ...(claimed.events === undefined ? {} : { events: claimed.events }),
+    };
   }
 
-  private async claimRow(
-    options: ClaimOptions,
-  ): Promise<{ readonly row: JobRow; readonly nextSeq: number; readonly now: number } | undefined> {
+  private async claimRow(options: ClaimOptions): Promise<
+    | {
+        readonly row: JobRow;
+        readonly nextSeq: number;
+        readonly now: number;
+        readonly events?: JobEvent[];
+      }
+    | undefined
+  > {
     const claim = this.#queries.claim(options);
     const values: Record<string, unknown> = {
       token: options.token,
@@ -264,13 +281,18 @@ export class JobStore {
     // One statement, atomic by itself on either engine (on SQLite it takes the write lock
     // before it reads; on PostgreSQL its pick skips rows other claims hold locked), so it
     // needs no transaction around it.
-    const { rows } = await this.store.db.executeQuery<JobRow & { now: number; last_seq: number | null }>(
-      CompiledQuery.raw(claim.sql, parameters),
-    );
+    const { rows } = await this.store.db.executeQuery<
+      JobRow & { now: number; last_seq: number | null; history?: HistoryRow[] }
+    >(CompiledQuery.raw(claim.sql, parameters));
     const claimed = rows[0];
     if (claimed === undefined) return undefined;
-    const { now, last_seq, ...job } = claimed;
-    return { row: job, nextSeq: Number(last_seq ?? 0) + 1, now: Number(now) };
+    const { now, last_seq, history, ...job } = claimed;
+    return {
+      row: job,
+      nextSeq: Number(last_seq ?? 0) + 1,
+      now: Number(now),
+      ...(history === undefined ? {} : { events: history.map(eventOf) }),
+    };
   }
 
   /**
@@ -283,6 +305,7 @@ export class JobStore {
     given: readonly NewEvent[],
     givenSet: JobUpdate = {},
     also?: (trx: Trx, now: number) => Promise<void>,
+    notice?: string,
   ): Promise<WriteResult> {
     const { redactor } = lease;
     const events = redactor.json(given);
@@ -310,15 +333,31 @@ export class JobStore {
         token: lease.token,
         firstSeq: lease.nextSeq,
         events: events.map((entry) => ({ kind: entry.kind, data: JSON.stringify(entry.data) })),
+        notice,
       });
-      return this.answered(lease, row, events);
+      return { ...this.answered(lease, row, events), noticed: notice !== undefined };
     }
     // A write that changes the row renews the lease and sets its columns in the same statement.
     const shape = also === undefined ? writeShape(set) : undefined;
     if (shape !== undefined && this.store.engine === "postgres") {
       if (shape.status !== undefined) assertMove(lease.job, "running", shape.status);
       const write = this.#queries.renewAndWrite(events.length, shape);
-      return this.single(lease, write.sql, bind(write, writeValues(lease, events, set)), events);
+      const parameters = bind(write, { ...writeValues(lease, events, set), notice: notice ?? null });
+      const { rows } = await this.store.db.executeQuery<RenewedRow & Partial<EndedRow>>(
+        CompiledQuery.raw(write.sql, parameters),
+      );
+      const row = rows[0];
+      if (row?.id !== undefined) {
+        const {
+          now: _now,
+          governance_version: _version,
+          inserted: _inserted,
+          noticed: _noticed,
+          ...ended
+        } = row as EndedRow;
+        lease.ended = ended;
+      }
+      return { ...this.answered(lease, row, events), noticed: notice !== undefined };
     }
     return this.store.transaction(async (trx) => {
       const row = await this.renewAndSet(trx, lease, set);
@@ -575,9 +614,7 @@ export class JobStore {
       .where("seq", ">", afterSeq)
       .orderBy("seq")
       .execute();
-    return rows.map(
-      (row) => ({ seq: row.seq, at: Number(row.at), kind: row.kind, data: JSON.parse(row.data) }) as JobEvent,
-    );
+    return rows.map(eventOf);
   }
 
   /**
@@ -726,6 +763,38 @@ export class JobStore {
   }
 }
 
+/**
+ * A write's column that sends `notice` (null for none) on the broadcast's `channel` when the
+ * write's owner check found the lease the writer's: heard once the statement commits.
+ */
+function noticeColumn(channel: string | undefined, notice: string) {
+  return (
+    channel === undefined
+      ? sql<null>`case when cast(${notice} as text) is null then null end`
+      : sql<null>`case when cast(${notice} as text) is null then null else cast(pg_notify(${sql.lit(channel)}, cast(${notice} as text)) as text) end`
+  ).as("noticed");
+}
+
+/** An event as a row of job_events has it: its data JSON text. */
+interface HistoryRow {
+  readonly seq: number;
+  readonly kind: string;
+  readonly data: string;
+  readonly at: number;
+}
+
+function eventOf(row: HistoryRow): JobEvent {
+  return { seq: row.seq, at: Number(row.at), kind: row.kind, data: JSON.parse(row.data) } as JobEvent;
+}
+
+/** What an end's statement answers with on PostgreSQL: the job's row besides the write's answer. */
+type EndedRow = JobRow & {
+  readonly now: number;
+  readonly governance_version: number | null;
+  readonly inserted: number;
+  readonly noticed: null;
+};
+
 interface RenewedRow {
   readonly cancel_requested_by: string | null;
   readonly notes_pending: number | null;
@@ -762,10 +831,13 @@ class StepQueries {
   readonly #claims = new Map<string, CompiledWrite>();
   readonly #engine: Store["engine"];
 
-  constructor(db: Kysely<Database>, clock: Expression<number>, engine: Store["engine"]) {
+  readonly #channel: string | undefined;
+
+  constructor(db: Kysely<Database>, clock: Expression<number>, engine: Store["engine"], channel?: string) {
     this.#db = db;
     this.#clock = clock;
     this.#engine = engine;
+    this.#channel = channel;
     const renew = db
       .updateTable("jobs")
       .set({ updated_at: clock, lease_expires_at: sql<number>`${clock} + ${RENEW_ORDER[0]}` })
@@ -852,6 +924,7 @@ class StepQueries {
     let found = this.#writes.get(key);
     if (found !== undefined) return found;
     const clock = this.#clock;
+    const ends = count > 0 && shape.status !== undefined && isTerminal(shape.status);
     const markers = new Map<unknown, string>([
       [WRITE_MARKERS.ttl, "ttl"],
       [WRITE_MARKERS.job, "job"],
@@ -889,7 +962,13 @@ class StepQueries {
         .compile();
     } else {
       compiled = this.#db
-        .with("renewed", () => renewal.returning(["id", "tenant", "cancel_requested_by", "notes_pending"]))
+        // An end hands back the job's row as it left it, for the run's caller to answer with
+        // instead of reading it again.
+        .with("renewed", () =>
+          ends
+            ? renewal.returningAll()
+            : renewal.returning(["id", "tenant", "cancel_requested_by", "notes_pending"]),
+        )
         .with("inserted", (db) => {
           const row = (index: number) =>
             db
@@ -910,6 +989,7 @@ class StepQueries {
             .returning("seq");
         })
         .selectFrom("renewed")
+        .$if(ends, (qb) => qb.selectAll("renewed"))
         .select((eb) => [
           "renewed.cancel_requested_by",
           "renewed.notes_pending",
@@ -924,6 +1004,7 @@ class StepQueries {
             .selectFrom("inserted")
             .select((inner) => inner.fn.countAll<number>().as("n"))
             .as("inserted"),
+          noticeColumn(this.#channel, marker("notice")),
         ])
         .compile();
     }
@@ -1009,6 +1090,18 @@ class StepQueries {
           .whereRef("job_events.job_id", "=", "jobs.id")
           .as("last_seq"),
       ])
+      // On PostgreSQL the claim hands over the job's history too, which its run replays first:
+      // one round trip where a read after the claim was another. (On SQLite a read costs no
+      // round trip.)
+      .$if(this.#engine === "postgres", (qb) =>
+        qb.returning(
+          sql<
+            HistoryRow[]
+          >`(select coalesce(json_agg(json_build_object('seq', e.seq, 'kind', e.kind, 'data', e.data, 'at', e.at) order by e.seq), '[]'::json) from job_events e where e.job_id = jobs.id)`.as(
+            "history",
+          ),
+        ),
+      )
       .compile();
     found = compiledWrite(compiled, markers);
     this.#claims.set(key, found);
@@ -1192,7 +1285,7 @@ const groups = new WeakMap<Store, WriteGroup>();
 export function writeGroupOf(store: Store): WriteGroup {
   let group = groups.get(store);
   if (group === undefined) {
-    group = new WriteGroup(store.db, store.clockSql.compile(store.db).sql);
+    group = new WriteGroup(store.db, store.clockSql.compile(store.db).sql, store.broadcast?.channel);
     groups.set(store, group);
   }
   return group;

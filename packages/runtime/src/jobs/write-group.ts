@@ -17,6 +17,8 @@ export interface GroupedWrite {
   readonly token: string;
   readonly firstSeq: number;
   readonly events: readonly { readonly kind: string; readonly data: string }[];
+  /** A message on the store's broadcast channel, sent by the write's own statement (at its commit). */
+  readonly notice?: string | undefined;
 }
 
 /** What the write's owner check found: undefined when the lease is no longer the writer's. */
@@ -55,10 +57,13 @@ export class WriteGroup {
   /** Statements sent, and the writes they carried: what the tests and the bench count. */
   readonly sent = { statements: 0, writes: 0 };
 
-  /** `clock` is the engine's clock in epoch milliseconds, as SQL. */
-  constructor(db: Kysely<Database>, clock: string) {
+  readonly #notify: string;
+
+  /** `clock` is the engine's clock in epoch milliseconds, as SQL; `channel` the broadcast's NOTIFY channel. */
+  constructor(db: Kysely<Database>, clock: string, channel: string | undefined) {
     this.#db = db;
     this.#clock = clock;
+    this.#notify = notifyColumn(channel);
   }
 
   /** Appends `write`'s events under its owner check, alone or with the writes of other jobs. */
@@ -112,7 +117,7 @@ export class WriteGroup {
   async #run(writes: readonly GroupedWrite[]): Promise<(GroupedRow & { slot: number })[]> {
     const parameters: unknown[] = [];
     for (const write of writes) {
-      parameters.push(write.job, write.token);
+      parameters.push(write.job, write.token, write.notice ?? null);
       write.events.forEach((entry, index) => {
         parameters.push(write.firstSeq + index, entry.kind, entry.data);
       });
@@ -142,6 +147,7 @@ export class WriteGroup {
     counts.forEach((count, slot) => {
       const job = parameter();
       const token = parameter();
+      const notice = parameter();
       ctes.push(
         `o${slot} as (select "id", "tenant", "cancel_requested_by", "notes_pending" from "jobs" where "id" = ${job} and "lease_owner" = ${token} and "status" = 'running' for no key update)`,
       );
@@ -154,7 +160,7 @@ export class WriteGroup {
       );
       // Each slot's insert is referenced, so that its failure is the statement's.
       answers.push(
-        `select ${slot} as "slot", o${slot}."cancel_requested_by", o${slot}."notes_pending", ${this.#clock} as "now", (select "governance_version" from "tenants" where "name" = o${slot}."tenant") as "governance_version", (select count(*) from i${slot}) as "inserted" from o${slot}`,
+        `select ${slot} as "slot", o${slot}."cancel_requested_by", o${slot}."notes_pending", ${this.#clock} as "now", (select "governance_version" from "tenants" where "name" = o${slot}."tenant") as "governance_version", (select count(*) from i${slot}) as "inserted", ${this.#notify.replaceAll("$notice", () => notice)} as "noticed" from o${slot}`,
       );
     });
     text = `with ${ctes.join(", ")} ${answers.join(" union all ")}`;
@@ -169,3 +175,14 @@ export class WriteGroup {
 
 /** Group shapes whose statement is kept; jobs of a process write a few shapes over and over. */
 const SHAPES_KEPT = 128;
+
+/**
+ * A write's column that sends its notice (`$notice`, null for none) on `channel` when the
+ * write's owner check found the lease the writer's: a writer that lost it tells no one. The
+ * message is heard once the statement commits, and not at all when it fails.
+ */
+export function notifyColumn(channel: string | undefined): string {
+  if (channel === undefined) return "case when cast($notice as text) is null then null end";
+  const literal = `'${channel.replaceAll("'", "''")}'`;
+  return `case when cast($notice as text) is null then null else cast(pg_notify(${literal}, cast($notice as text)) as text) end`;
+}

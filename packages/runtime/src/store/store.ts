@@ -95,6 +95,11 @@ export interface Listening {
 export interface Broadcast {
   /** The most bytes (UTF-8) one payload may have. */
   readonly maxPayloadBytes: number;
+  /**
+   * The NOTIFY channel the messages go on, for a write that carries one in its own statement:
+   * heard once that write commits, as one `send` makes would be once it returned.
+   */
+  readonly channel?: string;
   /** Resolves once the message is sent: messages sent one after another arrive in that order. */
   send(payload: string): Promise<void>;
   /** Resolves once listening. */
@@ -256,6 +261,7 @@ const NOTIFY_PAYLOAD_BYTES = 7_900;
 function postgresBroadcast(db: Kysely<Database>, url: string): Broadcast {
   return {
     maxPayloadBytes: NOTIFY_PAYLOAD_BYTES,
+    channel: BROADCAST_CHANNEL,
     async send(payload) {
       await sql`select pg_notify(${BROADCAST_CHANNEL}, ${payload})`.execute(db);
     },
