@@ -55,10 +55,29 @@ describe.each(fixtures)("a job's write path on $label", (fixture) => {
     if (fixture.engine === "postgres") expect(lease.ended).toEqual(await jobs.get(row.id));
     else expect(lease.ended).toBeUndefined();
   });
+});
 
-  it.runIf(fixture.engine === "postgres")(
-    "a write sends its notice on the broadcast at its commit, and a writer whose lease is gone sends none",
-    async () => {
+// Only PostgreSQL has a broadcast that a statement can carry (NOTIFY).
+describe.each(fixtures.filter((fixture) => fixture.engine === "postgres"))(
+  "a job's notices on $label",
+  (fixture) => {
+    let store: Store;
+    let h: Harness;
+    beforeAll(async () => {
+      store = await openStore(await fixture.fresh());
+      h = await harness(["helpdesk"], store);
+    });
+    afterAll(() => store?.close());
+
+    const note = (text: string) => event("mcp_log", { callId: "c", tool: "t", level: "info", data: text });
+
+    async function claimedJob(jobs: JobStore, token: string) {
+      const started = await h.engine().start({ tenant: TENANT, agent: "helpdesk/triage", input: "ticket" });
+      const claim = await jobs.claim({ job: started.id, node: "n", token, ttlMs: 600_000 });
+      return claim!;
+    }
+
+    it("a write sends its notice on the broadcast at its commit, and a writer whose lease is gone sends none", async () => {
       const jobs = new JobStore(store);
       const broadcast = store.broadcast!;
       const heard: string[] = [];
@@ -86,6 +105,6 @@ describe.each(fixtures)("a job's write path on $label", (fixture) => {
       } finally {
         await listening.close();
       }
-    },
-  );
-});
+    });
+  },
+);
