@@ -131,7 +131,8 @@ describe.each(fixtures)("what is kept of a tenant on $label", (fixture) => {
     const settings = new TenantSettings(stores[0]!.db, stores[0]!.clockSql);
     const query = vi.spyOn(stores[0]!.db, "executeQuery");
     const versionReads = () =>
-      query.mock.calls.filter(([compiled]) => compiled.sql.includes("catalog_version")).length;
+      query.mock.calls.filter(([compiled]) => "sql" in compiled && compiled.sql.includes("catalog_version"))
+        .length;
     try {
       await there.install("t", plugin("github"));
       await catalogOperation(async () => {
