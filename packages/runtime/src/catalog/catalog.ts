@@ -566,15 +566,24 @@ export class Catalog {
 
   /** The plugins of `tenant` that define tool `toolId`: more than one is a clash, and none runs. */
   async toolOwners(tenant: string, toolId: string): Promise<string[]> {
-    const rows = await this.store.db
-      .selectFrom("parts")
-      .select("plugin")
-      .where("tenant", "=", tenant)
-      .where("kind", "=", "tool")
-      .where("name", "=", toolId)
-      .orderBy("plugin")
-      .execute();
-    return rows.map((row) => row.plugin);
+    // A tenant that does not exist has no tools; it is not refused here.
+    const owners = await this.cache.get(
+      tenant,
+      `tool owners\0${toolId}`,
+      async () => {
+        const rows = await this.store.db
+          .selectFrom("parts")
+          .select("plugin")
+          .where("tenant", "=", tenant)
+          .where("kind", "=", "tool")
+          .where("name", "=", toolId)
+          .orderBy("plugin")
+          .execute();
+        return rows.map((row) => row.plugin);
+      },
+      async () => {},
+    );
+    return [...owners];
   }
 
   /**

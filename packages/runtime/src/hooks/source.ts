@@ -5,7 +5,7 @@
 
 import { effectiveConfig } from "../plugin-config/index.js";
 import type { LoadedPlugin } from "../plugin-dir/index.js";
-import type { Store } from "../store/index.js";
+import { type Store, tenantCacheOf } from "../store/index.js";
 import type { PartSource } from "../tools/index.js";
 import { buildHookTable, HOOK_REGISTRATION_KINDS, type HookPlugin, HookTable } from "./table.js";
 
@@ -35,25 +35,19 @@ export function pluginHookSource(
 
 /** The hook source over the tenant's installed plugins in the store, loaded through `source`. */
 export function storeHookSource(store: Store, source: PartSource): HookSource {
-  const declares = new Map<string, boolean>();
+  // Which plugins declare hooks is kept while the tenant's catalog version stands.
+  const cache = tenantCacheOf(store.db);
   return {
     async table(tenant) {
-      const rows = await store.db
-        .selectFrom("plugins")
-        .select(["name", "version", "manifest"])
-        .where("tenant", "=", tenant)
-        .orderBy("name")
-        .execute();
-      const names: string[] = [];
-      for (const row of rows) {
-        const key = `${tenant}\0${row.name}\0${row.version}\0${row.manifest.length}`;
-        let hooks = declares.get(key);
-        if (hooks === undefined) {
-          hooks = declaresHooks(row.manifest);
-          declares.set(key, hooks);
-        }
-        if (hooks) names.push(row.name);
-      }
+      const names = await cache.get(tenant, "hook plugins", async () => {
+        const rows = await store.db
+          .selectFrom("plugins")
+          .select(["name", "manifest"])
+          .where("tenant", "=", tenant)
+          .orderBy("name")
+          .execute();
+        return Object.freeze(rows.filter((row) => declaresHooks(row.manifest)).map((row) => row.name));
+      });
       if (names.length === 0) return HookTable.EMPTY;
       const plugins = await Promise.all(
         names.map(async (name): Promise<HookPlugin> => {

@@ -17,7 +17,14 @@ import {
 import { type HookSource, type HookTable, storeHookSource } from "../hooks/index.js";
 import { type ModelResolver, modelResolver } from "../models/index.js";
 import { assertAgentRuns } from "../policy/index.js";
-import type { Database, JobMode, JobRow, JobStatus, Store } from "../store/index.js";
+import {
+  catalogOperation,
+  type Database,
+  type JobMode,
+  type JobRow,
+  type JobStatus,
+  type Store,
+} from "../store/index.js";
 import { checkedTraceparent, type Telemetry } from "../telemetry/index.js";
 import type { CallInterceptor, PartSource } from "../tools/index.js";
 import { flowInputProblem, flowPlan } from "./flows/index.js";
@@ -221,7 +228,12 @@ export class JobEngine {
    * worker: `run(id)` runs it here, or any process that runs jobs takes it up.
    * @example const job = await engine.start({ tenant: "default", agent: "support-triage/triage", input: "ticket 7" });
    */
-  async start(request: StartRequest): Promise<JobView> {
+  start(request: StartRequest): Promise<JobView> {
+    // Its look-ups of the catalog and settings go by one read of the tenant's version.
+    return catalogOperation(() => this.startJob(request));
+  }
+
+  private async startJob(request: StartRequest): Promise<JobView> {
     const part = await this.resolveRunnable(request);
     let runtime: string | undefined;
     // A killed agent starts no job (kill switches, policy/).
@@ -382,25 +394,29 @@ export class JobEngine {
   private async runOrFollow(id: string, options: RunOptions, relay: TextRelay): Promise<JobView> {
     for (;;) {
       if (aborted(options.signal)) return this.get(id, options.tenant);
-      const claimed = await this.jobs.claim({
-        job: id,
-        node: this.node,
-        token: newLeaseToken(this.node),
-        ttlMs: this.#leaseMs,
-        tenant: options.tenant,
-        format: this.format,
-      });
-      if (claimed !== undefined) {
+      // The claim and the job's set-up are one operation of the catalog (setup.ts ends it).
+      const ran = await catalogOperation(async () => {
+        const claimed = await this.jobs.claim({
+          job: id,
+          node: this.node,
+          token: newLeaseToken(this.node),
+          ttlMs: this.#leaseMs,
+          tenant: options.tenant,
+          format: this.format,
+        });
+        if (claimed === undefined) return false;
         relay.here = true;
         try {
           await this.runClaimed(claimed, options);
         } finally {
           relay.here = false;
         }
+        return { ended: claimed.lease.ended };
+      });
+      if (ran !== false) {
         if (!options.follow || aborted(options.signal)) {
           // The run's end handed back the job's row: no need to read it again.
-          const ended = claimed.lease.ended;
-          return ended === undefined ? this.get(id, options.tenant) : jobView(ended);
+          return ran.ended === undefined ? this.get(id, options.tenant) : jobView(ran.ended);
         }
         continue;
       }
@@ -512,19 +528,21 @@ export class JobEngine {
    * taken before it runs); undefined when none is runnable.
    */
   async take(options: WorkOptions = {}): Promise<TakenJob | undefined> {
-    const claimed = await this.jobs.claim({
-      node: this.node,
-      token: newLeaseToken(this.node),
-      ttlMs: this.#leaseMs,
-      ...(options.tenant === undefined ? {} : { tenant: options.tenant }),
-      ...(options.serves === undefined ? {} : { serves: options.serves }),
-      format: this.format,
-    });
+    const claimed = await catalogOperation(() =>
+      this.jobs.claim({
+        node: this.node,
+        token: newLeaseToken(this.node),
+        ttlMs: this.#leaseMs,
+        ...(options.tenant === undefined ? {} : { tenant: options.tenant }),
+        ...(options.serves === undefined ? {} : { serves: options.serves }),
+        format: this.format,
+      }),
+    );
     if (claimed === undefined) return undefined;
     return {
       job: jobView(claimed.row),
       run: async (runOptions = {}) => {
-        await this.runClaimed(claimed, { ...runOptions, tenant: claimed.row.tenant });
+        await catalogOperation(() => this.runClaimed(claimed, { ...runOptions, tenant: claimed.row.tenant }));
         const ended = claimed.lease.ended;
         return ended === undefined ? this.get(claimed.row.id, claimed.row.tenant) : jobView(ended);
       },

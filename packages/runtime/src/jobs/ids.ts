@@ -1,15 +1,26 @@
 // Job IDs and worker identities. A job's ID starts with its agent's bare name, and a child
 // job's ID is its parent's ID plus the child agent's name and the call that started it, so a
 // child is created once however often the parent's step runs again.
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, randomFillSync } from "node:crypto";
 import { hostname } from "node:os";
 
 const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
 
+/**
+ * Random bytes drawn from the system's generator 4 KiB at a time, each used once: a draw per ID
+ * cost more than the rest of making it.
+ */
+const pool = new Uint8Array(4096);
+let pooled = pool.length;
+
 function randomText(length: number): string {
-  const bytes = randomBytes(length);
+  if (pooled + length > pool.length) {
+    randomFillSync(pool);
+    pooled = 0;
+  }
   let text = "";
-  for (const byte of bytes) text += ALPHABET[byte % ALPHABET.length];
+  for (let index = 0; index < length; index++) text += ALPHABET[pool[pooled + index]! % ALPHABET.length];
+  pooled += length;
   return text;
 }
 

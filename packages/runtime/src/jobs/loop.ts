@@ -7,6 +7,7 @@ import { isOz0Error, Oz0Error } from "@oz0/sdk";
 import { event, failureOf } from "../events/index.js";
 import { runHooksFor } from "../hooks/index.js";
 import { RuntimeStop } from "../runtimes/index.js";
+import { endCatalogOperation } from "../store/index.js";
 import { tracedRun } from "../telemetry/index.js";
 import { callsIn } from "../usage/index.js";
 import { runFlow } from "./flows/index.js";
@@ -124,6 +125,7 @@ async function loop(run: JobRun): Promise<void> {
   run.useHooks(await runHooksFor(run));
   // A flow takes its own steps, on the same paths and under the same lease.
   if (row.kind === "flow") {
+    endCatalogOperation();
     await runFlow(run);
     return;
   }

@@ -11,6 +11,7 @@ import { DEFAULT_MODEL_ALIAS, type LanguageModel, routeOf, TenantSettings } from
 import { type LoadedAgent, type LoadedPlugin, pluginToolSpec, readInPlugin } from "../plugin-dir/index.js";
 import { type AgentRuntime, agentRuntimes, type HarnessSetting } from "../runtimes/index.js";
 import { proposalRecorder } from "../skills/index.js";
+import { endCatalogOperation } from "../store/index.js";
 import {
   type ArgumentIssue,
   argumentIssues,
@@ -124,7 +125,19 @@ function runtimeRefusal(address: string, problem: string): Oz0Error {
   });
 }
 
+/**
+ * Sets the claimed job's agent up. Its look-ups go by the tenant's catalog version as the claim
+ * read it (the claim's operation, which ends here): every step after it reads the version again.
+ */
 export async function setUpAgent(run: JobRun): Promise<AgentSetup> {
+  try {
+    return await setUp(run);
+  } finally {
+    endCatalogOperation();
+  }
+}
+
+async function setUp(run: JobRun): Promise<AgentSetup> {
   const { row, deps } = run;
   // The owner check and the name clash check, as at every entry point: a tenant that came to
   // have two agents of this name since the job started runs neither.

@@ -214,11 +214,12 @@ export class JobStore {
   /** Inserts a job within a transaction already open, such as a parent's that starts a child. */
   async createIn(trx: Trx, job: NewJobRow, events: readonly NewEvent[]): Promise<JobRow> {
     assertInitial(job.id, job.status);
-    const row = await trx
-      .insertInto("jobs")
-      .values({ ...job, created_at: this.clock, updated_at: this.clock })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const insert = this.#queries.create(job);
+    const { rows } = await trx.executeQuery<JobRow>(
+      CompiledQuery.raw(insert.sql, bind(insert, job as Record<string, unknown>)),
+    );
+    const row = rows[0];
+    if (row === undefined) throw new Error(`the insert of job ${job.id} returned no row`);
     await this.insertEvents(trx, job.id, 1, events);
     return row;
   }
@@ -602,18 +603,15 @@ export class JobStore {
   }
 
   async get(id: string): Promise<JobRow | undefined> {
-    return this.store.db.selectFrom("jobs").selectAll().where("id", "=", id).executeTakeFirst();
+    const { rows } = await this.store.db.executeQuery<JobRow>(CompiledQuery.raw(this.#queries.get, [id]));
+    return rows[0];
   }
 
   /** The job's events in order, after `afterSeq` when given. */
   async events(id: string, afterSeq = 0): Promise<JobEvent[]> {
-    const rows = await this.store.db
-      .selectFrom("job_events")
-      .select(["seq", "kind", "data", "at"])
-      .where("job_id", "=", id)
-      .where("seq", ">", afterSeq)
-      .orderBy("seq")
-      .execute();
+    const { rows } = await this.store.db.executeQuery<HistoryRow>(
+      CompiledQuery.raw(this.#queries.events, [id, afterSeq]),
+    );
     return rows.map(eventOf);
   }
 
@@ -823,6 +821,11 @@ class StepQueries {
   readonly renew: string;
   /** The renewal the heartbeat thread runs: the same, until a time by the database's clock. */
   readonly keep: string;
+  /** A job's row by ID, and its events after a sequence number, in order. */
+  readonly get: string;
+  readonly events: string;
+  /** The inserts of a job's row, by the columns it has. */
+  readonly #creates = new Map<string, CompiledWrite>();
   readonly #db: Kysely<Database>;
   readonly #clock: Expression<number>;
   readonly #inserts = new Map<number, string>();
@@ -864,6 +867,37 @@ class StepQueries {
       .compile();
     expectOrder(keep.parameters, [...RENEW_ORDER, KEEP_UNTIL]);
     this.keep = keep.sql;
+    const get = db.selectFrom("jobs").selectAll().where("id", "=", BY_ID[0]).compile();
+    expectOrder(get.parameters, BY_ID);
+    this.get = get.sql;
+    const events = db
+      .selectFrom("job_events")
+      .select(["seq", "kind", "data", "at"])
+      .where("job_id", "=", EVENTS_ORDER[0])
+      .where("seq", ">", EVENTS_ORDER[1])
+      .orderBy("seq")
+      .compile();
+    expectOrder(events.parameters, EVENTS_ORDER);
+    this.events = events.sql;
+  }
+
+  /** The insert of a new job's row with the columns `job` has, returning the row; the times are the database's. */
+  create(job: NewJobRow): CompiledWrite {
+    const columns = Object.keys(job).filter((column) => job[column as keyof NewJobRow] !== undefined);
+    const key = columns.join(",");
+    let insert = this.#creates.get(key);
+    if (insert === undefined) {
+      const markers = new Map(columns.map((column) => [`\u0000job:${column}`, column]));
+      const values = Object.fromEntries([...markers].map(([marker, column]) => [column, marker]));
+      const compiled = this.#db
+        .insertInto("jobs")
+        .values({ ...(values as unknown as NewJobRow), created_at: this.#clock, updated_at: this.#clock })
+        .returningAll()
+        .compile();
+      insert = compiledWrite(compiled, markers);
+      this.#creates.set(key, insert);
+    }
+    return insert;
   }
 
   /**
@@ -1221,6 +1255,8 @@ const CLAIM_MARKERS = {
 // step passes them.
 const RENEW_ORDER = [-1, "\u0000job", "\u0000token", "running"] as const;
 const KEEP_UNTIL = -2;
+const BY_ID = ["\u0000id"] as const;
+const EVENTS_ORDER = ["\u0000job", -1] as const;
 const INSERT_ORDER = ["\u0000job", -1_000_000, "\u0000kind", "\u0000data"] as const;
 const APPEND_ORDER = ["\u0000job", -1_000_000, "\u0000kind", "\u0000data", "\u0000token", "running"] as const;
 

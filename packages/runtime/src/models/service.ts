@@ -5,7 +5,7 @@
 // provider: lists show a hint (`sk-…abcd`) or where the key comes from.
 import { type AliasOptions, Oz0Error, type PluginConfig, STRUCTURED_OUTPUT_MODES } from "@oz0/sdk";
 import type { LoadedPlugin } from "../plugin-dir/index.js";
-import type { Store } from "../store/index.js";
+import { type Store, tenantCacheOf } from "../store/index.js";
 import { checkAliasOptions, mergeOptions, type ProviderKind, type StructuredOutput } from "./options.js";
 import { BUILTIN_PROVIDERS, isProviderType, PROVIDER_TYPES, type ProviderType } from "./providers.js";
 import { type Redactor, redactorOf } from "./redact.js";
@@ -449,21 +449,31 @@ export class Models {
   async pluginProviders(tenant: string): Promise<PluginProvider[]> {
     const load = this.#options.loadPlugin;
     if (load === undefined) return [];
-    const rows = await this.#options.store.db
-      .selectFrom("plugins")
-      .select(["name", "manifest"])
-      .where("tenant", "=", tenant)
-      .orderBy("name")
-      .execute();
+    const db = this.#options.store.db;
+    // Which plugins declare the capability is kept while the tenant's catalog version stands.
+    const names = await tenantCacheOf(db).get(tenant, "provider plugins", async () => {
+      const rows = await db
+        .selectFrom("plugins")
+        .select(["name", "manifest"])
+        .where("tenant", "=", tenant)
+        .orderBy("name")
+        .execute();
+      return Object.freeze(
+        rows
+          .filter((row) => {
+            const capabilities = (JSON.parse(row.manifest) as { capabilities?: unknown }).capabilities;
+            return Array.isArray(capabilities) && capabilities.includes("provider");
+          })
+          .map((row) => row.name),
+      );
+    });
     const found: PluginProvider[] = [];
-    for (const row of rows) {
-      const capabilities = (JSON.parse(row.manifest) as { capabilities?: unknown }).capabilities;
-      if (!Array.isArray(capabilities) || !capabilities.includes("provider")) continue;
-      const plugin = await load(tenant, row.name);
+    for (const name of names) {
+      const plugin = await load(tenant, name);
       const code = plugin.code;
       if (code === undefined) continue;
       const config: Record<string, unknown> = {
-        ...((await this.#options.pluginConfig?.(tenant, row.name, plugin)) ??
+        ...((await this.#options.pluginConfig?.(tenant, name, plugin)) ??
           Object.assign(
             {},
             ...code
@@ -474,7 +484,7 @@ export class Models {
       };
       for (const registration of code.registrations("provider")) {
         if (!registration.enabled) continue;
-        found.push({ pluginId: row.name, spec: registration.spec, config });
+        found.push({ pluginId: name, spec: registration.spec, config });
       }
     }
     return found;

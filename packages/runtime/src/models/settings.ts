@@ -3,7 +3,7 @@
 // (`provider.<name>` → base URL, where the key comes from, timeout, retries, streaming), prices (`price.<provider>:<model>`) and keys
 // (`secret.<name>`, encrypted). One row each in the settings table, JSON in its value.
 import type { Kysely, RawBuilder } from "kysely";
-import { type Database, TenantCache } from "../store/index.js";
+import { type Database, type TenantCache, tenantCacheOf } from "../store/index.js";
 import type { StructuredOutput } from "./options.js";
 import type { ProviderType } from "./providers.js";
 
@@ -43,12 +43,6 @@ export function providerKeySecret(provider: string): string {
   return `provider.${provider}.api_key`;
 }
 
-/**
- * The rows read, by database, shared by every TenantSettings over it (a job's set-up makes
- * several): kept as the stored text, so each caller parses a value of its own.
- */
-const kept = new WeakMap<Kysely<Database>, TenantCache>();
-
 /** Reads and writes one tenant's settings rows. */
 export class TenantSettings {
   readonly #db: Kysely<Database>;
@@ -58,12 +52,9 @@ export class TenantSettings {
   constructor(db: Kysely<Database>, clock: RawBuilder<number>) {
     this.#db = db;
     this.#clock = clock;
-    let cache = kept.get(db);
-    if (cache === undefined) {
-      cache = new TenantCache(db);
-      kept.set(db, cache);
-    }
-    this.#cache = cache;
+    // Shared by every TenantSettings over `db` (a job's set-up makes several), and kept as the
+    // stored text, so each caller parses a value of its own.
+    this.#cache = tenantCacheOf(db);
   }
 
   async get<T>(tenant: string, key: string): Promise<T | undefined> {

@@ -14,6 +14,8 @@ export interface HeartbeatThreadData {
   /** Pragmas for a SQLite connection, applied in order. */
   readonly pragmas: readonly string[];
   readonly busyTimeoutMs: number;
+  /** The pending heartbeats (`PendingHeartbeat`) when the main thread shares them, and how often to look at them. */
+  readonly pending?: { readonly buffer: SharedArrayBuffer; readonly pollMs: number } | undefined;
 }
 
 /** A message to the thread: start a heartbeat, give one new parameters, or stop one. */
@@ -30,6 +32,23 @@ export type ToHeartbeatThread =
   | { readonly op: "update"; readonly id: number; readonly parameters: readonly SQLInputValue[] }
   | { readonly op: "stop"; readonly id: number };
 
+/**
+ * The heartbeats the main thread started and has not sent yet (heartbeat.ts hands each over
+ * within a moment of its start), in memory both threads share, so that the thread runs them
+ * however long the main thread stays busy: an Int32 that is odd while the main thread writes and
+ * moves on with every write, the byte length, then the JSON of `PendingHeartbeat[]`.
+ */
+export interface PendingHeartbeat {
+  readonly id: number;
+  readonly sql: string;
+  readonly parameters: readonly SQLInputValue[];
+  readonly everyMs: number;
+  readonly since: number;
+}
+
+/** Where the pending heartbeats' JSON starts in the shared memory, after the two Int32s (heartbeat.ts writes it so). */
+const PENDING_HEADER_BYTES = 8;
+
 /** A message from the thread: a run's first row (null: none, so the heartbeat stopped), or that it cannot run any. */
 export type FromHeartbeatThread =
   | { readonly id: number; readonly row: Record<string, unknown> | null }
@@ -40,6 +59,8 @@ interface Beat {
   parameters: readonly SQLInputValue[];
   timer: NodeJS.Timeout | undefined;
   running: boolean;
+  /** Known from the shared memory only: it goes when the main thread's pending list no longer has it. */
+  pending: boolean;
 }
 
 const port = parentPort;
@@ -115,9 +136,58 @@ function main(): void {
     clearInterval(beat.timer);
     beats.delete(id);
   };
+  const begin = (id: number, beat: Beat, since: number, everyMs: number): void => {
+    beats.set(id, beat);
+    const first = Math.max(0, since + everyMs - Date.now());
+    beat.timer = setTimeout(() => {
+      if (beats.get(id) !== beat) return;
+      beat.timer = setInterval(() => void run(id, beat), everyMs);
+      void run(id, beat);
+    }, first);
+  };
+  // What the main thread has pending, read whenever it moved on (and before every run, so that
+  // a heartbeat stopped while pending never runs after its stop).
+  const shared = data.pending === undefined ? undefined : new Int32Array(data.pending.buffer, 0, 2);
+  const bytes = data.pending === undefined ? undefined : new Uint8Array(data.pending.buffer);
+  const decoder = new TextDecoder();
+  let seen = 0;
+  /** Pending heartbeats that stopped here (their statement returned no row): not begun again while listed. */
+  const ended = new Set<number>();
+  const look = (): void => {
+    if (shared === undefined || bytes === undefined) return;
+    const version = Atomics.load(shared, 0);
+    if (version === seen || (version & 1) === 1) return;
+    const length = Atomics.load(shared, 1);
+    const text = decoder.decode(bytes.slice(PENDING_HEADER_BYTES, PENDING_HEADER_BYTES + length));
+    // Written over meanwhile: the next look reads it whole.
+    if (Atomics.load(shared, 0) !== version) return;
+    seen = version;
+    const pending = JSON.parse(text) as PendingHeartbeat[];
+    const ids = new Set<number>();
+    for (const entry of pending) {
+      ids.add(entry.id);
+      const beat = beats.get(entry.id);
+      if (ended.has(entry.id)) continue;
+      if (beat === undefined) {
+        begin(
+          entry.id,
+          { sql: entry.sql, parameters: entry.parameters, timer: undefined, running: false, pending: true },
+          entry.since,
+          entry.everyMs,
+        );
+      } else if (beat.pending) {
+        beat.parameters = entry.parameters;
+      }
+    }
+    for (const [id, beat] of beats) if (beat.pending && !ids.has(id)) stop(id);
+    for (const id of ended) if (!ids.has(id)) ended.delete(id);
+  };
+  if (data.pending !== undefined) setInterval(look, data.pending.pollMs);
   const run = async (id: number, beat: Beat): Promise<void> => {
     // A run still waiting for the database (SQLite's busy timeout, a slow server) is not doubled.
     if (beat.running) return;
+    look();
+    if (beats.get(id) !== beat) return;
     beat.running = true;
     let row: Record<string, unknown> | undefined;
     try {
@@ -130,7 +200,10 @@ function main(): void {
     }
     // A heartbeat stopped meanwhile is not heard of again.
     if (beats.get(id) !== beat) return;
-    if (row === undefined) stop(id);
+    if (row === undefined) {
+      if (beat.pending) ended.add(id);
+      stop(id);
+    }
     port.postMessage({ id, row: row === undefined ? null : { ...row } } satisfies FromHeartbeatThread);
   };
   port.on("message", (message: ToHeartbeatThread) => {
@@ -143,14 +216,20 @@ function main(): void {
       if (beat !== undefined) beat.parameters = message.parameters;
       return;
     }
-    const beat: Beat = { sql: message.sql, parameters: message.parameters, timer: undefined, running: false };
-    beats.set(message.id, beat);
-    const first = Math.max(0, message.since + message.everyMs - Date.now());
-    beat.timer = setTimeout(() => {
-      if (beats.get(message.id) !== beat) return;
-      beat.timer = setInterval(() => void run(message.id, beat), message.everyMs);
-      void run(message.id, beat);
-    }, first);
+    // Handed over: a heartbeat already running from the pending list goes on, its timer kept.
+    ended.delete(message.id);
+    const known = beats.get(message.id);
+    if (known !== undefined) {
+      known.pending = false;
+      known.parameters = message.parameters;
+      return;
+    }
+    begin(
+      message.id,
+      { sql: message.sql, parameters: message.parameters, timer: undefined, running: false, pending: false },
+      message.since,
+      message.everyMs,
+    );
   });
 }
 

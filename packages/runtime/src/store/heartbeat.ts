@@ -5,7 +5,12 @@
 // database lives in this thread alone, so there they run on this thread's timers.
 import { Worker } from "node:worker_threads";
 import { CompiledQuery, type Kysely } from "kysely";
-import type { FromHeartbeatThread, HeartbeatThreadData, ToHeartbeatThread } from "./heartbeat-thread.js";
+import type {
+  FromHeartbeatThread,
+  HeartbeatThreadData,
+  PendingHeartbeat,
+  ToHeartbeatThread,
+} from "./heartbeat-thread.js";
 import type { Database } from "./schema.js";
 
 export type { HeartbeatThreadData } from "./heartbeat-thread.js";
@@ -41,9 +46,30 @@ export interface Heartbeats {
 /** How long the thread stays after its last heartbeat stops: the next job's claim reuses it. */
 const THREAD_LINGER_MS = 10_000;
 
+/**
+ * How long a new heartbeat may wait before the thread hears of it, at most (and never past half
+ * its period, so its first run is on time): one that stops sooner (a short job's lease) costs
+ * the thread no message at all.
+ */
+export const HEARTBEAT_HANDOVER_MS = 100;
+
+/**
+ * Until then the thread reads the heartbeat from memory the two threads share (heartbeat-thread.ts,
+ * `PendingHeartbeat`), looking this often: so it runs it on time however long this thread is busy.
+ */
+const PENDING_POLL_MS = 20;
+/** The shared memory's size; a heartbeat that does not fit with the others pending is handed over at once. */
+const PENDING_BYTES = 64 * 1024;
+/** The two Int32s before the JSON: the version (odd while written) and the JSON's length. */
+const PENDING_HEADER_BYTES = 8;
+
 interface Entry {
   statement: HeartbeatStatement;
   readonly listener: HeartbeatListener;
+  /** `Date.now()` when it was started: its first run is `everyMs` after that, wherever it runs. */
+  readonly since: number;
+  /** When it must be handed to the thread; undefined once it was. */
+  handover: number | undefined;
 }
 
 /** Heartbeats on this thread's timers, through the store's own connection. */
@@ -95,7 +121,12 @@ export class LoopHeartbeats implements Heartbeats {
 
 /**
  * Heartbeats on a thread of their own, started with the first and let go a while after the
- * last. Should the thread fail (it cannot open a connection of its own, say), they go on from this
+ * last. A new heartbeat is written to memory the two threads share, which the thread reads on
+ * its own timer (and before every run), so it runs on time however long this thread stays busy;
+ * one timer here hands it over by message within HEARTBEAT_HANDOVER_MS. Most job leases end
+ * sooner and cost the thread no message: each message wakes it, on a loaded machine at the cost
+ * of the sender's core. Changes to a heartbeat handed over are sent at once, stops above all.
+ * Should the thread fail (it cannot open a connection of its own, say), they go on from this
  * thread.
  */
 export class ThreadHeartbeats implements Heartbeats {
@@ -108,30 +139,100 @@ export class ThreadHeartbeats implements Heartbeats {
   #failed = false;
   #linger: NodeJS.Timeout | undefined;
   #next = 1;
+  /** The one timer that hands new heartbeats to the thread, and when it fires. */
+  #handover: NodeJS.Timeout | undefined;
+  #handoverAt = Number.POSITIVE_INFINITY;
+  readonly #pending = new SharedArrayBuffer(PENDING_BYTES);
+  readonly #pendingHeader = new Int32Array(this.#pending, 0, 2);
+  readonly #pendingBytes = new Uint8Array(this.#pending);
+  readonly #encoder = new TextEncoder();
 
   constructor(data: HeartbeatThreadData, fallback: Heartbeats) {
-    this.#data = data;
+    this.#data = { ...data, pending: { buffer: this.#pending, pollMs: PENDING_POLL_MS } };
     this.#fallback = fallback;
   }
 
   start(statement: HeartbeatStatement, listener: HeartbeatListener): Heartbeat {
     if (this.#failed) return this.#fallback.start(statement, listener);
     const id = this.#next++;
-    this.#entries.set(id, { statement, listener });
+    const since = Date.now();
+    const handover = since + Math.min(HEARTBEAT_HANDOVER_MS, Math.floor(statement.everyMs / 2));
+    this.#entries.set(id, { statement, listener, since, handover });
     clearTimeout(this.#linger);
-    this.#send({
-      op: "start",
-      id,
-      sql: statement.sql,
-      parameters: statement.parameters,
-      everyMs: statement.everyMs,
-      since: Date.now(),
-    });
+    // The thread is there to read it from the shared memory from now on.
+    this.#thread();
+    if (this.#share()) this.#handOverAt(handover, since);
+    else this.#handOver(id);
     return { update: (parameters) => this.#update(id, parameters), stop: () => this.#stop(id) };
+  }
+
+  /**
+   * Writes the heartbeats not handed over yet to the shared memory; false when they do not fit
+   * (the last one started is then handed over at once).
+   */
+  #share(): boolean {
+    const pending: PendingHeartbeat[] = [];
+    for (const [id, entry] of this.#entries) {
+      if (entry.handover === undefined) continue;
+      const { sql, parameters, everyMs } = entry.statement;
+      pending.push({ id, sql, parameters, everyMs, since: entry.since });
+    }
+    const encoded = this.#encoder.encode(JSON.stringify(pending));
+    if (encoded.length > PENDING_BYTES - PENDING_HEADER_BYTES) return false;
+    const header = this.#pendingHeader;
+    // Odd while written: the thread takes what it read only when the version was even and the same after.
+    Atomics.add(header, 0, 1);
+    this.#pendingBytes.set(encoded, PENDING_HEADER_BYTES);
+    Atomics.store(header, 1, encoded.length);
+    Atomics.add(header, 0, 1);
+    return true;
+  }
+
+  /** Hands the thread the heartbeats that are due (or heartbeat `only`, at once), and sets the timer for the next. */
+  #handOver(only?: number): void {
+    if (only === undefined) {
+      this.#handover = undefined;
+      this.#handoverAt = Number.POSITIVE_INFINITY;
+    }
+    const time = Date.now();
+    let next = Number.POSITIVE_INFINITY;
+    let handed = false;
+    for (const [id, entry] of this.#entries) {
+      if (entry.handover === undefined) continue;
+      if (only === undefined ? entry.handover > time : id !== only) {
+        next = Math.min(next, entry.handover);
+        continue;
+      }
+      entry.handover = undefined;
+      handed = true;
+      const { statement } = entry;
+      this.#send({
+        op: "start",
+        id,
+        sql: statement.sql,
+        parameters: statement.parameters,
+        everyMs: statement.everyMs,
+        since: entry.since,
+      });
+    }
+    // The thread has them from its messages now (it drops from the shared list what it no longer finds there).
+    if (handed) this.#share();
+    if (only === undefined && next < Number.POSITIVE_INFINITY) this.#handOverAt(next, time);
+  }
+
+  #handOverAt(at: number, now: number): void {
+    if (at >= this.#handoverAt) return;
+    clearTimeout(this.#handover);
+    this.#handoverAt = at;
+    this.#handover = setTimeout(() => this.#handOver(), Math.max(0, at - now));
+    this.#handover.unref();
   }
 
   async close(): Promise<void> {
     clearTimeout(this.#linger);
+    clearTimeout(this.#handover);
+    this.#handover = undefined;
+    this.#handoverAt = Number.POSITIVE_INFINITY;
     this.#entries.clear();
     for (const moved of this.#moved.values()) moved.stop();
     this.#moved.clear();
@@ -149,9 +250,11 @@ export class ThreadHeartbeats implements Heartbeats {
     }
     const entry = this.#entries.get(id);
     if (entry === undefined) return;
-    // Kept here too, so that the heartbeat goes on with them should the thread fail.
+    // Kept here too, so that the heartbeat goes on with them should the thread fail, and is
+    // handed over with them.
     entry.statement = { ...entry.statement, parameters };
-    this.#send({ op: "update", id, parameters });
+    if (entry.handover === undefined) this.#send({ op: "update", id, parameters });
+    else if (!this.#share()) this.#handOver(id);
   }
 
   #stop(id: number): void {
@@ -161,8 +264,11 @@ export class ThreadHeartbeats implements Heartbeats {
       moved.stop();
       return;
     }
-    if (!this.#entries.delete(id)) return;
-    this.#send({ op: "stop", id });
+    const entry = this.#entries.get(id);
+    if (entry === undefined) return;
+    this.#entries.delete(id);
+    if (entry.handover === undefined) this.#send({ op: "stop", id });
+    else this.#share();
     this.#idle();
   }
 
@@ -192,6 +298,7 @@ export class ThreadHeartbeats implements Heartbeats {
     if (entry === undefined) return;
     if (message.row === null) {
       this.#entries.delete(message.id);
+      if (entry.handover !== undefined) this.#share();
       this.#idle();
     }
     hear(entry.listener, message.row ?? undefined);

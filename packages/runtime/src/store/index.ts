@@ -113,4 +113,4 @@ export {
   type StoreOptions,
   storeOptionsFromEnv,
 } from "./store.js";
-export { TenantCache } from "./tenant-cache.js";
+export { catalogOperation, endCatalogOperation, TenantCache, tenantCacheOf } from "./tenant-cache.js";

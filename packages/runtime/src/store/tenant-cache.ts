@@ -4,6 +4,10 @@
 // look-up reads the version first: one statement where the look-up itself was one to three, and
 // no answer outlives the rows it came from. A version read before a change and data read after it keeps the newer
 // data under the older version, which the next look-up drops; the other way round cannot happen.
+// Inside an operation (`catalogOperation`: a job's start, a claim and its set-up) the version is
+// read once, by the operation's first look-up, and every later one of the operation goes by it:
+// the operation sees the catalog as it stood when it began, or newer, as a single look-up does.
+import { AsyncLocalStorage } from "node:async_hooks";
 import { CompiledQuery, type Kysely } from "kysely";
 import type { Database } from "./schema.js";
 
@@ -14,6 +18,70 @@ interface Entry {
 
 /** Tenants whose answers are kept; a process serving more drops the least recently used. */
 const TENANTS_KEPT = 256;
+
+/** The versions one operation read, by database and tenant, until it ends. */
+class Operation {
+  #open = true;
+  readonly #versions = new Map<Kysely<Database>, Map<string, Promise<number | undefined>>>();
+
+  version(db: Kysely<Database>, tenant: string, read: () => Promise<number | undefined>) {
+    if (!this.#open) return read();
+    let tenants = this.#versions.get(db);
+    if (tenants === undefined) {
+      tenants = new Map();
+      this.#versions.set(db, tenants);
+    }
+    let version = tenants.get(tenant);
+    if (version === undefined) {
+      version = read();
+      tenants.set(tenant, version);
+      // A failed read is the look-up's own: the next one reads again.
+      version.catch(() => tenants.delete(tenant));
+    }
+    return version;
+  }
+
+  end(): void {
+    this.#open = false;
+    this.#versions.clear();
+  }
+}
+
+const operations = new AsyncLocalStorage<Operation>();
+
+const shared = new WeakMap<Kysely<Database>, TenantCache>();
+
+/**
+ * The cache every reader of `db` without a refusal of its own shares (settings, the plugins that
+ * register hooks or providers): one version read serves them all.
+ */
+export function tenantCacheOf(db: Kysely<Database>): TenantCache {
+  let cache = shared.get(db);
+  if (cache === undefined) {
+    cache = new TenantCache(db);
+    shared.set(db, cache);
+  }
+  return cache;
+}
+
+/**
+ * Runs `fn` as one operation of the catalog: its look-ups read each tenant's version once, and
+ * go by that until `endCatalogOperation` (or `fn`'s end). What `fn` leaves running after it
+ * returns, or after the end, reads the version at each look-up again.
+ */
+export async function catalogOperation<T>(fn: () => Promise<T>): Promise<T> {
+  const operation = new Operation();
+  try {
+    return await operations.run(operation, fn);
+  } finally {
+    operation.end();
+  }
+}
+
+/** Ends the operation `catalogOperation` runs the caller in (a job's set-up is done): later look-ups read the version each. */
+export function endCatalogOperation(): void {
+  operations.getStore()?.end();
+}
 
 export class TenantCache {
   readonly #db: Kysely<Database>;
@@ -60,16 +128,23 @@ export class TenantCache {
     return loading;
   }
 
-  async #entry(tenant: string): Promise<Entry | undefined> {
+  async #version(tenant: string): Promise<number | undefined> {
     const { rows } = await this.#db.executeQuery<{ catalog_version: number }>(
       CompiledQuery.raw(this.#versionSql, [tenant]),
     );
     const row = rows[0];
-    if (row === undefined) {
+    return row === undefined ? undefined : Number(row.catalog_version);
+  }
+
+  async #entry(tenant: string): Promise<Entry | undefined> {
+    const operation = operations.getStore();
+    const version = await (operation === undefined
+      ? this.#version(tenant)
+      : operation.version(this.#db, tenant, () => this.#version(tenant)));
+    if (version === undefined) {
       this.#tenants.delete(tenant);
       return undefined;
     }
-    const version = Number(row.catalog_version);
     const kept = this.#tenants.get(tenant);
     this.#tenants.delete(tenant);
     const entry = kept?.version === version ? kept : { version, answers: new Map() };

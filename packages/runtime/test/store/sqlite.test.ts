@@ -7,7 +7,7 @@ import { Worker } from "node:worker_threads";
 import { isOz0Error } from "@oz0/sdk";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { LoopHeartbeats, ThreadHeartbeats } from "../../src/store/heartbeat.js";
+import { HEARTBEAT_HANDOVER_MS, LoopHeartbeats, ThreadHeartbeats } from "../../src/store/heartbeat.js";
 import { DEFAULT_TENANT, openStore, SQLITE_BUSY_TIMEOUT_MS, type Store } from "../../src/store/index.js";
 import { runTogether } from "./children.js";
 
@@ -216,6 +216,33 @@ describe("the SQLite store", () => {
         "stop",
       ]);
     } finally {
+      posted.mockRestore();
+      await store.close();
+    }
+  });
+
+  it("sends its thread no message for a heartbeat stopped within a moment of its start, and hands over one that lives on", async () => {
+    const home = join(scratch, "heartbeat-handover");
+    const store = await openStore({ home });
+    const posted = vi.spyOn(Worker.prototype, "postMessage");
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    try {
+      const short = store.heartbeat(
+        { sql: "select ? as beat", parameters: ["a"], everyMs: 60_000 },
+        () => {},
+      );
+      short.update(["b"]);
+      short.stop();
+      const long = store.heartbeat({ sql: "select ? as beat", parameters: ["c"], everyMs: 60_000 }, () => {});
+      long.update(["d"]);
+      vi.advanceTimersByTime(HEARTBEAT_HANDOVER_MS);
+      long.stop();
+      expect(posted.mock.calls.map(([message]) => message)).toEqual([
+        expect.objectContaining({ op: "start", parameters: ["d"] }),
+        expect.objectContaining({ op: "stop" }),
+      ]);
+    } finally {
+      vi.useRealTimers();
       posted.mockRestore();
       await store.close();
     }

@@ -5,10 +5,10 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { Catalog } from "../../src/catalog/index.js";
 import { TenantSettings } from "../../src/models/index.js";
-import { openStore, type Store } from "../../src/store/index.js";
+import { catalogOperation, endCatalogOperation, openStore, type Store } from "../../src/store/index.js";
 import { plugin, refusal, writePast } from "../catalog/helpers.js";
 import { disposeFixtures, engineFixtures } from "./engines.js";
 
@@ -122,6 +122,38 @@ describe.each(fixtures)("what is kept of a tenant on $label", (fixture) => {
       first!.baseUrl = "changed by its reader";
       expect(await settings.get("t", "provider.local")).toEqual({ baseUrl: "http://127.0.0.1:1" });
     } finally {
+      await done();
+    }
+  });
+
+  it("an operation reads the tenant's version once for all its look-ups, and goes by it until it ends", async () => {
+    const { here, there, stores, done } = await twoProcesses();
+    const settings = new TenantSettings(stores[0]!.db, stores[0]!.clockSql);
+    const query = vi.spyOn(stores[0]!.db, "executeQuery");
+    const versionReads = () =>
+      query.mock.calls.filter(([compiled]) => "sql" in compiled && compiled.sql.includes("catalog_version"))
+        .length;
+    try {
+      await there.install("t", plugin("github"));
+      await catalogOperation(async () => {
+        expect((await here.resolvePart("t", "agent", AGENT)).plugin).toBe("github");
+        expect((await here.loadInstalled("t", "github")).manifest.version).toBe("1.4.0");
+        expect(await here.tenantGrant("t", "github")).toMatchObject({ plugin: "github" });
+        expect(await settings.get("t", "model.fast")).toBeUndefined();
+        expect(versionReads()).toBe(1);
+        // Removed meanwhile: the operation sees the catalog as it began.
+        await there.remove("t", "github");
+        expect((await here.resolvePart("t", "agent", AGENT)).plugin).toBe("github");
+        expect(versionReads()).toBe(1);
+        // Once it ends, each look-up reads the version again, and finds the removal.
+        endCatalogOperation();
+        await refusal(here.resolvePart("t", "agent", AGENT), "NOT_FOUND");
+        expect(versionReads()).toBe(2);
+      });
+      await refusal(here.loadInstalled("t", "github"), "NOT_FOUND");
+      expect(versionReads()).toBe(3);
+    } finally {
+      query.mockRestore();
       await done();
     }
   });
