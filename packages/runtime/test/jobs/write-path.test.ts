@@ -13,26 +13,36 @@ import { type Harness, harness, TENANT } from "./helpers.js";
 const fixtures = engineFixtures();
 afterAll(() => disposeFixtures(fixtures), 60_000);
 
-describe.each(fixtures)("a job's write path on $label", (fixture) => {
-  let store: Store;
-  let h: Harness;
+const note = (text: string) => event("mcp_log", { callId: "c", tool: "t", level: "info", data: text });
+
+/** A store of `fixture` with the helpdesk plugin, opened for the describe block that calls this. */
+function jobsOn(fixture: (typeof fixtures)[number]) {
+  const opened = {} as { store: Store; h: Harness };
   beforeAll(async () => {
-    store = await openStore(await fixture.fresh());
-    h = await harness(["helpdesk"], store);
+    opened.store = await openStore(await fixture.fresh());
+    opened.h = await harness(["helpdesk"], opened.store);
   });
-  afterAll(() => store?.close());
+  afterAll(() => opened.store?.close());
+  return {
+    get store() {
+      return opened.store;
+    },
+    async claimedJob(jobs: JobStore, token: string) {
+      const started = await opened.h
+        .engine()
+        .start({ tenant: TENANT, agent: "helpdesk/triage", input: "ticket" });
+      const claim = await jobs.claim({ job: started.id, node: "n", token, ttlMs: 600_000 });
+      return claim!;
+    },
+  };
+}
 
-  const note = (text: string) => event("mcp_log", { callId: "c", tool: "t", level: "info", data: text });
-
-  async function claimedJob(jobs: JobStore, token: string) {
-    const started = await h.engine().start({ tenant: TENANT, agent: "helpdesk/triage", input: "ticket" });
-    const claim = await jobs.claim({ job: started.id, node: "n", token, ttlMs: 600_000 });
-    return claim!;
-  }
+describe.each(fixtures)("a job's write path on $label", (fixture) => {
+  const on = jobsOn(fixture);
 
   it("a claim hands over the job's history as its events read it, on PostgreSQL", async () => {
-    const jobs = new JobStore(store);
-    const first = await claimedJob(jobs, "history#1");
+    const jobs = new JobStore(on.store);
+    const first = await on.claimedJob(jobs, "history#1");
     await jobs.write(first.lease, [note("one"), note("two")]);
     expect(await jobs.release(first.lease)).toBe(true);
     const again = await jobs.claim({ job: first.row.id, node: "n", token: "history#2", ttlMs: 600_000 });
@@ -42,8 +52,8 @@ describe.each(fixtures)("a job's write path on $label", (fixture) => {
   });
 
   it("an end hands back the job's row as a read of it gives it, on PostgreSQL", async () => {
-    const jobs = new JobStore(store);
-    const { lease, row } = await claimedJob(jobs, "end#1");
+    const jobs = new JobStore(on.store);
+    const { lease, row } = await on.claimedJob(jobs, "end#1");
     await jobs.write(lease, [event("job_succeeded", { output: "done" })], {
       status: "succeeded",
       output: JSON.stringify("done"),
@@ -61,29 +71,15 @@ describe.each(fixtures)("a job's write path on $label", (fixture) => {
 describe.each(fixtures.filter((fixture) => fixture.engine === "postgres"))(
   "a job's notices on $label",
   (fixture) => {
-    let store: Store;
-    let h: Harness;
-    beforeAll(async () => {
-      store = await openStore(await fixture.fresh());
-      h = await harness(["helpdesk"], store);
-    });
-    afterAll(() => store?.close());
-
-    const note = (text: string) => event("mcp_log", { callId: "c", tool: "t", level: "info", data: text });
-
-    async function claimedJob(jobs: JobStore, token: string) {
-      const started = await h.engine().start({ tenant: TENANT, agent: "helpdesk/triage", input: "ticket" });
-      const claim = await jobs.claim({ job: started.id, node: "n", token, ttlMs: 600_000 });
-      return claim!;
-    }
+    const on = jobsOn(fixture);
 
     it("a write sends its notice on the broadcast at its commit, and a writer whose lease is gone sends none", async () => {
-      const jobs = new JobStore(store);
-      const broadcast = store.broadcast!;
+      const jobs = new JobStore(on.store);
+      const broadcast = on.store.broadcast!;
       const heard: string[] = [];
       const listening = await broadcast.listen((payload) => heard.push(payload));
       try {
-        const { lease } = await claimedJob(jobs, "notice#1");
+        const { lease } = await on.claimedJob(jobs, "notice#1");
         const sent = await jobs.write(lease, [note("step")], {}, undefined, "notice one");
         expect(sent.noticed).toBe(true);
         const ended = await jobs.write(

@@ -14,6 +14,24 @@ beforeAll(async () => {
 });
 afterAll(() => l.close());
 
+/** How many statements whose SQL starts with `prefix` the store ran while `work` ran. */
+async function statementsWhile(prefix: string, work: () => Promise<void>): Promise<number> {
+  const { db } = l.runtime.store;
+  const execute = db.executeQuery.bind(db);
+  let count = 0;
+  db.executeQuery = ((query: Parameters<typeof execute>[0]) => {
+    const text = "compile" in query ? query.compile().sql : query.sql;
+    if (text.startsWith(prefix)) count += 1;
+    return execute(query);
+  }) as typeof db.executeQuery;
+  try {
+    await work();
+  } finally {
+    db.executeQuery = execute;
+  }
+  return count;
+}
+
 describe("a deny rule", () => {
   it("refuses the call before it runs and tells the model, which goes on", async () => {
     const tenant = await l.tenant();
@@ -78,21 +96,11 @@ describe("the governance a step goes by", () => {
           : { calls: [], text: "done", usage: { inputTokens: 1, outputTokens: 1 } };
       },
     });
-    const { db } = l.runtime.store;
-    const execute = db.executeQuery.bind(db);
-    let reads = 0;
-    db.executeQuery = ((query: Parameters<typeof execute>[0]) => {
-      const text = "compile" in query ? query.compile().sql : query.sql;
-      if (text.startsWith('select "governance_version"')) reads += 1;
-      return execute(query);
-    }) as typeof db.executeQuery;
-    try {
+    const reads = await statementsWhile('select "governance_version"', async () => {
       const job = await l.run(tenant, "vault/keeper", "go", jobs);
       expect(job.status).toBe("succeeded");
       expect(Object.keys(results(await l.events(job.id)))).toHaveLength(steps);
-    } finally {
-      db.executeQuery = execute;
-    }
+    });
     // One as the job starts (a killed agent starts none), one for the claim's first step; every
     // later step goes by what the last write read.
     expect(reads).toBe(2);
@@ -168,21 +176,11 @@ describe("the approval binding in a job", () => {
       interceptors: [governanceInterceptor(l.runtime.store), approvalBindingInterceptor(l.runtime.store)],
       hooks: pluginHookSource([watcher]),
     });
-    const { db } = l.runtime.store;
-    const execute = db.executeQuery.bind(db);
-    let reads = 0;
-    db.executeQuery = ((query: Parameters<typeof execute>[0]) => {
-      const text = "compile" in query ? query.compile().sql : query.sql;
-      if (text.startsWith('select * from "approvals"')) reads += 1;
-      return execute(query);
-    }) as typeof db.executeQuery;
-    try {
+    const reads = await statementsWhile('select * from "approvals"', async () => {
       const job = await l.run(tenant, "vault/keeper", "go", jobs);
       expect(job.status).toBe("succeeded");
       expect(Object.keys(results(await l.events(job.id)))).toHaveLength(steps);
-    } finally {
-      db.executeQuery = execute;
-    }
+    });
     expect(seen).toEqual(["1.1", "2.1", "3.1"]);
     expect(reads).toBe(0);
   });
