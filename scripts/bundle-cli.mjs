@@ -78,6 +78,8 @@ await build({
     dir: new URL("dist", cli).pathname,
     format: "esm",
     chunkFileNames: "chunks/[name]-[hash].js",
+    comments: { legal: true, annotation: true, jsdoc: false },
+    charset: "ascii",
   },
 });
 

@@ -29,5 +29,7 @@ await build({
     dir: new URL("dist/bundle", sdk).pathname,
     format: "esm",
     chunkFileNames: "chunks/[name]-[hash].js",
+    comments: { legal: true, annotation: true, jsdoc: false },
+    charset: "ascii",
   },
 });
