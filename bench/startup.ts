@@ -2,11 +2,12 @@
 // SDK, against Node.js starting with nothing to do, a command that opens the runtime, and the
 // demo's `oz0 run` on the offline test model. Each runs the built command (bin/oz0.js, as npm
 // links it) as a new process, and is printed beside its start-up goal, as a multiple of
-// `node -e ''` from the same run, with the number of module files it loads (Node's own aside).
+// `node -e ''` from the same run, with its CPU time (where Linux's /proc says it) and the number
+// of module files it loads (Node's own aside).
 // oz0 keeps compiled code in the user's cache (bin/oz0.js): the median is of warm starts, the
 // first run having filled it. Run it with `npm run bench`.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -30,17 +31,42 @@ const cases: [string, string[], number | undefined][] = [
   ],
 ];
 
-/** The median wall time of `RUNS` runs of `node args`, in milliseconds. */
-function median(args: string[]): number {
+/**
+ * The median wall time of `RUNS` runs of `node args`, and their mean CPU time (user and system,
+ * every thread; `undefined` where the system does not say), in milliseconds.
+ */
+function timed(args: string[]): { wall: number; cpu: number | undefined } {
   const times: number[] = [];
+  const cpuBefore = childrenCpu();
   for (let run = 0; run < RUNS; run += 1) {
     const started = performance.now();
     const result = spawnSync(process.execPath, args, { stdio: "ignore" });
     times.push(performance.now() - started);
     if (result.status !== 0) throw new Error(`node ${args.join(" ")} exited ${result.status}`);
   }
+  const cpuAfter = childrenCpu();
   times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)]!;
+  const cpu = cpuBefore === undefined || cpuAfter === undefined ? undefined : (cpuAfter - cpuBefore) / RUNS;
+  return { wall: times[Math.floor(times.length / 2)]!, cpu };
+}
+
+/** Clock ticks per second, the unit of /proc's CPU times. */
+const TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout) || 100;
+
+/**
+ * The CPU time of this process's children that have ended, so far, in milliseconds (Linux's
+ * `cutime` and `cstime`): steadier than wall time on a loaded machine, since it leaves out the
+ * time a start spent waiting for a core. Read once before and once after all the runs of a
+ * command, so a tick's rounding is spread over them.
+ */
+function childrenCpu(): number | undefined {
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[13]) + Number(fields[14])) * 1000) / TICKS;
+  } catch {
+    return undefined;
+  }
 }
 
 const LOADED_MODULES = new URL("../packages/cli/test/fixtures/loaded-modules.mjs", import.meta.url).href;
@@ -63,15 +89,18 @@ try {
   oz0("plugin", "install", TRIAGE);
   oz0("policy", "allow", "support-triage/tickets.*");
   console.log(`oz0's start, the median of ${RUNS} runs of each as a new process\n`);
-  console.log(`${"command".padEnd(44)}median ms  × node -e ''  modules  goal`);
-  let node = Number.NaN;
+  console.log(`${"command".padEnd(44)}median ms  × node -e ''  CPU ms  × node CPU  modules  goal`);
+  let node: { wall: number; cpu: number | undefined } | undefined;
   for (const [label, args, goal] of cases) {
-    const ms = median(args);
-    if (Number.isNaN(node)) node = ms;
-    const times = ms / node;
+    const measured = timed(args);
+    node ??= measured;
+    const times = measured.wall / node.wall;
+    const cpu = measured.cpu === undefined ? "" : measured.cpu.toFixed(1);
+    const cpuTimes =
+      measured.cpu === undefined || node.cpu === undefined ? "" : (measured.cpu / node.cpu).toFixed(2);
     const verdict = goal === undefined ? "" : `≤ ${goal}× (${times <= goal ? "met" : "NOT met"})`;
     console.log(
-      `${label.padEnd(44)}${ms.toFixed(1).padStart(9)}  ${times.toFixed(2).padStart(11)}  ${String(modules(args)).padStart(7)}  ${verdict}`,
+      `${label.padEnd(44)}${measured.wall.toFixed(1).padStart(9)}  ${times.toFixed(2).padStart(11)}  ${cpu.padStart(6)}  ${cpuTimes.padStart(10)}  ${String(modules(args)).padStart(7)}  ${verdict}`,
     );
   }
 } finally {

@@ -2,7 +2,8 @@
 // sources. oz0 loads a plugin's code from its plugin.yaml `main:` (dist/index.js) with import(),
 // so tests that install std or samples need the build, and `npm test` on a fresh clone must
 // pass without `npm run build` first. Vitest runs it as a global setup; it is quick when
-// everything is built (a few stat calls).
+// everything is built (a few stat calls). It bundles the SDK again after a compile of it, as
+// `npm run build` does.
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -51,9 +52,36 @@ export function buildStalePlugins() {
   return stale;
 }
 
+/**
+ * Bundles the SDK again (scripts/bundle-sdk.mjs) when its compile is newer than its bundle: a
+ * plugin's `tsc -b` above compiles the SDK it references, and the built bin the tests start
+ * would then send the SDK's imports to its compiled modules (bin/oz0.js) instead of the bundle.
+ * Says whether it bundled; `sdk` and `bundle` are the tests'.
+ */
+export function bundleStaleSdk(sdk = join(root, "packages", "sdk"), bundle = bundleSdk) {
+  const compiled = join(sdk, "tsconfig.tsbuildinfo");
+  const bundled = join(sdk, "dist", "bundle", "index.js");
+  if (!existsSync(compiled)) return false;
+  if (existsSync(bundled) && statSync(bundled).mtimeMs >= statSync(compiled).mtimeMs) return false;
+  bundle();
+  return true;
+}
+
+function bundleSdk() {
+  const result = spawnSync(process.execPath, [join(root, "scripts", "bundle-sdk.mjs")], {
+    cwd: root,
+    encoding: "utf8",
+  });
+  if (result.status !== 0) throw new Error(`bundling the SDK failed:\n${result.stdout}${result.stderr}`);
+}
+
 /** Vitest's global setup. */
 export function setup() {
   buildStalePlugins();
+  bundleStaleSdk();
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) buildStalePlugins();
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  buildStalePlugins();
+  bundleStaleSdk();
+}

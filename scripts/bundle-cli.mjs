@@ -5,12 +5,15 @@
 // What a command imports only when it runs (the server, the MCP client, a provider's SDK) is a
 // chunk under dist/chunks, or a package of node_modules loaded then.
 //
-// The SDK stays a package of its own, with the libraries it is built on (zod, yaml, semver):
-// plugins import it, and they and the runtime must share one instance of it. The runtime and the
-// server are bundled together, so the CLI and `oz0 serve` share one runtime; their modules that
-// find files next to themselves (the heartbeat thread, the harness bridge, the default plugins,
-// their package.json) read `import.meta.url` as their own file's address in the package, not the
-// bundle's. The other libraries stay packages too: they load only when a command uses them.
+// The SDK stays a package of its own, bundled by itself with zod, yaml and semver
+// (scripts/bundle-sdk.mjs): plugins import it, and they and the runtime must share one instance
+// of it. What the runtime imports of yaml and semver itself is bundled here, a copy of its own:
+// neither keeps state a copy would not see (yaml tells its nodes by Symbol.for keys), and no
+// SemVer object passes between the two. The runtime and the server are bundled together, so the
+// CLI and `oz0 serve` share one runtime; their modules that find files next to themselves (the
+// heartbeat thread, the harness bridge, the default plugins, their package.json) read
+// `import.meta.url` as their own file's address in the package, not the bundle's. The other
+// libraries stay packages too: they load only when a command uses them.
 import { rm, writeFile } from "node:fs/promises";
 import { relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -34,6 +37,8 @@ const BUNDLED = new Set([
   "fast-deep-equal",
   "json-schema-traverse",
   "croner",
+  "yaml",
+  "semver",
 ]);
 
 /** The package a bare specifier names (`@scope/name` or `name`). */
@@ -73,6 +78,8 @@ await build({
     dir: new URL("dist", cli).pathname,
     format: "esm",
     chunkFileNames: "chunks/[name]-[hash].js",
+    comments: { legal: true, annotation: true, jsdoc: false },
+    charset: "ascii",
   },
 });
 

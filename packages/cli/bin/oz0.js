@@ -33,17 +33,14 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   // any of the three alone (tsc -b) after it leaves the bundle older than the compiler's record of
   // that build, and the modules themselves run.
   const bundle = new URL("../dist/oz0.js", import.meta.url);
-  const bundled = statSync(bundle, { throwIfNoEntry: false });
-  const fresh =
-    bundled !== undefined &&
+  const fresh = !olderThanCompile(
+    bundle,
     [
       "../tsconfig.tsbuildinfo",
       "../../runtime/tsconfig.tsbuildinfo",
       "../../server/tsconfig.tsbuildinfo",
-    ].every((record) => {
-      const compiled = statSync(new URL(record, import.meta.url), { throwIfNoEntry: false });
-      return compiled === undefined || compiled.mtimeMs <= bundled.mtimeMs;
-    });
+    ].map((record) => new URL(record, import.meta.url)),
+  );
   if (!(fresh && printedStoredHelp(argv))) {
     // Node keeps the compiled code of every module oz0 loads (a thousand for a command that opens
     // the runtime), so that the next start reads it instead of compiling the sources again. The
@@ -57,8 +54,35 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
     } catch {
       // No cache: oz0 starts as it would without one.
     }
+    // `@oz0/sdk` is the SDK's bundle (scripts/bundle-sdk.mjs), for the runtime and for plugins
+    // alike. A compile of the SDK alone (tsc -b) after it leaves the bundle older than the
+    // compiler's record of that build, and every import of the SDK in this process goes to its
+    // compiled modules instead: still one instance, the runtime's and the plugins'.
+    const sdk = new URL("../../sdk/", import.meta.url);
+    const sdkCompiled = new URL("tsconfig.tsbuildinfo", sdk);
+    if (existsSync(sdkCompiled) && olderThanCompile(new URL("dist/bundle/index.js", sdk), [sdkCompiled])) {
+      module.registerHooks?.({
+        resolve(specifier, context, next) {
+          if (specifier !== "@oz0/sdk" && !specifier.startsWith("@oz0/sdk/")) return next(specifier, context);
+          const entry = specifier === "@oz0/sdk" ? "index" : `${specifier.slice("@oz0/sdk/".length)}/index`;
+          return { url: new URL(`dist/${entry}.js`, sdk).href, format: "module", shortCircuit: true };
+        },
+      });
+    }
     await import((fresh ? bundle : main).href);
   }
+}
+
+/** Whether `bundle` is missing or older than any of the compiler's `records` (those that exist). */
+function olderThanCompile(bundle, records) {
+  const bundled = statSync(bundle, { throwIfNoEntry: false });
+  return (
+    bundled === undefined ||
+    records.some((record) => {
+      const compiled = statSync(record, { throwIfNoEntry: false });
+      return compiled !== undefined && compiled.mtimeMs > bundled.mtimeMs;
+    })
+  );
 }
 
 /**

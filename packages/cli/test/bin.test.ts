@@ -2,7 +2,7 @@
 // link exists from `npm ci` on, on every fresh clone: a bin under dist/ does not exist when
 // npm links it, and npm then links nothing.
 import { execFileSync, spawnSync } from "node:child_process";
-import { copyFile, mkdir, readdir, readFile, stat } from "node:fs/promises";
+import { copyFile, mkdir, readdir, readFile, stat, utimes, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -100,11 +100,10 @@ describe("the oz0 bin", () => {
     expect(loaded.stderr).toMatch(/--limit abc/);
     const files = loaded.modules.map((file) => relative(PACKAGE, file));
     expect(files.slice(0, 2)).toEqual([bin.replace(/^\.\//, ""), "dist/oz0.js"]);
-    expect(
-      files
-        .slice(2)
-        .filter((file) => !file.startsWith("dist/chunks/") && !file.startsWith("../sdk/dist/errors/")),
-    ).toEqual([]);
+    expect(files.slice(2).filter((file) => !file.startsWith("dist/chunks/"))).toEqual([
+      "../sdk/dist/bundle/errors.js",
+      expect.stringMatching(/^\.\.\/sdk\/dist\/bundle\/chunks\/errors-[\w-]+\.js$/),
+    ]);
   });
 
   it("runs a job loading none of the runtime's subsystems the job does not use", async () => {
@@ -146,20 +145,89 @@ describe("the oz0 bin", () => {
       ]) {
         expect(packages, `${args.slice(0, 2).join(" ")} loads ${unused}`).not.toContain(unused);
       }
-      // semver by function, not its index (which loads all of it).
-      expect(loaded.modules.filter((file) => file.endsWith("/node_modules/semver/index.js"))).toEqual([]);
       // The runtime and the libraries it runs on are in the CLI's bundle (a few files where they
-      // were 880): what loads besides is the SDK, with the libraries it is built on, and the
-      // plugin's own code.
+      // were 880), and the SDK with zod, yaml and semver in its own (a few where they were 240):
+      // what loads besides is the AI SDK's provider types and the plugin's own code.
       const files = loaded.modules.map((file) => relative(PACKAGE, file));
       expect(files.filter((file) => file.startsWith("../runtime/") || file.startsWith("../server/"))).toEqual(
         [],
       );
       expect(files.filter((file) => file.startsWith("dist/")).length).toBeLessThanOrEqual(12);
+      const sdk = files.filter((file) => file.startsWith("../sdk/"));
+      expect(sdk.filter((file) => !file.startsWith("../sdk/dist/bundle/"))).toEqual([]);
+      expect(sdk.length).toBeLessThanOrEqual(6);
+      expect(loaded.modules.filter((file) => packageOf(file) !== undefined).map(packageOf)).toEqual([
+        "@ai-sdk/provider",
+      ]);
       expect(
         loaded.modules.length,
         `${args.slice(0, 2).join(" ")} loads ${loaded.modules.length} files`,
-      ).toBeLessThanOrEqual(260);
+      ).toBeLessThanOrEqual(20);
+    }
+  });
+
+  it("gives the runtime and a plugin the same SDK, its bundle, or its compiled modules when they are newer", async () => {
+    const bin = await binPath();
+    const dir = join(home, "sdk-user");
+    await mkdir(dir, { recursive: true });
+    await writeFile(
+      join(dir, "plugin.yaml"),
+      "name: sdk-user\nversion: 1.0.0\ndescription: Imports the SDK.\nmain: index.js\ncapabilities: [tool]\n" +
+        "tools:\n  - id: sdkcheck\n    description: Says where its SDK is.\n",
+    );
+    await writeFile(
+      join(dir, "index.js"),
+      `import { definePlugin } from "@oz0/sdk";
+export default definePlugin({
+  setup(host) {
+    host.addTool({
+      name: "sdkcheck",
+      description: "Says where its SDK is.",
+      build: () => ({
+        functions: [{
+          name: "where",
+          description: "The module the plugin's @oz0/sdk is.",
+          input: { type: "object", properties: {} },
+          run: async () => ({ sdk: import.meta.resolve("@oz0/sdk") }),
+        }],
+      }),
+    });
+  },
+});
+`,
+    );
+    expect(
+      spawnSync(process.execPath, [join(PACKAGE, bin), "plugin", "install", dir, "--home", home]).status,
+    ).toBe(0);
+    const call = ["tool", "call", "sdk-user/sdkcheck.where", "--args", "{}", "--json", "--home", home];
+    /** The plugin's SDK, and the SDK's files the process loaded (the runtime's with the plugin's). */
+    const sdkOf = (loaded: ReturnType<typeof modulesLoaded>) => ({
+      plugin: relative(
+        PACKAGE,
+        fileURLToPath((JSON.parse(loaded.stdout) as { result: { sdk: string } }).result.sdk),
+      ),
+      loaded: loaded.modules
+        .map((file) => relative(PACKAGE, file))
+        .filter((file) => file.startsWith("../sdk/")),
+    });
+
+    const bundled = sdkOf(modulesLoaded(bin, call));
+    expect(bundled.plugin).toBe("../sdk/dist/bundle/index.js");
+    expect(bundled.loaded).toContain("../sdk/dist/bundle/index.js");
+    expect(bundled.loaded.filter((file) => !file.startsWith("../sdk/dist/bundle/"))).toEqual([]);
+
+    // A compile of the SDK alone after its bundle: the compiled modules, for both.
+    const record = join(PACKAGE, "../sdk/tsconfig.tsbuildinfo");
+    const { atime, mtime } = await stat(record);
+    const later = new Date((await stat(join(PACKAGE, "../sdk/dist/bundle/index.js"))).mtimeMs + 60_000);
+    await utimes(record, later, later);
+    try {
+      const compiled = sdkOf(modulesLoaded(bin, call));
+      expect(compiled.plugin).toBe("../sdk/dist/index.js");
+      expect(compiled.loaded).toContain("../sdk/dist/index.js");
+      expect(compiled.loaded.filter((file) => file.startsWith("../sdk/dist/bundle/"))).toEqual([]);
+    } finally {
+      await utimes(record, atime, mtime);
     }
   });
 

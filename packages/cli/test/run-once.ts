@@ -12,6 +12,8 @@ export const RUN_ONCE: readonly string[] = [
   // The terminal's drawing: no command at all.
   "packages/cli/test/draw/card.test.ts",
   "packages/cli/test/draw/terminal.test.ts",
+  // The command tree's help pages and refusals, which run no command.
+  "packages/cli/test/program.test.ts",
   // The conformance suite against `oz0 mcp serve` and `oz0 mcp login`, each a process of its own.
   "packages/cli/test/mcp-conformance.test.ts",
   // `oz0 mcp serve` as its own process, under the MCP SDK's client and the MCP Inspector.
