@@ -102,6 +102,8 @@ async function loop(run: JobRun, recorded: NewEvent | undefined): Promise<void> 
     );
   }
   const claim = recorded ?? event("job_claimed", { attempt: row.attempts, node: deps.node });
+  // Recorded by the claim: applied and told now, as the write of it would have.
+  if (recorded !== undefined) run.written([recorded]);
   if (row.attempts > deps.maxAttempts) {
     await run.end(
       {
@@ -119,7 +121,6 @@ async function loop(run: JobRun, recorded: NewEvent | undefined): Promise<void> 
     return;
   }
   if (recorded === undefined) await run.write([claim]);
-  else run.written([recorded]);
   if (run.cancelBy !== null) {
     await run.end({ status: "cancelled", by: run.cancelBy });
     return;

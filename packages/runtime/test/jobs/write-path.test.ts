@@ -117,6 +117,17 @@ describe.each(fixtures)("a job's write path on $label", (fixture) => {
     expect(await stored(folded.id)).toEqual(await stored(written.id));
   });
 
+  it("a run by ID tells its listeners of the job_claimed its claim recorded, first, as of a write", async () => {
+    const engine = on.h.engine();
+    const started = await engine.start({ tenant: TENANT, agent: "helpdesk/triage", input: "ticket" });
+    const heard: string[] = [];
+    const view = await engine.run(started.id, { tenant: TENANT, onEvent: (entry) => heard.push(entry.kind) });
+    expect(view.status).toBe("succeeded");
+    const history = (await new JobStore(on.store).events(started.id)).map((entry) => entry.kind);
+    expect(heard[0]).toBe("job_claimed");
+    expect(heard).toEqual(history.slice(history.indexOf("job_claimed")));
+  });
+
   it("a claim with notes pending records no job_claimed: the run's write of it takes the notes first", async () => {
     const jobs = new JobStore(on.store);
     const started = await on.h.engine().start({ tenant: TENANT, agent: "helpdesk/triage", input: "ticket" });
