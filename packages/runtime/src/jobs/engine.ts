@@ -32,7 +32,7 @@ import { type FollowItem, type FollowOptions, followJob } from "./follow.js";
 import { keyedJobId, newJobId, newLeaseToken, newNodeId } from "./ids.js";
 import type { RunDeps, RunListeners } from "./job-run.js";
 import { LiveFeed } from "./live.js";
-import { runJob } from "./loop.js";
+import { bundleMissing, runJob } from "./loop.js";
 import { elicitationContent, formFields } from "./mcp-host.js";
 import { PersonInput } from "./person.js";
 import { JOB_FORMAT, type NodeServes, placed } from "./queues.js";
@@ -403,6 +403,7 @@ export class JobEngine {
           ttlMs: this.#leaseMs,
           tenant: options.tenant,
           format: this.format,
+          record: await this.recordsClaim(id, options.tenant),
         });
         if (claimed === undefined) return false;
         relay.here = true;
@@ -442,6 +443,20 @@ export class JobEngine {
       }
       await sleep(this.#pollMs);
     }
+  }
+
+  /**
+   * Whether the claim of job `id` records its `job_claimed` in its own commit: when the job is
+   * there to claim and its plugin's bundle is here. A claim let go for a missing bundle records
+   * nothing (loop.ts), so that is asked before the claim rather than after it.
+   */
+  private async recordsClaim(id: string, tenant: string): Promise<boolean> {
+    const row = await this.jobs.get(id);
+    if (row === undefined || row.tenant !== tenant) return false;
+    const claimable =
+      row.status === "queued" ||
+      (row.status === "running" && row.lease_expires_at !== null && row.lease_expires_at <= Date.now());
+    return claimable && !(await bundleMissing(this.#deps.source, tenant, row.plugin));
   }
 
   /**

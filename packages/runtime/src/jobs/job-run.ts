@@ -231,6 +231,18 @@ export class JobRun {
     }
   }
 
+  /**
+   * Events written for the run before it began, in the claim's own commit: applied to the state
+   * and told to the listeners as a write's are.
+   */
+  written(events: readonly NewEvent[]): void {
+    for (const entry of events) {
+      applyEvent(this.history, entry);
+      this.listeners.onEvent?.(entry);
+    }
+    if (events.length > 0) this.live.written();
+  }
+
   /** Has the lease kept, until the job's wall time (once known) and one more lease have passed. */
   start(): void {
     this.#heartbeat?.stop();

@@ -4,11 +4,12 @@
 // call, else a model call. Before each step the gate checks for a cancel request, the wall
 // time, the tool policy and the kill switches. Every step lives in its own module.
 import { isOz0Error, Oz0Error } from "@oz0/sdk";
-import { event, failureOf } from "../events/index.js";
+import { event, failureOf, type NewEvent } from "../events/index.js";
 import { runHooksFor } from "../hooks/index.js";
 import { RuntimeStop } from "../runtimes/index.js";
 import { endCatalogOperation } from "../store/index.js";
 import { tracedRun } from "../telemetry/index.js";
+import type { PartSource } from "../tools/index.js";
 import { callsIn } from "../usage/index.js";
 import { runFlow } from "./flows/index.js";
 import { replay } from "./history.js";
@@ -56,7 +57,7 @@ export async function runJob(
   if (stop?.aborted === true) onStop();
   else stop?.addEventListener("abort", onStop, { once: true });
   try {
-    await guarded(run);
+    await guarded(run, claimed.recorded);
     return "stopped";
   } catch (error) {
     if (isOz0Error(error, "LEASE_LOST")) return "lost";
@@ -69,9 +70,9 @@ export async function runJob(
 }
 
 /** A fault inside a step fails the job with the reason, rather than leaving it to be retried blindly. */
-async function guarded(run: JobRun): Promise<void> {
+async function guarded(run: JobRun, recorded: NewEvent | undefined): Promise<void> {
   try {
-    await loop(run);
+    await loop(run, recorded);
   } catch (error) {
     if (isOz0Error(error, "LEASE_LOST")) throw error;
     // The job stopped inside a runtime's call (it ended or waits): the run is over.
@@ -84,12 +85,13 @@ async function guarded(run: JobRun): Promise<void> {
   }
 }
 
-async function loop(run: JobRun): Promise<void> {
+/** `recorded`: the claim's `job_claimed`, when the claim wrote it in its own commit (its bundle was there before it). */
+async function loop(run: JobRun, recorded: NewEvent | undefined): Promise<void> {
   const { row, deps } = run;
   // A node that cannot get the job's plugin bundle cannot run it, and that is not the job's
   // fault: the job is let go, to be claimed again after a while (here or by another node), and
   // nothing of this claim is recorded or counted.
-  if (await bundleMissing(run)) {
+  if (recorded === undefined && (await bundleMissing(deps.source, row.tenant, row.plugin))) {
     await deps.jobs.setAside(run.lease, BUNDLE_RETRY_MS);
     throw new Oz0Error(
       "LEASE_LOST",
@@ -99,7 +101,9 @@ async function loop(run: JobRun): Promise<void> {
       },
     );
   }
-  const claim = event("job_claimed", { attempt: row.attempts, node: deps.node });
+  const claim = recorded ?? event("job_claimed", { attempt: row.attempts, node: deps.node });
+  // Recorded by the claim: applied and told now, as the write of it would have.
+  if (recorded !== undefined) run.written([recorded]);
   if (row.attempts > deps.maxAttempts) {
     await run.end(
       {
@@ -112,11 +116,11 @@ async function loop(run: JobRun): Promise<void> {
             `and oz0 job retry ${row.id} queues it again`,
         },
       },
-      [claim],
+      recorded === undefined ? [claim] : [],
     );
     return;
   }
-  await run.write([claim]);
+  if (recorded === undefined) await run.write([claim]);
   if (run.cancelBy !== null) {
     await run.end({ status: "cancelled", by: run.cancelBy });
     return;
@@ -148,10 +152,10 @@ async function loop(run: JobRun): Promise<void> {
 /** How long a job whose plugin bundle a node could not get waits before it is claimed again. */
 export const BUNDLE_RETRY_MS = 10_000;
 
-/** Whether the job's plugin loads here but for its bundle, missing from the store. */
-async function bundleMissing(run: JobRun): Promise<boolean> {
+/** Whether plugin `plugin` of `tenant` loads here but for its bundle, missing from the store. */
+export async function bundleMissing(source: PartSource, tenant: string, plugin: string): Promise<boolean> {
   try {
-    await run.deps.source.loadInstalled(run.row.tenant, run.row.plugin);
+    await source.loadInstalled(tenant, plugin);
     return false;
   } catch (error) {
     // Any other reason it does not load is the job's to fail with, at its set-up.

@@ -91,14 +91,22 @@ export interface ClaimOptions {
   readonly serves?: Omit<NodeServes, "format">;
   /** The job format the claimer understands (JOB_FORMAT when left out): a job that needs a newer one is left queued. */
   readonly format?: number;
+  /**
+   * Records the claim's `job_claimed` (its attempt, `node`) in the claim's own commit, where the
+   * run would write it next as a commit of its own; only with `tenant` (the redactor's). A job
+   * with notes pending is claimed without it: the run's write of it takes the notes first.
+   */
+  readonly record?: boolean;
 }
 
 export interface Claimed {
   readonly row: JobRow;
   readonly lease: Lease;
   readonly now: number;
-  /** The job's history as the claim found it, when the claim read it too (PostgreSQL). */
+  /** The job's history as the claim found it, when the claim read it too (PostgreSQL, or a claim that recorded its event). */
   readonly events?: readonly JobEvent[];
+  /** The claim's `job_claimed`, redacted, when the claim recorded it (`ClaimOptions.record`): not in `events`. */
+  readonly recorded?: NewEvent;
 }
 
 export interface JobFilter {
@@ -239,6 +247,8 @@ export class JobStore {
    * Counts an attempt and gives the caller a fresh lease token; `undefined` when none is there.
    */
   async claim(options: ClaimOptions): Promise<Claimed | undefined> {
+    if (options.record === true && options.tenant !== undefined)
+      return this.claimRecorded(options, options.tenant);
     const claimed = await this.claimRow(options);
     if (claimed === undefined) return undefined;
     const lease: Lease = {
@@ -257,16 +267,75 @@ export class JobStore {
     };
   }
 
-  private async claimRow(options: ClaimOptions): Promise<
-    | {
-        readonly row: JobRow;
-        readonly nextSeq: number;
-        readonly now: number;
-        readonly events?: JobEvent[];
-      }
-    | undefined
-  > {
+  /**
+   * A claim and its `job_claimed` in one commit: on SQLite one transaction of the claim, the
+   * read of the history and the event's insert; on PostgreSQL one statement, the event inserted
+   * from the row the claim returned (its attempt, its last seq), its data text built as
+   * `JSON.stringify` builds it. No row, or notes pending, and nothing is recorded.
+   */
+  private async claimRecorded(options: ClaimOptions, tenant: string): Promise<Claimed | undefined> {
+    const redactor = await this.redactorFor(tenant);
+    const node = (redactor.json({ attempt: 0, node: options.node }) as { node: string }).node;
+    const claimedEvent = (attempt: number) => event("job_claimed", { attempt, node });
     const claim = this.#queries.claim(options);
+    const parameters = bind(claim, this.claimValues(options));
+    type ClaimRow = JobRow & {
+      now: number;
+      last_seq: number | null;
+      history?: HistoryRow[];
+      recorded_seq?: number | null;
+    };
+    let found: { row: ClaimRow; events: JobEvent[]; recorded: NewEvent | undefined } | undefined;
+    if (this.store.engine === "postgres") {
+      const { rows } = await this.store.db.executeQuery<ClaimRow>(
+        CompiledQuery.raw(this.#queries.claimRecording(claim.sql, parameters.length + 1), [
+          ...parameters,
+          JSON.stringify(node),
+        ]),
+      );
+      const row = rows[0];
+      if (row !== undefined) {
+        found = {
+          row,
+          events: (row.history ?? []).map(eventOf),
+          recorded: row.recorded_seq == null ? undefined : claimedEvent(row.attempts),
+        };
+      }
+    } else {
+      found = await this.store.transaction(async (trx) => {
+        const { rows } = await trx.executeQuery<ClaimRow>(CompiledQuery.raw(claim.sql, parameters));
+        const row = rows[0];
+        if (row === undefined) return undefined;
+        const history = await trx.executeQuery<HistoryRow>(
+          CompiledQuery.raw(this.#queries.events, [row.id, 0]),
+        );
+        const events = history.rows.map(eventOf);
+        if (Number(row.notes_pending ?? 0) > 0) return { row, events, recorded: undefined };
+        const recorded = claimedEvent(row.attempts);
+        await this.insertEvents(trx, row.id, Number(row.last_seq ?? 0) + 1, [recorded]);
+        return { row, events, recorded };
+      });
+    }
+    if (found === undefined) return undefined;
+    const { now, last_seq, history: _history, recorded_seq: _seq, ...row } = found.row;
+    const lease: Lease = {
+      job: row.id,
+      token: options.token,
+      ttlMs: options.ttlMs,
+      nextSeq: Number(last_seq ?? 0) + 1 + (found.recorded === undefined ? 0 : 1),
+      redactor,
+      notesPending: Number(row.notes_pending ?? 0),
+    };
+    return {
+      row,
+      lease,
+      now: Number(now),
+      events: found.events,
+      ...(found.recorded === undefined ? {} : { recorded: found.recorded }),
+    };
+  }
+
+  private claimValues(options: ClaimOptions): Record<string, unknown> {
     const values: Record<string, unknown> = {
       token: options.token,
       ttl: options.ttlMs,
@@ -278,7 +347,20 @@ export class JobStore {
     servedLabelSets(options.serves?.labels ?? []).forEach((set, index) => {
       values[`labels${index}`] = set;
     });
-    const parameters = bind(claim, values);
+    return values;
+  }
+
+  private async claimRow(options: ClaimOptions): Promise<
+    | {
+        readonly row: JobRow;
+        readonly nextSeq: number;
+        readonly now: number;
+        readonly events?: JobEvent[];
+      }
+    | undefined
+  > {
+    const claim = this.#queries.claim(options);
+    const parameters = bind(claim, this.claimValues(options));
     // One statement, atomic by itself on either engine (on SQLite it takes the write lock
     // before it reads; on PostgreSQL its pick skips rows other claims hold locked), so it
     // needs no transaction around it.
@@ -832,6 +914,7 @@ class StepQueries {
   readonly #appends = new Map<number, string>();
   readonly #writes = new Map<string, CompiledWrite>();
   readonly #claims = new Map<string, CompiledWrite>();
+  readonly #recordings = new Map<string, string>();
   readonly #engine: Store["engine"];
 
   readonly #channel: string | undefined;
@@ -1140,6 +1223,24 @@ class StepQueries {
     found = compiledWrite(compiled, markers);
     this.#claims.set(key, found);
     return found;
+  }
+
+  /**
+   * The claim `claim` (PostgreSQL) with its `job_claimed` inserted from the row it returned,
+   * in one statement; parameter `nodeParameter` is the node's name as JSON text. The event's
+   * data text is what `JSON.stringify({ attempt, node })` makes of it.
+   */
+  claimRecording(claim: string, nodeParameter: number): string {
+    let text = this.#recordings.get(claim);
+    if (text === undefined) {
+      text =
+        `with "claimed" as (${claim}), "recorded" as (insert into "job_events" ("job_id", "seq", "kind", "data", "at") ` +
+        `select "id", coalesce("last_seq", 0) + 1, 'job_claimed', '{"attempt":' || cast("attempts" as text) || ',"node":' || cast($${nodeParameter} as text) || '}', "now" ` +
+        `from "claimed" where coalesce("notes_pending", 0) = 0 returning "seq") ` +
+        `select "claimed".*, (select "seq" from "recorded") as "recorded_seq" from "claimed"`;
+      this.#recordings.set(claim, text);
+    }
+    return text;
   }
 
   /** The insert of `count` events; its parameters are job, seq, kind and data for each in turn. */

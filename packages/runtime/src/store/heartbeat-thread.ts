@@ -3,7 +3,7 @@
 // or calls execSync does not stop a job's lease renewal. Node runs this file as it is, in its
 // own thread, so it imports nothing of oz0's: only Node's modules and `pg`, and types.
 import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
-import { parentPort, workerData } from "node:worker_threads";
+import { parentPort, threadId, workerData } from "node:worker_threads";
 import type { Client } from "pg";
 
 /** What the main thread gives the thread when it starts it. */
@@ -16,7 +16,16 @@ export interface HeartbeatThreadData {
   readonly busyTimeoutMs: number;
   /** The pending heartbeats (`PendingHeartbeat`) when the main thread shares them, and how often to look at them. */
   readonly pending?: { readonly buffer: SharedArrayBuffer; readonly pollMs: number } | undefined;
+  /** Where the thread counts the WAL checkpoints it ran (`CHECKPOINT_SLOTS`), when the main thread asks for them. */
+  readonly checkpoints?: SharedArrayBuffer | undefined;
 }
+
+/**
+ * The Int32 slots of `HeartbeatThreadData.checkpoints`, which the thread writes and the main
+ * thread reads as it commits: it goes on committing without yielding to its event loop for
+ * seconds (a run of short jobs), so it could not hear a message back.
+ */
+export const CHECKPOINT_SLOTS = { ran: 0, failed: 1, thread: 2 } as const;
 
 /** A message to the thread: start a heartbeat, give one new parameters, or stop one. */
 export type ToHeartbeatThread =
@@ -30,7 +39,8 @@ export type ToHeartbeatThread =
       readonly since: number;
     }
   | { readonly op: "update"; readonly id: number; readonly parameters: readonly SQLInputValue[] }
-  | { readonly op: "stop"; readonly id: number };
+  | { readonly op: "stop"; readonly id: number }
+  | { readonly op: "checkpoint" };
 
 /**
  * The heartbeats the main thread started and has not sent yet (heartbeat.ts hands each over
@@ -206,7 +216,25 @@ function main(): void {
     }
     port.postMessage({ id, row: row === undefined ? null : { ...row } } satisfies FromHeartbeatThread);
   };
+  // A passive checkpoint copies what the WAL holds into the database without waiting for any
+  // writer or reader: the fsyncs and the copy happen here, not in a commit of the main thread.
+  const counts = data.checkpoints === undefined ? undefined : new Int32Array(data.checkpoints);
+  const checkpoint = async (): Promise<void> => {
+    if (counts === undefined) return;
+    try {
+      await (await ready)("pragma wal_checkpoint(PASSIVE)", []);
+    } catch {
+      // Counted: the main thread goes back to SQLite's own checkpoints.
+      Atomics.add(counts, CHECKPOINT_SLOTS.failed, 1);
+    }
+    Atomics.store(counts, CHECKPOINT_SLOTS.thread, threadId);
+    Atomics.add(counts, CHECKPOINT_SLOTS.ran, 1);
+  };
   port.on("message", (message: ToHeartbeatThread) => {
+    if (message.op === "checkpoint") {
+      void checkpoint();
+      return;
+    }
     if (message.op === "stop") {
       stop(message.id);
       return;

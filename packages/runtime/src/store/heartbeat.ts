@@ -5,11 +5,12 @@
 // database lives in this thread alone, so there they run on this thread's timers.
 import { Worker } from "node:worker_threads";
 import { CompiledQuery, type Kysely } from "kysely";
-import type {
-  FromHeartbeatThread,
-  HeartbeatThreadData,
-  PendingHeartbeat,
-  ToHeartbeatThread,
+import {
+  CHECKPOINT_SLOTS,
+  type FromHeartbeatThread,
+  type HeartbeatThreadData,
+  type PendingHeartbeat,
+  type ToHeartbeatThread,
 } from "./heartbeat-thread.js";
 import type { Database } from "./schema.js";
 
@@ -146,10 +147,42 @@ export class ThreadHeartbeats implements Heartbeats {
   readonly #pendingHeader = new Int32Array(this.#pending, 0, 2);
   readonly #pendingBytes = new Uint8Array(this.#pending);
   readonly #encoder = new TextEncoder();
+  /** The WAL checkpoints asked of the thread, and what it counts of them (`CHECKPOINT_SLOTS`). */
+  #checkpointsAsked = 0;
+  readonly #checkpoints = new Int32Array(new SharedArrayBuffer(3 * Int32Array.BYTES_PER_ELEMENT));
 
   constructor(data: HeartbeatThreadData, fallback: Heartbeats) {
-    this.#data = { ...data, pending: { buffer: this.#pending, pollMs: PENDING_POLL_MS } };
+    this.#data = {
+      ...data,
+      pending: { buffer: this.#pending, pollMs: PENDING_POLL_MS },
+      ...(data.engine === "sqlite" ? { checkpoints: this.#checkpoints.buffer as SharedArrayBuffer } : {}),
+    };
     this.#fallback = fallback;
+  }
+
+  /**
+   * Asks the thread for a passive checkpoint of the SQLite file's WAL on its own connection;
+   * false when it cannot be asked (it failed, or the store is not a file). The thread stays
+   * until it ran it, and its while after.
+   */
+  checkpoint(): boolean {
+    if (this.#failed || this.#data.checkpoints === undefined) return false;
+    this.#checkpointsAsked++;
+    clearTimeout(this.#linger);
+    this.#send({ op: "checkpoint" });
+    this.#idle();
+    return true;
+  }
+
+  /** The checkpoints asked, those the thread ran (failed ones among them), and the ID of the thread that ran the last. */
+  get checkpoints(): { asked: number; ran: number; failed: number; thread: number; gone: boolean } {
+    return {
+      asked: this.#checkpointsAsked,
+      ran: Atomics.load(this.#checkpoints, CHECKPOINT_SLOTS.ran),
+      failed: Atomics.load(this.#checkpoints, CHECKPOINT_SLOTS.failed),
+      thread: Atomics.load(this.#checkpoints, CHECKPOINT_SLOTS.thread),
+      gone: this.#failed,
+    };
   }
 
   start(statement: HeartbeatStatement, listener: HeartbeatListener): Heartbeat {
@@ -321,6 +354,11 @@ export class ThreadHeartbeats implements Heartbeats {
     clearTimeout(this.#linger);
     this.#linger = setTimeout(() => {
       if (this.#entries.size > 0) return;
+      // A checkpoint asked and not run yet keeps it: a thread let go would never count it.
+      if (Atomics.load(this.#checkpoints, CHECKPOINT_SLOTS.ran) < this.#checkpointsAsked) {
+        this.#idle();
+        return;
+      }
       const worker = this.#worker;
       this.#worker = undefined;
       void worker?.terminate();

@@ -40,6 +40,81 @@ export const SQLITE_PRAGMAS: readonly string[] = [
   "foreign_keys = ON",
 ];
 
+/**
+ * How many pages the WAL of a file may hold before the store's own connection checkpoints it
+ * in the commit that got there, as SQLite does at 1,000 by default. The heartbeat thread
+ * checkpoints it long before (`WalCheckpoints`); this is the backstop for when it cannot: a
+ * thread that does not answer, or a WAL that grows faster than it copies. 10,000 pages of 4 KiB
+ * is a WAL of 40 MiB at most.
+ */
+export const SQLITE_BACKSTOP_CHECKPOINT_PAGES = 10_000;
+
+/** SQLite's own automatic checkpoint, which the store's connection goes back to when the thread cannot checkpoint. */
+const SQLITE_DEFAULT_CHECKPOINT_PAGES = 1_000;
+
+/**
+ * How many commits of the store's connection go between two checkpoints asked of the
+ * heartbeat thread. A one-step job's commit adds a few pages to the WAL, so a checkpoint copies
+ * a few hundred, under SQLITE_BACKSTOP_CHECKPOINT_PAGES by far.
+ */
+export const CHECKPOINT_EVERY_COMMITS = 100;
+
+/** Another thread with a connection of its own to the file, which runs passive checkpoints when asked (the heartbeat thread). */
+export interface CheckpointThread {
+  /** Asks for one; false when it cannot be asked. */
+  checkpoint(): boolean;
+  /** How many it was asked for and ran (failed ones among them), read without waiting for a message. */
+  readonly checkpoints: {
+    readonly asked: number;
+    readonly ran: number;
+    readonly failed: number;
+    readonly gone: boolean;
+  };
+}
+
+/**
+ * Takes the WAL's checkpoints off the store's own connection. SQLite runs a checkpoint inside
+ * the commit that brings the WAL to 1,000 pages: an fsync of the WAL, the pages copied, an fsync
+ * of the database, on the thread that committed. Here the connection counts its commits and,
+ * every CHECKPOINT_EVERY_COMMITS once the last one ran, asks another thread's connection for a
+ * passive checkpoint, which waits for no writer; its own automatic checkpoint waits until
+ * SQLITE_BACKSTOP_CHECKPOINT_PAGES. When the thread cannot (it is gone, or a checkpoint of its
+ * failed), the connection goes back to SQLite's default. Durability is the same either way: in
+ * WAL mode a commit is in the WAL, which survives a crash of the process whether or not it was
+ * copied into the database yet.
+ */
+export class WalCheckpoints {
+  readonly #database: DatabaseSync;
+  readonly #thread: CheckpointThread;
+  #commits = 0;
+  #given = false;
+
+  constructor(database: DatabaseSync, thread: CheckpointThread) {
+    this.#database = database;
+    this.#thread = thread;
+    database.exec(`pragma wal_autocheckpoint = ${SQLITE_BACKSTOP_CHECKPOINT_PAGES}`);
+  }
+
+  /** Hears one commit of the store's connection. */
+  committed(): void {
+    if (++this.#commits < CHECKPOINT_EVERY_COMMITS || this.#given) return;
+    const { asked, ran, failed, gone } = this.#thread.checkpoints;
+    if (failed > 0 || gone) {
+      this.#giveUp();
+      return;
+    }
+    // The last one still running (or the thread stuck): the backstop holds meanwhile.
+    if (ran < asked) return;
+    this.#commits = 0;
+    if (!this.#thread.checkpoint()) this.#giveUp();
+  }
+
+  #giveUp(): void {
+    this.#given = true;
+    this.#database.exec(`pragma wal_autocheckpoint = ${SQLITE_DEFAULT_CHECKPOINT_PAGES}`);
+  }
+}
+
 /** The SQLite clock in epoch milliseconds; constant within one statement. */
 export const SQLITE_CLOCK_SQL = "cast(unixepoch('subsec') * 1000 as integer)";
 
@@ -168,6 +243,11 @@ export class NodeSqliteDialect implements Dialect {
     this.#connection = new NodeSqliteConnection(database);
   }
 
+  /** Hears every commit the connection makes: each write outside a transaction, each `commit`. */
+  set onCommit(listener: (() => void) | undefined) {
+    this.#connection.onCommit = listener;
+  }
+
   /**
    * Runs `query` at once on the connection when no transaction is open on it, and answers
    * undefined when one is (the query then waits its turn through Kysely). A statement outside
@@ -258,7 +338,12 @@ interface CachedStatement {
   readonly statement: StatementSync;
   /** Whether the statement returns rows (a select, or a write with `returning`). */
   readonly reader: boolean;
+  /** Whether it commits when it runs outside a transaction: anything but a read or a transaction's own statement. */
+  readonly commits: boolean;
 }
+
+/** Statements that commit nothing outside a transaction. */
+const NOT_COMMITTING = /^\s*(select|pragma|explain|begin|savepoint|release|rollback)\b/i;
 
 /** How many prepared statements a connection keeps; a job step reuses the same few. */
 const STATEMENT_CACHE_SIZE = 256;
@@ -266,6 +351,7 @@ const STATEMENT_CACHE_SIZE = 256;
 class NodeSqliteConnection implements DatabaseConnection {
   readonly #database: DatabaseSync;
   readonly #statements = new Map<string, CachedStatement>();
+  onCommit: (() => void) | undefined;
 
   constructor(database: DatabaseSync) {
     this.#database = database;
@@ -276,11 +362,19 @@ class NodeSqliteConnection implements DatabaseConnection {
   }
 
   run<R>(compiledQuery: CompiledQuery): QueryResult<R> {
-    const { statement, reader } = this.#prepare(compiledQuery.sql);
+    const { statement, reader, commits } = this.#prepare(compiledQuery.sql);
     const parameters = toSqliteParameters(compiledQuery.parameters);
-    if (reader) return { rows: statement.all(...parameters) as R[] };
-    const { changes, lastInsertRowid } = statement.run(...parameters);
-    return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+    const committing =
+      this.onCommit !== undefined &&
+      (this.#database.isTransaction ? compiledQuery.sql === "commit" : commits);
+    let result: QueryResult<R>;
+    if (reader) result = { rows: statement.all(...parameters) as R[] };
+    else {
+      const { changes, lastInsertRowid } = statement.run(...parameters);
+      result = { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+    }
+    if (committing) this.onCommit?.();
+    return result;
   }
 
   async *streamQuery<R>(compiledQuery: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
@@ -300,7 +394,7 @@ class NodeSqliteConnection implements DatabaseConnection {
       return cached;
     }
     const statement = this.#database.prepare(sql);
-    const entry = { statement, reader: statement.columns().length > 0 };
+    const entry = { statement, reader: statement.columns().length > 0, commits: !NOT_COMMITTING.test(sql) };
     this.#statements.set(sql, entry);
     if (this.#statements.size > STATEMENT_CACHE_SIZE) {
       const oldest = this.#statements.keys().next().value;

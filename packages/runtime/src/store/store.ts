@@ -25,6 +25,7 @@ import {
   SQLITE_FILE_NAME,
   SQLITE_MEMORY,
   SQLITE_PRAGMAS,
+  WalCheckpoints,
 } from "./sqlite.js";
 
 export type StoreEngine = "sqlite" | "postgres";
@@ -166,7 +167,8 @@ export async function openStore(options: StoreOptions): Promise<Store> {
           pragmas: SQLITE_PRAGMAS.filter((pragma) => !pragma.startsWith("journal_mode")),
           busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS,
         };
-  return createStore(
+  let checkpoints: ThreadHeartbeats | undefined;
+  const store = await createStore(
     db,
     "sqlite",
     path,
@@ -176,7 +178,21 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     () => listenSqlite(database, db),
     () => undefined,
     (query) => dialect.runAlone(query),
+    (heartbeats) => {
+      const elsewhere = new WalCheckpoints(database, heartbeats);
+      dialect.onCommit = () => elsewhere.committed();
+      checkpoints = heartbeats;
+    },
   );
+  if (checkpoints !== undefined) walCheckpoints.set(store, checkpoints);
+  return store;
+}
+
+const walCheckpoints = new WeakMap<Store, ThreadHeartbeats>();
+
+/** The WAL checkpoints a file store asked of its heartbeat thread and that thread ran; undefined in memory and on PostgreSQL. */
+export function walCheckpointsOf(store: Store): ThreadHeartbeats["checkpoints"] | undefined {
+  return walCheckpoints.get(store)?.checkpoints;
 }
 
 /** The options the environment asks for: `OZ0_DATABASE_URL`, else `OZ0_HOME` (default `~/.oz0`). */
@@ -195,6 +211,7 @@ async function createStore(
   listening: () => Promise<JobListen>,
   broadcasting: (db: Kysely<Database>) => Broadcast | undefined,
   runAlone: <R>(query: CompiledQuery) => QueryResult<R> | undefined = () => undefined,
+  withThread?: (heartbeats: ThreadHeartbeats) => void,
 ): Promise<Store> {
   const clockSql = sql<number>`${sql.raw(clock)}`;
   let migrations: MigrationReport;
@@ -217,7 +234,12 @@ async function createStore(
     throw error;
   }
   const loop = new LoopHeartbeats(db);
-  const heartbeats: Heartbeats = thread === undefined ? loop : new ThreadHeartbeats(thread, loop);
+  let heartbeats: Heartbeats = loop;
+  if (thread !== undefined) {
+    const threaded = new ThreadHeartbeats(thread, loop);
+    withThread?.(threaded);
+    heartbeats = threaded;
+  }
   return {
     engine,
     location,

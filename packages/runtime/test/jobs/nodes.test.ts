@@ -166,6 +166,39 @@ describe.each(fixtures)("task queues on $label", (fixture) => {
     expect(await newer?.run()).toMatchObject({ id: job.id, status: "succeeded" });
   });
 
+  it("a job run by ID whose plugin bundle is missing on the node records no claim, as a worker's claim records none", async () => {
+    const missing: PartSource = Object.create(h.source, {
+      loadInstalled: {
+        value: async () => {
+          const cause = new Oz0Error("INVALID_BUNDLE", "bundle b is not in the store", {
+            data: { detail: "bundle missing", digest: "b" },
+          });
+          throw new Oz0Error("INVALID_PLUGIN", "plugin helpdesk cannot be loaded from its bundle b", {
+            cause,
+          });
+        },
+      },
+    });
+    const engine = h.engine();
+    const job = await engine.start({ tenant: TENANT, agent: "helpdesk/triage", input: "ticket 11" });
+    await h.engine({ source: missing }).run(job.id, { tenant: TENANT });
+    expect(await row(job.id)).toMatchObject({
+      status: "running",
+      lease_owner: null,
+      attempts: 0,
+      failure: null,
+    });
+    expect(ofKind(await engine.events(job.id, { tenant: TENANT }), "job_claimed")).toHaveLength(0);
+    await store.db.updateTable("jobs").set({ lease_expires_at: 0 }).where("id", "=", job.id).execute();
+    expect(await h.engine().run(job.id, { tenant: TENANT })).toMatchObject({
+      status: "succeeded",
+      attempts: 1,
+    });
+    expect(
+      ofKind(await engine.events(job.id, { tenant: TENANT }), "job_claimed").map((entry) => entry.data),
+    ).toEqual([{ attempt: 1, node: expect.any(String) }]);
+  });
+
   it("a job whose plugin bundle is missing on the node is let go, not failed, and runs once a node has it", async () => {
     const missing: PartSource = Object.create(h.source, {
       loadInstalled: {

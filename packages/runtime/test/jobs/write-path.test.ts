@@ -3,6 +3,8 @@
 // row (as a read of the job would), and a write carries the run's word to other processes in its
 // own statement, heard at its commit and not at all when the writer's lease is gone. On SQLite
 // the same calls read and send as before.
+import { StatementSync } from "node:sqlite";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { event } from "../../src/events/index.js";
 import { JobStore } from "../../src/jobs/index.js";
@@ -27,6 +29,9 @@ function jobsOn(fixture: (typeof fixtures)[number]) {
     get store() {
       return opened.store;
     },
+    get h() {
+      return opened.h;
+    },
     async claimedJob(jobs: JobStore, token: string) {
       const started = await opened.h
         .engine()
@@ -37,8 +42,108 @@ function jobsOn(fixture: (typeof fixtures)[number]) {
   };
 }
 
+/** The commits SQLite made while `work` ran: each `commit`, and each write outside a transaction. */
+async function sqliteCommitsWhile(work: () => Promise<unknown>): Promise<number> {
+  const texts: string[] = [];
+  const methods = StatementSync.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
+  const originals = (["run", "all", "get"] as const).map((name) => [name, methods[name]!] as const);
+  for (const [name, original] of originals) {
+    methods[name] = function (this: StatementSync, ...args: unknown[]) {
+      texts.push(this.sourceSQL);
+      return original.apply(this, args);
+    };
+  }
+  try {
+    await work();
+  } finally {
+    for (const [name, original] of originals) methods[name] = original;
+  }
+  let open = false;
+  let commits = 0;
+  for (const text of texts.map((entry) => entry.trim().toLowerCase())) {
+    if (text.startsWith("begin")) open = true;
+    else if (text === "commit" || text.startsWith("rollback")) {
+      if (text === "commit") commits++;
+      open = false;
+    } else if (!open && /^(insert|update|delete|with)\b/.test(text)) commits++;
+  }
+  return commits;
+}
+
 describe.each(fixtures)("a job's write path on $label", (fixture) => {
   const on = jobsOn(fixture);
+
+  it("a claim by ID records its job_claimed in its own commit, as the run's own write of it would", async () => {
+    const jobs = new JobStore(on.store);
+    const engine = on.h.engine();
+    const written = await engine.start({ tenant: TENANT, agent: "helpdesk/triage", input: "ticket" });
+    const plain = (await jobs.claim({ job: written.id, node: 'n"1', token: "plain#1", ttlMs: 600_000 }))!;
+    const claimedThen = event("job_claimed", { attempt: plain.row.attempts, node: 'n"1' });
+    await jobs.write(plain.lease, [claimedThen]);
+    const folded = await engine.start({ tenant: TENANT, agent: "helpdesk/triage", input: "ticket" });
+    let recorded: Awaited<ReturnType<JobStore["claim"]>>;
+    const claim = async () => {
+      recorded = await jobs.claim({
+        job: folded.id,
+        node: 'n"1',
+        token: "folded#1",
+        ttlMs: 600_000,
+        tenant: TENANT,
+        record: true,
+      });
+    };
+    if (fixture.engine === "postgres") {
+      await claim();
+      // One transaction wrote the claimed row and its event: one commit.
+      const { rows } = await sql<{ xmin: string }>`select xmin::text as xmin from jobs where id = ${folded.id}
+        union all select xmin::text from job_events where job_id = ${folded.id} and kind = 'job_claimed'`.execute(
+        on.store.db,
+      );
+      expect(rows).toHaveLength(2);
+      expect(rows[0]!.xmin).toBe(rows[1]!.xmin);
+    } else {
+      expect(await sqliteCommitsWhile(claim)).toBe(1);
+    }
+    expect(recorded!.recorded).toEqual(claimedThen);
+    expect(recorded!.lease.nextSeq).toBe(plain.lease.nextSeq);
+    expect(recorded!.events).toEqual((await jobs.events(folded.id)).slice(0, -1));
+    const stored = (job: string) =>
+      on.store.db
+        .selectFrom("job_events")
+        .select(["seq", "kind", "data"])
+        .where("job_id", "=", job)
+        .orderBy("seq")
+        .execute();
+    expect(await stored(folded.id)).toEqual(await stored(written.id));
+  });
+
+  it("a run by ID tells its listeners of the job_claimed its claim recorded, first, as of a write", async () => {
+    const engine = on.h.engine();
+    const started = await engine.start({ tenant: TENANT, agent: "helpdesk/triage", input: "ticket" });
+    const heard: string[] = [];
+    const view = await engine.run(started.id, { tenant: TENANT, onEvent: (entry) => heard.push(entry.kind) });
+    expect(view.status).toBe("succeeded");
+    const history = (await new JobStore(on.store).events(started.id)).map((entry) => entry.kind);
+    expect(heard[0]).toBe("job_claimed");
+    expect(heard).toEqual(history.slice(history.indexOf("job_claimed")));
+  });
+
+  it("a claim with notes pending records no job_claimed: the run's write of it takes the notes first", async () => {
+    const jobs = new JobStore(on.store);
+    const started = await on.h.engine().start({ tenant: TENANT, agent: "helpdesk/triage", input: "ticket" });
+    await on.store.db.updateTable("jobs").set({ notes_pending: 1 }).where("id", "=", started.id).execute();
+    const claimed = await jobs.claim({
+      job: started.id,
+      node: "n",
+      token: "notes#1",
+      ttlMs: 600_000,
+      tenant: TENANT,
+      record: true,
+    });
+    expect(claimed!.recorded).toBeUndefined();
+    expect((await jobs.events(started.id)).map((entry) => entry.kind)).toEqual(["job_started"]);
+    expect(claimed!.lease).toMatchObject({ nextSeq: 2, notesPending: 1 });
+  });
 
   it("a claim hands over the job's history as its events read it, on PostgreSQL", async () => {
     const jobs = new JobStore(on.store);

@@ -1,14 +1,23 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { existsSync, statSync } from "node:fs";
 import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { Worker } from "node:worker_threads";
+import { fileURLToPath } from "node:url";
+import { threadId, Worker } from "node:worker_threads";
 import { isOz0Error } from "@oz0/sdk";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { HEARTBEAT_HANDOVER_MS, LoopHeartbeats, ThreadHeartbeats } from "../../src/store/heartbeat.js";
 import { DEFAULT_TENANT, openStore, SQLITE_BUSY_TIMEOUT_MS, type Store } from "../../src/store/index.js";
+import {
+  CHECKPOINT_EVERY_COMMITS,
+  SQLITE_BACKSTOP_CHECKPOINT_PAGES,
+  WalCheckpoints,
+} from "../../src/store/sqlite.js";
+import { walCheckpointsOf } from "../../src/store/store.js";
 import { runTogether } from "./children.js";
 
 let scratch: string;
@@ -28,6 +37,16 @@ async function until(done: () => boolean): Promise<void> {
   while (!done()) {
     if (Date.now() > patience) throw new Error("waited 15 s in vain");
     await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** Commits `count` settings, each on its own, from `from` on. */
+async function commitSettings(store: Store, from: number, count: number, value = "x"): Promise<void> {
+  for (let index = from; index < from + count; index++) {
+    await store.db
+      .insertInto("settings")
+      .values({ tenant: DEFAULT_TENANT, key: `commit.${index}`, value, updated_at: 0 })
+      .execute();
   }
 }
 
@@ -289,6 +308,148 @@ describe("the SQLite store", () => {
     } finally {
       await heartbeats.close();
       await store.close();
+    }
+  });
+
+  it("checkpoints the WAL from the heartbeat thread every so many commits, its own commits checkpointing only at the backstop", async () => {
+    const home = join(scratch, "checkpoints");
+    const store = await openStore({ home });
+    try {
+      expect(await pragma(store, "wal_autocheckpoint")).toBe(SQLITE_BACKSTOP_CHECKPOINT_PAGES);
+      const checkpoints = () => walCheckpointsOf(store)!;
+      const before = checkpoints().asked;
+      // This thread never yields while it commits: the thread's count is read from shared memory.
+      await commitSettings(store, 0, CHECKPOINT_EVERY_COMMITS);
+      expect(checkpoints().asked).toBe(before + 1);
+      await until(() => checkpoints().ran === before + 1);
+      await commitSettings(store, CHECKPOINT_EVERY_COMMITS, CHECKPOINT_EVERY_COMMITS - 1);
+      expect(checkpoints().asked).toBe(before + 1);
+      // A transaction is one commit, however many statements it holds.
+      await store.transaction(async (trx) => {
+        for (const key of ["a", "b"])
+          await trx
+            .insertInto("settings")
+            .values({ tenant: DEFAULT_TENANT, key, value: "1", updated_at: 0 })
+            .execute();
+      });
+      expect(checkpoints().asked).toBe(before + 2);
+      await until(() => checkpoints().ran === before + 2);
+      expect(checkpoints()).toMatchObject({ failed: 0, gone: false });
+      expect(checkpoints().thread).not.toBe(threadId);
+      // What the thread copied is in the database file: a checkpoint now finds nothing left to copy.
+      const reader = new DatabaseSync(join(home, "oz0.db"));
+      try {
+        const left = reader.prepare("pragma wal_checkpoint(PASSIVE)").get() as {
+          log: number;
+          checkpointed: number;
+        };
+        expect(left.checkpointed).toBe(left.log);
+      } finally {
+        reader.close();
+      }
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("asks the thread for no checkpoint while its last one has not run, and keeps the WAL within the backstop meanwhile", async () => {
+    const home = join(scratch, "checkpoints-stuck");
+    const store = await openStore({ home });
+    const post = Worker.prototype.postMessage;
+    // A thread that never runs what it is asked.
+    const posted = vi.spyOn(Worker.prototype, "postMessage").mockImplementation(function (
+      this: Worker,
+      message,
+    ) {
+      if ((message as { op?: string }).op !== "checkpoint") post.call(this, message);
+    });
+    try {
+      const pageBytes = Number(await pragma(store, "page_size"));
+      // Each commit a few pages (its value overflows into pages of its own): the WAL would
+      // grow to three times the backstop, were it not checkpointed.
+      const value = "x".repeat(3 * pageBytes);
+      const commits = Math.ceil((3 * SQLITE_BACKSTOP_CHECKPOINT_PAGES) / 4);
+      await commitSettings(store, 0, commits, value);
+      expect(walCheckpointsOf(store)).toMatchObject({ asked: 1, ran: 0 });
+      const frameBytes = pageBytes + 24;
+      const walBytes = statSync(join(home, "oz0.db-wal")).size;
+      expect(walBytes).toBeLessThanOrEqual(32 + (SQLITE_BACKSTOP_CHECKPOINT_PAGES + 10) * frameBytes);
+      const kept = await store.db
+        .selectFrom("settings")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("key", "like", "commit.%")
+        .executeTakeFirstOrThrow();
+      expect(kept.n).toBe(commits);
+    } finally {
+      posted.mockRestore();
+      await store.close();
+    }
+  });
+
+  it("goes back to SQLite's own checkpoints when the other thread is gone or its checkpoint failed", () => {
+    for (const [name, thread] of [
+      ["gone", { checkpoint: () => false, checkpoints: { asked: 0, ran: 0, failed: 0, gone: false } }],
+      ["failed", { checkpoint: () => true, checkpoints: { asked: 1, ran: 1, failed: 1, gone: false } }],
+    ] as const) {
+      const database = new DatabaseSync(join(scratch, `checkpoints-${name}.db`));
+      try {
+        database.exec("pragma journal_mode = WAL");
+        const checkpoints = new WalCheckpoints(database, thread);
+        const autocheckpoint = () =>
+          (database.prepare("pragma wal_autocheckpoint").get() as { wal_autocheckpoint: number })
+            .wal_autocheckpoint;
+        expect(autocheckpoint()).toBe(SQLITE_BACKSTOP_CHECKPOINT_PAGES);
+        for (let index = 0; index < CHECKPOINT_EVERY_COMMITS; index++) checkpoints.committed();
+        expect(autocheckpoint()).toBe(1_000);
+      } finally {
+        database.close();
+      }
+    }
+  });
+
+  it("loses no acknowledged commit when its process is killed while the WAL is checkpointed from the other thread", async () => {
+    const home = join(scratch, "checkpoints-crash");
+    await (await openStore({ home })).close();
+    const child = spawn(
+      process.execPath,
+      [
+        "--conditions=@oz0/source",
+        "--import",
+        fileURLToPath(new URL("./fixtures/resolve-ts.ts", import.meta.url)),
+        fileURLToPath(new URL("./fixtures/store-child.ts", import.meta.url)),
+        JSON.stringify({ mode: "commit", options: { home } }),
+      ],
+      { stdio: ["pipe", "pipe", "pipe"] },
+    );
+    let output = "";
+    let acknowledged = -1;
+    child.stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      // Only what was printed after its commit, whole lines, counts as acknowledged.
+      const line = output.slice(0, output.lastIndexOf("\n")).split("\n").at(-1) ?? "";
+      if (line.startsWith("committed ")) acknowledged = Number(line.slice("committed ".length));
+    });
+    try {
+      await until(() => output.startsWith("ready\n"));
+      child.stdin.write("go\n");
+      // Past several checkpoints asked of the child's heartbeat thread.
+      await until(() => acknowledged >= 5 * CHECKPOINT_EVERY_COMMITS);
+      child.kill("SIGKILL");
+      await once(child, "exit");
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    }
+    const after = await openStore({ home });
+    try {
+      const rows = await after.db
+        .selectFrom("settings")
+        .select("key")
+        .where("key", "like", "commit.%")
+        .execute();
+      const kept = new Set(rows.map((row) => row.key));
+      for (let index = 0; index <= acknowledged; index++) expect(kept.has(`commit.${index}`)).toBe(true);
+    } finally {
+      await after.close();
     }
   });
 
