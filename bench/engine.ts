@@ -638,10 +638,17 @@ function median(values: readonly number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
-/** `--profile [--governed] [--setup]`: only 1,000-step (or one-step) jobs on a file, for `node --cpu-prof` (docs/performance.md). */
+/** `--profile [--governed | --memory] [--setup]`: only 1,000-step (or one-step) jobs on a file or in memory, for `node --cpu-prof` (docs/performance.md). */
 async function profile(): Promise<void> {
   const governed = process.argv.includes("--governed");
-  const flavour = await oz0Flavour(governed ? "governed (file)" : "SQLite file", { memory: false, governed });
+  const memory = process.argv.includes("--memory");
+  const flavour = await oz0Flavour(
+    governed ? "governed (file)" : memory ? "SQLite :memory:" : "SQLite file",
+    {
+      memory,
+      governed,
+    },
+  );
   try {
     // `--setup`: one-step jobs, where setting a job up is most of the cost.
     if (process.argv.includes("--setup"))

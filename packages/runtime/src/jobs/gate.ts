@@ -50,11 +50,26 @@ function letThrough(decided?: CallDecider): Proceed {
   return decided === undefined ? { decision } : { decision, decided };
 }
 
-async function refresh(run: JobRun): Promise<TenantGovernance> {
-  // The last write read the version in its own statement, with nothing run since that could
-  // change it: the step goes by that, and reads the version itself only otherwise.
+/**
+ * The governance for the run's step. The last write read the version in its own statement,
+ * with nothing run since that could change it: the step goes by that, and reads the version
+ * itself only otherwise. A version compiled already is taken as it is, with no await: the step
+ * is at the same point of the loop either way.
+ */
+function refresh(run: JobRun): TenantGovernance | Promise<TenantGovernance> {
   const version = run.takeGovernanceVersion();
   const reader = governanceOf(run.deps.jobs.store);
+  const known = version === undefined ? undefined : reader.known(run.row.tenant, version);
+  if (known === undefined) return read(run, reader, version);
+  stepGovernance.set(run, known);
+  return known;
+}
+
+async function read(
+  run: JobRun,
+  reader: ReturnType<typeof governanceOf>,
+  version: number | undefined,
+): Promise<TenantGovernance> {
   const governance =
     version === undefined ? await reader.current(run.row.tenant) : await reader.at(run.row.tenant, version);
   stepGovernance.set(run, governance);
@@ -65,10 +80,19 @@ async function refresh(run: JobRun): Promise<TenantGovernance> {
  * Reads the tenant's governance for the step about to be taken; ends the job with the platform
  * failure kind `killed` when its agent's kill switch is on. True when the job ended.
  */
-export async function governStep(run: JobRun): Promise<boolean> {
-  const governance = await refresh(run);
+export function governStep(run: JobRun): boolean | Promise<boolean> {
+  const governance = refresh(run);
+  return governance instanceof Promise
+    ? governance.then((read) => killedAgent(run, read))
+    : killedAgent(run, governance);
+}
+
+function killedAgent(run: JobRun, governance: TenantGovernance): false | Promise<true> {
   const killed = governance.agents.get(run.address);
-  if (killed === undefined) return false;
+  return killed === undefined ? false : endKilled(run, killed);
+}
+
+async function endKilled(run: JobRun, killed: KillRecord): Promise<true> {
   const error = killedAgentError(killed);
   await run.hooks?.bus.fire("on_kill_switch", {
     switch: { kind: "agent", address: killed.address },

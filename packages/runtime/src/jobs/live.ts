@@ -168,11 +168,18 @@ export class LivePublisher {
     this.#send();
   }
 
-  /** Step `step`'s text is all out. Resolves once every process was sent all of it, before its model_call is written. */
-  async endStep(step: number): Promise<void> {
+  /**
+   * Step `step`'s text is all out. Resolves once every process was sent all of it, before its
+   * model_call is written; undefined when no process elsewhere waits for it (nothing to await).
+   */
+  endStep(step: number): Promise<void> | undefined {
     this.#feed.deliver(this.#tenant, this.#job, { kind: "step_end", step });
     // A step without text (a reply of calls alone) sends nothing: followers elsewhere wait for no end.
-    if (this.#feed.wire === undefined || this.#sentStep !== step) return;
+    if (this.#feed.wire === undefined || this.#sentStep !== step) return undefined;
+    return this.#endSent(step);
+  }
+
+  async #endSent(step: number): Promise<void> {
     this.#sentStep = undefined;
     const last = this.#waiting.at(-1);
     if (last !== undefined && "step" in last && last.step === step && !last.end) last.end = true;

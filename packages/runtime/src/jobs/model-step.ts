@@ -22,16 +22,17 @@ export async function modelStep(run: JobRun, setup: AgentSetup): Promise<boolean
   const limit = limitFailure(run, setup);
   if (limit !== undefined) return run.fail(limit);
   const step = history.steps + 1;
+  const offered = offeredNow(setup.toolset, {
+    plugin: run.row.plugin,
+    manifest: setup.plugin.manifest,
+    tenantGrant: setup.tenantGrant,
+    resolver: setup.resolver,
+    lazy: setup.definition.tool_loading === "lazy",
+  });
   const request: ModelRequest = {
     step,
     messages: history.conversation.messages,
-    functions: await offeredNow(setup.toolset, {
-      plugin: run.row.plugin,
-      manifest: setup.plugin.manifest,
-      tenantGrant: setup.tenantGrant,
-      resolver: setup.resolver,
-      lazy: setup.definition.tool_loading === "lazy",
-    }),
+    functions: offered instanceof Promise ? await offered : offered,
     outputSchema: setup.outputSchema,
     estimatedInputTokens: history.conversation.tokens,
     signal: run.signal,
@@ -171,7 +172,8 @@ export async function callModel(
   }
   // The step's text is all out, to every process, before its model_call is written.
   streamed.end();
-  await live.endStep(step);
+  const ended = live.endStep(step);
+  if (ended !== undefined) await ended;
   const ms = Math.round((performance.now() - started) * 1000) / 1000;
   // post_llm_call may rewrite the reply before the job records or uses it.
   if (run.hooks !== undefined) reply = await run.hooks.afterModelCall(step, model.id, reply);

@@ -5,6 +5,7 @@
 // serves the queues of its pool (the plugins' own pools when it has none) whose labels are all
 // among its own, and only jobs whose format it understands.
 import { assertName, MAX_LABELS, Oz0Error } from "@oz0/sdk";
+import { CompiledQuery } from "kysely";
 import type { Store } from "../store/index.js";
 import type { PartSource } from "../tools/index.js";
 
@@ -111,15 +112,30 @@ export async function placementOf(
   } catch {
     // As for its tags: the job is recorded, and its claim says why its plugin does not load.
   }
-  const mapped = await store.db
-    .selectFrom("plugin_pools")
-    .select(["pool", "labels"])
-    .where("tenant", "=", tenant)
-    .where("plugin", "=", part.plugin)
-    .executeTakeFirst();
+  const { rows } = await store.run<{ pool: string; labels: string }>(
+    CompiledQuery.raw(poolQuery(store), [tenant, part.plugin]),
+  );
+  const mapped = rows[0];
   const labels = [...new Set([...required, ...parseStoredLabels(mapped?.labels ?? "")])].sort();
   const pool = mapped?.pool ?? null;
   return { queue: queueName(pool ?? part.plugin, labels), pool, labels };
+}
+
+const poolQueries = new WeakMap<Store, string>();
+
+/** The read of a plugin's pool mapping, compiled once per store: building it cost a start more than running it. */
+function poolQuery(store: Store): string {
+  let text = poolQueries.get(store);
+  if (text === undefined) {
+    text = store.db
+      .selectFrom("plugin_pools")
+      .select(["pool", "labels"])
+      .where("tenant", "=", "")
+      .where("plugin", "=", "")
+      .compile().sql;
+    poolQueries.set(store, text);
+  }
+  return text;
 }
 
 /** The queue columns of a new job of `part` (jobs/queues.ts). */

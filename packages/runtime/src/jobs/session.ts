@@ -42,7 +42,7 @@ import { toolStep } from "./tool-step.js";
  * The checks before each step, whichever runtime takes it: a cancel request, the wall time,
  * the tenant's tool policy and kill switches as of this step. True when the job stopped here.
  */
-export async function gate(run: JobRun): Promise<boolean> {
+export function gate(run: JobRun): boolean | Promise<boolean> {
   if (run.stopReason === "lost") throw run.signal.reason;
   // A call whose tool_call went out with its model reply finishes its step first.
   if (run.cancelBy !== null && run.recordedCall === undefined) {
@@ -143,7 +143,9 @@ export class CoreSession implements RuntimeSession {
   async step(): Promise<boolean> {
     const run = this.#run;
     if (this.#stopped) throw new RuntimeStop(run.row.id);
-    if (await gate(run)) return this.#stop();
+    // A step the gate lets through at once (the common case) awaits nothing for it.
+    const gated = gate(run);
+    if (gated === true || (gated !== false && (await gated))) return this.#stop();
     const next = run.history.pending.values().next().value;
     const done =
       next !== undefined ? await toolStep(run, this.#setup, next) : await modelStep(run, this.#setup);

@@ -146,24 +146,26 @@ export async function toolStep(run: JobRun, setup: AgentSetup, pending: PendingC
     context,
     interceptors: setup.interceptors,
     recorder: {
-      started: async (_fn, ran, _call, changedBy) => {
-        // Recorded with the model's reply only when no hook could change the arguments.
-        if (recorded) return;
-        const what = { args: ran, ...(changedBy.length === 0 ? {} : { changedBy }) };
-        await run.write([
-          pending.started === undefined
-            ? event("tool_call", {
-                callId: call.id,
-                name: fn.modelName,
-                address: fn.address,
-                key,
-                attempt,
-                ...decided,
-                ...what,
-              })
-            : event("tool_call_retried", { callId: call.id, attempt, ...what }),
-        ]);
-      },
+      // Recorded with the model's reply only when no hook could change the arguments: nothing
+      // to record as it starts.
+      started: recorded
+        ? undefined
+        : async (_fn, ran, _call, changedBy) => {
+            const what = { args: ran, ...(changedBy.length === 0 ? {} : { changedBy }) };
+            await run.write([
+              pending.started === undefined
+                ? event("tool_call", {
+                    callId: call.id,
+                    name: fn.modelName,
+                    address: fn.address,
+                    key,
+                    attempt,
+                    ...decided,
+                    ...what,
+                  })
+                : event("tool_call_retried", { callId: call.id, attempt, ...what }),
+            ]);
+          },
       finished: async (_fn, outcome) => {
         // The server was told its form was dismissed: what it answered then is not the call's result.
         if (host.parked !== undefined) return;

@@ -272,11 +272,19 @@ async function lackingMcpFunction(
  * one on, under the same grant and name checks). Listing reads each connection's current list,
  * which `notifications/tools/list_changed` keeps up to date, so no server is asked per step.
  */
-export async function offeredNow(
+export function offeredNow(
   toolset: Toolset,
   options: Pick<ToolsetOptions, "plugin" | "manifest" | "tenantGrant" | "resolver" | "lazy">,
-): Promise<readonly ModelFunction[]> {
+): readonly ModelFunction[] | Promise<readonly ModelFunction[]> {
+  // Without a tool granted whole there is no server to ask: no await.
   if (toolset.wholeTools.length === 0 || options.lazy === true) return enabledOnly(toolset);
+  return withAdded(toolset, options);
+}
+
+async function withAdded(
+  toolset: Toolset,
+  options: Pick<ToolsetOptions, "plugin" | "manifest" | "tenantGrant" | "resolver">,
+): Promise<readonly ModelFunction[]> {
   const functions = toolset.functions as Map<string, CallableFunction>;
   const offered = toolset.offered as ModelFunction[];
   for (const whole of toolset.wholeTools) {

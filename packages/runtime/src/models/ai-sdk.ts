@@ -72,6 +72,7 @@ export function aiSdkModel(options: AiSdkModelOptions): LanguageModel {
   // only what was added. This key is this model's own place in the conversation.
   const mine = {};
   const builder = () => new PromptBuilder({ media: options.mediaParts, wrapsErrors: options.wrapsErrors });
+  const tools = new ToolList();
   return {
     id: options.id,
     nameLimit: options.nameLimit,
@@ -86,7 +87,7 @@ export function aiSdkModel(options: AiSdkModelOptions): LanguageModel {
         prompt: prompt.build(request.messages, inPrompt ? schemaText(request.outputSchema) : undefined),
         ...(request.functions.length === 0
           ? {}
-          : { tools: request.functions.map(toTool), toolChoice: { type: "auto" } }),
+          : { tools: tools.of(request.functions), toolChoice: { type: "auto" } }),
         ...(request.outputSchema === undefined || inPrompt
           ? {}
           : {
@@ -420,6 +421,25 @@ function fileOf(block: unknown): { data: string; mediaType: string; filename?: s
   return undefined;
 }
 
+/**
+ * The functions as the provider's tools, converted again only when the list is not the one of
+ * the last call: a job offers the same functions at every step. Each call gets its own copy of
+ * the list; the tools in it are never changed once handed out.
+ */
+class ToolList {
+  #functions: readonly ModelFunction[] = [];
+  #tools: LanguageModelV4FunctionTool[] = [];
+
+  of(functions: readonly ModelFunction[]): LanguageModelV4FunctionTool[] {
+    const known = this.#functions;
+    if (functions.length !== known.length || functions.some((fn, index) => fn !== known[index])) {
+      this.#functions = functions.slice();
+      this.#tools = functions.map(toTool);
+    }
+    return this.#tools.slice();
+  }
+}
+
 function toTool(fn: ModelFunction): LanguageModelV4FunctionTool {
   return {
     type: "function",
@@ -480,34 +500,47 @@ async function readStream(
   const response: { id?: string; model?: string } = {};
   let usage: LanguageModelV4Usage | undefined;
   let finish: string | undefined;
-  for await (const part of stream as unknown as AsyncIterable<LanguageModelV4StreamPart>) {
-    touch();
-    switch (part.type) {
-      case "stream-start":
-        dropped(part.warnings);
-        warnings.push(...part.warnings.map(warningText));
-        break;
-      case "text-delta":
-        relay.add(part.delta);
-        break;
-      case "tool-call":
-        if (part.providerExecuted !== true) {
-          calls.push({ name: part.toolName, args: parseArgs(part.input), wireId: part.toolCallId });
-        }
-        break;
-      case "response-metadata":
-        if (part.id !== undefined) response.id = part.id;
-        if (part.modelId !== undefined) response.model = part.modelId;
-        break;
-      case "finish":
-        usage = part.usage;
-        finish = part.finishReason.unified;
-        break;
-      case "error":
-        throw classifyStreamError(part.error);
-      default:
-        break;
+  // The stream's reader, not its async iterator: the iterator wraps every read in promises of
+  // its own. Left early (a part refused), the stream is cancelled, as `for await` would.
+  const reader = stream.getReader();
+  let read = false;
+  try {
+    for (;;) {
+      const next = await reader.read();
+      if (next.done) break;
+      const part = next.value;
+      touch();
+      switch (part.type) {
+        case "stream-start":
+          dropped(part.warnings);
+          warnings.push(...part.warnings.map(warningText));
+          break;
+        case "text-delta":
+          relay.add(part.delta);
+          break;
+        case "tool-call":
+          if (part.providerExecuted !== true) {
+            calls.push({ name: part.toolName, args: parseArgs(part.input), wireId: part.toolCallId });
+          }
+          break;
+        case "response-metadata":
+          if (part.id !== undefined) response.id = part.id;
+          if (part.modelId !== undefined) response.model = part.modelId;
+          break;
+        case "finish":
+          usage = part.usage;
+          finish = part.finishReason.unified;
+          break;
+        case "error":
+          throw classifyStreamError(part.error);
+        default:
+          break;
+      }
     }
+    read = true;
+  } finally {
+    if (read) reader.releaseLock();
+    else await reader.cancel().catch(() => undefined);
   }
   if (finish === undefined || finish === "interrupted") {
     throw new AttemptFailure("the connection dropped before the answer was complete", { retryable: true });

@@ -51,10 +51,16 @@ export class GovernanceReader {
     return this.at(tenant, Number(rows[0]?.governance_version ?? 0));
   }
 
+  /** The tenant's governance at `version` when it is the one compiled already; undefined otherwise. */
+  known(tenant: string, version: number): TenantGovernance | undefined {
+    const known = this.#tenants.get(tenant);
+    return known !== undefined && known.version === version ? known : undefined;
+  }
+
   /** The tenant's governance at `version`, read a moment ago: a reload only when it moved. */
   async at(tenant: string, version: number): Promise<TenantGovernance> {
-    const known = this.#tenants.get(tenant);
-    if (known !== undefined && known.version === version) return known;
+    const known = this.known(tenant, version);
+    if (known !== undefined) return known;
     const loaded = await this.load(tenant, version);
     this.#tenants.set(tenant, loaded);
     return loaded;

@@ -133,14 +133,19 @@ export async function dispatchCall(
   const started = performance.now();
   const prepared = await prepareCall(fn, args, call, options.context, options.interceptors ?? []);
   // The time the call took leaves out the write of its record.
-  let recording = performance.now();
-  await options.recorder?.started?.(
-    fn,
-    prepared.ok ? prepared.request.args : args,
-    call,
-    prepared.ok ? prepared.changedBy : [],
-  );
-  recording = performance.now() - recording;
+  let recording = 0;
+  const record = options.recorder?.started;
+  if (record !== undefined) {
+    recording = performance.now();
+    await record.call(
+      options.recorder,
+      fn,
+      prepared.ok ? prepared.request.args : args,
+      call,
+      prepared.ok ? prepared.changedBy : [],
+    );
+    recording = performance.now() - recording;
+  }
   const elapsed = () => Math.round((performance.now() - started - recording) * 1000) / 1000;
   const outcome = prepared.ok
     ? await attempt(prepared.request, options.interceptors ?? [], elapsed)

@@ -74,6 +74,34 @@ describe("a live publisher", () => {
   });
 });
 
+describe("a step's end", () => {
+  it("gives the loop nothing to await when no process elsewhere waits for its text, and tells this process's followers", async () => {
+    const alone = new LiveFeed(undefined);
+    const heard: unknown[] = [];
+    const stop = await alone.subscribe("t", "j", (message) => heard.push(message));
+    const publisher = alone.publisher("t", "j");
+    publisher.text(1, "hello");
+    expect(publisher.endStep(1)).toBeUndefined();
+    expect(heard).toEqual([
+      { kind: "text", step: 1, text: "hello" },
+      { kind: "step_end", step: 1 },
+    ]);
+    stop();
+    const broadcast: Broadcast = {
+      maxPayloadBytes: 7_900,
+      send: async () => {},
+      listen: async () => ({ close: async () => {} }),
+    };
+    const wired = new LiveFeed(broadcast).publisher("t", "j");
+    // A step of calls alone sent no text, so no end goes out for it either.
+    expect(wired.endStep(1)).toBeUndefined();
+    wired.text(2, "hello");
+    const ending = wired.endStep(2);
+    expect(ending).toBeInstanceOf(Promise);
+    await ending;
+  });
+});
+
 /** A model that streams `pieces`, holding after the first until `release()`. */
 function streaming(pieces: readonly string[]) {
   let release: () => void = () => {};

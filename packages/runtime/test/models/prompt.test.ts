@@ -187,3 +187,81 @@ describe("the prompt of a job's steps", () => {
     expect(prompts[1]![2]).not.toBe(prompts[0]![2]);
   });
 });
+
+describe("a step's tools and stream", () => {
+  /** A model whose stream is `parts`, keeping the tools of every call and whether its stream was cancelled. */
+  function streaming(parts: readonly unknown[]) {
+    const tools: unknown[] = [];
+    const cancelled: boolean[] = [];
+    const model = {
+      specificationVersion: "v4",
+      provider: "rec",
+      modelId: "rec",
+      supportedUrls: {},
+      doGenerate: async () => {
+        throw new Error("streams only");
+      },
+      doStream: async (options: LanguageModelV4CallOptions) => {
+        tools.push(options.tools);
+        const at = cancelled.push(false) - 1;
+        return {
+          stream: new ReadableStream({
+            start(controller) {
+              for (const part of parts) controller.enqueue(part);
+              controller.close();
+            },
+            cancel() {
+              cancelled[at] = true;
+            },
+          }),
+        };
+      },
+    } as unknown as LanguageModelV4;
+    return { model, tools, cancelled };
+  }
+  const ok = [
+    { type: "stream-start", warnings: [] },
+    { type: "text-delta", id: "t", delta: "ok" },
+    {
+      type: "finish",
+      finishReason: { unified: "stop", raw: "stop" },
+      usage: { inputTokens: { total: 1 }, outputTokens: { total: 1 } },
+    },
+  ];
+  const add = { name: "math__add", description: "Add.", inputSchema: { type: "object" as const } };
+  const sub = { name: "math__sub", description: "Subtract.", inputSchema: { type: "object" as const } };
+
+  test("the same functions become the same tools at every call, each call with its own list", async () => {
+    const { model, tools } = streaming(ok);
+    const adapter = modelOver(model);
+    const messages = conversation(0);
+    const call = (functions: readonly (typeof add)[]) =>
+      adapter.generate({ ...request(1, messages, new Conversation()), functions });
+    await call([add]);
+    await call([add]);
+    await call([add, sub]);
+    const [first, second, third] = tools as { name: string }[][];
+    expect(first).toEqual([
+      { type: "function", name: "math__add", description: "Add.", inputSchema: { type: "object" } },
+    ]);
+    expect(second).not.toBe(first);
+    expect(second![0]).toBe(first![0]);
+    expect(third!.map((tool) => tool.name)).toEqual(["math__add", "math__sub"]);
+  });
+
+  test("a stream read to its end is not cancelled, and one refused mid-way is", async () => {
+    const read = streaming(ok);
+    expect((await modelOver(read.model).generate(request(1, conversation(0), new Conversation()))).text).toBe(
+      "ok",
+    );
+    expect(read.cancelled).toEqual([false]);
+    const refused = streaming([
+      { type: "stream-start", warnings: [] },
+      { type: "error", error: { type: "invalid_request_error", message: "no" } },
+      ...ok.slice(1),
+    ]);
+    const failed = modelOver(refused.model).generate(request(1, conversation(0), new Conversation()));
+    await expect(failed).rejects.toThrow("invalid_request_error");
+    expect(refused.cancelled).toEqual([true]);
+  });
+});
