@@ -91,6 +91,8 @@ interface Flavour {
   /** Runs one job of `steps` steps; the time each model call began, by turn, in `turnTimes`. */
   run(steps: number): Promise<number>;
   readonly turnTimes: number[];
+  /** The main thread's CPU time (µs) when each model call began, by turn: what a step cost it, whatever else ran. */
+  readonly turnCpu: number[];
   close(): Promise<void>;
 }
 
@@ -111,6 +113,7 @@ async function oz0Flavour(name: string, options: Oz0Options): Promise<Flavour> {
   await writeFile(join(pluginDir, "plugin.yaml"), MANIFEST);
   await writeFile(join(pluginDir, "index.js"), code(key));
   const turnTimes: number[] = [];
+  const turnCpu: number[] = [];
   let steps = 0;
   slots[key] = {
     tool: ({ a, b }) => a + b,
@@ -135,6 +138,8 @@ async function oz0Flavour(name: string, options: Oz0Options): Promise<Flavour> {
         const result = last?.role === "tool" ? last.content.at(-1) : undefined;
         const k = result === undefined ? 0 : Number(/^call_(\d+)_/.exec(result.toolCallId ?? "")?.[1]);
         turnTimes[k] = performance.now();
+        const cpu = process.threadCpuUsage();
+        turnCpu[k] = cpu.user + cpu.system;
         if (k > 0) {
           // The previous turn's result must reach the model: add(k - 1, 1) is k.
           const value = result?.output?.value;
@@ -181,6 +186,7 @@ async function oz0Flavour(name: string, options: Oz0Options): Promise<Flavour> {
   return {
     name,
     turnTimes,
+    turnCpu,
     async run(count) {
       steps = count;
       const t0 = performance.now();
@@ -268,6 +274,7 @@ function aiSdkFlavour(): Flavour {
   return {
     name: "AI SDK 7",
     turnTimes: [],
+    turnCpu: [],
     async run(count) {
       steps = count;
       turn = 0;
@@ -347,6 +354,7 @@ async function floorFlavour(): Promise<Flavour> {
   return {
     name: "floor",
     turnTimes: [],
+    turnCpu: [],
     async run(count) {
       const t0 = performance.now();
       const id = `job-${++jobs}`;
@@ -418,6 +426,7 @@ async function postgresFloorFlavour(url: string): Promise<Flavour> {
   return {
     name: "floor",
     turnTimes: [],
+    turnCpu: [],
     async run(count) {
       const t0 = performance.now();
       const id = `job-${++jobs}`;
@@ -705,23 +714,34 @@ async function main(): Promise<void> {
 
     // Within one long job there are no fixed costs: its early steps against its late ones.
     console.log(`\nwithin one ${LONG_JOB}-step job, µs per step (median of ${LONG_ROUNDS} jobs):`);
-    console.log(`${"".padEnd(16)}  steps 1–100  steps ${LONG_JOB - 99}–${LONG_JOB}  late/early`);
+    console.log(
+      `${"".padEnd(16)}  steps 1–100  steps ${LONG_JOB - 99}–${LONG_JOB}  late/early  main-thread CPU: 1–100  ${LONG_JOB - 99}–${LONG_JOB}  late/early`,
+    );
     const verdicts: string[] = [];
     for (const flavour of flavours.slice(0, 3)) {
       const early: number[] = [];
       const late: number[] = [];
+      const earlyCpu: number[] = [];
+      const lateCpu: number[] = [];
       for (let round = 0; round < LONG_ROUNDS; round++) {
         await flavour.run(LONG_JOB);
         const times = flavour.turnTimes;
+        const cpu = flavour.turnCpu;
         // Turn k began step k + 1's model call: turns 0..100 span steps 1–100.
         early.push(((times[100]! - times[0]!) * 1000) / 100);
         late.push(((times[LONG_JOB]! - times[LONG_JOB - 100]!) * 1000) / 100);
+        earlyCpu.push((cpu[100]! - cpu[0]!) / 100);
+        lateCpu.push((cpu[LONG_JOB]! - cpu[LONG_JOB - 100]!) / 100);
       }
       const a = median(early);
       const b = median(late);
       const ratio = b / a;
+      // Wall time counts what the main thread waited for too (another thread, the disk, the
+      // scheduler on a loaded machine); its CPU time is what the steps themselves cost it.
+      const cpuA = median(earlyCpu);
+      const cpuB = median(lateCpu);
       console.log(
-        `${flavour.name.padEnd(16)}  ${a.toFixed(1).padStart(11)}  ${b.toFixed(1).padStart(15)}  ${ratio.toFixed(2).padStart(10)}`,
+        `${flavour.name.padEnd(16)}  ${a.toFixed(1).padStart(11)}  ${b.toFixed(1).padStart(15)}  ${ratio.toFixed(2).padStart(10)}  ${cpuA.toFixed(1).padStart(22)}  ${cpuB.toFixed(1).padStart(9)}  ${(cpuB / cpuA).toFixed(2).padStart(10)}`,
       );
       goals.push({
         what: `flat in length, ${flavour.name}: steps ${LONG_JOB - 99}–${LONG_JOB} vs 1–100`,
