@@ -2,7 +2,7 @@
 // its function's schema, so a bad call is refused before the function runs and the model gets
 // the problems back; a job's input and a plugin's configuration the same way.
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { getCompileCacheDir } from "node:module";
 import { join } from "node:path";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
@@ -178,17 +178,27 @@ function keptValidator(file: string, source: string): ValidateFunction | undefin
 
 /** Keeps `validate`'s code for `source`, written whole or not at all (a rename); a failure costs only the saving. */
 function keepValidator(dir: string, file: string, source: string, validate: ValidateFunction): void {
+  let code: string;
   try {
-    const code = standaloneCode(instance(), validate);
+    code = standaloneCode(instance(), validate);
     for (const [, name] of code.matchAll(/require\("([^"]*)"\)/g)) {
       if (name === undefined || !Object.hasOwn(runtimeModules, name)) return;
     }
     mkdirSync(dir, { recursive: true });
-    const partial = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}`;
+  } catch {
+    return;
+  }
+  const partial = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}`;
+  try {
     writeFileSync(partial, JSON.stringify({ source, code, sha256: sha256(code) } satisfies KeptValidator));
     renameSync(partial, file);
   } catch {
     // Not kept: the next process compiles it again.
+    try {
+      rmSync(partial, { force: true });
+    } catch {
+      // Left for whoever can remove it; it is never read.
+    }
   }
 }
 
