@@ -2,7 +2,7 @@
 // link exists from `npm ci` on, on every fresh clone: a bin under dist/ does not exist when
 // npm links it, and npm then links nothing.
 import { execFileSync, spawnSync } from "node:child_process";
-import { copyFile, mkdir, readdir, readFile, stat, utimes, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -244,6 +244,41 @@ export default definePlugin({
     expect(on.status).toBe(1);
     const [version] = await readdir(join(cache, "oz0", "node-compile-cache"));
     expect((await readdir(join(cache, "oz0", "node-compile-cache", version!))).length).toBeGreaterThan(0);
+  });
+
+  it("keeps a job's tool validators with the compiled code, and none when told not to", async () => {
+    const bin = join(PACKAGE, await binPath());
+    const triage = fileURLToPath(new URL("../../../examples/support-triage", import.meta.url));
+    const jobHome = join(home, "validators");
+    const cache = join(home, "validators-cache");
+    const env = { ...process.env, XDG_CACHE_HOME: cache };
+    for (const args of [
+      ["plugin", "install", triage],
+      ["policy", "allow", "support-triage/tickets.*"],
+    ]) {
+      expect(spawnSync(process.execPath, [bin, ...args, "--home", jobHome], { env }).status).toBe(0);
+    }
+    const run = [bin, "run", "support-triage/triage", "Ticket 7: charged twice", "--home", jobHome, "--json"];
+    const kept = async () => {
+      const folder = join(cache, "oz0", "node-compile-cache");
+      const versions = await readdir(folder).catch(() => []);
+      const files = await Promise.all(
+        versions.map((version) => readdir(join(folder, version, "oz0-schema-validators")).catch(() => [])),
+      );
+      return files.flat().filter((file) => file.endsWith(".json"));
+    };
+    await rm(cache, { recursive: true, force: true });
+    expect(
+      spawnSync(process.execPath, run, { env: { ...env, NODE_DISABLE_COMPILE_CACHE: "1" } }).status,
+    ).toBe(0);
+    expect(await kept()).toEqual([]);
+    const first = spawnSync(process.execPath, run, { env, encoding: "utf8" });
+    expect(first.status).toBe(0);
+    // One for each function the job called: tickets.lookup and tickets.assign.
+    expect(await kept()).toHaveLength(2);
+    const second = spawnSync(process.execPath, run, { env, encoding: "utf8" });
+    expect(second.status).toBe(0);
+    expect(JSON.parse(second.stdout).output).toBe(JSON.parse(first.stdout).output);
   });
 });
 

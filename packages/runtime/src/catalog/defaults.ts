@@ -2,6 +2,7 @@
 // std). Each is installed once per tenant, and the tenant's settings record that it was, so a
 // default an admin removed stays removed. Where the default plugins are comes from the
 // runtime: `defaultPluginDirs()` finds the first-party ones beside it.
+import { createHash } from "node:crypto";
 import { existsSync, realpathSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
@@ -51,13 +52,24 @@ export interface DefaultPluginOutcome {
   readonly reason: string | null;
 }
 
+/**
+ * The names of the default plugins' manifests as this version ships them, by the SHA-256 of
+ * their text: every open asks for each default's name (to skip those given already), and parsing
+ * std's whole manifest for it was a tenth of a short command's CPU. A manifest whose text is not
+ * one of these (changed, broken) is parsed as before. `defaults.test.ts` holds them to the files.
+ */
+export const SHIPPED_MANIFESTS: ReadonlyMap<string, string> = new Map([
+  ["f3b0453f354139d6c06a1ce7ca739d511c94ef33d190cb423bc00c7ae83e3511", "std"],
+]);
+
 /** Each default folder's plugin name, from its plugin.yaml; `undefined` when that cannot be read. */
 export async function defaultNames(dirs: readonly string[]): Promise<{ dir: string; name?: string }[]> {
   return Promise.all(
     dirs.map(async (dir) => {
       try {
         const text = await readInPlugin(dir, "plugin.yaml", { maxBytes: YAML_LIMITS.maxBytes });
-        return { dir, name: parsePluginManifest(text, { file: "plugin.yaml" }).name };
+        const shipped = SHIPPED_MANIFESTS.get(createHash("sha256").update(text).digest("hex"));
+        return { dir, name: shipped ?? parsePluginManifest(text, { file: "plugin.yaml" }).name };
       } catch {
         // The install that follows reports why the folder does not load.
         return { dir };

@@ -1,11 +1,14 @@
 // Default plugins: every tenant gets them once when it comes into being (the default tenant
 // when the runtime opens, another with its first install), and one that was removed stays
 // removed. oz0's default is its std library.
-import { cp, mkdtemp, realpath, rm } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { cp, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { parsePluginManifest } from "@oz0/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { defaultNames, SHIPPED_MANIFESTS } from "../../src/catalog/defaults.js";
 import {
   Catalog,
   type CatalogOptions,
@@ -183,6 +186,47 @@ describe("oz0's default plugins", () => {
       expect(await runtime.catalog.list("default")).toEqual([]);
     } finally {
       await runtime.close();
+    }
+  });
+
+  it("know std's name from its manifest's text, the name that text parses to", async () => {
+    const text = await readFile(join(STD, "plugin.yaml"), "utf8");
+    const digest = createHash("sha256").update(text).digest("hex");
+    expect(
+      SHIPPED_MANIFESTS.get(digest),
+      `plugins/std/plugin.yaml changed: put ${digest} in SHIPPED_MANIFESTS (catalog/defaults.ts) for its name`,
+    ).toBe(parsePluginManifest(text, { file: "plugin.yaml" }).name);
+    expect(SHIPPED_MANIFESTS.size).toBe(1);
+  });
+
+  it("read a manifest that is not the shipped one for its name, and call it unavailable at every open once broken", async () => {
+    const home = await mkdtemp(join(tmpdir(), "oz0-runtime-"));
+    made.push(home);
+    // Beside std, so that its code finds the packages std's does.
+    const std = await mkdtemp(join(STD, "..", "std-copy-"));
+    made.push(std);
+    await cp(STD, std, { recursive: true });
+    const manifest = join(std, "plugin.yaml");
+    const text = await readFile(manifest, "utf8");
+    await writeFile(manifest, text.replace(/^name: std$/m, "name: std-copy"));
+    expect(await defaultNames([std])).toEqual([{ dir: std, name: "std-copy" }]);
+    await writeFile(manifest, text);
+    const first = await Runtime.open({ home, defaultPlugins: [std] });
+    try {
+      expect(first.defaultProblems).toEqual([]);
+    } finally {
+      await first.close();
+    }
+    await writeFile(manifest, `${text}\nname: [broken\n`);
+    for (let open = 0; open < 2; open += 1) {
+      const runtime = await Runtime.open({ home, defaultPlugins: [std] });
+      try {
+        expect(runtime.defaultProblems.map((one) => [one.plugin, one.outcome])).toEqual([
+          [std, "unavailable"],
+        ]);
+      } finally {
+        await runtime.close();
+      }
     }
   });
 });
