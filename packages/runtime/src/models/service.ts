@@ -155,7 +155,7 @@ export class Models {
       return { variables: [...variables], ...(await this.#secrets.values(tenant)) };
     });
     // A secret not decrypted here may be once the encryption key is (OZ0_SECRET_KEY set
-    // in-process): such an answer is not kept, and the next call decrypts again.
+    // in-process, the key file made elsewhere): while one is, every call decrypts again.
     const values = stored.unreadable ? (await this.#secrets.values(tenant)).values : stored.values;
     const fromEnv = stored.variables.map((name) => this.#env[name]?.trim());
     const env = fromEnv.join("\0");
