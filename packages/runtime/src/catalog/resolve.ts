@@ -114,7 +114,24 @@ export function checkPartText(kind: ResolveKind, text: string): void {
   parseWanted(kind, text);
 }
 
+/** Texts read, by kind: a job's start and its set-up read the same few addresses again and again. */
+const parsed = new Map<string, Wanted>();
+/** Past this many, the texts read start again from none (a process reading ever new addresses). */
+const PARSED_KEPT = 1_024;
+
 function parseWanted(kind: ResolveKind, text: string): Wanted {
+  const key = `${kind}\0${text}`;
+  let wanted = parsed.get(key);
+  if (wanted === undefined) {
+    // A text that is no address throws each time, and is never kept.
+    wanted = readWanted(kind, text);
+    if (parsed.size >= PARSED_KEPT) parsed.clear();
+    parsed.set(key, wanted);
+  }
+  return wanted;
+}
+
+function readWanted(kind: ResolveKind, text: string): Wanted {
   const form: AddressForm = kind === "agent-or-flow" ? "agent" : kind;
   // A bare name is checked by the same reader, on behalf of a placeholder plugin it never names.
   const { address, bare } = text.includes("/")

@@ -97,17 +97,16 @@ export class SecretStore {
 
   /**
    * Every secret the tenant stores (model keys, MCP secrets, config secrets), decrypted: what a
-   * redactor hides. One that cannot be decrypted here is left out; reading it fails where it is used.
+   * redactor hides. One that cannot be decrypted here is left out (`unreadable`); reading it fails where it is used.
    */
-  async values(tenant: string): Promise<string[]> {
+  async values(tenant: string): Promise<{ values: string[]; unreadable: boolean }> {
     const rows = await this.#settings.list<Sealed>(tenant, SETTING_PREFIX.secret);
-    if (rows.length === 0) return [];
     const values: string[] = [];
     for (const [name, sealed] of rows) {
       const value = await this.unseal(tenant, name, sealed, (why) => new Error(why)).catch(() => undefined);
       if (value !== undefined) values.push(value);
     }
-    return values;
+    return { values, unreadable: values.length < rows.length };
   }
 
   /** Whether a secret is stored, with its hint: never the secret itself. */

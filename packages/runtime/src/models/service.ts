@@ -119,6 +119,8 @@ export class Models {
   readonly #secrets: SecretStore;
   readonly #options: ModelsOptions;
   readonly #env: Readonly<Record<string, string | undefined>>;
+  /** The last redactor built from each kept answer of what a tenant stores, with the environment's values it read. */
+  readonly #redactors = new WeakMap<object, { readonly env: string; readonly redactor: Redactor }>();
 
   constructor(options: ModelsOptions) {
     this.#options = options;
@@ -142,12 +144,26 @@ export class Models {
    * environment (each built-in name's variable, each provider's `--api-key-env`).
    */
   async redactor(tenant: string): Promise<Redactor> {
-    const variables = new Set<string>(PROVIDER_TYPES.map((type) => BUILTIN_PROVIDERS[type].env.apiKey));
-    for (const [, config] of await this.#settings.list<ProviderConfig>(tenant, SETTING_PREFIX.provider)) {
-      if (config.apiKeyEnv !== undefined) variables.add(config.apiKeyEnv);
-    }
-    const fromEnv = [...variables].map((name) => this.#env[name]?.trim());
-    return redactorOf([...(await this.#secrets.values(tenant)), ...fromEnv]);
+    // What the tenant stores is read and decrypted once per catalog version (every write of a
+    // setting moves it on); the environment is read at every call, as it can change in-process,
+    // and the redactor is built again only when what it holds would differ.
+    const stored = await tenantCacheOf(this.#options.store.db).get(tenant, "redactor", async () => {
+      const variables = new Set<string>(PROVIDER_TYPES.map((type) => BUILTIN_PROVIDERS[type].env.apiKey));
+      for (const [, config] of await this.#settings.list<ProviderConfig>(tenant, SETTING_PREFIX.provider)) {
+        if (config.apiKeyEnv !== undefined) variables.add(config.apiKeyEnv);
+      }
+      return { variables: [...variables], ...(await this.#secrets.values(tenant)) };
+    });
+    // A secret not decrypted here may be once the encryption key is (OZ0_SECRET_KEY set
+    // in-process, the key file made elsewhere): while one is, every call decrypts again.
+    const values = stored.unreadable ? (await this.#secrets.values(tenant)).values : stored.values;
+    const fromEnv = stored.variables.map((name) => this.#env[name]?.trim());
+    const env = fromEnv.join("\0");
+    const kept = this.#redactors.get(stored);
+    if (!stored.unreadable && kept !== undefined && kept.env === env) return kept.redactor;
+    const redactor = redactorOf([...values, ...fromEnv]);
+    if (!stored.unreadable) this.#redactors.set(stored, { env, redactor });
+    return redactor;
   }
 
   // ── Aliases ──────────────────────────────────────────────────────────────────────────────

@@ -1,9 +1,9 @@
 // The ToolContext a tool's `build` gets when the runtime builds it for a tenant: its paths
-// under oz0's home (made when missing, so each exists), and the mediated file and process
-// surface confined to the call's roots.
+// under oz0's home (each made, when missing, as the tool reads it, so each exists), and the
+// mediated file and process surface confined to the call's roots.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { MemoryProvider, PluginConfig, RecordsApi, ToolContext } from "@oz0/sdk";
+import type { MemoryProvider, PluginConfig, RecordsApi, ToolContext, ToolRuntime } from "@oz0/sdk";
 import { mediatedRuntime } from "../mediated/index.js";
 
 export interface ToolContextOptions {
@@ -28,22 +28,59 @@ export interface ToolContextOptions {
  */
 export function toolContext(options: ToolContextOptions): ToolContext {
   const tenantRoot = join(options.home, "tenants", options.tenant);
-  const paths = {
+  const agentRoot = join(tenantRoot, "agents", options.agent ?? "_");
+  const paths = madeWhenRead({
     home: options.home,
     userRoot: join(tenantRoot, "users", "local"),
     toolsBinDir: join(options.home, "bin"),
-    agentRoot: join(tenantRoot, "agents", options.agent ?? "_"),
+    agentRoot,
+  });
+  const mediated = mediatedRuntime({ agentRoot, toolRoot: options.toolRoot });
+  // The runtime works in the agent's folder: each call reads its path, which makes it once.
+  const inAgentRoot = async <T>(call: () => Promise<T>): Promise<T> => {
+    void paths.agentRoot;
+    return call();
   };
-  for (const folder of [paths.userRoot, paths.toolsBinDir, paths.agentRoot])
-    mkdirSync(folder, { recursive: true });
+  const runtime: ToolRuntime = {
+    readFile: (path, readOptions) => inAgentRoot(() => mediated.readFile(path, readOptions)),
+    writeFile: (path, content, writeOptions) =>
+      inAgentRoot(() => mediated.writeFile(path, content, writeOptions)),
+    listDir: (path, listOptions) => inAgentRoot(() => mediated.listDir(path, listOptions)),
+    exec: (command, args, execOptions) => inAgentRoot(() => mediated.exec(command, args, execOptions)),
+  };
   return {
     pluginId: options.pluginId,
     tenant: options.tenant,
     platform: process.platform,
     paths,
-    runtime: mediatedRuntime({ agentRoot: paths.agentRoot, toolRoot: options.toolRoot }),
+    runtime,
     config: options.config ?? {},
     ...(options.memory === undefined ? {} : { memory: options.memory }),
     ...(options.records === undefined ? {} : { records: options.records }),
   };
+}
+
+/**
+ * `paths` whose folders are made when a tool first reads each, so each exists as ToolContext
+ * promises: most tools read none, and making all three at every job's tool build was six system
+ * calls of every job. A folder removed since is made again by the next job's context.
+ */
+function madeWhenRead(paths: ToolContext["paths"]): ToolContext["paths"] {
+  const made: Partial<Record<keyof ToolContext["paths"], string>> = {};
+  const folder = (key: "userRoot" | "toolsBinDir" | "agentRoot") => ({
+    enumerable: true,
+    get: () => {
+      let path = made[key];
+      if (path === undefined) {
+        path = paths[key];
+        mkdirSync(path, { recursive: true });
+        made[key] = path;
+      }
+      return path;
+    },
+  });
+  return Object.defineProperties(
+    { home: paths.home },
+    { userRoot: folder("userRoot"), toolsBinDir: folder("toolsBinDir"), agentRoot: folder("agentRoot") },
+  ) as ToolContext["paths"];
 }

@@ -168,6 +168,17 @@ describe.each(fixtures)("the owner check on $label", (fixture) => {
     await refusal(catalog.resolvePart("no-such-tenant", "agent", "github/triage/x"), "INVALID_ADDRESS");
   });
 
+  it("reads the same text as the same part each time, by each kind, and refuses a malformed one each time", async () => {
+    for (let round = 0; round < 2; round++) {
+      expect(await catalog.resolvePart(tenant, "agent", "support-triage/triage")).toMatchObject({
+        plugin: "support-triage",
+        name: "triage",
+      });
+      await refusal(catalog.resolvePart(tenant, "tool", "support-triage/triage"), "NOT_FOUND");
+      await refusal(catalog.resolvePart(tenant, "agent", "github/triage/x"), "INVALID_ADDRESS");
+    }
+  });
+
   it("refuses a tenant that does not exist", async () => {
     await refusal(catalog.resolvePart("no-such-tenant", "agent", "support-triage/triage"), "NOT_FOUND");
   });

@@ -129,6 +129,37 @@ describe("files", () => {
       "PATH_OUTSIDE_ROOTS",
     );
   });
+
+  it("ToolContext makes each folder as a tool reads its path, again if it was removed since, and none a tool never reads", async () => {
+    const home = join(base, "home");
+    const tenantRoot = join(home, "tenants", "default");
+    const unread = toolContext({ home, tenant: "default", pluginId: "p", agent: "a" });
+    expect(unread.paths.home).toBe(home);
+    await expect(realpath(tenantRoot)).rejects.toMatchObject({ code: "ENOENT" });
+    const agentRoot = unread.paths.agentRoot;
+    expect(agentRoot).toBe(join(tenantRoot, "agents", "a"));
+    await expect(realpath(agentRoot)).resolves.toBeTruthy();
+    await expect(realpath(join(tenantRoot, "users"))).rejects.toMatchObject({ code: "ENOENT" });
+    await rm(agentRoot, { recursive: true });
+    const next = toolContext({ home, tenant: "default", pluginId: "p", agent: "a" });
+    expect({ ...next.paths }).toEqual({
+      home,
+      userRoot: join(tenantRoot, "users", "local"),
+      toolsBinDir: join(home, "bin"),
+      agentRoot,
+    });
+    for (const folder of [next.paths.agentRoot, next.paths.userRoot, next.paths.toolsBinDir]) {
+      await expect(realpath(folder)).resolves.toBeTruthy();
+    }
+  });
+
+  it("ToolContext's runtime makes the agent's folder at its first use, the path never read", async () => {
+    const context = toolContext({ home: join(base, "home"), tenant: "default", pluginId: "p", agent: "a" });
+    await context.runtime.writeFile("kept.txt", "ok");
+    expect(await readFile(join(base, "home", "tenants", "default", "agents", "a", "kept.txt"), "utf8")).toBe(
+      "ok",
+    );
+  });
 });
 
 describe("processes", () => {

@@ -1,12 +1,13 @@
 // One redactor knows a tenant's secret values (stored model keys, keys its providers read from
 // the environment, MCP servers' secrets, plugin config secrets) and replaces each wherever it
 // appears, also in text that arrives in pieces.
-import { mkdtemp, rm } from "node:fs/promises";
+import { copyFile, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Models, redactorOf } from "../../src/models/index.js";
+import { SECRET_KEY_FILE } from "../../src/models/secrets.js";
 import { Runtime } from "../../src/runtime.js";
 
 const KEYRING = fileURLToPath(new URL("../fixtures/secrets/keyring", import.meta.url));
@@ -102,5 +103,55 @@ describe("a tenant's redactor", () => {
       "[redacted] [redacted] [redacted] [redacted] [redacted] not-a-secret-at-all",
     );
     expect(redactor.json({ [stored]: `"${mcp}"` })).toEqual({ "[redacted]": '"[redacted]"' });
+  });
+  it("keeps its redactor while the tenant's settings and the environment it reads are as they were", async () => {
+    const models = new Models({ store: runtime.store, home, env: { OPENAI_API_KEY: "sk-kept-3Ka8Lq2Wz6" } });
+    const first = await models.redactor(TENANT);
+    expect(await models.redactor(TENANT)).toBe(first);
+    expect(first.text("sk-kept-3Ka8Lq2Wz6")).toBe("[redacted]");
+  });
+
+  it("hides a secret stored since its last call at the next, and no longer one removed", async () => {
+    const models = new Models({ store: runtime.store, home, env: {} });
+    const secret = "sk-later-7Hn2Bv5Cx9";
+    expect((await models.redactor(TENANT)).text(secret)).toBe(secret);
+    await runtime.models.setProvider(TENANT, "later-llm", {
+      type: "openai-compatible",
+      baseUrl: "http://127.0.0.1:9",
+      apiKey: secret,
+    });
+    expect((await models.redactor(TENANT)).text(secret)).toBe("[redacted]");
+    await runtime.models.removeProvider(TENANT, "later-llm");
+    expect((await models.redactor(TENANT)).text(secret)).toBe(secret);
+  });
+
+  it("hides a key set in the environment since its last call at the next, and no longer one unset", async () => {
+    const env: Record<string, string | undefined> = {};
+    const models = new Models({ store: runtime.store, home, env });
+    const key = "sk-env-later-4Df6Gh8Jk";
+    expect((await models.redactor(TENANT)).text(key)).toBe(key);
+    env.ANTHROPIC_API_KEY = key;
+    expect((await models.redactor(TENANT)).text(key)).toBe("[redacted]");
+    delete env.ANTHROPIC_API_KEY;
+    expect((await models.redactor(TENANT)).text(key)).toBe(key);
+  });
+
+  it("hides a stored secret it could not decrypt once the encryption key is there, without a change of settings", async () => {
+    const secret = "sk-sealed-9Mn3Bv6Cx2";
+    await runtime.models.setProvider(TENANT, "sealed-llm", {
+      type: "openai-compatible",
+      baseUrl: "http://127.0.0.1:9",
+      apiKey: secret,
+    });
+    const elsewhere = await mkdtemp(join(tmpdir(), "oz0-redactor-key-"));
+    try {
+      const models = new Models({ store: runtime.store, home: elsewhere, env: {} });
+      expect((await models.redactor(TENANT)).text(secret)).toBe(secret);
+      await copyFile(join(home, SECRET_KEY_FILE), join(elsewhere, SECRET_KEY_FILE));
+      expect((await models.redactor(TENANT)).text(secret)).toBe("[redacted]");
+    } finally {
+      await runtime.models.removeProvider(TENANT, "sealed-llm");
+      await rm(elsewhere, { recursive: true, force: true });
+    }
   });
 });
