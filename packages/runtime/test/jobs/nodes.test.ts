@@ -24,6 +24,22 @@ afterAll(() => disposeFixtures(fixtures));
 const HOUR_MS = 3_600_000;
 const OWN = { pool: null, labels: [] as string[] };
 
+/** `source` as a node sees it that cannot get helpdesk's bundle from the store. */
+function bundleMissingSource(source: PartSource): PartSource {
+  return Object.create(source, {
+    loadInstalled: {
+      value: async () => {
+        const cause = new Oz0Error("INVALID_BUNDLE", "bundle b is not in the store", {
+          data: { detail: "bundle missing", digest: "b" },
+        });
+        throw new Oz0Error("INVALID_PLUGIN", "plugin helpdesk cannot be loaded from its bundle b", {
+          cause,
+        });
+      },
+    },
+  });
+}
+
 describe.each(fixtures)("task queues on $label", (fixture) => {
   let store: Store;
   let h: Harness;
@@ -167,18 +183,7 @@ describe.each(fixtures)("task queues on $label", (fixture) => {
   });
 
   it("a job run by ID whose plugin bundle is missing on the node records no claim, as a worker's claim records none", async () => {
-    const missing: PartSource = Object.create(h.source, {
-      loadInstalled: {
-        value: async () => {
-          const cause = new Oz0Error("INVALID_BUNDLE", "bundle b is not in the store", {
-            data: { detail: "bundle missing", digest: "b" },
-          });
-          throw new Oz0Error("INVALID_PLUGIN", "plugin helpdesk cannot be loaded from its bundle b", {
-            cause,
-          });
-        },
-      },
-    });
+    const missing = bundleMissingSource(h.source);
     const engine = h.engine();
     const job = await engine.start({ tenant: TENANT, agent: "helpdesk/triage", input: "ticket 11" });
     await h.engine({ source: missing }).run(job.id, { tenant: TENANT });
@@ -200,18 +205,7 @@ describe.each(fixtures)("task queues on $label", (fixture) => {
   });
 
   it("a job whose plugin bundle is missing on the node is let go, not failed, and runs once a node has it", async () => {
-    const missing: PartSource = Object.create(h.source, {
-      loadInstalled: {
-        value: async () => {
-          const cause = new Oz0Error("INVALID_BUNDLE", "bundle b is not in the store", {
-            data: { detail: "bundle missing", digest: "b" },
-          });
-          throw new Oz0Error("INVALID_PLUGIN", "plugin helpdesk cannot be loaded from its bundle b", {
-            cause,
-          });
-        },
-      },
-    });
+    const missing = bundleMissingSource(h.source);
     const engine = h.engine();
     const job = await engine.start({ tenant: TENANT, agent: "helpdesk/triage", input: "ticket 10" });
     const taken = await h.engine({ source: missing }).take({ serves: OWN });
