@@ -66,15 +66,14 @@ export function toolContext(options: ToolContextOptions): ToolContext {
  * calls of every job. A folder removed since is made again by the next job's context.
  */
 function madeWhenRead(paths: ToolContext["paths"]): ToolContext["paths"] {
-  const made: Partial<Record<keyof ToolContext["paths"], string>> = {};
+  const made = new Set<string>();
   const folder = (key: "userRoot" | "toolsBinDir" | "agentRoot") => ({
     enumerable: true,
     get: () => {
-      let path = made[key];
-      if (path === undefined) {
-        path = paths[key];
+      const path = paths[key];
+      if (!made.has(key)) {
         mkdirSync(path, { recursive: true });
-        made[key] = path;
+        made.add(key);
       }
       return path;
     },
