@@ -1,8 +1,10 @@
 // A function's input is a JSON Schema or a zod schema. Models and the measured listing need
-// JSON Schema, so zod inputs are converted once with z.toJSONSchema; the zod schema is kept
-// to parse arguments, so a handler gets parsed values with defaults applied.
+// JSON Schema, so zod inputs are converted with z.toJSONSchema, once per schema: a tool's build
+// runs for every job, and its inputs are most often defined once, beside it. The zod schema is
+// kept to parse arguments, so a handler gets parsed values with defaults applied.
 import { z } from "zod";
 import { Oz0Error } from "../errors/index.js";
+import { deepFreeze } from "./freeze.js";
 
 /** A JSON Schema describing an object, the only input shape a model can call with. */
 export interface JsonSchemaObject {
@@ -34,7 +36,20 @@ export function inputJsonSchema(input: unknown, where: string): JsonSchemaObject
       "its input is a zod 3 schema; oz0 reads zod 4 schemas (import { z } from 'zod' with zod 4)",
     );
   }
-  const schema = isZodSchema(input) ? zodToJsonSchema(input, where) : input;
+  if (!isZodSchema(input)) return objectSchema(input, where);
+  let schema = converted.get(input);
+  if (schema === undefined) {
+    // Frozen: every job that builds the tool shares it.
+    schema = deepFreeze(objectSchema(zodToJsonSchema(input, where), where));
+    converted.set(input, schema);
+  }
+  return schema;
+}
+
+/** Each zod input's JSON Schema (zod schemas do not change: a method that seems to returns a new one). */
+const converted = new WeakMap<ZodSchema, JsonSchemaObject>();
+
+function objectSchema(schema: unknown, where: string): JsonSchemaObject {
   if (typeof schema !== "object" || schema === null || (schema as { type?: unknown }).type !== "object") {
     throw invalidInput(
       where,

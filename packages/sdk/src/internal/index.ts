@@ -4,6 +4,7 @@
 
 export { collectContractIds, isPluginClass } from "../contracts/index.js";
 export { checkHookHandlers, handlerMethodNames, hookHandlersOf, LIFECYCLE_HOOKS } from "../hooks/index.js";
+export { deepFreeze } from "../host/freeze.js";
 export {
   assertPluginObject,
   type BuiltFunction,

@@ -136,6 +136,27 @@ describe("function inputs", () => {
     expect(() => inputJsonSchema({ _def: { typeName: "ZodObject" }, parse() {} }, "f")).toThrow("zod 3");
   });
 
+  test("convert a zod input once, however many builds read it", async () => {
+    // A tool's build runs for every job; its input, defined beside it, is the same object each time.
+    const first = await buildTool(toolWith(lookup), testToolContext());
+    const second = await buildTool(toolWith(lookup), testToolContext());
+    const schema = first.functions[0]?.inputSchema;
+    expect(second.functions[0]?.inputSchema).toBe(schema);
+    // Shared by every job, so no job can change it for the others.
+    expect(Object.isFrozen(schema)).toBe(true);
+    expect(Object.isFrozen(schema?.properties?.id)).toBe(true);
+    // A schema derived from it is another schema, converted on its own.
+    const described = lookup.input.describe("The lookup.");
+    expect(inputJsonSchema(described, "f")).toMatchObject({ description: "The lookup." });
+    expect(inputJsonSchema(lookup.input, "f")).not.toHaveProperty("description");
+  });
+
+  test("refuse a zod input that cannot be converted at every build, naming the function each time", () => {
+    const input = z.object({ when: z.date() });
+    expect(() => inputJsonSchema(input, "tool 't', function 'a'")).toThrow("function 'a'");
+    expect(() => inputJsonSchema(input, "tool 't', function 'b'")).toThrow("function 'b'");
+  });
+
   test("tell zod schemas from JSON Schema by shape", () => {
     expect(isZodSchema(z.object({}))).toBe(true);
     expect(isZodSchema({ type: "object" })).toBe(false);

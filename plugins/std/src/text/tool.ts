@@ -92,6 +92,38 @@ const flags = z
     `Regex flags among "${REGEX_FLAGS}": i ignore case, m multiline, s dot matches newline, u Unicode.`,
   );
 
+// The inputs, made once: a build runs for every job, and oz0 converts each input to JSON Schema
+// once per schema object.
+const countInput = z.object({ text });
+const matchInput = z.object({ text, pattern, flags });
+const replaceInput = z.object({
+  text,
+  pattern,
+  replacement: z
+    .string()
+    .max(MAX_TEXT_CHARS)
+    .describe("What each match becomes; $1 and $<name> insert groups."),
+  flags,
+});
+const splitInput = z.object({
+  text,
+  delimiter: z
+    .string()
+    .max(MAX_PATTERN_CHARS)
+    .optional()
+    .describe("The literal text to split on; left out, runs of whitespace."),
+});
+const truncateInput = z.object({
+  text,
+  max_length: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_TEXT_CHARS)
+    .describe("The most characters to keep, ellipsis included."),
+  ellipsis: z.string().max(100).default("…").describe('What marks the cut (default "…").'),
+});
+
 /** The text tool; its regex deadline comes from the plugin config. */
 export function textTool(): ToolSpec {
   return {
@@ -125,14 +157,14 @@ function functions(run: Runner) {
   const count = defineTool({
     name: "count",
     description: "Count the characters, words and lines of a text.",
-    input: z.object({ text }),
+    input: countInput,
     run: ({ text }) => countText(text),
   });
 
   const search = defineTool({
     name: "search",
     description: "Find every match of a regular expression, with its position and capture groups.",
-    input: z.object({ text, pattern, flags }),
+    input: matchInput,
     run: async (args, call) => {
       const { count, matches } = await findAll(args, call);
       return { status: "ok", count, matches: inCodePoints(args.text, matches), ...listed(count) };
@@ -142,15 +174,7 @@ function functions(run: Runner) {
   const replace = defineTool({
     name: "replace",
     description: "Replace every match of a regular expression ($1, $<name> and $& insert groups).",
-    input: z.object({
-      text,
-      pattern,
-      replacement: z
-        .string()
-        .max(MAX_TEXT_CHARS)
-        .describe("What each match becomes; $1 and $<name> insert groups."),
-      flags,
-    }),
+    input: replaceInput,
     run: async ({ text, pattern, replacement, flags }, call) => {
       const { result } = await run(
         { op: "replace", source: pattern, flags, text, replacement } as const,
@@ -169,7 +193,7 @@ function functions(run: Runner) {
   const extract = defineTool({
     name: "extract",
     description: "List the text of every match of a regular expression.",
-    input: z.object({ text, pattern, flags }),
+    input: matchInput,
     run: async (args, call) => {
       const { count, matches } = await findAll(args, call);
       return { status: "ok", matches: matches.map((found) => found.match), ...listed(count) };
@@ -179,14 +203,7 @@ function functions(run: Runner) {
   const split = defineTool({
     name: "split",
     description: "Split a text on a literal delimiter, or on whitespace when no delimiter is given.",
-    input: z.object({
-      text,
-      delimiter: z
-        .string()
-        .max(MAX_PATTERN_CHARS)
-        .optional()
-        .describe("The literal text to split on; left out, runs of whitespace."),
-    }),
+    input: splitInput,
     run: ({ text, delimiter }) => {
       if (delimiter === "")
         throw badArgument(
@@ -206,16 +223,7 @@ function functions(run: Runner) {
   const truncate = defineTool({
     name: "truncate",
     description: "Shorten a text to at most max_length characters, ending with an ellipsis when cut.",
-    input: z.object({
-      text,
-      max_length: z
-        .number()
-        .int()
-        .min(1)
-        .max(MAX_TEXT_CHARS)
-        .describe("The most characters to keep, ellipsis included."),
-      ellipsis: z.string().max(100).default("…").describe('What marks the cut (default "…").'),
-    }),
+    input: truncateInput,
     run: ({ text, max_length, ellipsis }) => ({ status: "ok", ...truncateText(text, max_length, ellipsis) }),
   });
 
