@@ -29,7 +29,7 @@ import {
 import { redactorOf } from "./redact.js";
 import { CALL_POLICY_DEFAULTS, type CallPolicy } from "./retry.js";
 import { type Price, type ProviderConfig, providerKeySecret, SETTING_PREFIX } from "./settings.js";
-import { parseTestScript, TEST_PROVIDER, testModel } from "./test-provider.js";
+import { keptTestScript, TEST_PROVIDER, testModel } from "./test-provider.js";
 import type { LanguageModel } from "./types.js";
 
 /** `model:` of an agent or plugin. */
@@ -510,7 +510,7 @@ async function testProvider(choice: ModelChoice, context: ModelContext): Promise
     where: { file: choice.script, field: "model.script" },
     maxBytes: YAML_LIMITS.maxBytes,
   });
-  return testModel({ script: parseTestScript(text, choice.script) });
+  return testModel({ script: keptTestScript(text, choice.script) });
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

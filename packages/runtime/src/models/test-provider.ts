@@ -3,7 +3,7 @@
 // model call the script did not plan; without one it calls each function it may call once,
 // with arguments sampled from the schema, then answers in text.
 import { Oz0Error } from "@oz0/sdk";
-import { formatManifestIssue, parseSafeYaml, type SafeYamlDocument } from "@oz0/sdk/internal";
+import { deepFreeze, formatManifestIssue, parseSafeYaml, type SafeYamlDocument } from "@oz0/sdk/internal";
 import { sampleFromSchema } from "./sample.js";
 import { estimateValueTokens } from "./tokens.js";
 import type { LanguageModel, ModelReply, ModelRequest } from "./types.js";
@@ -58,6 +58,26 @@ export function parseTestScript(text: string, file: string): TestScript {
   }
   if (problems.length > 0) throw scriptError(doc, problems);
   return { file, turns };
+}
+
+/** How many scripts `keptTestScript` keeps read; a process plays few. */
+const SCRIPTS_KEPT = 64;
+const keptScripts = new Map<string, TestScript>();
+
+/**
+ * `parseTestScript`, once per script text: every job of an agent reads its script again (so an
+ * edit counts from the next job) and most often finds it as it was. Kept frozen, since every
+ * job that plays it shares it; a script with problems is not kept, and throws each time.
+ */
+export function keptTestScript(text: string, file: string): TestScript {
+  const key = `${file}\0${text}`;
+  let script = keptScripts.get(key);
+  if (script === undefined) {
+    script = deepFreeze(parseTestScript(text, file));
+    if (keptScripts.size >= SCRIPTS_KEPT) keptScripts.delete(keptScripts.keys().next().value!);
+  } else keptScripts.delete(key);
+  keptScripts.set(key, script);
+  return script;
 }
 
 interface Problem {

@@ -7,6 +7,7 @@ import {
   parseTestScript,
   testModel,
 } from "../../src/models/index.js";
+import { keptTestScript } from "../../src/models/test-provider.js";
 
 const lookup: ModelFunction = {
   name: "tickets__lookup",
@@ -85,6 +86,27 @@ describe("test provider scripts", () => {
       /turns: lists the model's replies in order/,
     );
     expect(() => parseTestScript("steps: []\n", "s.yaml")).toThrow(/unknown key 'steps'/);
+  });
+});
+
+describe("a test script read for every job", () => {
+  it("is parsed once per text, and kept frozen for every job that plays it", () => {
+    const first = keptTestScript(SCRIPT, "scripts/kept.yaml");
+    expect(keptTestScript(SCRIPT, "scripts/kept.yaml")).toBe(first);
+    expect(first).toEqual(parseTestScript(SCRIPT, "scripts/kept.yaml"));
+    expect(Object.isFrozen(first.turns[0])).toBe(true);
+  });
+
+  it("is parsed again once its text changes: an edit counts from the next job", () => {
+    const before = keptTestScript(SCRIPT, "scripts/edited.yaml");
+    const edited = keptTestScript('turns:\n  - text: "edited"\n', "scripts/edited.yaml");
+    expect(edited).not.toBe(before);
+    expect(edited.turns).toEqual([{ text: "edited" }]);
+  });
+
+  it("throws for a script with problems at every read, keeping nothing", () => {
+    expect(() => keptTestScript("steps: []\n", "s.yaml")).toThrow(/unknown key 'steps'/);
+    expect(() => keptTestScript("steps: []\n", "s.yaml")).toThrow(/unknown key 'steps'/);
   });
 });
 
