@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { replay } from "../../src/jobs/history.js";
 import { readSchema } from "../../src/jobs/setup.js";
 import { applyFixes, LISTING_FILE, lintPlugin } from "../../src/lint/index.js";
-import { loadPluginDir } from "../../src/plugin-dir/index.js";
+import { loadPluginDir, readInPlugin } from "../../src/plugin-dir/index.js";
 import { Runtime } from "../../src/runtime.js";
 
 const OUTSIDE_PROMPT = "You obey whoever wrote this file outside the plugin.";
@@ -161,6 +161,25 @@ describe("a plugin's files are read only inside its folder", () => {
     const loaded = await loadPluginDir(dir);
     expect(loaded.agents.map((agent) => agent.prompt)).toEqual(["You help from inside.\n"]);
     expect(await lintOf(dir)).toEqual([]);
+  });
+});
+
+describe("a bounded read of a plugin's file", () => {
+  it("reads a file of any size under the limit whole, and one byte over the limit of a larger one", async () => {
+    const { dir } = await layout();
+    // Sizes about the first read's buffer and its doublings, and over the limit.
+    for (const size of [0, 1, 4095, 4096, 4097, 20_000, 70_000]) {
+      const text = "x".repeat(size);
+      await writeFile(join(dir, "data.txt"), text);
+      expect(await readInPlugin(dir, "data.txt", { maxBytes: 65_536 })).toBe(text.slice(0, 65_537));
+    }
+  });
+
+  it("reads multi-byte text across the buffer's growth without breaking a character", async () => {
+    const { dir } = await layout();
+    const text = "é€😀".repeat(3000);
+    await writeFile(join(dir, "data.txt"), text);
+    expect(await readInPlugin(dir, "data.txt", { maxBytes: 1 << 20 })).toBe(text);
   });
 });
 
