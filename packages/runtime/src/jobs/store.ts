@@ -170,6 +170,16 @@ export class JobStore {
     // the insert returned): one round trip and one commit, where a transaction was four.
     if (before === undefined && this.store.engine === "postgres" && first.length > 0)
       return this.createAlone(clean, first);
+    const atOnce = this.store.transactionNow;
+    if (before === undefined && atOnce !== undefined) {
+      return atOnce((run) => {
+        const row = run<JobRow>(this.createRow(clean)).rows[0];
+        if (row === undefined) throw new Error(`the insert of job ${clean.id} returned no row`);
+        const events = this.eventsInsert(clean.id, 1, first);
+        if (events !== undefined) run(events);
+        return row;
+      });
+    }
     return this.store.transaction(async (trx) => {
       await before?.(trx);
       return this.createIn(trx, clean, first);
@@ -221,15 +231,18 @@ export class JobStore {
 
   /** Inserts a job within a transaction already open, such as a parent's that starts a child. */
   async createIn(trx: Trx, job: NewJobRow, events: readonly NewEvent[]): Promise<JobRow> {
-    assertInitial(job.id, job.status);
-    const insert = this.#queries.create(job);
-    const { rows } = await trx.executeQuery<JobRow>(
-      CompiledQuery.raw(insert.sql, bind(insert, job as Record<string, unknown>)),
-    );
+    const { rows } = await trx.executeQuery<JobRow>(this.createRow(job));
     const row = rows[0];
     if (row === undefined) throw new Error(`the insert of job ${job.id} returned no row`);
     await this.insertEvents(trx, job.id, 1, events);
     return row;
+  }
+
+  /** The insert of `job`'s row, returning it. */
+  private createRow(job: NewJobRow): CompiledQuery {
+    assertInitial(job.id, job.status);
+    const insert = this.#queries.create(job);
+    return CompiledQuery.raw(insert.sql, bind(insert, job as Record<string, unknown>));
   }
 
   /** Keeps `traceparent` as the trace context of a job that has none yet (its first traced run's). */
@@ -286,7 +299,8 @@ export class JobStore {
       recorded_seq?: number | null;
     };
     let found: { row: ClaimRow; events: JobEvent[]; recorded: NewEvent | undefined } | undefined;
-    if (this.store.engine === "postgres") {
+    const atOnce = this.store.transactionNow;
+    if (atOnce === undefined) {
       const { rows } = await this.store.db.executeQuery<ClaimRow>(
         CompiledQuery.raw(this.#queries.claimRecording(claim.sql, parameters.length + 1), [
           ...parameters,
@@ -302,17 +316,16 @@ export class JobStore {
         };
       }
     } else {
-      found = await this.store.transaction(async (trx) => {
-        const { rows } = await trx.executeQuery<ClaimRow>(CompiledQuery.raw(claim.sql, parameters));
-        const row = rows[0];
+      // SQLite: the claim, the read of the history and the event's insert, one transaction.
+      found = await atOnce((run) => {
+        const row = run<ClaimRow>(CompiledQuery.raw(claim.sql, parameters)).rows[0];
         if (row === undefined) return undefined;
-        const history = await trx.executeQuery<HistoryRow>(
-          CompiledQuery.raw(this.#queries.events, [row.id, 0]),
+        const events = run<HistoryRow>(CompiledQuery.raw(this.#queries.events, [row.id, 0])).rows.map(
+          eventOf,
         );
-        const events = history.rows.map(eventOf);
         if (Number(row.notes_pending ?? 0) > 0) return { row, events, recorded: undefined };
         const recorded = claimedEvent(row.attempts);
-        await this.insertEvents(trx, row.id, Number(row.last_seq ?? 0) + 1, [recorded]);
+        run(this.eventsInsert(row.id, Number(row.last_seq ?? 0) + 1, [recorded])!);
         return { row, events, recorded };
       });
     }
@@ -441,6 +454,21 @@ export class JobStore {
         lease.ended = ended;
       }
       return { ...this.answered(lease, row, events), noticed: notice !== undefined };
+    }
+    // On SQLite a write of known shape with nothing more to do (an end, a wait) runs at once.
+    const atOnce = this.store.transactionNow;
+    if (shape !== undefined && atOnce !== undefined) {
+      if (shape.status !== undefined) assertMove(lease.job, "running", shape.status);
+      const write = this.#queries.renewAndWrite(0, shape);
+      const renewal = CompiledQuery.raw(write.sql, bind(write, writeValues(lease, [], set)));
+      const row = await atOnce((run) => {
+        const renewed = run<RenewedRow>(renewal).rows[0];
+        if (renewed === undefined) throw leaseLost(lease);
+        const insert = this.eventsInsert(lease.job, lease.nextSeq, events);
+        if (insert !== undefined) run(insert);
+        return renewed;
+      });
+      return this.answered(lease, row, events);
     }
     return this.store.transaction(async (trx) => {
       const row = await this.renewAndSet(trx, lease, set);
@@ -834,12 +862,22 @@ export class JobStore {
     firstSeq: number,
     events: readonly NewEvent[],
   ): Promise<void> {
-    if (events.length === 0) return;
+    const insert = this.eventsInsert(job, firstSeq, events);
+    if (insert !== undefined) await trx.executeQuery(insert);
+  }
+
+  /** The insert of `events` from `firstSeq` on; undefined for none. */
+  private eventsInsert(
+    job: string,
+    firstSeq: number,
+    events: readonly NewEvent[],
+  ): CompiledQuery | undefined {
+    if (events.length === 0) return undefined;
     const parameters: unknown[] = [];
     events.forEach((entry, index) => {
       parameters.push(job, firstSeq + index, entry.kind, JSON.stringify(entry.data));
     });
-    await trx.executeQuery(CompiledQuery.raw(this.#queries.insert(events.length), parameters));
+    return CompiledQuery.raw(this.#queries.insert(events.length), parameters);
   }
 }
 

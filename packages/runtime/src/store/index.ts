@@ -98,6 +98,7 @@ export {
 export {
   NodeSqliteDialect,
   openSqliteDatabase,
+  type RunNow,
   SQLITE_BUSY_TIMEOUT_MS,
   SQLITE_CLOCK_SQL,
   SQLITE_FILE_NAME,

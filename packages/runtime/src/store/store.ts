@@ -20,6 +20,7 @@ import type { Database } from "./schema.js";
 import {
   NodeSqliteDialect,
   openSqliteDatabase,
+  type RunNow,
   SQLITE_BUSY_TIMEOUT_MS,
   SQLITE_CLOCK_SQL,
   SQLITE_FILE_NAME,
@@ -57,6 +58,15 @@ export interface Store {
    * job step's writes and reads, each a statement of its own, go this way.
    */
   run<R>(query: CompiledQuery): Promise<QueryResult<R>>;
+  /**
+   * On SQLite: runs `work` in one transaction whose statements `run` executes at once, in the
+   * order `work` gives them, each seeing the last one's answer; committed when `work` returns,
+   * rolled back when it throws. With no transaction open on the connection, the begin, the
+   * statements and the commit go straight to it within this turn, as `run` does for one
+   * statement; with one open, the work waits its turn as `transaction` does. Undefined on
+   * PostgreSQL, which has no synchronous connection.
+   */
+  readonly transactionNow: (<T>(work: (run: RunNow) => T) => Promise<T>) | undefined;
   /** The database's clock now, in epoch milliseconds. */
   now(): Promise<number>;
   /**
@@ -177,7 +187,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     thread,
     () => listenSqlite(database, db),
     () => undefined,
-    (query) => dialect.runAlone(query),
+    dialect,
     (heartbeats) => {
       const elsewhere = new WalCheckpoints(database, heartbeats);
       dialect.onCommit = () => elsewhere.committed();
@@ -210,7 +220,7 @@ async function createStore(
   thread: HeartbeatThreadData | undefined,
   listening: () => Promise<JobListen>,
   broadcasting: (db: Kysely<Database>) => Broadcast | undefined,
-  runAlone: <R>(query: CompiledQuery) => QueryResult<R> | undefined = () => undefined,
+  sqlite?: NodeSqliteDialect,
   withThread?: (heartbeats: ThreadHeartbeats) => void,
 ): Promise<Store> {
   const clockSql = sql<number>`${sql.raw(clock)}`;
@@ -249,8 +259,9 @@ async function createStore(
     clockSql,
     transaction: (work) => db.transaction().execute(work),
     async run<R>(query: CompiledQuery) {
-      return runAlone<R>(query) ?? (await db.executeQuery<R>(query));
+      return sqlite?.runAlone<R>(query) ?? (await db.executeQuery<R>(query));
     },
+    transactionNow: sqlite === undefined ? undefined : (work) => sqliteTransactionNow(db, sqlite, work),
     async now() {
       const { rows } = await sql<{ now: number }>`select ${clockSql} as now`.execute(db);
       return rows[0]!.now;
@@ -263,6 +274,19 @@ async function createStore(
       await db.destroy();
     },
   };
+}
+
+/** `Store.transactionNow` on SQLite. */
+async function sqliteTransactionNow<T>(
+  db: Kysely<Database>,
+  sqlite: NodeSqliteDialect,
+  work: (run: RunNow) => T,
+): Promise<T> {
+  const now = sqlite.transactionNow(work);
+  if (now !== undefined) return now.value;
+  // A transaction of Kysely's holds the connection: this one waits its turn in Kysely's queue,
+  // then runs its statements at once inside the transaction that gives it.
+  return db.transaction().execute(async () => sqlite.inTransaction(work));
 }
 
 /** The channel migration 9's trigger notifies when a job becomes queued. */

@@ -8,7 +8,7 @@ import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
 import { threadId, Worker } from "node:worker_threads";
 import { isOz0Error } from "@oz0/sdk";
-import { sql } from "kysely";
+import { CompiledQuery, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { HEARTBEAT_HANDOVER_MS, LoopHeartbeats, ThreadHeartbeats } from "../../src/store/heartbeat.js";
 import { DEFAULT_TENANT, openStore, SQLITE_BUSY_TIMEOUT_MS, type Store } from "../../src/store/index.js";
@@ -501,6 +501,83 @@ describe("the SQLite store", () => {
         });
     } finally {
       other.close();
+      await store.close();
+    }
+  });
+
+  it("commits a transaction run at once with every statement, each seeing the one before", async () => {
+    const store = await openStore({ memory: true });
+    try {
+      const created = await store.transactionNow!((run) => {
+        run(CompiledQuery.raw("insert into tenants (name, created_at) values (?, ?)", ["first", 1]));
+        const { rows } = run<{ n: number }>(CompiledQuery.raw("select count(*) as n from tenants", []));
+        run(
+          CompiledQuery.raw("insert into tenants (name, created_at) values (?, ?)", [
+            `after-${rows[0]!.n}`,
+            1,
+          ]),
+        );
+        return rows[0]!.n;
+      });
+      expect(created).toBe(2);
+      const names = await store.db.selectFrom("tenants").select("name").orderBy("name").execute();
+      expect(names.map((row) => row.name)).toEqual(["after-2", DEFAULT_TENANT, "first"]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("rolls back a transaction run at once when its work throws, keeping none of its statements", async () => {
+    const store = await openStore({ memory: true });
+    try {
+      const failed = store.transactionNow!((run) => {
+        run(CompiledQuery.raw("insert into tenants (name, created_at) values (?, ?)", ["undone", 1]));
+        throw new Error("the work failed");
+      });
+      await expect(failed).rejects.toThrow("the work failed");
+      const names = await store.db.selectFrom("tenants").select("name").execute();
+      expect(names).toEqual([{ name: DEFAULT_TENANT }]);
+      // The connection is free again: a transaction of Kysely's begins at once.
+      await store.transaction(async (trx) => {
+        await trx.insertInto("tenants").values({ name: "next", created_at: 1 }).execute();
+      });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("runs a transaction at once after the one Kysely holds open commits, never inside it", async () => {
+    const store = await openStore({ memory: true });
+    try {
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let began!: () => void;
+      const begun = new Promise<void>((resolve) => {
+        began = resolve;
+      });
+      const order: string[] = [];
+      const open = store.transaction(async (trx) => {
+        await trx.insertInto("tenants").values({ name: "held", created_at: 1 }).execute();
+        began();
+        await held;
+        order.push("held commits");
+        throw new Error("the held transaction rolls back");
+      });
+      await begun;
+      const atOnce = store.transactionNow!((run) => {
+        order.push("at once runs");
+        // The held transaction's row is gone by now: it rolled back before this began.
+        return run<{ n: number }>(
+          CompiledQuery.raw("select count(*) as n from tenants where name = ?", ["held"]),
+        ).rows[0]!.n;
+      });
+      release();
+      await expect(open).rejects.toThrow("rolls back");
+      expect(await atOnce).toBe(0);
+      expect(order).toEqual(["held commits", "at once runs"]);
+    } finally {
       await store.close();
     }
   });
