@@ -23,6 +23,8 @@ const TENANTS_KEPT = 256;
 class Operation {
   #open = true;
   readonly #versions = new Map<Kysely<Database>, Map<string, Promise<number | undefined>>>();
+  /** The versions read so far, once their reads answered: a look-up that finds one awaits nothing. */
+  readonly #read = new Map<Kysely<Database>, Map<string, number>>();
 
   version(db: Kysely<Database>, tenant: string, read: () => Promise<number | undefined>) {
     if (!this.#open) return read();
@@ -35,15 +37,32 @@ class Operation {
     if (version === undefined) {
       version = read();
       tenants.set(tenant, version);
-      // A failed read is the look-up's own: the next one reads again.
-      version.catch(() => tenants.delete(tenant));
+      version.then(
+        (number) => {
+          if (number === undefined || !this.#open) return;
+          let known = this.#read.get(db);
+          if (known === undefined) {
+            known = new Map();
+            this.#read.set(db, known);
+          }
+          known.set(tenant, number);
+        },
+        // A failed read is the look-up's own: the next one reads again.
+        () => tenants.delete(tenant),
+      );
     }
     return version;
+  }
+
+  /** The version of `tenant` this operation read, once it has. */
+  known(db: Kysely<Database>, tenant: string): number | undefined {
+    return this.#open ? this.#read.get(db)?.get(tenant) : undefined;
   }
 
   end(): void {
     this.#open = false;
     this.#versions.clear();
+    this.#read.clear();
   }
 }
 
@@ -107,11 +126,24 @@ export class TenantCache {
    * `load()`'s answer for `key` in `tenant`, kept until the tenant's version moves. A failed load
    * is not kept. `missing` overrides the constructor's for this look-up.
    */
-  async get<T>(
+  get<T>(
     tenant: string,
     key: string,
     load: () => Promise<T>,
     missing: (tenant: string) => Promise<void> = this.#missing,
+  ): Promise<T> {
+    // Inside an operation that has read the version, an answer kept under it is the answer.
+    const version = operations.getStore()?.known(this.#db, tenant);
+    const kept = this.#tenants.get(tenant);
+    const answer = version !== undefined && kept?.version === version ? kept.answers.get(key) : undefined;
+    return (answer as Promise<T> | undefined) ?? this.#get(tenant, key, load, missing);
+  }
+
+  async #get<T>(
+    tenant: string,
+    key: string,
+    load: () => Promise<T>,
+    missing: (tenant: string) => Promise<void>,
   ): Promise<T> {
     const entry = await this.#entry(tenant);
     if (entry === undefined) {
