@@ -19,6 +19,7 @@ import { generateText, isStepCount, tool } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import pg from "pg";
 import { z } from "zod";
+import { toolResultCounter } from "./history-check.js";
 
 const STEP_COUNTS = [5, 20, 100];
 const ROUNDS = 25;
@@ -191,12 +192,7 @@ async function oz0Flavour(name: string, options: Oz0Options): Promise<Flavour> {
     await runtime.policy.set(TENANT, "deny", "std/http.*");
   }
   // The history check, built once: the throughput figures count it with each job.
-  const countResults = runtime.store.db
-    .selectFrom("job_events")
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where("job_id", "=", "")
-    .where("kind", "=", "tool_result")
-    .compile();
+  const toolResults = toolResultCounter(runtime);
   return {
     name,
     turnTimes,
@@ -211,13 +207,9 @@ async function oz0Flavour(name: string, options: Oz0Options): Promise<Flavour> {
       if (done.status !== "succeeded" || done.output !== "done") {
         throw new Error(`the bench job ${done.id} ended ${done.status}: ${JSON.stringify(done.failure)}`);
       }
-      const { rows } = await runtime.store.db.executeQuery<{ n: number }>({
-        ...countResults,
-        parameters: [job.id, "tool_result"],
-      });
-      const results = rows[0] ?? { n: 0 };
-      if (Number(results.n) !== count) {
-        throw new Error(`the bench job ${job.id} recorded ${results.n} tool results for ${count} steps`);
+      const results = await toolResults(job.id);
+      if (results !== count) {
+        throw new Error(`the bench job ${job.id} recorded ${results} tool results for ${count} steps`);
       }
       return us;
     },

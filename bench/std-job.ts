@@ -8,6 +8,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Runtime } from "@oz0/runtime";
+import { toolResultCounter } from "./history-check.js";
 
 const TENANT = "default";
 const WARM_UP_JOBS = 100;
@@ -19,12 +20,7 @@ async function medianMs(memory: boolean): Promise<number> {
   const runtime = await Runtime.open({ home, memory });
   try {
     await runtime.catalog.install(TENANT, resolve("examples/std-tour"));
-    const countResults = runtime.store.db
-      .selectFrom("job_events")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("job_id", "=", "")
-      .where("kind", "=", "tool_result")
-      .compile();
+    const toolResults = toolResultCounter(runtime);
     const times: number[] = [];
     for (let index = 0; index < WARM_UP_JOBS + JOBS; index++) {
       const t0 = performance.now();
@@ -37,12 +33,9 @@ async function medianMs(memory: boolean): Promise<number> {
       const ms = performance.now() - t0;
       if (done.status !== "succeeded")
         throw new Error(`job ${done.id} ended ${done.status}: ${JSON.stringify(done.failure)}`);
-      const { rows } = await runtime.store.db.executeQuery<{ n: number }>({
-        ...countResults,
-        parameters: [job.id, "tool_result"],
-      });
-      if (Number(rows[0]?.n) !== TOOL_CALLS)
-        throw new Error(`job ${job.id} recorded ${rows[0]?.n} tool results, not ${TOOL_CALLS}`);
+      const results = await toolResults(job.id);
+      if (results !== TOOL_CALLS)
+        throw new Error(`job ${job.id} recorded ${results} tool results, not ${TOOL_CALLS}`);
       if (index >= WARM_UP_JOBS) times.push(ms);
     }
     times.sort((a, b) => a - b);
