@@ -19,12 +19,16 @@ interface Entry {
 /** Tenants whose answers are kept; a process serving more drops the least recently used. */
 const TENANTS_KEPT = 256;
 
+/** A version an operation asked for, and the number once the read answered. */
+interface VersionRead {
+  readonly version: Promise<number | undefined>;
+  read?: number | undefined;
+}
+
 /** The versions one operation read, by database and tenant, until it ends. */
 class Operation {
   #open = true;
-  readonly #versions = new Map<Kysely<Database>, Map<string, Promise<number | undefined>>>();
-  /** The versions read so far, once their reads answered: a look-up that finds one awaits nothing. */
-  readonly #read = new Map<Kysely<Database>, Map<string, number>>();
+  readonly #versions = new Map<Kysely<Database>, Map<string, VersionRead>>();
 
   version(db: Kysely<Database>, tenant: string, read: () => Promise<number | undefined>) {
     if (!this.#open) return read();
@@ -33,36 +37,30 @@ class Operation {
       tenants = new Map();
       this.#versions.set(db, tenants);
     }
-    let version = tenants.get(tenant);
-    if (version === undefined) {
-      version = read();
-      tenants.set(tenant, version);
-      version.then(
+    let asked = tenants.get(tenant);
+    if (asked === undefined) {
+      const made: VersionRead = { version: read() };
+      tenants.set(tenant, made);
+      made.version.then(
         (number) => {
-          if (number === undefined || !this.#open) return;
-          let known = this.#read.get(db);
-          if (known === undefined) {
-            known = new Map();
-            this.#read.set(db, known);
-          }
-          known.set(tenant, number);
+          made.read = number;
         },
         // A failed read is the look-up's own: the next one reads again.
         () => tenants.delete(tenant),
       );
+      asked = made;
     }
-    return version;
+    return asked.version;
   }
 
-  /** The version of `tenant` this operation read, once it has. */
+  /** The version of `tenant` this operation read, once the read answered: a look-up that finds one awaits nothing. */
   known(db: Kysely<Database>, tenant: string): number | undefined {
-    return this.#open ? this.#read.get(db)?.get(tenant) : undefined;
+    return this.#versions.get(db)?.get(tenant)?.read;
   }
 
   end(): void {
     this.#open = false;
     this.#versions.clear();
-    this.#read.clear();
   }
 }
 
