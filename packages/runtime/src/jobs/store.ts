@@ -301,6 +301,7 @@ export class JobStore {
     let found: { row: ClaimRow; events: JobEvent[]; recorded: NewEvent | undefined } | undefined;
     const atOnce = this.store.transactionNow;
     if (atOnce === undefined) {
+      // PostgreSQL: one statement.
       const { rows } = await this.store.db.executeQuery<ClaimRow>(
         CompiledQuery.raw(this.#queries.claimRecording(claim.sql, parameters.length + 1), [
           ...parameters,
