@@ -67,53 +67,57 @@ export function parseAgentRuntime(runtime: string | undefined): AgentRuntime | u
   return { kind: match[1] as "harness" | "remote", name: match[2] ?? "" };
 }
 
-const runtimeField = z.string().superRefine((value, ctx) => {
-  if (parseAgentRuntime(value) === undefined) {
-    ctx.addIssue({
-      code: "custom",
-      message: `runtime '${value}' is not known: leave it out for oz0's loop, or write pydantic-ai, openai-agents, harness:<name> or remote:<name>`,
-      input: value,
-    });
-  }
-});
-
-/** One kind of failure an agent may end a job with: part of its contract with callers. */
-export const failureDeclSchema = strictObject({
-  kind: nameField("failure kind").superRefine((kind, ctx) => {
-    if ((PLATFORM_FAILURE_KINDS as readonly string[]).includes(kind)) {
+const runtimeField = () =>
+  z.string().superRefine((value, ctx) => {
+    if (parseAgentRuntime(value) === undefined) {
       ctx.addIssue({
         code: "custom",
-        message: `'${kind}' is one of the platform's own failure kinds (${PLATFORM_FAILURE_KINDS.join(", ")}); give the agent's kind another name`,
-        input: kind,
-      });
-    }
-  }),
-  description: z
-    .string()
-    .min(1, "a failure needs a description: say when the agent ends a job with it")
-    .max(
-      FAILURE_LIMITS.maxDescription,
-      `a failure's description may be at most ${FAILURE_LIMITS.maxDescription} characters`,
-    ),
-  retryable: z.boolean().default(false),
-  partial: z.boolean().default(false),
-  person: z.boolean().default(false),
-});
-export type FailureDecl = z.output<typeof failureDeclSchema>;
-
-const failuresField = z
-  .array(failureDeclSchema)
-  .max(FAILURE_LIMITS.maxKinds, { error: tooMany("failures", FAILURE_LIMITS.maxKinds) })
-  .superRefine((failures, ctx) => {
-    for (const { index, value } of repeats(failures.map((failure) => failure.kind))) {
-      ctx.addIssue({
-        code: "custom",
-        message: `failure kind '${value}' is declared twice; each kind appears once`,
-        path: [index, "kind"],
+        message: `runtime '${value}' is not known: leave it out for oz0's loop, or write pydantic-ai, openai-agents, harness:<name> or remote:<name>`,
         input: value,
       });
     }
   });
+
+/** One kind of failure an agent may end a job with: part of its contract with callers. */
+export const failureDeclSchema = z.lazy(() =>
+  strictObject({
+    kind: nameField("failure kind").superRefine((kind, ctx) => {
+      if ((PLATFORM_FAILURE_KINDS as readonly string[]).includes(kind)) {
+        ctx.addIssue({
+          code: "custom",
+          message: `'${kind}' is one of the platform's own failure kinds (${PLATFORM_FAILURE_KINDS.join(", ")}); give the agent's kind another name`,
+          input: kind,
+        });
+      }
+    }),
+    description: z
+      .string()
+      .min(1, "a failure needs a description: say when the agent ends a job with it")
+      .max(
+        FAILURE_LIMITS.maxDescription,
+        `a failure's description may be at most ${FAILURE_LIMITS.maxDescription} characters`,
+      ),
+    retryable: z.boolean().default(false),
+    partial: z.boolean().default(false),
+    person: z.boolean().default(false),
+  }),
+);
+export type FailureDecl = z.output<typeof failureDeclSchema>;
+
+const failuresField = () =>
+  z
+    .array(failureDeclSchema)
+    .max(FAILURE_LIMITS.maxKinds, { error: tooMany("failures", FAILURE_LIMITS.maxKinds) })
+    .superRefine((failures, ctx) => {
+      for (const { index, value } of repeats(failures.map((failure) => failure.kind))) {
+        ctx.addIssue({
+          code: "custom",
+          message: `failure kind '${value}' is declared twice; each kind appears once`,
+          path: [index, "kind"],
+          input: value,
+        });
+      }
+    });
 
 /** Why `ref` is not a skill reference (`<plugin>/<skill>`, `<plugin>/*`, bare `<skill>`). */
 export function skillRefProblem(ref: string): string | undefined {
@@ -126,65 +130,71 @@ export function skillRefProblem(ref: string): string | undefined {
   return nameProblem("plugin", first) ?? (second === "*" ? undefined : nameProblem("skill", second));
 }
 
-const skillRef = z.string().superRefine((value, ctx) => {
-  const problem = skillRefProblem(value);
-  if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem, input: value });
-});
+const skillRef = () =>
+  z.string().superRefine((value, ctx) => {
+    const problem = skillRefProblem(value);
+    if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem, input: value });
+  });
 
-const skillList = z
-  .array(skillRef)
-  .max(AGENT_LIMITS.maxSkills, { error: tooMany("skills", AGENT_LIMITS.maxSkills) });
+const skillList = () =>
+  z.array(skillRef()).max(AGENT_LIMITS.maxSkills, { error: tooMany("skills", AGENT_LIMITS.maxSkills) });
 
-const proposeArguments = z.record(z.string(), z.unknown()).superRefine((args, ctx) => {
-  const keys = Object.keys(args);
-  if (keys.length > AGENT_LIMITS.maxProposeArguments) {
-    ctx.addIssue({
-      code: "custom",
-      message: `at most ${AGENT_LIMITS.maxProposeArguments} propose arguments are allowed; found ${keys.length}`,
-      input: args,
-    });
-  }
-  for (const key of keys) {
-    if ((PLATFORM_PROPOSE_ARGUMENTS as readonly string[]).includes(key)) {
+const proposeArguments = () =>
+  z.record(z.string(), z.unknown()).superRefine((args, ctx) => {
+    const keys = Object.keys(args);
+    if (keys.length > AGENT_LIMITS.maxProposeArguments) {
       ctx.addIssue({
         code: "custom",
-        message: `the platform sets '${key}' of the apply call itself (${PLATFORM_PROPOSE_ARGUMENTS.join(", ")}); remove it`,
-        path: [key],
-        input: key,
-        params: { at: "key" },
+        message: `at most ${AGENT_LIMITS.maxProposeArguments} propose arguments are allowed; found ${keys.length}`,
+        input: args,
       });
     }
-  }
-});
+    for (const key of keys) {
+      if ((PLATFORM_PROPOSE_ARGUMENTS as readonly string[]).includes(key)) {
+        ctx.addIssue({
+          code: "custom",
+          message: `the platform sets '${key}' of the apply call itself (${PLATFORM_PROPOSE_ARGUMENTS.join(", ")}); remove it`,
+          path: [key],
+          input: key,
+          params: { at: "key" },
+        });
+      }
+    }
+  });
 
 /** `skills.propose`: lets the agent propose skill changes that a person reviews as a pull request. */
-export const skillProposalSchema = strictObject({
-  into: nameField("plugin"),
-  apply: addressField("function address (<tool>.<function> or <plugin>/<tool>.<function>)"),
-  repository: z
-    .string()
-    .regex(
-      /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/,
-      "repository must be owner/name, such as acme/support-plugins",
-    ),
-  // A folder of the repository, held to the rules of a path inside a plugin.
-  path: pluginPath("folder").optional(),
-  arguments: proposeArguments.optional(),
-  review: z.literal("required", { error: "propose.review may only be required" }).optional(),
-});
+export const skillProposalSchema = z.lazy(() =>
+  strictObject({
+    into: nameField("plugin"),
+    apply: addressField("function address (<tool>.<function> or <plugin>/<tool>.<function>)"),
+    repository: z
+      .string()
+      .regex(
+        /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/,
+        "repository must be owner/name, such as acme/support-plugins",
+      ),
+    // A folder of the repository, held to the rules of a path inside a plugin.
+    path: pluginPath("folder").optional(),
+    arguments: proposeArguments().optional(),
+    review: z.literal("required", { error: "propose.review may only be required" }).optional(),
+  }),
+);
 export type SkillProposal = z.output<typeof skillProposalSchema>;
-
-const skillsObject = strictObject({ use: skillList.optional(), propose: skillProposalSchema.optional() });
 
 /**
  * `skills:` is a list of references, or `{ use, propose }`. `skills: {}` sets nothing, so it
  * reads as left out (every skill of the agent's own plugin); `[]` gives none.
  */
-export const skillsFieldSchema = z
-  .union([skillList, skillsObject])
-  .transform((skills) =>
-    Array.isArray(skills) || skills.use !== undefined || skills.propose !== undefined ? skills : undefined,
-  );
+export const skillsFieldSchema = z.lazy(() =>
+  z
+    .union([
+      skillList(),
+      strictObject({ use: skillList().optional(), propose: skillProposalSchema.optional() }),
+    ])
+    .transform((skills) =>
+      Array.isArray(skills) || skills.use !== undefined || skills.propose !== undefined ? skills : undefined,
+    ),
+);
 export type SkillsField = NonNullable<z.output<typeof skillsFieldSchema>>;
 
 const positiveInteger = (what: string) =>
@@ -194,20 +204,24 @@ const positiveInteger = (what: string) =>
     .positive(`${what} must be above 0`);
 
 /** `limits:`; every value left out takes its AGENT_LIMIT_DEFAULTS value. */
-export const agentLimitsSchema = strictObject({
-  max_turns: positiveInteger("limits.max_turns").default(AGENT_LIMIT_DEFAULTS.max_turns),
-  wall_seconds: positiveInteger("limits.wall_seconds").default(AGENT_LIMIT_DEFAULTS.wall_seconds),
-  max_tokens: positiveInteger("limits.max_tokens").default(AGENT_LIMIT_DEFAULTS.max_tokens),
-  startup_tokens: positiveInteger("limits.startup_tokens").default(AGENT_LIMIT_DEFAULTS.startup_tokens),
-});
+export const agentLimitsSchema = z.lazy(() =>
+  strictObject({
+    max_turns: positiveInteger("limits.max_turns").default(AGENT_LIMIT_DEFAULTS.max_turns),
+    wall_seconds: positiveInteger("limits.wall_seconds").default(AGENT_LIMIT_DEFAULTS.wall_seconds),
+    max_tokens: positiveInteger("limits.max_tokens").default(AGENT_LIMIT_DEFAULTS.max_tokens),
+    startup_tokens: positiveInteger("limits.startup_tokens").default(AGENT_LIMIT_DEFAULTS.startup_tokens),
+  }),
+);
 export type AgentLimits = z.output<typeof agentLimitsSchema>;
 
 /** `delegation:`: the agents this one may start as child jobs, and how far that may go. */
-export const delegationSchema = strictObject({
-  allow: z.array(addressField("agent address")),
-  max_depth: positiveInteger("delegation.max_depth").optional(),
-  max_children: positiveInteger("delegation.max_children").optional(),
-});
+export const delegationSchema = z.lazy(() =>
+  strictObject({
+    allow: z.array(addressField("agent address")),
+    max_depth: positiveInteger("delegation.max_depth").optional(),
+    max_children: positiveInteger("delegation.max_children").optional(),
+  }),
+);
 export type Delegation = z.output<typeof delegationSchema>;
 
 const AGENT_HINTS = {
@@ -216,10 +230,10 @@ const AGENT_HINTS = {
     "name the system prompt file with instructions:, or write the agent as Markdown whose body is the prompt",
 };
 
-const agentShape = {
+const agentShape = () => ({
   name: nameField("agent"),
   description: z.string().optional(),
-  runtime: runtimeField.optional(),
+  runtime: runtimeField().optional(),
   instructions: pluginPath().optional(),
   tools: z.array(toolEntryField()).optional(),
   input: z
@@ -234,7 +248,7 @@ const agentShape = {
     .optional(),
   input_schema: pluginPath().optional(),
   output_schema: pluginPath().optional(),
-  failures: failuresField.optional(),
+  failures: failuresField().optional(),
   harness: z.record(z.string(), z.unknown()).optional(),
   skills: skillsFieldSchema.optional(),
   tool_loading: choiceField(["eager", "lazy"], "tool_loading").default("eager"),
@@ -249,42 +263,48 @@ const agentShape = {
   // The spec names changes: only as what skills.propose may not sit beside; its own schema
   // comes with the feature, so it is carried as written.
   changes: z.unknown().optional(),
-};
+});
 
 /** An agent definition (spec/agent-definition.txt). Unknown keys are refused. */
-export const agentDefinitionSchema = strictObject(agentShape, AGENT_HINTS).superRefine((agent, ctx) => {
-  const problem = (path: (string | number)[], message: string, at: "key" | "value" = "value") =>
-    ctx.addIssue({ code: "custom", message, path, input: agent, params: { at } });
-  const runtime = parseAgentRuntime(agent.runtime);
-  if (agent.input !== undefined && agent.input_schema !== undefined) {
-    problem(["input_schema"], "declare input: text or input_schema, not both");
-  }
-  if (agent.output !== undefined && agent.output_schema !== undefined) {
-    problem(["output_schema"], "declare output: text or output_schema, not both");
-  }
-  if (agent.harness !== undefined && runtime?.kind !== "harness" && runtime?.kind !== "remote") {
-    problem(
-      ["harness"],
-      "harness: options apply only to an agent with runtime harness:<name> or remote:<name>",
-      "key",
-    );
-  }
-  if (runtime?.kind === "remote" && agent.harness !== undefined && Object.hasOwn(agent.harness, "api_url")) {
-    problem(["harness", "api_url"], "a remote agent has no api_url: only a node's operator sets it", "key");
-  }
-  const propose =
-    agent.skills !== undefined && !Array.isArray(agent.skills) ? agent.skills.propose : undefined;
-  if (propose !== undefined && runtime?.kind === "remote") {
-    problem(["skills", "propose"], "a remote agent cannot propose skills; remove skills.propose");
-  }
-  if (propose !== undefined && agent.changes !== undefined) {
-    problem(["changes"], "skills.propose cannot sit beside changes:; keep one of them", "key");
-  }
-  agent.tools?.forEach((tool, index) => {
-    if (LAZY_LOADING_BUILTINS.includes(tool)) {
-      problem(["tools", index], `${tool} comes with tool_loading: lazy; do not list it under tools`);
+export const agentDefinitionSchema = z.lazy(() =>
+  strictObject(agentShape(), AGENT_HINTS).superRefine((agent, ctx) => {
+    const problem = (path: (string | number)[], message: string, at: "key" | "value" = "value") =>
+      ctx.addIssue({ code: "custom", message, path, input: agent, params: { at } });
+    const runtime = parseAgentRuntime(agent.runtime);
+    if (agent.input !== undefined && agent.input_schema !== undefined) {
+      problem(["input_schema"], "declare input: text or input_schema, not both");
     }
-  });
-});
+    if (agent.output !== undefined && agent.output_schema !== undefined) {
+      problem(["output_schema"], "declare output: text or output_schema, not both");
+    }
+    if (agent.harness !== undefined && runtime?.kind !== "harness" && runtime?.kind !== "remote") {
+      problem(
+        ["harness"],
+        "harness: options apply only to an agent with runtime harness:<name> or remote:<name>",
+        "key",
+      );
+    }
+    if (
+      runtime?.kind === "remote" &&
+      agent.harness !== undefined &&
+      Object.hasOwn(agent.harness, "api_url")
+    ) {
+      problem(["harness", "api_url"], "a remote agent has no api_url: only a node's operator sets it", "key");
+    }
+    const propose =
+      agent.skills !== undefined && !Array.isArray(agent.skills) ? agent.skills.propose : undefined;
+    if (propose !== undefined && runtime?.kind === "remote") {
+      problem(["skills", "propose"], "a remote agent cannot propose skills; remove skills.propose");
+    }
+    if (propose !== undefined && agent.changes !== undefined) {
+      problem(["changes"], "skills.propose cannot sit beside changes:; keep one of them", "key");
+    }
+    agent.tools?.forEach((tool, index) => {
+      if (LAZY_LOADING_BUILTINS.includes(tool)) {
+        problem(["tools", index], `${tool} comes with tool_loading: lazy; do not list it under tools`);
+      }
+    });
+  }),
+);
 export type AgentDefinition = z.output<typeof agentDefinitionSchema>;
 export type AgentDefinitionInput = z.input<typeof agentDefinitionSchema>;

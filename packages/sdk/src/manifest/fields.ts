@@ -1,6 +1,11 @@
 // Schema pieces shared by every manifest: names checked by the rules of ../names, paths inside
 // a plugin, loose addresses, versions, and strict objects whose unknown keys are reported by
 // name with the nearest known key.
+//
+// Every schema of the manifests is built the first time it checks something (z.lazy, or a
+// function that builds the part where it is used): zod builds each part where it is declared,
+// and built at load, the manifests' hundreds of parts would cost every process that imports the
+// SDK, each plugin's and each command's, milliseconds before its first parse or without one.
 // semver by function: its index loads all of its 47 modules.
 import parseSemver from "semver/functions/parse.js";
 import validRange from "semver/ranges/valid.js";
@@ -166,7 +171,7 @@ const RESERVED_HEADERS = new Set([
 ]);
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$/;
 
-const requestOptionsShape = {
+const requestOptionsShape = () => ({
   temperature: z
     .number("temperature is a number from 0 to 2")
     .min(0, "temperature is a number from 0 to 2")
@@ -212,43 +217,49 @@ const requestOptionsShape = {
     )
     .optional(),
   store: z.boolean("store is true or false").optional(),
-};
+});
 
 /**
  * `model.options`: what each request of an agent asks of its model (sampling, the answer's
  * length, reasoning effort, stop sequences, extra headers, OpenAI's `store`). Whether the
  * provider can honour each is checked when the model is resolved.
  */
-export const modelOptionsSchema = strictObject(requestOptionsShape, {
-  stream:
-    "whether calls stream is the server's property: set it for the alias (oz0 model set <alias> <model> --no-stream) or the provider (oz0 provider set <name> --no-stream)",
-  structured_output:
-    "how structured answers are asked for is the server's property: set it for the alias or the provider (--structured-output json_schema|prompt)",
-});
+export const modelOptionsSchema = z.lazy(() =>
+  strictObject(requestOptionsShape(), {
+    stream:
+      "whether calls stream is the server's property: set it for the alias (oz0 model set <alias> <model> --no-stream) or the provider (oz0 provider set <name> --no-stream)",
+    structured_output:
+      "how structured answers are asked for is the server's property: set it for the alias or the provider (--structured-output json_schema|prompt)",
+  }),
+);
 export type ModelOptions = z.output<typeof modelOptionsSchema>;
 
 /** How an agent's structured answer is asked of the server: its `json_schema` response format, or the schema in the prompt. */
 export const STRUCTURED_OUTPUT_MODES = ["json_schema", "prompt"] as const;
 
 /** An alias's options (`oz0 model set`): the request options, and the server's streaming and structured output. */
-export const aliasOptionsSchema = strictObject({
-  ...requestOptionsShape,
-  stream: z.boolean("stream is true or false").optional(),
-  structured_output: z
-    .enum(STRUCTURED_OUTPUT_MODES, `structured_output is ${STRUCTURED_OUTPUT_MODES.join(" or ")}`)
-    .optional(),
-});
+export const aliasOptionsSchema = z.lazy(() =>
+  strictObject({
+    ...requestOptionsShape(),
+    stream: z.boolean("stream is true or false").optional(),
+    structured_output: z
+      .enum(STRUCTURED_OUTPUT_MODES, `structured_output is ${STRUCTURED_OUTPUT_MODES.join(" or ")}`)
+      .optional(),
+  }),
+);
 export type AliasOptions = z.output<typeof aliasOptionsSchema>;
 
 /** `model: { use, script?, options? }`: the model alias an agent runs on, a test provider script, and request options. */
-export const modelChoiceSchema = strictObject({
-  use: z
-    .string()
-    .max(128)
-    .regex(MODEL_USE, "a model is a tenant's alias such as default or fast, or provider:model"),
-  script: pluginPath().optional(),
-  options: modelOptionsSchema.optional(),
-});
+export const modelChoiceSchema = z.lazy(() =>
+  strictObject({
+    use: z
+      .string()
+      .max(128)
+      .regex(MODEL_USE, "a model is a tenant's alias such as default or fast, or provider:model"),
+    script: pluginPath().optional(),
+    options: modelOptionsSchema.optional(),
+  }),
+);
 export type ModelChoice = z.output<typeof modelChoiceSchema>;
 
 /** The message for a list over its limit, with the count found. */

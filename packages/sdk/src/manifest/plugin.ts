@@ -90,102 +90,108 @@ const oauthUrl = (what: string) =>
  * and addresses are written here; the client secret, private key, ID token and IdP client
  * secret are the tenant's, set with `oz0 mcp secret set <tool> oauth NAME`.
  */
-export const mcpOAuthSchema = strictObject({
-  grant: choiceField(MCP_OAUTH_GRANTS, "oauth.grant"),
-  client_id: z.string().min(1, "oauth.client_id must not be empty").optional(),
-  client_auth: choiceField(MCP_CLIENT_AUTH, "oauth.client_auth").optional(),
-  signing_alg: choiceField(MCP_SIGNING_ALGS, "oauth.signing_alg").optional(),
-  issuer: oauthUrl("oauth.issuer").optional(),
-  scope: z.string().min(1, "oauth.scope must not be empty").optional(),
-  idp: strictObject({
-    issuer: oauthUrl("oauth.idp.issuer").optional(),
-    token_endpoint: oauthUrl("oauth.idp.token_endpoint").optional(),
-    client_id: z.string().min(1, "oauth.idp.client_id must not be empty"),
-  }).optional(),
-}).superRefine((oauth, ctx) => {
-  // A field the grant needs is named at the line that needs it: one missing has no line.
-  const problem = (message: string, path: string[]) =>
-    ctx.addIssue({ code: "custom", message, path, input: oauth });
-  if (oauth.grant === "authorization_code") {
-    for (const key of ["client_id", "client_auth", "signing_alg", "issuer", "scope", "idp"] as const) {
-      if (oauth[key] !== undefined) {
-        problem(
-          `oauth.${key} goes with grant: client_credentials or cross_app_access; with authorization_code a person logs in with oz0 mcp login (--client-id for a client registered beforehand)`,
-          [key],
-        );
+export const mcpOAuthSchema = z.lazy(() =>
+  strictObject({
+    grant: choiceField(MCP_OAUTH_GRANTS, "oauth.grant"),
+    client_id: z.string().min(1, "oauth.client_id must not be empty").optional(),
+    client_auth: choiceField(MCP_CLIENT_AUTH, "oauth.client_auth").optional(),
+    signing_alg: choiceField(MCP_SIGNING_ALGS, "oauth.signing_alg").optional(),
+    issuer: oauthUrl("oauth.issuer").optional(),
+    scope: z.string().min(1, "oauth.scope must not be empty").optional(),
+    idp: strictObject({
+      issuer: oauthUrl("oauth.idp.issuer").optional(),
+      token_endpoint: oauthUrl("oauth.idp.token_endpoint").optional(),
+      client_id: z.string().min(1, "oauth.idp.client_id must not be empty"),
+    }).optional(),
+  }).superRefine((oauth, ctx) => {
+    // A field the grant needs is named at the line that needs it: one missing has no line.
+    const problem = (message: string, path: string[]) =>
+      ctx.addIssue({ code: "custom", message, path, input: oauth });
+    if (oauth.grant === "authorization_code") {
+      for (const key of ["client_id", "client_auth", "signing_alg", "issuer", "scope", "idp"] as const) {
+        if (oauth[key] !== undefined) {
+          problem(
+            `oauth.${key} goes with grant: client_credentials or cross_app_access; with authorization_code a person logs in with oz0 mcp login (--client-id for a client registered beforehand)`,
+            [key],
+          );
+        }
       }
+      return;
     }
-    return;
-  }
-  if (oauth.client_id === undefined)
-    problem(`grant: ${oauth.grant} needs client_id: oz0's client at the authorization server`, ["grant"]);
-  if (oauth.client_auth === "private_key_jwt" && oauth.signing_alg === undefined)
-    problem(
-      `client_auth: private_key_jwt needs signing_alg: the algorithm of the private key (${MCP_SIGNING_ALGS.join(", ")})`,
-      ["client_auth"],
-    );
-  if (oauth.client_auth !== "private_key_jwt" && oauth.signing_alg !== undefined)
-    problem("oauth.signing_alg goes with client_auth: private_key_jwt", ["signing_alg"]);
-  if (oauth.grant === "cross_app_access") {
-    if (oauth.idp === undefined)
+    if (oauth.client_id === undefined)
+      problem(`grant: ${oauth.grant} needs client_id: oz0's client at the authorization server`, ["grant"]);
+    if (oauth.client_auth === "private_key_jwt" && oauth.signing_alg === undefined)
       problem(
-        "grant: cross_app_access needs idp: { issuer or token_endpoint, client_id }, the enterprise IdP that exchanges the identity assertion",
-        ["grant"],
+        `client_auth: private_key_jwt needs signing_alg: the algorithm of the private key (${MCP_SIGNING_ALGS.join(", ")})`,
+        ["client_auth"],
       );
-    else if ((oauth.idp.issuer === undefined) === (oauth.idp.token_endpoint === undefined))
-      problem(
-        "oauth.idp has either issuer: (its token endpoint is discovered) or token_endpoint:, not both or neither",
-        ["idp"],
-      );
-  } else if (oauth.idp !== undefined) {
-    problem("oauth.idp goes with grant: cross_app_access", ["idp"]);
-  }
-});
+    if (oauth.client_auth !== "private_key_jwt" && oauth.signing_alg !== undefined)
+      problem("oauth.signing_alg goes with client_auth: private_key_jwt", ["signing_alg"]);
+    if (oauth.grant === "cross_app_access") {
+      if (oauth.idp === undefined)
+        problem(
+          "grant: cross_app_access needs idp: { issuer or token_endpoint, client_id }, the enterprise IdP that exchanges the identity assertion",
+          ["grant"],
+        );
+      else if ((oauth.idp.issuer === undefined) === (oauth.idp.token_endpoint === undefined))
+        problem(
+          "oauth.idp has either issuer: (its token endpoint is discovered) or token_endpoint:, not both or neither",
+          ["idp"],
+        );
+    } else if (oauth.idp !== undefined) {
+      problem("oauth.idp goes with grant: cross_app_access", ["idp"]);
+    }
+  }),
+);
 export type McpOAuth = z.output<typeof mcpOAuthSchema>;
 
 /**
  * `mcp:` of a tool: a local server started as `{ command, args, env }`, or a remote one
  * reached at `{ url, headers, oauth }`.
  */
-export const mcpServerSchema = strictObject({
-  command: z.string().min(1, "command must not be empty").optional(),
-  args: z.array(z.string({ error: (issue) => `args are text; quote ${describe(issue.input)}` })).optional(),
-  env: stringMap("env").optional(),
-  url: z.url({ protocol: /^https?$/, error: "url must be an http:// or https:// address" }).optional(),
-  headers: stringMap("headers").optional(),
-  oauth: mcpOAuthSchema.optional(),
-}).superRefine((server, ctx) => {
-  const problem = (message: string, path: string[] = []) =>
-    ctx.addIssue({ code: "custom", message, path, input: server });
-  if ((server.command === undefined) === (server.url === undefined)) {
-    problem("an MCP server has either command: (started locally) or url: (reached over HTTP)");
-    return;
-  }
-  if (server.url !== undefined) {
-    if (server.args !== undefined) problem("args: goes with command:, not url:", ["args"]);
-    if (server.env !== undefined) problem("env: goes with command:, not url:", ["env"]);
-  } else {
-    if (server.headers !== undefined) problem("headers: goes with url:, not command:", ["headers"]);
-    if (server.oauth !== undefined)
-      problem("oauth: goes with url:; a server oz0 starts (command:) gets its secrets as env", ["oauth"]);
-  }
-});
+export const mcpServerSchema = z.lazy(() =>
+  strictObject({
+    command: z.string().min(1, "command must not be empty").optional(),
+    args: z.array(z.string({ error: (issue) => `args are text; quote ${describe(issue.input)}` })).optional(),
+    env: stringMap("env").optional(),
+    url: z.url({ protocol: /^https?$/, error: "url must be an http:// or https:// address" }).optional(),
+    headers: stringMap("headers").optional(),
+    oauth: mcpOAuthSchema.optional(),
+  }).superRefine((server, ctx) => {
+    const problem = (message: string, path: string[] = []) =>
+      ctx.addIssue({ code: "custom", message, path, input: server });
+    if ((server.command === undefined) === (server.url === undefined)) {
+      problem("an MCP server has either command: (started locally) or url: (reached over HTTP)");
+      return;
+    }
+    if (server.url !== undefined) {
+      if (server.args !== undefined) problem("args: goes with command:, not url:", ["args"]);
+      if (server.env !== undefined) problem("env: goes with command:, not url:", ["env"]);
+    } else {
+      if (server.headers !== undefined) problem("headers: goes with url:, not command:", ["headers"]);
+      if (server.oauth !== undefined)
+        problem("oauth: goes with url:; a server oz0 starts (command:) gets its secrets as env", ["oauth"]);
+    }
+  }),
+);
 export type McpServer = z.output<typeof mcpServerSchema>;
 
 /** A tool ID the plugin owns; its functions come from the code entry, or from an MCP server. */
-export const toolDeclSchema = strictObject({
-  id: nameField("tool").superRefine((id, ctx) => {
-    if (id === BUILTIN_TOOL_ID) {
-      ctx.addIssue({
-        code: "custom",
-        message: `the tool ID '${id}' belongs to oz0's built-ins; choose another`,
-        input: id,
-      });
-    }
+export const toolDeclSchema = z.lazy(() =>
+  strictObject({
+    id: nameField("tool").superRefine((id, ctx) => {
+      if (id === BUILTIN_TOOL_ID) {
+        ctx.addIssue({
+          code: "custom",
+          message: `the tool ID '${id}' belongs to oz0's built-ins; choose another`,
+          input: id,
+        });
+      }
+    }),
+    description: z.string().optional(),
+    mcp: mcpServerSchema.optional(),
   }),
-  description: z.string().optional(),
-  mcp: mcpServerSchema.optional(),
-});
+);
 export type ToolDecl = z.output<typeof toolDeclSchema>;
 
 const CRON_NICKNAMES = ["@yearly", "@annually", "@monthly", "@weekly", "@daily", "@midnight", "@hourly"];
@@ -280,11 +286,12 @@ export function timeZoneProblem(zone: string): string | undefined {
   }
 }
 
-const routineCost = z
-  .number({
-    error: (issue) => `limits.max_cost_usd must be a number of US dollars, got ${describe(issue.input)}`,
-  })
-  .positive("limits.max_cost_usd must be above 0");
+const routineCost = () =>
+  z
+    .number({
+      error: (issue) => `limits.max_cost_usd must be a number of US dollars, got ${describe(issue.input)}`,
+    })
+    .positive("limits.max_cost_usd must be above 0");
 const routineCount = (what: string) =>
   z
     .number({ error: (issue) => `${what} must be a whole number above 0, got ${describe(issue.input)}` })
@@ -295,12 +302,14 @@ const routineCount = (what: string) =>
  * A routine's `limits:`, each a ceiling over the agent's own: a job runs under the lower of the
  * two. `max_cost_usd` counts the model calls the tenant's price table prices.
  */
-export const routineLimitsSchema = strictObject({
-  max_turns: routineCount("limits.max_turns").optional(),
-  max_tokens: routineCount("limits.max_tokens").optional(),
-  wall_seconds: routineCount("limits.wall_seconds").optional(),
-  max_cost_usd: routineCost.optional(),
-});
+export const routineLimitsSchema = z.lazy(() =>
+  strictObject({
+    max_turns: routineCount("limits.max_turns").optional(),
+    max_tokens: routineCount("limits.max_tokens").optional(),
+    wall_seconds: routineCount("limits.wall_seconds").optional(),
+    max_cost_usd: routineCost().optional(),
+  }),
+);
 export type RoutineLimits = z.output<typeof routineLimitsSchema>;
 
 /**
@@ -308,70 +317,74 @@ export type RoutineLimits = z.output<typeof routineLimitsSchema>;
  * in: a role and the agents in its scope (addresses, `<plugin>/*`, or `*`). Left out, the
  * routine is a runner of exactly the agent or flow it runs.
  */
-export const routineIdentitySchema = strictObject({
-  role: choiceField(ROUTINE_ROLES, "identity.role").default("runner"),
-  agents: z
-    .array(addressField("agent address or pattern"))
-    .min(1, "identity.agents lists at least one agent")
-    .optional(),
-});
+export const routineIdentitySchema = z.lazy(() =>
+  strictObject({
+    role: choiceField(ROUTINE_ROLES, "identity.role").default("runner"),
+    agents: z
+      .array(addressField("agent address or pattern"))
+      .min(1, "identity.agents lists at least one agent")
+      .optional(),
+  }),
+);
 export type RoutineIdentity = z.output<typeof routineIdentitySchema>;
 
 /** A routine: a schedule or an event that starts an agent or flow with an input. */
-export const routineSchema = strictObject({
-  name: nameField("routine"),
-  description: z.string().optional(),
-  schedule: z
-    .string()
-    .superRefine((value, ctx) => {
-      const problem = cronProblem(value);
-      if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem, input: value });
-    })
-    .optional(),
-  event: z
-    .string()
-    .superRefine((value, ctx) => {
-      const read = routineEvent(value);
-      if ("problem" in read) ctx.addIssue({ code: "custom", message: read.problem, input: value });
-    })
-    .optional(),
-  /** The IANA time zone the schedule is read in; UTC when left out. */
-  timezone: z
-    .string()
-    .superRefine((value, ctx) => {
-      const problem = timeZoneProblem(value);
-      if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem, input: value });
-    })
-    .optional(),
-  missed: choiceField(ROUTINE_MISSED, "missed").optional(),
-  overlap: choiceField(ROUTINE_OVERLAP, "overlap").optional(),
-  run: addressField("agent or flow (<name> or <plugin>/<name>)"),
-  input: z.unknown().optional(),
-  identity: routineIdentitySchema.optional(),
-  /** The functions the job may call: a subset of the agent's `tools:`; left out, all of them. */
-  tools: z.array(toolEntryField()).optional(),
-  limits: routineLimitsSchema.optional(),
-}).superRefine((routine, ctx) => {
-  if ((routine.schedule === undefined) === (routine.event === undefined)) {
-    ctx.addIssue({
-      code: "custom",
-      message: "a routine has either schedule: (cron) or event:, one of them",
-      input: routine,
-    });
-  }
-  if (routine.schedule === undefined) {
-    for (const key of ["timezone", "missed"] as const) {
-      if (routine[key] !== undefined) {
-        ctx.addIssue({
-          code: "custom",
-          message: `${key}: goes with schedule:; an event routine fires when its event comes`,
-          path: [key],
-          input: routine[key],
-        });
+export const routineSchema = z.lazy(() =>
+  strictObject({
+    name: nameField("routine"),
+    description: z.string().optional(),
+    schedule: z
+      .string()
+      .superRefine((value, ctx) => {
+        const problem = cronProblem(value);
+        if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem, input: value });
+      })
+      .optional(),
+    event: z
+      .string()
+      .superRefine((value, ctx) => {
+        const read = routineEvent(value);
+        if ("problem" in read) ctx.addIssue({ code: "custom", message: read.problem, input: value });
+      })
+      .optional(),
+    /** The IANA time zone the schedule is read in; UTC when left out. */
+    timezone: z
+      .string()
+      .superRefine((value, ctx) => {
+        const problem = timeZoneProblem(value);
+        if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem, input: value });
+      })
+      .optional(),
+    missed: choiceField(ROUTINE_MISSED, "missed").optional(),
+    overlap: choiceField(ROUTINE_OVERLAP, "overlap").optional(),
+    run: addressField("agent or flow (<name> or <plugin>/<name>)"),
+    input: z.unknown().optional(),
+    identity: routineIdentitySchema.optional(),
+    /** The functions the job may call: a subset of the agent's `tools:`; left out, all of them. */
+    tools: z.array(toolEntryField()).optional(),
+    limits: routineLimitsSchema.optional(),
+  }).superRefine((routine, ctx) => {
+    if ((routine.schedule === undefined) === (routine.event === undefined)) {
+      ctx.addIssue({
+        code: "custom",
+        message: "a routine has either schedule: (cron) or event:, one of them",
+        input: routine,
+      });
+    }
+    if (routine.schedule === undefined) {
+      for (const key of ["timezone", "missed"] as const) {
+        if (routine[key] !== undefined) {
+          ctx.addIssue({
+            code: "custom",
+            message: `${key}: goes with schedule:; an event routine fires when its event comes`,
+            path: [key],
+            input: routine[key],
+          });
+        }
       }
     }
-  }
-});
+  }),
+);
 export type Routine = z.output<typeof routineSchema>;
 export type RoutineInput = z.input<typeof routineSchema>;
 
@@ -422,32 +435,34 @@ export function qualifyEntry(entry: string, plugin: string): string {
 const BARE_FUNCTION = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_*-]+$/;
 
 /** What a plugin uses of another: a version range and the parts it names, bare. */
-export const usesEntrySchema = strictObject({
-  version: versionRangeField().optional(),
-  tools: z
-    .array(
-      z.string().superRefine((value, ctx) => {
-        if (!BARE_FUNCTION.test(value)) {
-          ctx.addIssue({
-            code: "custom",
-            message: `'${value}' is not <tool>.<function>: under the plugin's own key its parts are bare, without <plugin>/`,
-            input: value,
-          });
-        }
-      }),
-    )
-    .optional(),
-  agents: z.array(nameField("agent")).optional(),
-  skills: z
-    .array(
-      z.string().superRefine((value, ctx) => {
-        const problem = value === "*" ? undefined : nameProblem("skill", value);
-        if (problem !== undefined)
-          ctx.addIssue({ code: "custom", message: `${problem} (or * for every skill)`, input: value });
-      }),
-    )
-    .optional(),
-});
+export const usesEntrySchema = z.lazy(() =>
+  strictObject({
+    version: versionRangeField().optional(),
+    tools: z
+      .array(
+        z.string().superRefine((value, ctx) => {
+          if (!BARE_FUNCTION.test(value)) {
+            ctx.addIssue({
+              code: "custom",
+              message: `'${value}' is not <tool>.<function>: under the plugin's own key its parts are bare, without <plugin>/`,
+              input: value,
+            });
+          }
+        }),
+      )
+      .optional(),
+    agents: z.array(nameField("agent")).optional(),
+    skills: z
+      .array(
+        z.string().superRefine((value, ctx) => {
+          const problem = value === "*" ? undefined : nameProblem("skill", value);
+          if (problem !== undefined)
+            ctx.addIssue({ code: "custom", message: `${problem} (or * for every skill)`, input: value });
+        }),
+      )
+      .optional(),
+  }),
+);
 export type UsesEntry = z.output<typeof usesEntrySchema>;
 
 const PLUGIN_HINTS = {
@@ -456,88 +471,90 @@ const PLUGIN_HINTS = {
 };
 
 /** plugin.yaml. Unknown keys are refused. */
-export const pluginManifestSchema = strictObject(
-  {
-    /** The manifest format's version (`"1.0"`); from 1.0 some lint warnings are errors. */
-    schema: z
-      .string({
-        error: (issue) =>
-          typeof issue.input === "number"
-            ? `schema is a version in quotes, such as schema: "1.0" (YAML reads ${issue.input} as a number)`
-            : `schema is a version in quotes, such as schema: "1.0"`,
-      })
-      .regex(/^\d+\.\d+$/, 'schema is a version such as "1.0"')
-      .optional(),
-    name: nameField("plugin"),
-    version: semverField(),
-    description: z.string().optional(),
-    main: pluginPath().optional(),
-    capabilities: z.array(choiceField(CAPABILITY_KINDS, "a capability")).optional(),
-    labels: labelsField("labels").optional(),
-    model: modelChoiceSchema.optional(),
-    tools: z.array(toolDeclSchema).optional(),
-    agents: z.array(agentDefinitionSchema).optional(),
-    flows: z.array(flowDefinitionSchema).optional(),
-    routines: z.array(routineSchema).optional(),
-    uses: z.record(nameField("plugin"), usesEntrySchema).optional(),
-    verified: z.boolean().optional(),
-  },
-  PLUGIN_HINTS,
-).superRefine((plugin, ctx) => {
-  const unique = (
-    values: string[] | undefined,
-    what: string,
-    path: (index: number) => (string | number)[],
-  ) => {
-    for (const { index, value } of repeats(values ?? [])) {
-      ctx.addIssue({
-        code: "custom",
-        message: `${what} '${value}' is declared twice`,
-        path: path(index),
-        input: value,
-      });
-    }
-  };
-  unique(plugin.capabilities, "capability", (index) => ["capabilities", index]);
-  unique(
-    plugin.tools?.map((tool) => tool.id),
-    "tool ID",
-    (index) => ["tools", index, "id"],
-  );
-  unique(
-    plugin.agents?.map((agent) => agent.name),
-    "agent",
-    (index) => ["agents", index, "name"],
-  );
-  unique(
-    plugin.flows?.map((flow) => flow.name),
-    "flow",
-    (index) => ["flows", index, "name"],
-  );
-  unique(
-    plugin.routines?.map((routine) => routine.name),
-    "routine",
-    (index) => ["routines", index, "name"],
-  );
-  const agentNames = new Set(plugin.agents?.map((agent) => agent.name));
-  plugin.flows?.forEach((flow, index) => {
-    if (agentNames.has(flow.name)) {
-      ctx.addIssue({
-        code: "custom",
-        message: `flow '${flow.name}' has the name of an agent of this plugin; agents and flows share one set of names`,
-        path: ["flows", index, "name"],
-        input: flow.name,
-      });
-    }
-  });
-  if (plugin.uses !== undefined && Object.hasOwn(plugin.uses, plugin.name)) {
-    ctx.addIssue({
-      code: "custom",
-      message: `a plugin does not list itself under uses:; name its own parts bare`,
-      path: ["uses", plugin.name],
-      input: plugin.name,
+export const pluginManifestSchema = z.lazy(() =>
+  strictObject(
+    {
+      /** The manifest format's version (`"1.0"`); from 1.0 some lint warnings are errors. */
+      schema: z
+        .string({
+          error: (issue) =>
+            typeof issue.input === "number"
+              ? `schema is a version in quotes, such as schema: "1.0" (YAML reads ${issue.input} as a number)`
+              : `schema is a version in quotes, such as schema: "1.0"`,
+        })
+        .regex(/^\d+\.\d+$/, 'schema is a version such as "1.0"')
+        .optional(),
+      name: nameField("plugin"),
+      version: semverField(),
+      description: z.string().optional(),
+      main: pluginPath().optional(),
+      capabilities: z.array(choiceField(CAPABILITY_KINDS, "a capability")).optional(),
+      labels: labelsField("labels").optional(),
+      model: modelChoiceSchema.optional(),
+      tools: z.array(toolDeclSchema).optional(),
+      agents: z.array(agentDefinitionSchema).optional(),
+      flows: z.array(flowDefinitionSchema).optional(),
+      routines: z.array(routineSchema).optional(),
+      uses: z.record(nameField("plugin"), usesEntrySchema).optional(),
+      verified: z.boolean().optional(),
+    },
+    PLUGIN_HINTS,
+  ).superRefine((plugin, ctx) => {
+    const unique = (
+      values: string[] | undefined,
+      what: string,
+      path: (index: number) => (string | number)[],
+    ) => {
+      for (const { index, value } of repeats(values ?? [])) {
+        ctx.addIssue({
+          code: "custom",
+          message: `${what} '${value}' is declared twice`,
+          path: path(index),
+          input: value,
+        });
+      }
+    };
+    unique(plugin.capabilities, "capability", (index) => ["capabilities", index]);
+    unique(
+      plugin.tools?.map((tool) => tool.id),
+      "tool ID",
+      (index) => ["tools", index, "id"],
+    );
+    unique(
+      plugin.agents?.map((agent) => agent.name),
+      "agent",
+      (index) => ["agents", index, "name"],
+    );
+    unique(
+      plugin.flows?.map((flow) => flow.name),
+      "flow",
+      (index) => ["flows", index, "name"],
+    );
+    unique(
+      plugin.routines?.map((routine) => routine.name),
+      "routine",
+      (index) => ["routines", index, "name"],
+    );
+    const agentNames = new Set(plugin.agents?.map((agent) => agent.name));
+    plugin.flows?.forEach((flow, index) => {
+      if (agentNames.has(flow.name)) {
+        ctx.addIssue({
+          code: "custom",
+          message: `flow '${flow.name}' has the name of an agent of this plugin; agents and flows share one set of names`,
+          path: ["flows", index, "name"],
+          input: flow.name,
+        });
+      }
     });
-  }
-});
+    if (plugin.uses !== undefined && Object.hasOwn(plugin.uses, plugin.name)) {
+      ctx.addIssue({
+        code: "custom",
+        message: `a plugin does not list itself under uses:; name its own parts bare`,
+        path: ["uses", plugin.name],
+        input: plugin.name,
+      });
+    }
+  }),
+);
 export type PluginManifest = z.output<typeof pluginManifestSchema>;
 export type PluginManifestInput = z.input<typeof pluginManifestSchema>;

@@ -10,18 +10,20 @@ export const SKILL_LIMITS = {
   maxDescription: 1024,
 } as const;
 
-export const skillFrontMatterSchema = strictObject({
-  name: nameField("skill"),
-  description: z
-    .string()
-    .min(1, "a skill needs a description: agents choose skills by it")
-    .max(
-      SKILL_LIMITS.maxDescription,
-      `a skill's description may be at most ${SKILL_LIMITS.maxDescription} characters`,
-    ),
-  license: z.string().optional(),
-  metadata: z.record(z.string(), z.string()).optional(),
-});
+export const skillFrontMatterSchema = z.lazy(() =>
+  strictObject({
+    name: nameField("skill"),
+    description: z
+      .string()
+      .min(1, "a skill needs a description: agents choose skills by it")
+      .max(
+        SKILL_LIMITS.maxDescription,
+        `a skill's description may be at most ${SKILL_LIMITS.maxDescription} characters`,
+      ),
+    license: z.string().optional(),
+    metadata: z.record(z.string(), z.string()).optional(),
+  }),
+);
 export type SkillFrontMatter = z.output<typeof skillFrontMatterSchema>;
 
 /** A parsed SKILL.md. */

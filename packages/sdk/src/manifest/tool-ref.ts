@@ -54,7 +54,7 @@ export function formatToolRef(ref: ToolRef): string {
 }
 
 const ADDRESS_WHAT = "tool function (<tool>.<function> or <plugin>/<tool>.<function>)";
-const address = addressField(ADDRESS_WHAT);
+const address = z.lazy(() => addressField(ADDRESS_WHAT));
 
 /** `{ ref: <text> }` and nothing else: the spec's `tools[].ref` form. */
 function refObject(value: unknown): string | undefined {
