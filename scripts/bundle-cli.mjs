@@ -12,10 +12,12 @@
 // SemVer object passes between the two. The runtime and the server are bundled together, so the
 // CLI and `oz0 serve` share one runtime; their modules that find files next to themselves (the
 // heartbeat thread, the harness bridge, the default plugins, their package.json) read
-// `import.meta.url` as their own file's address in the package, not the bundle's. The other
-// libraries stay packages too: they load only when a command uses them.
-import { rm, writeFile } from "node:fs/promises";
-import { relative } from "node:path";
+// `import.meta.url` as their own file's address in the package, not the bundle's, and
+// `import.meta.oz0Build` as the build's identity. The other libraries stay packages too: they
+// load only when a command uses them.
+import { createHash } from "node:crypto";
+import { readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "rolldown";
 
@@ -53,6 +55,22 @@ const OWN = [
   ["@oz0/server", `${root}packages/server/dist/`],
 ];
 
+/**
+ * The build's identity: the SHA-256 of the compiled code it bundles and of the SDK's bundle, so
+ * that what an older build kept of a plugin's declarations (runtime/src/bundles/declarations.ts)
+ * is never taken for this one's.
+ */
+async function buildIdentity() {
+  const hash = createHash("sha256");
+  for (const dir of [...OWN.map(([, dir]) => dir), `${root}packages/sdk/dist/bundle/`]) {
+    const files = (await readdir(dir, { recursive: true })).filter((file) => file.endsWith(".js")).sort();
+    for (const file of files)
+      hash.update(`${relative(root, join(dir, file))}\0`).update(await readFile(join(dir, file)));
+  }
+  return hash.digest("hex").slice(0, 32);
+}
+const identity = JSON.stringify(await buildIdentity());
+
 await build({
   input: { oz0: new URL("dist/main.js", cli).pathname },
   platform: "node",
@@ -63,13 +81,19 @@ await build({
   logLevel: "warn",
   plugins: [
     {
-      name: "oz0-module-addresses",
+      name: "oz0-module-meta",
       transform(code, id) {
         const own = OWN.find(([, dir]) => id.startsWith(dir));
-        if (own === undefined || !code.includes("import.meta.url")) return null;
+        if (own === undefined || !(code.includes("import.meta.url") || code.includes("import.meta.oz0Build")))
+          return null;
         const [name, dir] = own;
         const address = `new URL(${JSON.stringify(`./${relative(dir, id)}`)}, import.meta.resolve(${JSON.stringify(name)})).href`;
-        return { code: code.replaceAll("import.meta.url", `(${address})`), map: null };
+        return {
+          code: code
+            .replaceAll("import.meta.url", `(${address})`)
+            .replaceAll("import.meta.oz0Build", identity),
+          map: null,
+        };
       },
     },
   ],

@@ -1,9 +1,18 @@
 // Installed plugins loaded from their bundles, for the job engine to build tools and read agents:
 // each bundle is written under the home once (checked against its digest) and loaded once per
 // process, whatever becomes of the folder it was installed from. A plugin installed before
-// bundles has none yet: its first load bundles the folder it was installed from, once.
+// bundles has none yet: its first load bundles the folder it was installed from, once. What a
+// bundle declares is read once per build of oz0, and kept in the store.
 import { Oz0Error } from "@oz0/sdk";
-import { type BundleCache, bundleFolder, packed, readBundle, saveBundle } from "../bundles/index.js";
+import {
+  type BundleCache,
+  bundleFolder,
+  keptDeclarations,
+  OZ0_BUILD,
+  packed,
+  readBundle,
+  saveBundle,
+} from "../bundles/index.js";
 import { type LoadedPlugin, loadPluginDir } from "../plugin-dir/index.js";
 import type { Store } from "../store/index.js";
 
@@ -20,9 +29,13 @@ export class InstalledPlugins {
   private readonly store: Store;
   private readonly bundles: BundleCache;
 
-  constructor(store: Store, bundles: BundleCache) {
+  /** The build whose reading of a bundle's declarations is kept (bundles/declarations.ts). */
+  private readonly reader: string | undefined;
+
+  constructor(store: Store, bundles: BundleCache, reader: string | undefined = OZ0_BUILD) {
     this.store = store;
     this.bundles = bundles;
+    this.reader = reader;
   }
 
   async load(installed: Installed): Promise<LoadedPlugin> {
@@ -40,7 +53,9 @@ export class InstalledPlugins {
   private async loadBundle(installed: Installed, digest: string): Promise<LoadedPlugin> {
     try {
       const dir = await this.bundles.dir(digest, () => readBundle(this.store.db, digest));
-      return await loadPluginDir(dir);
+      return await loadPluginDir(dir, {
+        declarations: (read) => keptDeclarations(this.store, digest, read, this.reader),
+      });
     } catch (cause) {
       throw cannotLoad(installed, `its bundle ${digest}`, cause);
     }

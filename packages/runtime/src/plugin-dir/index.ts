@@ -2,7 +2,15 @@
 // paths confined to the folder.
 export { isEscape, listInPlugin, readInPlugin, resolveInPlugin, writeInPlugin } from "./confine.js";
 export { type ForeignFormat, type FormatRefusal, foreignFormat, SKILL_FILE_LIMITS } from "./formats/index.js";
-export { type LoadedAgent, type LoadedPlugin, type LoadedSkill, loadPluginDir, pluginRoot } from "./load.js";
+export {
+  type LoadedAgent,
+  type LoadedPlugin,
+  type LoadedSkill,
+  type LoadOptions,
+  loadPluginDir,
+  type PluginDeclarations,
+  pluginRoot,
+} from "./load.js";
 export {
   importMcpServers,
   type McpImport,

@@ -52,17 +52,32 @@ export interface LoadedPlugin {
   readonly toolManifests: readonly LoadedToolManifest[];
 }
 
+/**
+ * What an oz0 plugin's files declare, read and checked: its manifest, agents and skills. Plain
+ * data, the same whenever the same files are read by the same oz0.
+ */
+export interface PluginDeclarations {
+  readonly manifest: PluginManifest;
+  readonly agents: readonly LoadedAgent[];
+  readonly skills: readonly LoadedSkill[];
+}
+
+export interface LoadOptions {
+  /**
+   * Where the declarations of a folder that never changes (a bundle) are kept: given how to read
+   * them, returns them as kept, or reads them and keeps them. Left out, they are read.
+   */
+  readonly declarations?: (read: () => Promise<PluginDeclarations>) => Promise<PluginDeclarations>;
+}
+
 const MANIFEST_FILE = "plugin.yaml";
 
 /** Loads and checks the plugin folder at `dir`; throws `INVALID_MANIFEST` or `INVALID_PLUGIN`. */
-export async function loadPluginDir(dir: string): Promise<LoadedPlugin> {
+export async function loadPluginDir(dir: string, options: LoadOptions = {}): Promise<LoadedPlugin> {
   const root = await pluginRoot(dir);
   if ((await foreignFormat(root)) !== undefined) return loadForeignPlugin(root);
-  const manifest = parsePluginManifest(await readText(root, MANIFEST_FILE, "the plugin manifest"), {
-    file: MANIFEST_FILE,
-  });
-  const agents = await loadAgents(root, manifest);
-  const skills = await loadSkills(root);
+  const read = () => readDeclarations(root);
+  const { manifest, agents, skills } = await (options.declarations?.(read) ?? read());
   const code = manifest.main === undefined ? undefined : await runCodeEntry(root, manifest, manifest.main);
   const toolManifests = await loadToolManifests(root, manifest.name);
   checkCapabilities(manifest, code);
@@ -70,6 +85,14 @@ export async function loadPluginDir(dir: string): Promise<LoadedPlugin> {
   checkOwnToolRefs(manifest.name, agents, toolManifests);
   checkCodeFlows(manifest, agents, code);
   return { dir: root, manifest, agents, skills, code, toolManifests };
+}
+
+/** Reads and checks the manifest, agents and skills of the oz0 plugin folder at `root`, its real path. */
+async function readDeclarations(root: string): Promise<PluginDeclarations> {
+  const manifest = parsePluginManifest(await readText(root, MANIFEST_FILE, "the plugin manifest"), {
+    file: MANIFEST_FILE,
+  });
+  return { manifest, agents: await loadAgents(root, manifest), skills: await loadSkills(root) };
 }
 
 /** The real path of the plugin folder `dir`, or `INVALID_PLUGIN` when it is not one. */

@@ -358,6 +358,17 @@ export interface BundlesTable {
   created_at: EpochMs;
 }
 
+/**
+ * What a bundle declares (migration 23): its manifest, agents and skills as JSON, as the build
+ * of oz0 named `reader` read and checked them (bundles/declarations.ts).
+ */
+export interface BundleDeclarationsTable {
+  digest: string;
+  reader: string;
+  declarations: string;
+  created_at: EpochMs;
+}
+
 /** A person who signs in with a password (migration 11); the password is kept only as its argon2id hash. */
 export interface UsersTable {
   id: string;
@@ -600,6 +611,7 @@ export interface Database {
   usage_totals: UsageTotalsTable;
   workers: WorkersTable;
   bundles: BundlesTable;
+  bundle_declarations: BundleDeclarationsTable;
   users: UsersTable;
   memberships: MembershipsTable;
   api_keys: ApiKeysTable;

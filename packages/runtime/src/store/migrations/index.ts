@@ -21,6 +21,7 @@ import { pluginRuntimes } from "./019-plugin-runtimes.js";
 import { catalogVersion } from "./020-catalog-version.js";
 import { channelCause } from "./021-channel-cause.js";
 import { hookRecords } from "./022-hook-records.js";
+import { bundleDeclarations } from "./023-bundle-declarations.js";
 import type { Migration } from "./types.js";
 
 export type { Migration, MigrationContext, MigrationDb } from "./types.js";
@@ -49,4 +50,5 @@ export const MIGRATIONS: readonly Migration[] = [
   catalogVersion,
   channelCause,
   hookRecords,
+  bundleDeclarations,
 ];
