@@ -7,9 +7,9 @@
 //
 // The SDK stays a package of its own, bundled by itself with zod, yaml and semver
 // (scripts/bundle-sdk.mjs): plugins import it, and they and the runtime must share one instance
-// of it. What the runtime imports of yaml and semver itself is bundled here, a copy of its own:
-// neither keeps state a copy would not see (yaml tells its nodes by Symbol.for keys), and no
-// SemVer object passes between the two. The runtime and the server are bundled together, so the
+// of it. The runtime's YAML is the SDK's copy (`@oz0/sdk/internal`), so a command reads one;
+// what it imports of semver itself is bundled here, a copy of its own: no SemVer object passes
+// between the two. The runtime and the server are bundled together, so the
 // CLI and `oz0 serve` share one runtime; their modules that find files next to themselves (the
 // heartbeat thread, the harness bridge, the default plugins, their package.json) read
 // `import.meta.url` as their own file's address in the package, not the bundle's, and
@@ -39,7 +39,6 @@ const BUNDLED = new Set([
   "fast-deep-equal",
   "json-schema-traverse",
   "croner",
-  "yaml",
   "semver",
 ]);
 

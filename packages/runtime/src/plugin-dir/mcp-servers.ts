@@ -5,7 +5,7 @@
 // importing shell) never reach the folder: they become the tenant's MCP secrets, encrypted, and
 // the manifest says only their names. Anything oz0 cannot run as written is refused, naming it.
 import { nameProblem, Oz0Error } from "@oz0/sdk";
-import { stringify } from "yaml";
+import { stringifyYaml } from "@oz0/sdk/internal";
 
 /** Where a secret goes in an MCP server's spec: an environment variable, or an HTTP header. */
 type McpSecretKind = "env" | "header";
@@ -177,7 +177,7 @@ export function importMcpServers(text: string, options: McpImportOptions): McpIm
       mcp,
     });
   }
-  const manifest = stringify(
+  const manifest = stringifyYaml(
     {
       name: options.plugin,
       version: "1.0.0",

@@ -5,7 +5,7 @@
 // person approves: review is always required.
 import { createHash } from "node:crypto";
 import { type AgentDefinition, ERROR_CODES, type ErrorCode, type FunctionCall, Oz0Error } from "@oz0/sdk";
-import { stringify } from "yaml";
+import { stringifyYaml } from "@oz0/sdk/internal";
 import { unifiedPatch } from "../cards/index.js";
 import { reachRefusal } from "../catalog/index.js";
 import { readInPlugin } from "../plugin-dir/index.js";
@@ -271,7 +271,7 @@ export class SkillProposals {
 
 /** The SKILL.md the proposal would write: its front matter, then its body. */
 export function skillFile(row: Pick<SkillProposalRow, "skill" | "description" | "body">): string {
-  const front = stringify({ name: row.skill, description: row.description }).trimEnd();
+  const front = stringifyYaml({ name: row.skill, description: row.description }).trimEnd();
   return `---\n${front}\n---\n${row.body.trimEnd()}\n`;
 }
 

@@ -48,3 +48,4 @@ export {
   YAML_LIMITS,
 } from "../manifest/index.js";
 export { closestWord, didYouMean, withArticle } from "../text/index.js";
+export { Composer, CST, isScalar, Parser, parseYaml, stringifyYaml } from "./yaml.js";

@@ -4,7 +4,7 @@
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { parsePluginManifest } from "@oz0/sdk";
-import { stringify } from "yaml";
+import { stringifyYaml } from "@oz0/sdk/internal";
 import type { LoadedPlugin } from "../load.js";
 import { Refusals, readForeignSkill } from "./common.js";
 
@@ -24,7 +24,7 @@ export async function loadAgentSkill(root: string): Promise<LoadedPlugin> {
   if (skill === undefined) throw new Error("unreachable: a skill that failed has refusals");
   const version = skill.metadata?.version;
   const manifest = parsePluginManifest(
-    stringify({
+    stringifyYaml({
       name: skill.name,
       version: version !== undefined && SEMVER.test(version) ? version : "1.0.0",
       description: skill.description,

@@ -7,8 +7,7 @@
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { type AgentDefinition, isOz0Error, parsePluginManifest } from "@oz0/sdk";
-import { YAML_LIMITS } from "@oz0/sdk/internal";
-import { parse, stringify } from "yaml";
+import { parseYaml, stringifyYaml, YAML_LIMITS } from "@oz0/sdk/internal";
 import { listInPlugin, readInPlugin } from "../confine.js";
 import type { LoadedAgent, LoadedPlugin, LoadedSkill } from "../load.js";
 import { importMcpServers } from "../mcp-servers.js";
@@ -118,7 +117,7 @@ export async function loadClaudeCodePlugin(root: string): Promise<LoadedPlugin> 
   try {
     const tooled = tools.length === 0 ? meta : { ...meta, tools };
     manifest = parsePluginManifest(
-      stringify({ ...tooled, agents: agents.map((agent) => agent.definition) }),
+      stringifyYaml({ ...tooled, agents: agents.map((agent) => agent.definition) }),
       {
         file: MANIFEST,
       },
@@ -220,7 +219,7 @@ async function readMcpServers(root: string, plugin: string, refusals: Refusals):
       );
       return [];
     }
-    return ((parse(imported.manifest) as { tools?: unknown[] }).tools ?? []) as unknown[];
+    return ((parseYaml(imported.manifest) as { tools?: unknown[] }).tools ?? []) as unknown[];
   } catch (error) {
     if (!isOz0Error(error)) throw error;
     refusals.add(MCP_FILE, "", error.message.replace(/^\.mcp\.json:? ?/, ""));

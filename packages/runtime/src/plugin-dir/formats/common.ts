@@ -4,8 +4,7 @@
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { Oz0Error, parseSkillFile } from "@oz0/sdk";
-import { YAML_LIMITS } from "@oz0/sdk/internal";
-import { parse, stringify } from "yaml";
+import { parseYaml, stringifyYaml, YAML_LIMITS } from "@oz0/sdk/internal";
 import { listInPlugin, readInPlugin } from "../confine.js";
 import type { LoadedSkill } from "../load.js";
 
@@ -62,7 +61,7 @@ export function frontMatter(text: string, file: string, refusals: Refusals): Fro
   }
   let fields: unknown;
   try {
-    fields = parse(match[1] ?? "", { maxAliasCount: YAML_LIMITS.maxAliases });
+    fields = parseYaml(match[1] ?? "", { maxAliasCount: YAML_LIMITS.maxAliases });
   } catch (error) {
     refusals.add(file, "", `its front matter is not YAML: ${(error as Error).message}`);
     return undefined;
@@ -200,7 +199,7 @@ export async function readForeignSkill(
   }
   if (refusals.list.length > before) return undefined;
   try {
-    const skill = parseSkillFile(`---\n${stringify(kept)}---\n${body}`, { file });
+    const skill = parseSkillFile(`---\n${stringifyYaml(kept)}---\n${body}`, { file });
     return { ...skill, file, files };
   } catch (error) {
     const issues = (error as Oz0Error).data?.issues as
