@@ -1,6 +1,16 @@
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { isOz0Error } from "@oz0/sdk";
+import pg from "pg";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { MIGRATIONS, type Migration, migrate, openStore, type Store } from "../../src/store/index.js";
+import {
+  MIGRATIONS,
+  type Migration,
+  migrate,
+  openStore,
+  type Store,
+  type StoreOptions,
+} from "../../src/store/index.js";
 import { disposeFixtures, engineFixtures } from "./engines.js";
 
 const fixtures = engineFixtures();
@@ -137,6 +147,39 @@ describe.each(fixtures)("migrations on $label", (fixture) => {
     );
   });
 });
+
+describe.each(fixtures.filter((fixture) => fixture.persistent))("starting on $label", (fixture) => {
+  it("a start that finds the database up to date takes no lock: it opens while another holds the migration lock", async () => {
+    const options = await fixture.fresh();
+    await (await openStore(options)).close();
+    const release = await holdMigrationLock(options);
+    try {
+      const store = await openStore(options);
+      expect(await migrate(store.db, store.engine, store.clockSql)).toEqual({ version: latest, applied: [] });
+      await store.close();
+    } finally {
+      await release();
+    }
+  });
+});
+
+/** Takes the lock a migration takes (SQLite's write lock, PostgreSQL's advisory lock) from another connection. */
+async function holdMigrationLock(options: StoreOptions): Promise<() => Promise<void>> {
+  if (options.databaseUrl !== undefined) {
+    const client = new pg.Client({ connectionString: options.databaseUrl });
+    await client.connect();
+    await client.query(`select pg_advisory_lock(${0x6f7a30})`);
+    return async () => {
+      await client.end();
+    };
+  }
+  const database = new DatabaseSync(join(String(options.home), "oz0.db"));
+  database.exec("begin immediate");
+  return async () => {
+    database.exec("rollback");
+    database.close();
+  };
+}
 
 describe("the migration list", () => {
   it("numbers its migrations in increasing order with distinct names", () => {
