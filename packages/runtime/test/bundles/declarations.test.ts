@@ -2,29 +2,17 @@
 // a later process of that build takes the store's copy, not the files; another build, or oz0
 // run from its modules, reads the bundle itself.
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { BundleCache, keptDeclarations } from "../../src/bundles/index.js";
 import { Catalog } from "../../src/catalog/index.js";
 import { InstalledPlugins } from "../../src/catalog/installed.js";
 import { loadPluginDir, type PluginDeclarations } from "../../src/plugin-dir/index.js";
 import { openStore, type Store } from "../../src/store/index.js";
-import { disposeFixtures, engineFixtures } from "../store/engines.js";
+import { engineSuite } from "./helpers.js";
 
-const fixtures = engineFixtures();
-const made: string[] = [];
-afterAll(async () => {
-  await disposeFixtures(fixtures);
-  await Promise.all(made.map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
-async function temp(prefix: string): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), `oz0-declarations-${prefix}-`));
-  made.push(dir);
-  return dir;
-}
+const { fixtures, temp } = engineSuite("declarations");
 
 async function notesPlugin(): Promise<string> {
   const dir = join(await temp("plugin"), "notes");

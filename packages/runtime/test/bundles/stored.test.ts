@@ -1,28 +1,16 @@
 // Bundles in the store, on every engine: a process with an empty cache (another machine's home)
 // writes the plugin's folder from the store's copy, bytes as BLOB on SQLite and bytea on
 // PostgreSQL, and a damaged copy is refused rather than loaded.
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { isOz0Error } from "@oz0/sdk";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { bundleFolder, packBundle, readBundle } from "../../src/bundles/index.js";
 import { Catalog } from "../../src/catalog/index.js";
 import { openStore } from "../../src/store/index.js";
-import { disposeFixtures, engineFixtures } from "../store/engines.js";
+import { engineSuite } from "./helpers.js";
 
-const fixtures = engineFixtures();
-const made: string[] = [];
-afterAll(async () => {
-  await disposeFixtures(fixtures);
-  await Promise.all(made.map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
-async function temp(prefix: string): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), `oz0-stored-${prefix}-`));
-  made.push(dir);
-  return dir;
-}
+const { fixtures, temp } = engineSuite("stored");
 
 async function plugin(): Promise<string> {
   const dir = join(await temp("plugin"), "notes");
