@@ -2,7 +2,6 @@
 // tree, so only the scalar changes: its quoting style, the comments, the indentation and every
 // other byte of the file stay as the author wrote them. In a Markdown agent, only the front
 // matter is parsed and rewritten; the body is left alone.
-
 import { Composer, CST, isScalar, Parser } from "@oz0/sdk/internal";
 import { readInPlugin, writeInPlugin } from "../plugin-dir/index.js";
 import type { LintFix } from "./finding.js";

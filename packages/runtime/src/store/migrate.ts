@@ -1,5 +1,5 @@
-// Brings a database up to the schema this oz0 knows, at every start. A start that reads every
-// migration this oz0 has recorded, and no other, is done. Otherwise, and safe when several
+// Brings a database up to the schema this oz0 knows, at every start. A start that finds every
+// migration of this oz0 recorded, and no other, is done. Otherwise, and safe when several
 // processes start at once, all of it runs in one transaction that first takes a lock (the write
 // lock on SQLite, an advisory lock on PostgreSQL), so the first process migrates and the others
 // then find nothing left to do.
