@@ -4,8 +4,9 @@
 // links it) as a new process, and is printed beside its start-up goal, as a multiple of
 // `node -e ''` from the same run, with its CPU time (where Linux's /proc says it) and the number
 // of module files it loads (Node's own aside).
-// oz0 keeps compiled code in the user's cache (bin/oz0.js): the median is of warm starts, the
-// first run having filled it. Run it with `npm run bench`.
+// oz0 keeps compiled code in the user's cache (bin/oz0.js): the median is of warm starts, after
+// a first run of each that fills it, the commands taken in turn round by round. Run it with
+// `npm run bench`.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -31,23 +32,39 @@ const cases: [string, string[], number | undefined][] = [
   ],
 ];
 
+/** One command's runs: each wall time, and the CPU time they took together (`undefined` where the system does not say). */
+interface Runs {
+  readonly walls: number[];
+  cpu: number | undefined;
+}
+
 /**
- * The median wall time of `RUNS` runs of `node args`, and their mean CPU time (user and system,
- * every thread; `undefined` where the system does not say), in milliseconds.
+ * `RUNS` runs of each command's `node args`, the commands taken in turn within each round, so
+ * that whatever else the machine does in the meantime falls on all of them alike and the ratios
+ * of one run hold: the median wall time of each, and its mean CPU time (user and system, every
+ * thread), in milliseconds.
  */
-function timed(args: string[]): { wall: number; cpu: number | undefined } {
-  const times: number[] = [];
-  const cpuBefore = childrenCpu();
-  for (let run = 0; run < RUNS; run += 1) {
-    const started = performance.now();
-    const result = spawnSync(process.execPath, args, { stdio: "ignore" });
-    times.push(performance.now() - started);
-    if (result.status !== 0) throw new Error(`node ${args.join(" ")} exited ${result.status}`);
+function timed(commands: readonly string[][]): { wall: number; cpu: number | undefined }[] {
+  const runs: Runs[] = commands.map(() => ({ walls: [], cpu: 0 }));
+  for (let round = 0; round < RUNS; round += 1) {
+    commands.forEach((args, index) => {
+      const measured = runs[index]!;
+      const cpuBefore = childrenCpu();
+      const started = performance.now();
+      const result = spawnSync(process.execPath, args, { stdio: "ignore" });
+      measured.walls.push(performance.now() - started);
+      const cpuAfter = childrenCpu();
+      if (result.status !== 0) throw new Error(`node ${args.join(" ")} exited ${result.status}`);
+      measured.cpu =
+        cpuBefore === undefined || cpuAfter === undefined || measured.cpu === undefined
+          ? undefined
+          : measured.cpu + (cpuAfter - cpuBefore);
+    });
   }
-  const cpuAfter = childrenCpu();
-  times.sort((a, b) => a - b);
-  const cpu = cpuBefore === undefined || cpuAfter === undefined ? undefined : (cpuAfter - cpuBefore) / RUNS;
-  return { wall: times[Math.floor(times.length / 2)]!, cpu };
+  return runs.map(({ walls, cpu }) => {
+    walls.sort((a, b) => a - b);
+    return { wall: walls[Math.floor(walls.length / 2)]!, cpu: cpu === undefined ? undefined : cpu / RUNS };
+  });
 }
 
 /** Clock ticks per second, the unit of /proc's CPU times. */
@@ -56,8 +73,8 @@ const TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).std
 /**
  * The CPU time of this process's children that have ended, so far, in milliseconds (Linux's
  * `cutime` and `cstime`): steadier than wall time on a loaded machine, since it leaves out the
- * time a start spent waiting for a core. Read once before and once after all the runs of a
- * command, so a tick's rounding is spread over them.
+ * time a start spent waiting for a core. Read before and after each run, in clock ticks, so a
+ * mean over `RUNS` runs is within a tick's rounding of each run's.
  */
 function childrenCpu(): number | undefined {
   try {
@@ -88,12 +105,14 @@ function oz0(...args: string[]): void {
 try {
   oz0("plugin", "install", TRIAGE);
   oz0("policy", "allow", "support-triage/tickets.*");
-  console.log(`oz0's start, the median of ${RUNS} runs of each as a new process\n`);
+  // A warm start: the first run of each fills the caches (compiled code, kept validators and declarations).
+  for (const [, args] of cases) spawnSync(process.execPath, args, { stdio: "ignore" });
+  console.log(`oz0's start, the median of ${RUNS} runs of each as a new process, the commands in turn\n`);
   console.log(`${"command".padEnd(44)}median ms  × node -e ''  CPU ms  × node CPU  modules  goal`);
-  let node: { wall: number; cpu: number | undefined } | undefined;
-  for (const [label, args, goal] of cases) {
-    const measured = timed(args);
-    node ??= measured;
+  const all = timed(cases.map(([, args]) => args));
+  const node = all[0]!;
+  for (const [index, [label, args, goal]] of cases.entries()) {
+    const measured = all[index]!;
     const times = measured.wall / node.wall;
     const cpu = measured.cpu === undefined ? "" : measured.cpu.toFixed(1);
     const cpuTimes =
