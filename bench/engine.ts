@@ -653,22 +653,29 @@ function median(values: readonly number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
-/** `--profile [--governed | --memory] [--setup]`: only 1,000-step (or one-step) jobs on a file or in memory, for `node --cpu-prof` (docs/performance.md). */
+/** `--profile [--governed | --memory | --postgres] [--setup]`: only 1,000-step (or one-step) jobs on a file, in memory or on PostgreSQL, for `node --cpu-prof` (docs/performance.md). */
 async function profile(): Promise<void> {
   const governed = process.argv.includes("--governed");
   const memory = process.argv.includes("--memory");
+  const database = process.argv.includes("--postgres") ? await postgresDatabase() : undefined;
+  if (process.argv.includes("--postgres") && database === undefined)
+    throw new Error(`no PostgreSQL answers at ${POSTGRES_URL} (OZ0_BENCH_DATABASE_URL)`);
   const flavour = await oz0Flavour(
-    governed ? "governed (file)" : memory ? "SQLite :memory:" : "SQLite file",
-    {
-      memory,
-      governed,
-    },
+    governed ? "governed (file)" : memory ? "SQLite :memory:" : database ? "PostgreSQL" : "SQLite file",
+    { memory, governed, databaseUrl: database?.url, dispose: database?.drop },
   );
   try {
-    // `--setup`: one-step jobs, where setting a job up is most of the cost.
-    if (process.argv.includes("--setup"))
-      for (let round = 0; round < THROUGHPUT_JOBS * 2; round++) await flavour.run(1);
-    else for (let round = 0; round < 5; round++) await flavour.run(LONG_JOB);
+    // `--setup`: one-step jobs, where setting a job up is most of the cost. After a warm-up, the
+    // jobs' time and CPU (the process's and the main thread's) are printed per job.
+    const setup = process.argv.includes("--setup");
+    const jobs = setup ? THROUGHPUT_JOBS * 2 : 5;
+    for (let round = 0; round < WARM_UP_JOBS; round++) await flavour.run(setup ? 1 : 20);
+    const [t0, cpu0, main0] = [performance.now(), process.cpuUsage(), process.threadCpuUsage()];
+    for (let round = 0; round < jobs; round++) await flavour.run(setup ? 1 : LONG_JOB);
+    const [wall, cpu, main] = [performance.now() - t0, process.cpuUsage(cpu0), process.threadCpuUsage(main0)];
+    console.log(
+      `${flavour.name}: ${jobs} jobs of ${setup ? 1 : LONG_JOB} steps, per job ${(wall / jobs).toFixed(2)} ms wall, ${((cpu.user + cpu.system) / 1000 / jobs).toFixed(2)} ms CPU (every thread), ${((main.user + main.system) / 1000 / jobs).toFixed(2)} ms on the main thread`,
+    );
   } finally {
     await flavour.close();
   }

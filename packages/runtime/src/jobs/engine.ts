@@ -24,6 +24,7 @@ import {
   type JobRow,
   type JobStatus,
   type Store,
+  seedCatalogOperation,
 } from "../store/index.js";
 import { checkedTraceparent, type Telemetry } from "../telemetry/index.js";
 import type { CallInterceptor, PartSource } from "../tools/index.js";
@@ -451,8 +452,11 @@ export class JobEngine {
    * nothing (loop.ts), so that is asked before the claim rather than after it.
    */
   private async recordsClaim(id: string, tenant: string): Promise<boolean> {
-    const row = await this.jobs.get(id);
-    if (row === undefined || row.tenant !== tenant) return false;
+    const found = await this.jobs.getWithVersions(id);
+    if (found === undefined || found.row.tenant !== tenant) return false;
+    const { row, versions } = found;
+    // The claim's operation goes by the versions read with the row: one statement where two were.
+    seedCatalogOperation(this.jobs.store.db, tenant, versions);
     const claimable =
       row.status === "queued" ||
       (row.status === "running" && row.lease_expires_at !== null && row.lease_expires_at <= Date.now());

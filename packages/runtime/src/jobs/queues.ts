@@ -6,7 +6,7 @@
 // among its own, and only jobs whose format it understands.
 import { assertName, MAX_LABELS, Oz0Error } from "@oz0/sdk";
 import { CompiledQuery } from "kysely";
-import type { Store } from "../store/index.js";
+import { type Store, tenantCacheOf } from "../store/index.js";
 import type { PartSource } from "../tools/index.js";
 
 /**
@@ -112,13 +112,28 @@ export async function placementOf(
   } catch {
     // As for its tags: the job is recorded, and its claim says why its plugin does not load.
   }
-  const { rows } = await store.run<{ pool: string; labels: string }>(
-    CompiledQuery.raw(poolQuery(store), [tenant, part.plugin]),
-  );
-  const mapped = rows[0];
+  const mapped = await poolMappingOf(store, tenant, part.plugin);
   const labels = [...new Set([...required, ...parseStoredLabels(mapped?.labels ?? "")])].sort();
   const pool = mapped?.pool ?? null;
   return { queue: queueName(pool ?? part.plugin, labels), pool, labels };
+}
+
+/**
+ * The shared pool `plugin` of `tenant` is mapped to, if any, kept with the tenant's catalog
+ * (a mapping moves the catalog version on, migration 25): a start reads no row for it.
+ */
+function poolMappingOf(
+  store: Store,
+  tenant: string,
+  plugin: string,
+): Promise<Readonly<{ pool: string; labels: string }> | undefined> {
+  return tenantCacheOf(store.db).get(tenant, `pool:${plugin}`, async () => {
+    const { rows } = await store.run<{ pool: string; labels: string }>(
+      CompiledQuery.raw(poolQuery(store), [tenant, plugin]),
+    );
+    const mapped = rows[0];
+    return mapped === undefined ? undefined : Object.freeze({ pool: mapped.pool, labels: mapped.labels });
+  });
 }
 
 const poolQueries = new WeakMap<Store, string>();

@@ -19,7 +19,15 @@ import {
 } from "kysely";
 import { event, type JobEvent, type JobFailure, type NewEvent, type WaitingFor } from "../events/index.js";
 import { NO_SECRETS, type Redactor } from "../models/index.js";
-import type { Database, JobRow, JobStatus, JobUpdate, NewJob, Store } from "../store/index.js";
+import type {
+  Database,
+  JobRow,
+  JobStatus,
+  JobUpdate,
+  NewJob,
+  Store,
+  TenantVersions,
+} from "../store/index.js";
 import { JOB_FORMAT, type NodeServes, servedLabelSets } from "./queues.js";
 import { assertInitial, assertMove, moveJob, moveStatus } from "./status.js";
 import { WriteGroup } from "./write-group.js";
@@ -37,7 +45,7 @@ export interface Lease {
    * for the job from outside while this worker held it. The next write moves them into the history.
    */
   notesPending: number;
-  /** The job's row as the write that ended it left it (PostgreSQL), for the run's caller to answer with. */
+  /** The job's row as the write that ended it left it, for the run's caller to answer with. */
   ended?: JobRow;
 }
 
@@ -444,16 +452,7 @@ export class JobStore {
         CompiledQuery.raw(write.sql, parameters),
       );
       const row = rows[0];
-      if (row?.id !== undefined) {
-        const {
-          now: _now,
-          governance_version: _version,
-          inserted: _inserted,
-          noticed: _noticed,
-          ...ended
-        } = row as EndedRow;
-        lease.ended = ended;
-      }
+      if (row !== undefined) lease.ended = endedRow(row);
       return { ...this.answered(lease, row, events), noticed: notice !== undefined };
     }
     // On SQLite a write of known shape with nothing more to do (an end, a wait) runs at once.
@@ -463,12 +462,13 @@ export class JobStore {
       const write = this.#queries.renewAndWrite(0, shape);
       const renewal = CompiledQuery.raw(write.sql, bind(write, writeValues(lease, [], set)));
       const row = await atOnce((run) => {
-        const renewed = run<RenewedRow>(renewal).rows[0];
+        const renewed = run<RenewedRow & Partial<EndedRow>>(renewal).rows[0];
         if (renewed === undefined) throw leaseLost(lease);
         const insert = this.eventsInsert(lease.job, lease.nextSeq, events);
         if (insert !== undefined) run(insert);
         return renewed;
       });
+      lease.ended = endedRow(row);
       return this.answered(lease, row, events);
     }
     return this.store.transaction(async (trx) => {
@@ -718,6 +718,17 @@ export class JobStore {
     return rows[0];
   }
 
+  /** Job `id` and its tenant's versions as they stood when it was read, in one statement. */
+  async getWithVersions(id: string): Promise<{ row: JobRow; versions: TenantVersions } | undefined> {
+    const { rows } = await this.store.db.executeQuery<
+      JobRow & { tenant_catalog_version: number; tenant_governance_version: number }
+    >(CompiledQuery.raw(this.#queries.getWithVersions, [id]));
+    const found = rows[0];
+    if (found === undefined) return undefined;
+    const { tenant_catalog_version: catalog, tenant_governance_version: governance, ...row } = found;
+    return { row, versions: { catalog: Number(catalog), governance: Number(governance) } };
+  }
+
   /** The job's events in order, after `afterSeq` when given. */
   async events(id: string, afterSeq = 0): Promise<JobEvent[]> {
     const { rows } = await this.store.db.executeQuery<HistoryRow>(
@@ -906,13 +917,26 @@ function eventOf(row: HistoryRow): JobEvent {
   return { seq: row.seq, at: Number(row.at), kind: row.kind, data: JSON.parse(row.data) } as JobEvent;
 }
 
-/** What an end's statement answers with on PostgreSQL: the job's row besides the write's answer. */
+/** What an end's statement answers with: the job's row besides the write's answer (`inserted` and `noticed` on PostgreSQL). */
 type EndedRow = JobRow & {
   readonly now: number;
   readonly governance_version: number | null;
-  readonly inserted: number;
-  readonly noticed: null;
+  readonly inserted?: number;
+  readonly noticed?: null;
 };
+
+/** The job's row an end's statement handed back, without the write's own answer; undefined for a write that did not end the job. */
+function endedRow(row: RenewedRow & Partial<EndedRow>): JobRow | undefined {
+  if (row.id === undefined) return undefined;
+  const {
+    now: _now,
+    governance_version: _version,
+    inserted: _inserted,
+    noticed: _noticed,
+    ...ended
+  } = row as EndedRow;
+  return ended;
+}
 
 interface RenewedRow {
   readonly cancel_requested_by: string | null;
@@ -942,8 +966,9 @@ class StepQueries {
   readonly renew: string;
   /** The renewal the heartbeat thread runs: the same, until a time by the database's clock. */
   readonly keep: string;
-  /** A job's row by ID, and its events after a sequence number, in order. */
+  /** A job's row by ID (and with its tenant's versions), and its events after a sequence number, in order. */
   readonly get: string;
+  readonly getWithVersions: string;
   readonly events: string;
   /** The inserts of a job's row, by the columns it has. */
   readonly #creates = new Map<string, CompiledWrite>();
@@ -992,6 +1017,18 @@ class StepQueries {
     const get = db.selectFrom("jobs").selectAll().where("id", "=", BY_ID[0]).compile();
     expectOrder(get.parameters, BY_ID);
     this.get = get.sql;
+    const withVersions = db
+      .selectFrom("jobs")
+      .innerJoin("tenants", "tenants.name", "jobs.tenant")
+      .selectAll("jobs")
+      .select([
+        "tenants.catalog_version as tenant_catalog_version",
+        "tenants.governance_version as tenant_governance_version",
+      ])
+      .where("jobs.id", "=", BY_ID[0])
+      .compile();
+    expectOrder(withVersions.parameters, BY_ID);
+    this.getWithVersions = withVersions.sql;
     const events = db
       .selectFrom("job_events")
       .select(["seq", "kind", "data", "at"])
@@ -1080,7 +1117,7 @@ class StepQueries {
     let found = this.#writes.get(key);
     if (found !== undefined) return found;
     const clock = this.#clock;
-    const ends = count > 0 && shape.status !== undefined && isTerminal(shape.status);
+    const ends = shape.status !== undefined && isTerminal(shape.status);
     const markers = new Map<unknown, string>([
       [WRITE_MARKERS.ttl, "ttl"],
       [WRITE_MARKERS.job, "job"],
@@ -1108,13 +1145,9 @@ class StepQueries {
       .where("status", "=", "running");
     let compiled: CompiledQuery<unknown>;
     if (count === 0) {
-      compiled = renewal
-        .returning((eb) => [
-          "cancel_requested_by",
-          "notes_pending",
-          sql<number>`${clock}`.as("now"),
-          governanceVersionOf(eb, WRITE_MARKERS.job),
-        ])
+      // An end hands back the job's row as it left it, as below.
+      compiled = (ends ? renewal.returningAll() : renewal.returning(["cancel_requested_by", "notes_pending"]))
+        .returning((eb) => [sql<number>`${clock}`.as("now"), governanceVersionOf(eb, WRITE_MARKERS.job)])
         .compile();
     } else {
       compiled = this.#db

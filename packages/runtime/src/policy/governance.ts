@@ -4,7 +4,7 @@
 // change is seen at the very next step of every running job, in every process. A job's step
 // writes read the number in their own statement, so a step asks for it without one of its own.
 import { CompiledQuery } from "kysely";
-import type { Store, SwitchKind } from "../store/index.js";
+import { operationGovernanceVersion, type Store, type SwitchKind } from "../store/index.js";
 import { CompiledPolicy } from "./rules.js";
 
 /** Who pulled a kill switch, and when. */
@@ -43,8 +43,14 @@ export class GovernanceReader {
       .compile().sql;
   }
 
-  /** The tenant's governance now: one query when nothing changed, a reload when something did. */
+  /**
+   * The tenant's governance now: one query when nothing changed, a reload when something did.
+   * Inside an operation of the catalog that read the tenant's versions (a job's start), it goes
+   * by the governance version that read gave.
+   */
   async current(tenant: string): Promise<TenantGovernance> {
+    const read = operationGovernanceVersion(this.#store.db, tenant);
+    if (read !== undefined) return this.at(tenant, read);
     const { rows } = await this.#store.db.executeQuery<{ governance_version: number }>(
       CompiledQuery.raw(this.#versionSql, [tenant]),
     );

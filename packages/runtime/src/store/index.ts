@@ -114,4 +114,13 @@ export {
   type StoreOptions,
   storeOptionsFromEnv,
 } from "./store.js";
-export { catalogOperation, endCatalogOperation, TenantCache, tenantCacheOf } from "./tenant-cache.js";
+export {
+  catalogOperation,
+  endCatalogOperation,
+  operationGovernanceVersion,
+  seedCatalogOperation,
+  selectTenantVersions,
+  TenantCache,
+  type TenantVersions,
+  tenantCacheOf,
+} from "./tenant-cache.js";

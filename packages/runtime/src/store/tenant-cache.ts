@@ -7,6 +7,8 @@
 // Inside an operation (`catalogOperation`: a job's start, a claim and its set-up) the version is
 // read once, by the operation's first look-up, and every later one of the operation goes by it:
 // the operation sees the catalog as it stood when it began, or newer, as a single look-up does.
+// That read takes the tenant's governance version too, which the operation's governance checks
+// go by (a start's kill switch check), as a read of their own a moment later would.
 import { AsyncLocalStorage } from "node:async_hooks";
 import { CompiledQuery, type Kysely } from "kysely";
 import type { Database } from "./schema.js";
@@ -19,10 +21,16 @@ interface Entry {
 /** Tenants whose answers are kept; a process serving more drops the least recently used. */
 const TENANTS_KEPT = 256;
 
-/** A version an operation asked for, and the number once the read answered. */
+/** A tenant's versions as one read of its row gives them. */
+export interface TenantVersions {
+  readonly catalog: number;
+  readonly governance: number;
+}
+
+/** The versions an operation asked for, and what the read answered once it did. */
 interface VersionRead {
-  readonly version: Promise<number | undefined>;
-  read?: number | undefined;
+  readonly version: Promise<TenantVersions | undefined>;
+  read?: TenantVersions | undefined;
 }
 
 /** The versions one operation read, by database and tenant, until it ends. */
@@ -30,13 +38,9 @@ class Operation {
   #open = true;
   readonly #versions = new Map<Kysely<Database>, Map<string, VersionRead>>();
 
-  version(db: Kysely<Database>, tenant: string, read: () => Promise<number | undefined>) {
+  version(db: Kysely<Database>, tenant: string, read: () => Promise<TenantVersions | undefined>) {
     if (!this.#open) return read();
-    let tenants = this.#versions.get(db);
-    if (tenants === undefined) {
-      tenants = new Map();
-      this.#versions.set(db, tenants);
-    }
+    const tenants = this.#tenants(db);
     let asked = tenants.get(tenant);
     if (asked === undefined) {
       const made: VersionRead = { version: read() };
@@ -53,9 +57,25 @@ class Operation {
     return asked.version;
   }
 
-  /** The version of `tenant` this operation read, once the read answered: a look-up that finds one awaits nothing. */
-  known(db: Kysely<Database>, tenant: string): number | undefined {
+  /** The versions of `tenant` this operation read, once the read answered: a look-up that finds them awaits nothing. */
+  known(db: Kysely<Database>, tenant: string): TenantVersions | undefined {
     return this.#versions.get(db)?.get(tenant)?.read;
+  }
+
+  /** Takes `versions` as this operation's read of `tenant`, unless it read them already. */
+  seed(db: Kysely<Database>, tenant: string, versions: TenantVersions): void {
+    const tenants = this.#tenants(db);
+    if (!this.#open || tenants.has(tenant)) return;
+    tenants.set(tenant, { version: Promise.resolve(versions), read: versions });
+  }
+
+  #tenants(db: Kysely<Database>): Map<string, VersionRead> {
+    let tenants = this.#versions.get(db);
+    if (tenants === undefined) {
+      tenants = new Map();
+      this.#versions.set(db, tenants);
+    }
+    return tenants;
   }
 
   end(): void {
@@ -100,6 +120,27 @@ export function endCatalogOperation(): void {
   operations.getStore()?.end();
 }
 
+/**
+ * Gives the operation the caller runs in `tenant`'s versions as a statement of its read them
+ * with other data (a job's row before its claim): its look-ups go by them as by a read of their
+ * own. An operation that read the tenant's versions already keeps those.
+ */
+export function seedCatalogOperation(db: Kysely<Database>, tenant: string, versions: TenantVersions): void {
+  operations.getStore()?.seed(db, tenant, versions);
+}
+
+/** The governance version of `tenant` the operation the caller runs in read with its catalog version, once it has. */
+export function operationGovernanceVersion(db: Kysely<Database>, tenant: string): number | undefined {
+  return operations.getStore()?.known(db, tenant)?.governance;
+}
+
+/** The columns of a tenant's row that `TenantVersions` come from, under those names. */
+export function selectTenantVersions(db: Kysely<Database>) {
+  return db
+    .selectFrom("tenants")
+    .select(["tenants.catalog_version as catalog", "tenants.governance_version as governance"]);
+}
+
 export class TenantCache {
   readonly #db: Kysely<Database>;
   readonly #missing: (tenant: string) => Promise<void>;
@@ -113,11 +154,7 @@ export class TenantCache {
   constructor(db: Kysely<Database>, missing: (tenant: string) => Promise<void> = async () => {}) {
     this.#db = db;
     this.#missing = missing;
-    this.#versionSql = db
-      .selectFrom("tenants")
-      .select("catalog_version")
-      .where("name", "=", "")
-      .compile().sql;
+    this.#versionSql = selectTenantVersions(db).where("name", "=", "").compile().sql;
   }
 
   /**
@@ -131,7 +168,7 @@ export class TenantCache {
     missing: (tenant: string) => Promise<void> = this.#missing,
   ): Promise<T> {
     // Inside an operation that has read the version, an answer kept under it is the answer.
-    const version = operations.getStore()?.known(this.#db, tenant);
+    const version = operations.getStore()?.known(this.#db, tenant)?.catalog;
     const kept = this.#tenants.get(tenant);
     const answer = version !== undefined && kept?.version === version ? kept.answers.get(key) : undefined;
     return (answer as Promise<T> | undefined) ?? this.#get(tenant, key, load, missing);
@@ -158,19 +195,23 @@ export class TenantCache {
     return loading;
   }
 
-  async #version(tenant: string): Promise<number | undefined> {
-    const { rows } = await this.#db.executeQuery<{ catalog_version: number }>(
+  async #versions(tenant: string): Promise<TenantVersions | undefined> {
+    const { rows } = await this.#db.executeQuery<{ catalog: number; governance: number }>(
       CompiledQuery.raw(this.#versionSql, [tenant]),
     );
     const row = rows[0];
-    return row === undefined ? undefined : Number(row.catalog_version);
+    return row === undefined
+      ? undefined
+      : { catalog: Number(row.catalog), governance: Number(row.governance) };
   }
 
   async #entry(tenant: string): Promise<Entry | undefined> {
     const operation = operations.getStore();
-    const version = await (operation === undefined
-      ? this.#version(tenant)
-      : operation.version(this.#db, tenant, () => this.#version(tenant)));
+    const version = (
+      await (operation === undefined
+        ? this.#versions(tenant)
+        : operation.version(this.#db, tenant, () => this.#versions(tenant)))
+    )?.catalog;
     if (version === undefined) {
       this.#tenants.delete(tenant);
       return undefined;

@@ -1,8 +1,8 @@
-// What a job's own statements hand back on PostgreSQL so that nothing is read again: the claim
-// carries the job's history (as a read of its events would give it), the end carries the job's
-// row (as a read of the job would), and a write carries the run's word to other processes in its
-// own statement, heard at its commit and not at all when the writer's lease is gone. On SQLite
-// the same calls read and send as before.
+// What a job's own statements hand back so that nothing is read again: the end carries the
+// job's row (as a read of the job would), on both engines; on PostgreSQL the claim carries the
+// job's history (as a read of its events would give it), and a write carries the run's word to
+// other processes in its own statement, heard at its commit and not at all when the writer's
+// lease is gone. On SQLite those read and send as before.
 import { StatementSync } from "node:sqlite";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -156,7 +156,7 @@ describe.each(fixtures)("a job's write path on $label", (fixture) => {
     expect(again!.lease.nextSeq).toBe(4);
   });
 
-  it("an end hands back the job's row as a read of it gives it, on PostgreSQL", async () => {
+  it("an end hands back the job's row as a read of it gives it", async () => {
     const jobs = new JobStore(on.store);
     const { lease, row } = await on.claimedJob(jobs, "end#1");
     await jobs.write(lease, [event("job_succeeded", { output: "done" })], {
@@ -167,8 +167,22 @@ describe.each(fixtures)("a job's write path on $label", (fixture) => {
       lease_expires_at: null,
       waiting_for: null,
     });
-    if (fixture.engine === "postgres") expect(lease.ended).toEqual(await jobs.get(row.id));
-    else expect(lease.ended).toBeUndefined();
+    expect(lease.ended).toEqual(await jobs.get(row.id));
+  });
+
+  it("an end with no event of its own hands back the job's row too", async () => {
+    const jobs = new JobStore(on.store);
+    const { lease, row } = await on.claimedJob(jobs, "end#2");
+    await jobs.write(lease, [], { status: "cancelled", lease_owner: null, lease_expires_at: null });
+    expect(lease.ended).toMatchObject({ id: row.id, status: "cancelled", lease_owner: null });
+    expect(lease.ended).toEqual(await jobs.get(row.id));
+  });
+
+  it("a write that does not end the job hands back no row", async () => {
+    const jobs = new JobStore(on.store);
+    const { lease } = await on.claimedJob(jobs, "end#3");
+    await jobs.write(lease, [note("step")], { output: JSON.stringify("so far") });
+    expect(lease.ended).toBeUndefined();
   });
 });
 

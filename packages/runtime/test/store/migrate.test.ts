@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { isOz0Error } from "@oz0/sdk";
+import { CompiledQuery, sql } from "kysely";
 import pg from "pg";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import {
@@ -136,6 +137,29 @@ describe.each(fixtures)("migrations on $label", (fixture) => {
     await expect(fire("f4", "channel:chm_4", "carrier-pigeon")).rejects.toThrow();
   });
 
+  it("migration 24 keeps only the job indexes a query reads: jobs_by_queue is gone, and a parent's children are found through jobs_by_parent, which holds child jobs only", async () => {
+    const indexes = await jobIndexes(store);
+    expect([...indexes.keys()].sort()).toEqual([
+      "jobs_by_lease",
+      "jobs_by_name",
+      "jobs_by_parent",
+      "jobs_by_status",
+      "jobs_runnable_by_pool",
+    ]);
+    expect(indexes.get("jobs_by_parent")).toMatch(/where \(?"?parent_id"? is not null\)?/i);
+    // The store's search for a parent's children (JobStore.search with `parent`).
+    const children = store.db
+      .selectFrom("jobs")
+      .selectAll()
+      .where("tenant", "=", "t")
+      .where("parent_id", "=", "job-1")
+      .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
+      .limit(50)
+      .compile();
+    expect(await queryPlan(store, children.sql, children.parameters)).toMatch(/jobs_by_parent/);
+  });
+
   it("refuses a database that records a version this list does not have", async () => {
     const later = { ...addNotes, version: latest + 2 };
     await migrate(store.db, store.engine, store.clockSql, [
@@ -162,6 +186,46 @@ describe.each(fixtures.filter((fixture) => fixture.persistent))("starting on $la
     }
   });
 });
+
+/** The jobs table's own indexes (not its primary key's), by name, with their definitions. */
+async function jobIndexes(store: Store): Promise<Map<string, string>> {
+  const { rows } =
+    store.engine === "sqlite"
+      ? await sql<{
+          name: string;
+          definition: string;
+        }>`select name, sql as definition from sqlite_master where type = 'index' and tbl_name = 'jobs' and sql is not null`.execute(
+          store.db,
+        )
+      : await sql<{
+          name: string;
+          definition: string;
+        }>`select indexname as name, indexdef as definition from pg_indexes where tablename = 'jobs' and indexname <> 'jobs_pkey'`.execute(
+          store.db,
+        );
+  return new Map(rows.map((row) => [row.name, row.definition]));
+}
+
+/** How the engine would run `query`; PostgreSQL is told to use an index where it can, as it would with rows in the table. */
+async function queryPlan(store: Store, query: string, parameters: readonly unknown[]): Promise<string> {
+  return store.db.connection().execute(async (connection) => {
+    if (store.engine === "sqlite") {
+      const { rows } = await connection.executeQuery<{ detail: string }>(
+        CompiledQuery.raw(`explain query plan ${query}`, [...parameters]),
+      );
+      return rows.map((row) => row.detail).join("\n");
+    }
+    await sql`set enable_seqscan = off`.execute(connection);
+    try {
+      const { rows } = await connection.executeQuery<{ "QUERY PLAN": string }>(
+        CompiledQuery.raw(`explain ${query}`, [...parameters]),
+      );
+      return rows.map((row) => row["QUERY PLAN"]).join("\n");
+    } finally {
+      await sql`reset enable_seqscan`.execute(connection);
+    }
+  });
+}
 
 /** Takes the lock a migration takes (SQLite's write lock, PostgreSQL's advisory lock) from another connection. */
 async function holdMigrationLock(options: StoreOptions): Promise<() => Promise<void>> {

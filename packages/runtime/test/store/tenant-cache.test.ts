@@ -8,7 +8,14 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { Catalog } from "../../src/catalog/index.js";
 import { TenantSettings } from "../../src/models/index.js";
-import { catalogOperation, endCatalogOperation, openStore, type Store } from "../../src/store/index.js";
+import { bumpGovernanceVersion, governanceOf } from "../../src/policy/index.js";
+import {
+  catalogOperation,
+  endCatalogOperation,
+  openStore,
+  type Store,
+  seedCatalogOperation,
+} from "../../src/store/index.js";
 import { plugin, refusal, writePast } from "../catalog/helpers.js";
 import { disposeFixtures, engineFixtures } from "./engines.js";
 
@@ -158,6 +165,72 @@ describe.each(fixtures)("what is kept of a tenant on $label", (fixture) => {
     }
   });
 
+  it("an operation's governance checks go by the governance version read with its catalog version, until it ends", async () => {
+    const { here, there, stores, done } = await twoProcesses();
+    const query = vi.spyOn(stores[0]!.db, "executeQuery");
+    const governanceReads = () =>
+      query.mock.calls.filter(
+        ([compiled]) => "sql" in compiled && compiled.sql.startsWith('select "governance_version"'),
+      ).length;
+    const governanceNow = async () =>
+      Number(
+        (
+          await stores[0]!.db
+            .selectFrom("tenants")
+            .select("governance_version")
+            .where("name", "=", "t")
+            .executeTakeFirstOrThrow()
+        ).governance_version,
+      );
+    try {
+      await there.install("t", plugin("github"));
+      const before = await governanceNow();
+      await catalogOperation(async () => {
+        await here.resolvePart("t", "agent", AGENT);
+        expect((await governanceOf(stores[0]!).current("t")).version).toBe(before);
+        expect(governanceReads()).toBe(0);
+        // Changed meanwhile: the operation's checks see governance as it began.
+        await bumpGovernanceVersion(stores[1]!.db, "t");
+        expect((await governanceOf(stores[0]!).current("t")).version).toBe(before);
+        // Once it ends, each check reads the version again.
+        endCatalogOperation();
+        expect((await governanceOf(stores[0]!).current("t")).version).toBe(before + 1);
+        expect(governanceReads()).toBe(1);
+      });
+    } finally {
+      query.mockRestore();
+      await done();
+    }
+  });
+
+  it("an operation given the tenant's versions with other data reads them no more", async () => {
+    const { here, there, stores, done } = await twoProcesses();
+    await there.install("t", plugin("github"));
+    const versions = await stores[0]!.db
+      .selectFrom("tenants")
+      .select(["catalog_version", "governance_version"])
+      .where("name", "=", "t")
+      .executeTakeFirstOrThrow();
+    const query = vi.spyOn(stores[0]!.db, "executeQuery");
+    try {
+      await catalogOperation(async () => {
+        seedCatalogOperation(stores[0]!.db, "t", {
+          catalog: Number(versions.catalog_version),
+          governance: Number(versions.governance_version),
+        });
+        expect((await here.resolvePart("t", "agent", AGENT)).plugin).toBe("github");
+        await governanceOf(stores[0]!).current("t");
+        const reads = query.mock.calls.filter(
+          ([compiled]) => "sql" in compiled && /catalog_version|governance_version/.test(compiled.sql),
+        );
+        expect(reads).toEqual([]);
+      });
+    } finally {
+      query.mockRestore();
+      await done();
+    }
+  });
+
   it("a tenant that does not exist is refused as before, with the closest name", async () => {
     const { here, there, done } = await twoProcesses();
     try {
@@ -169,7 +242,7 @@ describe.each(fixtures)("what is kept of a tenant on $label", (fixture) => {
     }
   });
 
-  it("the version moves on with each insert, update and delete of plugins, parts, grants and settings, and nothing else", async () => {
+  it("the version moves on with each insert, update and delete of plugins, parts, grants, settings and pool mappings, and nothing else", async () => {
     const { there, stores, done } = await twoProcesses();
     const db = stores[0]!.db;
     const version = async () =>
@@ -211,6 +284,16 @@ describe.each(fixtures)("what is kept of a tenant on $label", (fixture) => {
         db.updateTable("settings").set({ value: '"test:y"' }).where("tenant", "=", "t").execute(),
       );
       await moves(() => db.deleteFrom("settings").where("tenant", "=", "t").execute());
+      await moves(() =>
+        db
+          .insertInto("plugin_pools")
+          .values({ tenant: "t", plugin: "github", pool: "gpu", labels: "", created_by: "x", created_at: 1 })
+          .execute(),
+      );
+      await moves(() =>
+        db.updateTable("plugin_pools").set({ labels: "gpu" }).where("tenant", "=", "t").execute(),
+      );
+      await moves(() => db.deleteFrom("plugin_pools").where("tenant", "=", "t").execute());
       await moves(() => db.deleteFrom("parts").where("tenant", "=", "t").execute());
       await moves(() => db.deleteFrom("plugins").where("tenant", "=", "t").execute());
       await db.updateTable("tenants").set({ governance_version: 7 }).where("name", "=", "t").execute();

@@ -22,6 +22,8 @@ import { catalogVersion } from "./020-catalog-version.js";
 import { channelCause } from "./021-channel-cause.js";
 import { hookRecords } from "./022-hook-records.js";
 import { bundleDeclarations } from "./023-bundle-declarations.js";
+import { jobIndexes } from "./024-job-indexes.js";
+import { poolMappingsCatalogVersion } from "./025-pool-mappings-catalog-version.js";
 import type { Migration } from "./types.js";
 
 export type { Migration, MigrationContext, MigrationDb } from "./types.js";
@@ -51,4 +53,6 @@ export const MIGRATIONS: readonly Migration[] = [
   channelCause,
   hookRecords,
   bundleDeclarations,
+  jobIndexes,
+  poolMappingsCatalogVersion,
 ];
