@@ -309,6 +309,8 @@ export interface UsageTotalsTable {
   model: string;
   /** The hour the calls were recorded in, as epoch milliseconds at its start. */
   hour: EpochMs;
+  /** Which of the hour's rows for the agent and model (migration 26): readers sum them. */
+  slot: Generated<number>;
   input_tokens: number;
   output_tokens: number;
   model_calls: number;

@@ -74,7 +74,7 @@ export async function countCall(
       cost_usd: call.costUsd,
     })
     .onConflict((conflict) =>
-      conflict.columns(["tenant", "agent", "model", "hour"]).doUpdateSet({
+      conflict.columns(["tenant", "agent", "model", "hour", "slot"]).doUpdateSet({
         input_tokens: sql`usage_totals.input_tokens + excluded.input_tokens`,
         output_tokens: sql`usage_totals.output_tokens + excluded.output_tokens`,
         model_calls: sql`usage_totals.model_calls + 1`,
@@ -208,11 +208,21 @@ export interface UsageRecord {
 
 /** The tenant's totals per agent, model and hour since `since` (rounded down to its hour). */
 export async function usageRecords(store: Store, tenant: string, since: number): Promise<UsageRecord[]> {
+  // An hour's calls of an agent and model may be spread over several rows (migration 26).
   const rows = await store.db
     .selectFrom("usage_totals")
-    .select(["agent", "model", "hour", "input_tokens", "output_tokens", "model_calls", "cost_usd"])
+    .select([
+      "agent",
+      "model",
+      "hour",
+      sql<number>`cast(sum(input_tokens) as bigint)`.as("input"),
+      sql<number>`cast(sum(output_tokens) as bigint)`.as("output"),
+      sql<number>`cast(sum(model_calls) as bigint)`.as("calls"),
+      sql<number>`sum(cost_usd)`.as("cost"),
+    ])
     .where("tenant", "=", tenant)
     .where("hour", ">=", hourOf(since))
+    .groupBy(["agent", "model", "hour"])
     .orderBy("hour")
     .orderBy("agent")
     .orderBy("model")
@@ -221,9 +231,9 @@ export async function usageRecords(store: Store, tenant: string, since: number):
     agent: row.agent,
     model: row.model,
     hour: Number(row.hour),
-    inputTokens: Number(row.input_tokens),
-    outputTokens: Number(row.output_tokens),
-    modelCalls: Number(row.model_calls),
-    costUsd: Number(row.cost_usd),
+    inputTokens: Number(row.input),
+    outputTokens: Number(row.output),
+    modelCalls: Number(row.calls),
+    costUsd: Number(row.cost),
   }));
 }

@@ -1,15 +1,20 @@
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { isOz0Error } from "@oz0/sdk";
-import { CompiledQuery, sql } from "kysely";
+import { CompiledQuery, Kysely, PostgresDialect, type RawBuilder, sql } from "kysely";
 import pg from "pg";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import {
+  type Database,
   MIGRATIONS,
   type Migration,
   migrate,
+  NodeSqliteDialect,
   openStore,
+  POSTGRES_CLOCK_SQL,
+  SQLITE_CLOCK_SQL,
   type Store,
+  type StoreEngine,
   type StoreOptions,
 } from "../../src/store/index.js";
 import { disposeFixtures, engineFixtures } from "./engines.js";
@@ -160,6 +165,64 @@ describe.each(fixtures)("migrations on $label", (fixture) => {
     expect(await queryPlan(store, children.sql, children.parameters)).toMatch(/jobs_by_parent/);
   });
 
+  it("migration 26 keeps a tenant's usage totals, each at slot 0, and the calls after it add to them", async () => {
+    const options = await fixture.fresh();
+    const { db, engine, clockSql, done } = bareDatabase(options);
+    try {
+      await migrate(
+        db,
+        engine,
+        clockSql,
+        MIGRATIONS.filter((migration) => migration.version < 26),
+      );
+      await db.insertInto("tenants").values({ name: "m26", created_at: 1 }).execute();
+      const HOUR = 3_600_000 * 500_000;
+      await sql`insert into usage_totals (tenant, agent, model, hour, input_tokens, output_tokens, model_calls, cost_usd)
+        values ('m26', 'desk/writer', 'test:x', ${HOUR}, 70, 7, 3, 0.25)`.execute(db);
+      expect(await migrate(db, engine, clockSql)).toMatchObject({ applied: [26] });
+      const kept = await db.selectFrom("usage_totals").selectAll().execute();
+      expect(
+        kept.map((row) => ({
+          ...row,
+          hour: Number(row.hour),
+          input_tokens: Number(row.input_tokens),
+          output_tokens: Number(row.output_tokens),
+          model_calls: Number(row.model_calls),
+        })),
+      ).toEqual([
+        {
+          tenant: "m26",
+          agent: "desk/writer",
+          model: "test:x",
+          hour: HOUR,
+          slot: 0,
+          input_tokens: 70,
+          output_tokens: 7,
+          model_calls: 3,
+          cost_usd: 0.25,
+        },
+      ]);
+      // The trigger still counts a model_call, into the hour's rows the readers sum.
+      await sql`insert into jobs (id, tenant, name, plugin, kind, queue, status, input, created_at, updated_at)
+        values ('j26', 'm26', 'writer', 'desk', 'agent', 'pool.desk', 'running', '""', 1, 1)`.execute(db);
+      await sql`insert into job_events (job_id, seq, kind, data, at)
+        values ('j26', 1, 'model_call', ${JSON.stringify({ step: 1, model: "test:x", usage: { input: 5, output: 1 } })}, ${HOUR + 1})`.execute(
+        db,
+      );
+      const { rows } = await sql<{
+        calls: number;
+        input: number;
+      }>`select cast(sum(model_calls) as integer) as calls, cast(sum(input_tokens) as integer) as input from usage_totals where tenant = 'm26' and hour = ${HOUR}`.execute(
+        db,
+      );
+      expect(rows.map((row) => ({ calls: Number(row.calls), input: Number(row.input) }))).toEqual([
+        { calls: 4, input: 75 },
+      ]);
+    } finally {
+      await done();
+    }
+  });
+
   it("refuses a database that records a version this list does not have", async () => {
     const later = { ...addNotes, version: latest + 2 };
     await migrate(store.db, store.engine, store.clockSql, [
@@ -186,6 +249,33 @@ describe.each(fixtures.filter((fixture) => fixture.persistent))("starting on $la
     }
   });
 });
+
+/** A connection to the fixture's database that runs no migrations by itself, as a database an older oz0 left. */
+function bareDatabase(options: StoreOptions): {
+  db: Kysely<Database>;
+  engine: StoreEngine;
+  clockSql: RawBuilder<number>;
+  done: () => Promise<void>;
+} {
+  if (options.databaseUrl !== undefined) {
+    const db = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: options.databaseUrl, max: 1 }) }),
+    });
+    return {
+      db,
+      engine: "postgres",
+      clockSql: sql<number>`${sql.raw(POSTGRES_CLOCK_SQL)}`,
+      done: () => db.destroy(),
+    };
+  }
+  const db = new Kysely<Database>({ dialect: new NodeSqliteDialect(new DatabaseSync(":memory:")) });
+  return {
+    db,
+    engine: "sqlite",
+    clockSql: sql<number>`${sql.raw(SQLITE_CLOCK_SQL)}`,
+    done: () => db.destroy(),
+  };
+}
 
 /** The jobs table's own indexes (not its primary key's), by name, with their definitions. */
 async function jobIndexes(store: Store): Promise<Map<string, string>> {

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, test } from "vitest";
 import { event } from "../../src/events/events.js";
 import { JobStore } from "../../src/jobs/store.js";
 import { openStore } from "../../src/store/index.js";
-import { hourOf, tenantUsage } from "../../src/usage/index.js";
+import { hourOf, tenantUsage, usageRecords } from "../../src/usage/index.js";
 import { disposeFixtures, engineFixtures } from "../store/engines.js";
 
 const fixtures = engineFixtures();
@@ -72,6 +72,46 @@ describe.each(fixtures)("usage totals on $label", (fixture) => {
         expect(Number(row.hour)).toBe(hourOf(Number(row.hour)));
         expect(Number(row.hour)).toBeGreaterThan(now - 2 * 3_600_000);
       }
+    } finally {
+      await store.close();
+    }
+  });
+
+  test("jobs of one agent spread an hour's calls over rows on PostgreSQL, so writers at once take no turns, and every total sums them", async () => {
+    const store = await openStore(await fixture.fresh());
+    try {
+      const jobs = new JobStore(store);
+      const ids = Array.from({ length: 12 }, (_, index) => `spread-${index}`);
+      for (const id of ids) {
+        await jobs.create(
+          {
+            id,
+            tenant: "default",
+            name: "writer",
+            plugin: "desk",
+            kind: "agent",
+            queue: "pool.desk",
+            status: "queued",
+            input: '""',
+          },
+          [event("job_started", { agent: "desk/writer", mode: "run", input: "" })],
+        );
+        const lease = (await jobs.claim({ job: id, node: "n", token: `t-${id}`, ttlMs: 60_000 }))!.lease;
+        await jobs.write(lease, [modelCall(1, "openai:gpt-4o", 10, 1, 0.5)]);
+      }
+      const rows = await store.db.selectFrom("usage_totals").select(["hour", "slot"]).execute();
+      const hours = new Set(rows.map((row) => Number(row.hour)));
+      if (fixture.engine === "postgres") expect(rows.length).toBeGreaterThan(hours.size);
+      else expect(rows.length).toBe(hours.size);
+      expect(await tenantUsage(store, "default", { since: 0 })).toMatchObject({
+        inputTokens: 120,
+        outputTokens: 12,
+        modelCalls: 12,
+        costUsd: 6,
+      });
+      const records = await usageRecords(store, "default", 0);
+      expect(records).toHaveLength(hours.size);
+      expect(records.reduce((sum, record) => sum + record.modelCalls, 0)).toBe(12);
     } finally {
       await store.close();
     }

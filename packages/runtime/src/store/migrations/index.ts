@@ -24,6 +24,7 @@ import { hookRecords } from "./022-hook-records.js";
 import { bundleDeclarations } from "./023-bundle-declarations.js";
 import { jobIndexes } from "./024-job-indexes.js";
 import { poolMappingsCatalogVersion } from "./025-pool-mappings-catalog-version.js";
+import { usageSlots } from "./026-usage-slots.js";
 import type { Migration } from "./types.js";
 
 export type { Migration, MigrationContext, MigrationDb } from "./types.js";
@@ -55,4 +56,5 @@ export const MIGRATIONS: readonly Migration[] = [
   bundleDeclarations,
   jobIndexes,
   poolMappingsCatalogVersion,
+  usageSlots,
 ];
