@@ -5,8 +5,10 @@
 //
 // Followers in this process hear a run at once. On PostgreSQL the feed also goes to every other
 // process on the database through the store's broadcast (NOTIFY, payloads cut to its limit),
-// each message naming its tenant and job; a process skips its own. On SQLite nothing leaves the
-// process: a follower elsewhere reads a step's text in its model_call event, at its next poll.
+// each message naming its tenant and job; a process skips its own. A process marks each job it
+// follows (`Broadcast.follow`) and a job's messages go out only while one does, so a job nobody
+// follows elsewhere sends none. On SQLite nothing leaves the process: a follower elsewhere
+// reads a step's text in its model_call event, at its next poll.
 import { randomUUID } from "node:crypto";
 import type { Broadcast, Listening } from "../store/index.js";
 
@@ -40,6 +42,8 @@ export class LiveFeed {
   /** This feed's name on the broadcast, so it skips what it sent itself. */
   readonly #origin = randomUUID();
   readonly #subscribers = new Map<string, Set<LiveListener>>();
+  /** The jobs this process marked followed on the broadcast, by key: what ends each mark. */
+  readonly #following = new Map<string, Promise<(() => Promise<void>) | undefined>>();
   #listening: Promise<Listening> | undefined;
   #closed = false;
 
@@ -63,15 +67,43 @@ export class LiveFeed {
     listeners.add(entry);
     const stop = () => {
       listeners.delete(entry);
-      if (listeners.size === 0 && this.#subscribers.get(key) === listeners) this.#subscribers.delete(key);
+      if (listeners.size === 0 && this.#subscribers.get(key) === listeners) {
+        this.#subscribers.delete(key);
+        this.#unfollow(key);
+      }
     };
     try {
+      // Listening first, then marked: a message sent once the mark is there is heard.
       await this.#listen();
+      await this.#follow(key, job);
     } catch (error) {
       stop();
       throw error;
     }
     return stop;
+  }
+
+  /** Marks job `job` followed by this process, once for all its subscribers here. */
+  async #follow(key: string, job: string): Promise<void> {
+    const broadcast = this.#broadcast;
+    if (broadcast === undefined || this.#closed) return;
+    let marked = this.#following.get(key);
+    if (marked === undefined) {
+      marked = broadcast.follow(job, this.#origin);
+      this.#following.set(key, marked);
+      marked.catch(() => {
+        if (this.#following.get(key) === marked) this.#following.delete(key);
+      });
+    }
+    await marked;
+  }
+
+  #unfollow(key: string): void {
+    const marked = this.#following.get(key);
+    if (marked === undefined) return;
+    this.#following.delete(key);
+    // A mark left behind costs the job's messages, nothing more: a failure here is not the caller's.
+    marked.then((end) => end?.()).catch(() => {});
   }
 
   /** What one run of job `job` sends on the feed. */
@@ -82,6 +114,9 @@ export class LiveFeed {
   /** Stops listening to other processes. */
   async close(): Promise<void> {
     this.#closed = true;
+    const marks = [...this.#following.values()];
+    this.#following.clear();
+    await Promise.all(marks.map((marked) => marked.then((end) => end?.()).catch(() => {})));
     const listening = this.#listening;
     this.#listening = undefined;
     await (await listening?.catch(() => undefined))?.close();
@@ -236,7 +271,7 @@ export class LivePublisher {
             : payloads(wire.origin, this.#tenant, this.#job, part, wire.broadcast.maxPayloadBytes);
         for (const payload of sent) {
           try {
-            await wire.broadcast.send(payload);
+            await wire.broadcast.send(this.#job, payload);
           } catch {
             // Live text is a courtesy: a follower that misses it gets the step's text with its event.
           }

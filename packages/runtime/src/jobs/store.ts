@@ -30,7 +30,7 @@ import type {
 } from "../store/index.js";
 import { JOB_FORMAT, type NodeServes, servedLabelSets } from "./queues.js";
 import { assertInitial, assertMove, moveJob, moveStatus } from "./status.js";
-import { WriteGroup } from "./write-group.js";
+import { notifyColumn, WriteGroup } from "./write-group.js";
 
 /** A worker's hold on one job. `nextSeq` moves on with every write the worker makes. */
 export interface Lease {
@@ -895,14 +895,16 @@ export class JobStore {
 
 /**
  * A write's column that sends `notice` (null for none) on the broadcast's `channel` when the
- * write's owner check found the lease the writer's: heard once the statement commits.
+ * write's owner check found the lease the writer's and a process follows the job: heard once the
+ * statement commits (write-group.ts's `notifyColumn`, for the renewed row of a write of its own).
  */
 function noticeColumn(channel: string | undefined, notice: string) {
-  return (
-    channel === undefined
-      ? sql<null>`case when cast(${notice} as text) is null then null end`
-      : sql<null>`case when cast(${notice} as text) is null then null else cast(pg_notify(${sql.lit(channel)}, cast(${notice} as text)) as text) end`
-  ).as("noticed");
+  const [first = "", ...rest] = notifyColumn(channel)
+    .replaceAll("$job", () => '"renewed"."id"')
+    .split("$notice");
+  let column = sql<null>`${sql.raw(first)}`;
+  for (const part of rest) column = sql<null>`${column}${notice}${sql.raw(part)}`;
+  return column.as("noticed");
 }
 
 /** An event as a row of job_events has it: its data JSON text. */

@@ -160,7 +160,7 @@ export class WriteGroup {
       );
       // Each slot's insert is referenced, so that its failure is the statement's.
       answers.push(
-        `select ${slot} as "slot", o${slot}."cancel_requested_by", o${slot}."notes_pending", ${this.#clock} as "now", (select "governance_version" from "tenants" where "name" = o${slot}."tenant") as "governance_version", (select count(*) from i${slot}) as "inserted", ${this.#notify.replaceAll("$notice", () => notice)} as "noticed" from o${slot}`,
+        `select ${slot} as "slot", o${slot}."cancel_requested_by", o${slot}."notes_pending", ${this.#clock} as "now", (select "governance_version" from "tenants" where "name" = o${slot}."tenant") as "governance_version", (select count(*) from i${slot}) as "inserted", ${this.#notify.replaceAll("$notice", () => notice).replaceAll("$job", () => `o${slot}."id"`)} as "noticed" from o${slot}`,
       );
     });
     text = `with ${ctes.join(", ")} ${answers.join(" union all ")}`;
@@ -178,11 +178,13 @@ const SHAPES_KEPT = 128;
 
 /**
  * A write's column that sends its notice (`$notice`, null for none) on `channel` when the
- * write's owner check found the lease the writer's: a writer that lost it tells no one. The
- * message is heard once the statement commits, and not at all when it fails.
+ * write's owner check found the lease the writer's, and a process follows the job (`$job`, the
+ * SQL of its ID; migration 27): a writer that lost it tells no one, and a notice nobody follows
+ * is not sent, so the commit takes no part in those PostgreSQL flushes one at a time. The message
+ * is heard once the statement commits, and not at all when it fails.
  */
 export function notifyColumn(channel: string | undefined): string {
   if (channel === undefined) return "case when cast($notice as text) is null then null end";
   const literal = `'${channel.replaceAll("'", "''")}'`;
-  return `case when cast($notice as text) is null then null else cast(pg_notify(${literal}, cast($notice as text)) as text) end`;
+  return `case when cast($notice as text) is null or not exists (select 1 from "job_followers" where "job_followers"."job_id" = $job) then null else cast(pg_notify(${literal}, cast($notice as text)) as text) end`;
 }

@@ -161,6 +161,18 @@ export interface JobNotesTable {
   created_at: EpochMs;
 }
 
+/**
+ * A process following a job's live feed on PostgreSQL (migration 27): the feed's notifications
+ * for the job go out while a row is here. A process that stopped without removing its row costs
+ * that job's notifications, nothing more; the row goes with the job.
+ */
+export interface JobFollowersTable {
+  job_id: string;
+  /** The following process's name on the broadcast (its live feed's origin). */
+  follower: string;
+  created_at: EpochMs;
+}
+
 /** The job's append-only history: `(job_id, seq)` is unique, so a step is recorded once. */
 export interface JobEventsTable {
   job_id: string;
@@ -630,6 +642,7 @@ export interface Database {
   plugin_runtimes: PluginRuntimesTable;
   channel_messages: ChannelMessagesTable;
   job_notes: JobNotesTable;
+  job_followers: JobFollowersTable;
   channel_threads: ChannelThreadsTable;
   oz0_migrations: MigrationsTable;
 }

@@ -111,8 +111,19 @@ export interface Broadcast {
    * heard once that write commits, as one `send` makes would be once it returned.
    */
   readonly channel?: string;
-  /** Resolves once the message is sent: messages sent one after another arrive in that order. */
-  send(payload: string): Promise<void>;
+  /**
+   * Sends `payload`, a message about job `job`, if a process follows the job (`follow`); when
+   * none does it sends nothing, so the statement takes no part in the commits that notify, which
+   * PostgreSQL flushes one at a time. Resolves once done: messages sent one after another arrive
+   * in that order.
+   */
+  send(job: string, payload: string): Promise<void>;
+  /**
+   * Marks job `job` followed by `follower` (the follower's name on the broadcast) until the
+   * function it gives is called: messages about the job are sent meanwhile. A job that is not
+   * there is followed by no one.
+   */
+  follow(job: string, follower: string): Promise<() => Promise<void>>;
   /** Resolves once listening. */
   listen(listener: (payload: string) => void): Promise<Listening>;
 }
@@ -308,8 +319,23 @@ function postgresBroadcast(db: Kysely<Database>, url: string): Broadcast {
   return {
     maxPayloadBytes: NOTIFY_PAYLOAD_BYTES,
     channel: BROADCAST_CHANNEL,
-    async send(payload) {
-      await sql`select pg_notify(${BROADCAST_CHANNEL}, ${payload})`.execute(db);
+    async send(job, payload) {
+      // Migration 27: a message nobody follows is not sent.
+      await sql`select pg_notify(${BROADCAST_CHANNEL}, ${payload}) where exists (select 1 from job_followers where job_id = ${job})`.execute(
+        db,
+      );
+    },
+    async follow(job, follower) {
+      await sql`insert into job_followers (job_id, follower, created_at)
+        select ${job}, ${follower}, ${sql.raw(POSTGRES_CLOCK_SQL)} where exists (select 1 from jobs where id = ${job})
+        on conflict do nothing`.execute(db);
+      return async () => {
+        await db
+          .deleteFrom("job_followers")
+          .where("job_id", "=", job)
+          .where("follower", "=", follower)
+          .execute();
+      };
     },
     // What a lost connection missed is lost: a message is no use late.
     listen: (listener) =>

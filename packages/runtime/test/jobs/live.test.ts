@@ -40,7 +40,8 @@ describe("a live publisher", () => {
     const sent: string[] = [];
     const broadcast: Broadcast = {
       maxPayloadBytes: 7_900,
-      send: async (payload) => void sent.push(payload),
+      send: async (_job, payload) => void sent.push(payload),
+      follow: async () => async () => {},
       listen: async () => ({ close: async () => {} }),
     };
     const feed = new LiveFeed(broadcast);
@@ -90,6 +91,7 @@ describe("a step's end", () => {
     const broadcast: Broadcast = {
       maxPayloadBytes: 7_900,
       send: async () => {},
+      follow: async () => async () => {},
       listen: async () => ({ close: async () => {} }),
     };
     const wired = new LiveFeed(broadcast).publisher("t", "j");
@@ -289,4 +291,39 @@ describe.each(fixtures)("a job run by another process's engine on $label", (fixt
       expect(followed.seen.at(-1)).toMatchObject({ kind: "end", job: { status: "succeeded" } });
     });
   }
+});
+
+describe("a live feed's marks", () => {
+  it("marks a job followed once for all its followers here, sends its messages with the job, and ends the mark when the last follower stops or the feed closes", async () => {
+    const marks: string[] = [];
+    const sent: { job: string; payload: string }[] = [];
+    const broadcast: Broadcast = {
+      maxPayloadBytes: 7_900,
+      send: async (job, payload) => void sent.push({ job, payload }),
+      follow: async (job, follower) => {
+        marks.push(`+${job}`);
+        expect(follower).toMatch(/^[0-9a-f-]{36}$/);
+        return async () => void marks.push(`-${job}`);
+      },
+      listen: async () => ({ close: async () => {} }),
+    };
+    const feed = new LiveFeed(broadcast);
+    const first = await feed.subscribe("t", "j1", () => {});
+    const second = await feed.subscribe("t", "j1", () => {});
+    const other = await feed.subscribe("t", "j2", () => {});
+    expect(marks).toEqual(["+j1", "+j2"]);
+    first();
+    expect(marks).toEqual(["+j1", "+j2"]);
+    second();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(marks).toEqual(["+j1", "+j2", "-j1"]);
+    const publisher = feed.publisher("t", "j2");
+    publisher.text(1, "hi");
+    await publisher.endStep(1);
+    expect(sent.map((message) => message.job)).toEqual(["j2"]);
+    await feed.close();
+    expect(marks).toEqual(["+j1", "+j2", "-j1", "-j2"]);
+    other();
+    expect(marks).toHaveLength(4);
+  });
 });

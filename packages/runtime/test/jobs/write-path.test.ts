@@ -198,7 +198,8 @@ describe.each(fixtures.filter((fixture) => fixture.engine === "postgres"))(
       const heard: string[] = [];
       const listening = await broadcast.listen((payload) => heard.push(payload));
       try {
-        const { lease } = await on.claimedJob(jobs, "notice#1");
+        const { lease, row } = await on.claimedJob(jobs, "notice#1");
+        await broadcast.follow(row.id, "a follower");
         const sent = await jobs.write(lease, [note("step")], {}, undefined, "notice one");
         expect(sent.noticed).toBe(true);
         const ended = await jobs.write(
@@ -213,10 +214,72 @@ describe.each(fixtures.filter((fixture) => fixture.engine === "postgres"))(
         await expect(jobs.write(lease, [note("late")], {}, undefined, "notice three")).rejects.toThrow(
           /lease/,
         );
-        await broadcast.send("marker");
+        await broadcast.send(row.id, "marker");
         for (let wait = 0; wait < 200 && !heard.includes("marker"); wait++)
           await new Promise((resolve) => setTimeout(resolve, 25));
         expect(heard).toEqual(["notice one", "notice two", "marker"]);
+      } finally {
+        await listening.close();
+      }
+    });
+
+    it("a job queued wakes the nodes that take jobs, and sends no wake-up while no node is live", async () => {
+      const wakes: number[] = [];
+      const listening = await on.store.listenForJobs(() => wakes.push(Date.now()));
+      try {
+        await on.store.db.deleteFrom("workers").execute();
+        await on.h.engine().start({ tenant: TENANT, agent: "helpdesk/triage", input: "unheard" });
+        const now = await on.store.now();
+        const node = (id: string, expires: number, stopped: number | null) => ({
+          id,
+          host: "h",
+          pid: 1,
+          concurrency: 1,
+          started_at: now,
+          expires_at: expires,
+          stopped_at: stopped,
+        });
+        // A node whose heartbeat ran out, and one that stopped, hear nothing either.
+        await on.store.db
+          .insertInto("workers")
+          .values([node("lapsed", now - 1, null), node("stopped", now + 60_000, now)])
+          .execute();
+        await on.h.engine().start({ tenant: TENANT, agent: "helpdesk/triage", input: "unheard" });
+        await on.store.db
+          .insertInto("workers")
+          .values(node("live", now + 60_000, null))
+          .execute();
+        await on.h.engine().start({ tenant: TENANT, agent: "helpdesk/triage", input: "heard" });
+        for (let wait = 0; wait < 200 && wakes.length === 0; wait++)
+          await new Promise((resolve) => setTimeout(resolve, 25));
+        // Notifications come in the order of their commits: one sent by either earlier start
+        // would have come before the last start's.
+        expect(wakes).toHaveLength(1);
+      } finally {
+        await listening.close();
+        await on.store.db.deleteFrom("workers").execute();
+      }
+    });
+
+    it("a job no process follows sends nothing, from its writes or its feed, until one does and after it stops", async () => {
+      const jobs = new JobStore(on.store);
+      const broadcast = on.store.broadcast!;
+      const heard: string[] = [];
+      const listening = await broadcast.listen((payload) => heard.push(payload));
+      try {
+        const { lease, row } = await on.claimedJob(jobs, "unheard#1");
+        await jobs.write(lease, [note("step")], {}, undefined, "unheard write");
+        await broadcast.send(row.id, "unheard message");
+        const stop = await broadcast.follow(row.id, "a follower");
+        await jobs.write(lease, [note("step")], {}, undefined, "heard write");
+        await stop();
+        await broadcast.send(row.id, "unheard after");
+        const other = await on.claimedJob(jobs, "unheard#2");
+        await broadcast.follow(other.row.id, "a follower");
+        await broadcast.send(other.row.id, "marker");
+        for (let wait = 0; wait < 200 && !heard.includes("marker"); wait++)
+          await new Promise((resolve) => setTimeout(resolve, 25));
+        expect(heard).toEqual(["heard write", "marker"]);
       } finally {
         await listening.close();
       }

@@ -179,7 +179,7 @@ describe.each(fixtures)("migrations on $label", (fixture) => {
       const HOUR = 3_600_000 * 500_000;
       await sql`insert into usage_totals (tenant, agent, model, hour, input_tokens, output_tokens, model_calls, cost_usd)
         values ('m26', 'desk/writer', 'test:x', ${HOUR}, 70, 7, 3, 0.25)`.execute(db);
-      expect(await migrate(db, engine, clockSql)).toMatchObject({ applied: [26] });
+      expect((await migrate(db, engine, clockSql)).applied).toContain(26);
       const kept = await db.selectFrom("usage_totals").selectAll().execute();
       expect(
         kept.map((row) => ({

@@ -25,6 +25,7 @@ import { bundleDeclarations } from "./023-bundle-declarations.js";
 import { jobIndexes } from "./024-job-indexes.js";
 import { poolMappingsCatalogVersion } from "./025-pool-mappings-catalog-version.js";
 import { usageSlots } from "./026-usage-slots.js";
+import { noticesWhenHeard } from "./027-notices-when-heard.js";
 import type { Migration } from "./types.js";
 
 export type { Migration, MigrationContext, MigrationDb } from "./types.js";
@@ -57,4 +58,5 @@ export const MIGRATIONS: readonly Migration[] = [
   jobIndexes,
   poolMappingsCatalogVersion,
   usageSlots,
+  noticesWhenHeard,
 ];
