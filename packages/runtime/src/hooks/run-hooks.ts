@@ -191,13 +191,14 @@ export class RunHooks {
     return input;
   }
 
-  /** The end of a chat's set-up, its session read or first written: post_session_access. */
-  async sessionAccessed(input: unknown): Promise<void> {
-    if (this.#session === undefined || !this.bus.has("post_session_access")) return;
+  /** The end of a chat's set-up, its session read or first written: post_session_access; true when a handler ran. */
+  async sessionAccessed(input: unknown): Promise<boolean> {
+    if (this.#session === undefined || !this.bus.has("post_session_access")) return false;
     await this.bus.fire(
       "post_session_access",
       this.#sessionFields(this.#session === "write" ? input : undefined),
     );
+    return true;
   }
 
   #sessionFields(entry: unknown, by?: string) {

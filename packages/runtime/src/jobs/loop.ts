@@ -141,8 +141,6 @@ async function loop(run: JobRun, recorded: NewEvent | undefined): Promise<void> 
     await (stopped(run) ?? run.fail(failureOf(error)));
     return;
   }
-  // Setting up ran the plugins' code after the last write: the first step reads the version itself.
-  run.forgetGovernanceVersion();
   // A delegated child's end came in while the job waited: its post_tool_call runs now.
   await takeUpChildEnds(run);
   const session = new CoreSession(run, setup);

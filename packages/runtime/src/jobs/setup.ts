@@ -286,8 +286,12 @@ async function setUp(run: JobRun): Promise<AgentSetup> {
   } else {
     await hooks?.restored(row.attempts, run.history.steps);
   }
-  await hooks?.sessionAccessed(input);
+  const accessed = (await hooks?.sessionAccessed(input)) === true;
   const harness = await harnessSetup(run, plugin, definition, resolver, skills, input);
+  // The context's write read the governance version after every plugin's set-up code, and the
+  // first step goes by it; when code ran after the set-up's last write (a resumed job's set-up,
+  // a post_session_access handler, a harness's), the first step reads the version itself.
+  if (!first || accessed || harness !== undefined) run.forgetGovernanceVersion();
   return {
     plugin,
     agent,

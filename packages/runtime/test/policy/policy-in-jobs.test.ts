@@ -102,9 +102,9 @@ describe("the governance a step goes by", () => {
       expect(Object.keys(results(await l.events(job.id)))).toHaveLength(steps);
     });
     // The start's check (a killed agent starts none) goes by the version its catalog look-up
-    // read with the catalog's; the claim's first step reads it (its set-up ran plugin code);
-    // every later step goes by what the last write read.
-    expect(reads).toBe(1);
+    // read with the catalog's; the first step goes by what the set-up's write of the context
+    // read, after the plugins' set-up code; every later step goes by what the last write read.
+    expect(reads).toBe(0);
   });
 
   it("a run by ID reads its job's row with its tenant's versions, and its claim and set-up read the versions no more", async () => {
@@ -114,6 +114,39 @@ describe("the governance a step goes by", () => {
       expect((await l.runtime.jobs.run(started.id, { tenant })).status).toBe("succeeded");
     });
     expect(versionReads).toBe(0);
+  });
+
+  it("is read at the first step when a post_session_access handler ran after the set-up's write, so a kill switch it set stops the job before its first model call", async () => {
+    const tenant = await l.tenant();
+    const doorman = hookPlugin("doorman", (host) => {
+      host.addHook({
+        name: "kill-on-access",
+        build: () => ({
+          post_session_access: async () => {
+            await l.runtime.killSwitches.kill(tenant, "agent", "vault/keeper", ALICE);
+          },
+        }),
+      });
+    });
+    const calls: number[] = [];
+    const jobs = new JobEngine({
+      store: l.runtime.store,
+      source: l.runtime.catalog,
+      home: l.home,
+      models: async () => ({
+        id: "test:doorman",
+        async generate(request) {
+          calls.push(request.step);
+          return { calls: [], text: "hello", usage: { inputTokens: 1, outputTokens: 1 } };
+        },
+      }),
+      interceptors: [governanceInterceptor(l.runtime.store)],
+      hooks: pluginHookSource([doorman]),
+    });
+    const started = await jobs.start({ tenant, agent: "vault/keeper", input: "hi", mode: "chat" });
+    const job = await jobs.run(started.id, { tenant });
+    expect(job.failure).toMatchObject({ kind: "killed" });
+    expect(calls).toEqual([]);
   });
 
   it("is read again when an on_post_checkpoint handler ran after that write, so its change counts at the next step", async () => {
