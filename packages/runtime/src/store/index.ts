@@ -119,7 +119,6 @@ export {
   endCatalogOperation,
   operationGovernanceVersion,
   seedCatalogOperation,
-  selectTenantVersions,
   TenantCache,
   type TenantVersions,
   tenantCacheOf,

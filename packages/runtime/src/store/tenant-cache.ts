@@ -121,9 +121,9 @@ export function endCatalogOperation(): void {
 }
 
 /**
- * Gives the operation the caller runs in `tenant`'s versions as a statement of its read them
- * with other data (a job's row before its claim): its look-ups go by them as by a read of their
- * own. An operation that read the tenant's versions already keeps those.
+ * Gives the operation the caller runs in the versions of `tenant` that one of its statements
+ * read with other data (a job's row before its claim): its look-ups go by them as by a read of
+ * their own. An operation that read the tenant's versions already keeps those.
  */
 export function seedCatalogOperation(db: Kysely<Database>, tenant: string, versions: TenantVersions): void {
   operations.getStore()?.seed(db, tenant, versions);
@@ -135,7 +135,7 @@ export function operationGovernanceVersion(db: Kysely<Database>, tenant: string)
 }
 
 /** The columns of a tenant's row that `TenantVersions` come from, under those names. */
-export function selectTenantVersions(db: Kysely<Database>) {
+function selectTenantVersions(db: Kysely<Database>) {
   return db
     .selectFrom("tenants")
     .select(["tenants.catalog_version as catalog", "tenants.governance_version as governance"]);

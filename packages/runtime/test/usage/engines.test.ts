@@ -21,29 +21,36 @@ const modelCall = (step: number, model: string, input: number, output: number, c
     ms: 1,
   });
 
+/** A queued job of agent `desk/<name>` in the default tenant. */
+function deskJob(jobs: JobStore, id: string, name: string) {
+  return jobs.create(
+    {
+      id,
+      tenant: "default",
+      name,
+      plugin: "desk",
+      kind: "agent",
+      queue: "pool.desk",
+      status: "queued",
+      input: '""',
+    },
+    [event("job_started", { agent: `desk/${name}`, mode: "run", input: "" })],
+  );
+}
+
+/** Job `id` claimed, by its lease. */
+async function claimed(jobs: JobStore, id: string) {
+  return (await jobs.claim({ job: id, node: "n", token: `t-${id}`, ttlMs: 60_000 }))!.lease;
+}
+
 describe.each(fixtures)("usage totals on $label", (fixture) => {
   test("add each model_call to its tenant, agent, model and hour as it is inserted", async () => {
     const store = await openStore(await fixture.fresh());
     try {
       const jobs = new JobStore(store);
-      const job = (id: string, name: string) =>
-        jobs.create(
-          {
-            id,
-            tenant: "default",
-            name,
-            plugin: "desk",
-            kind: "agent",
-            queue: "pool.desk",
-            status: "queued",
-            input: '""',
-          },
-          [event("job_started", { agent: `desk/${name}`, mode: "run", input: "" })],
-        );
-      await job("a-1", "writer");
-      await job("b-1", "reader");
-      const claim = async (id: string) =>
-        (await jobs.claim({ job: id, node: "n", token: `t-${id}`, ttlMs: 60_000 }))!.lease;
+      await deskJob(jobs, "a-1", "writer");
+      await deskJob(jobs, "b-1", "reader");
+      const claim = (id: string) => claimed(jobs, id);
       const writer = await claim("a-1");
       await jobs.write(writer, [
         modelCall(1, "openai:gpt-4o", 100, 10, 0.002),
@@ -83,21 +90,8 @@ describe.each(fixtures)("usage totals on $label", (fixture) => {
       const jobs = new JobStore(store);
       const ids = Array.from({ length: 12 }, (_, index) => `spread-${index}`);
       for (const id of ids) {
-        await jobs.create(
-          {
-            id,
-            tenant: "default",
-            name: "writer",
-            plugin: "desk",
-            kind: "agent",
-            queue: "pool.desk",
-            status: "queued",
-            input: '""',
-          },
-          [event("job_started", { agent: "desk/writer", mode: "run", input: "" })],
-        );
-        const lease = (await jobs.claim({ job: id, node: "n", token: `t-${id}`, ttlMs: 60_000 }))!.lease;
-        await jobs.write(lease, [modelCall(1, "openai:gpt-4o", 10, 1, 0.5)]);
+        await deskJob(jobs, id, "writer");
+        await jobs.write(await claimed(jobs, id), [modelCall(1, "openai:gpt-4o", 10, 1, 0.5)]);
       }
       const rows = await store.db.selectFrom("usage_totals").select(["hour", "slot"]).execute();
       const hours = new Set(rows.map((row) => Number(row.hour)));
@@ -121,19 +115,7 @@ describe.each(fixtures)("usage totals on $label", (fixture) => {
     const store = await openStore(await fixture.fresh());
     try {
       const jobs = new JobStore(store);
-      await jobs.create(
-        {
-          id: "c-1",
-          tenant: "default",
-          name: "writer",
-          plugin: "desk",
-          kind: "agent",
-          queue: "pool.desk",
-          status: "queued",
-          input: '""',
-        },
-        [event("job_started", { agent: "desk/writer", mode: "run", input: "" })],
-      );
+      await deskJob(jobs, "c-1", "writer");
       await store.db
         .insertInto("job_events")
         .values({ job_id: "c-1", seq: 2, kind: "model_call", data: "{not json", at: 1 })
