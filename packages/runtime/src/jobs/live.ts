@@ -183,6 +183,11 @@ export class LivePublisher {
   #streamed = false;
   /** The step whose text went to other processes last: only a step with text sends its end. */
   #sentStep: number | undefined;
+  /**
+   * What of a step's text no message took yet when the step's text ended, with its end: the
+   * write that records the step sends it in its own statement (`notice`), else `written` does.
+   */
+  #held: Outgoing[] = [];
 
   constructor(feed: LiveFeed, tenant: string, job: string) {
     this.#feed = feed;
@@ -204,22 +209,26 @@ export class LivePublisher {
   }
 
   /**
-   * Step `step`'s text is all out. Resolves once every process was sent all of it, before its
-   * model_call is written; undefined when no process elsewhere waits for it (nothing to await).
+   * Step `step`'s text is all out. Resolves once every message already on its way was sent;
+   * what no message took yet, and the step's end, go with the write that records the step, so
+   * other processes have all of the text and its end when its model_call is written, in that
+   * write's commit and with no statement of their own. Undefined when no process elsewhere
+   * waits for it (nothing to await).
    */
   endStep(step: number): Promise<void> | undefined {
     this.#feed.deliver(this.#tenant, this.#job, { kind: "step_end", step });
     // A step without text (a reply of calls alone) sends nothing: followers elsewhere wait for no end.
     if (this.#feed.wire === undefined || this.#sentStep !== step) return undefined;
-    return this.#endSent(step);
+    return this.#endHeld(step);
   }
 
-  async #endSent(step: number): Promise<void> {
+  async #endHeld(step: number): Promise<void> {
     this.#sentStep = undefined;
     const last = this.#waiting.at(-1);
     if (last !== undefined && "step" in last && last.step === step && !last.end) last.end = true;
     else this.#waiting.push({ step, text: "", end: true });
-    this.#send();
+    this.#held.push(...this.#waiting);
+    this.#waiting = [];
     await this.#sending;
   }
 
@@ -232,20 +241,31 @@ export class LivePublisher {
     this.#feed.deliver(this.#tenant, this.#job, { kind: "written" });
     if (this.#feed.wire === undefined || !this.#streamed) return;
     this.#streamed = false;
+    const held = this.#held;
+    this.#held = [];
     if (sent) return;
-    this.#waiting.push({ written: true });
+    this.#waiting.push(...held, { written: true });
     this.#send();
   }
 
   /**
-   * The message `written` would send other processes after the next write, for the write to
-   * carry in its own statement instead (PostgreSQL): heard at its commit, with no statement of
-   * its own. Then `written(true)`.
+   * The messages `written` would send other processes after the next write (the text held at
+   * its step's end, then the word of the write), as a JSON list, for the write to carry in its
+   * own statement instead (PostgreSQL): heard at its commit, with no statement of their own.
+   * Then `written(true)`.
    */
   get notice(): string | undefined {
     const wire = this.#feed.wire;
     if (wire === undefined || !this.#streamed) return undefined;
-    return writtenPayload(wire.origin, this.#tenant, this.#job);
+    const limit = wire.broadcast.maxPayloadBytes;
+    return JSON.stringify([
+      ...this.#held.flatMap((part) =>
+        "written" in part
+          ? [writtenPayload(wire.origin, this.#tenant, this.#job)]
+          : payloads(wire.origin, this.#tenant, this.#job, part, limit),
+      ),
+      writtenPayload(wire.origin, this.#tenant, this.#job),
+    ]);
   }
 
   #send(): void {

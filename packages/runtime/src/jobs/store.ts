@@ -403,7 +403,9 @@ export class JobStore {
   /**
    * Appends `events` under `lease` and applies `set` to the job row, renewing the lease when it
    * sets something or has no events (a renewal); `also` runs in the same transaction. Throws LEASE_LOST when the lease is no longer this worker's.
-   * The events and the row's output, failure and wait pass the lease's redactor first.
+   * The events and the row's output, failure and wait pass the lease's redactor first. `notice`
+   * (a JSON list of messages for the store's broadcast) goes in the write's own statement where
+   * it can (`noticed` in the answer), heard at its commit.
    */
   async write(
     lease: Lease,

@@ -17,7 +17,7 @@ export interface GroupedWrite {
   readonly token: string;
   readonly firstSeq: number;
   readonly events: readonly { readonly kind: string; readonly data: string }[];
-  /** A message on the store's broadcast channel, sent by the write's own statement (at its commit). */
+  /** Messages on the store's broadcast channel, a JSON list, sent by the write's own statement (at its commit). */
   readonly notice?: string | undefined;
 }
 
@@ -177,14 +177,15 @@ export class WriteGroup {
 const SHAPES_KEPT = 128;
 
 /**
- * A write's column that sends its notice (`$notice`, null for none) on `channel` when the
- * write's owner check found the lease the writer's, and a process follows the job (`$job`, the
- * SQL of its ID; migration 27): a writer that lost it tells no one, and a notice nobody follows
- * is not sent, so the commit takes no part in those PostgreSQL flushes one at a time. The message
- * is heard once the statement commits, and not at all when it fails.
+ * A write's column that sends its notice (`$notice`: a JSON list of messages, in order; null for
+ * none) on `channel` when the write's owner check found the lease the writer's, and a process
+ * follows the job (`$job`, the SQL of its ID; migration 27): a writer that lost it tells no one,
+ * and a notice nobody follows is not sent, so the commit takes no part in those PostgreSQL
+ * flushes one at a time. The messages are heard once the statement commits, and not at all
+ * when it fails.
  */
 export function notifyColumn(channel: string | undefined): string {
   if (channel === undefined) return "case when cast($notice as text) is null then null end";
   const literal = `'${channel.replaceAll("'", "''")}'`;
-  return `case when cast($notice as text) is null or not exists (select 1 from "job_followers" where "job_followers"."job_id" = $job) then null else cast(pg_notify(${literal}, cast($notice as text)) as text) end`;
+  return `case when cast($notice as text) is null or not exists (select 1 from "job_followers" where "job_followers"."job_id" = $job) then null else (select cast(count(pg_notify(${literal}, m.message)) as text) from json_array_elements_text(cast(cast($notice as text) as json)) as m(message)) end`;
 }

@@ -36,7 +36,7 @@ describe("a live payload", () => {
 });
 
 describe("a live publisher", () => {
-  it("sends the pieces given at once as one message, its step's end before endStep resolves, and nothing for a step without text", async () => {
+  it("holds the pieces given at once and the step's end for the write that records the step, and sends nothing for a step without text", async () => {
     const sent: string[] = [];
     const broadcast: Broadcast = {
       maxPayloadBytes: 7_900,
@@ -50,8 +50,11 @@ describe("a live publisher", () => {
     const publisher = feed.publisher("t", "j");
     for (const piece of ["Once ", "upon ", "a time"]) publisher.text(1, piece);
     await publisher.endStep(1);
-    expect(sent.map((payload) => JSON.parse(payload))).toEqual([
+    // No message of its own: the write that records the step carries the text, then its word.
+    expect(sent).toEqual([]);
+    expect(JSON.parse(publisher.notice!).map((payload: string) => JSON.parse(payload))).toEqual([
       { o: expect.any(String), t: "t", j: "j", s: 1, x: "Once upon a time", e: 1 },
+      { o: expect.any(String), t: "t", j: "j", s: 0, w: 1 },
     ]);
     // This process's followers hear each piece as it came.
     expect(heard).toEqual([
@@ -60,17 +63,55 @@ describe("a live publisher", () => {
       { kind: "text", step: 1, text: "a time" },
       { kind: "step_end", step: 1 },
     ]);
+    publisher.written(true);
+    expect(publisher.notice).toBeUndefined();
     // A step without text (a reply of calls alone) sends nothing at its end.
-    await publisher.endStep(2);
-    expect(sent).toHaveLength(1);
-    // The write after the text is told to other processes; a write without text before it is not.
-    publisher.written();
+    expect(publisher.endStep(2)).toBeUndefined();
     publisher.written();
     await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(sent).toEqual([]);
+    stop();
+    await feed.close();
+  });
+
+  it("sends what it held with a write that could not carry it, then the write's word; a piece on its way at the step's end goes first", async () => {
+    const sent: string[] = [];
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const broadcast: Broadcast = {
+      maxPayloadBytes: 7_900,
+      send: async (_job, payload) => {
+        sent.push(payload);
+        if (sent.length === 1) await gate;
+      },
+      follow: async () => async () => {},
+      listen: async () => ({ close: async () => {} }),
+    };
+    const feed = new LiveFeed(broadcast);
+    const publisher = feed.publisher("t", "j");
+    publisher.text(1, "first ");
+    await new Promise((resolve) => setImmediate(resolve));
+    // "first " is on its way; what comes meanwhile is held at the step's end.
+    publisher.text(1, "second");
+    const ended = publisher.endStep(1)!;
+    let done = false;
+    void ended.then(() => {
+      done = true;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(done).toBe(false);
+    release();
+    await ended;
+    expect(sent.map((payload) => JSON.parse(payload).x)).toEqual(["first "]);
+    publisher.written(false);
+    for (let wait = 0; wait < 100 && sent.length < 3; wait++)
+      await new Promise((resolve) => setTimeout(resolve, 5));
     expect(sent.slice(1).map((payload) => JSON.parse(payload))).toEqual([
+      { o: expect.any(String), t: "t", j: "j", s: 1, x: "second", e: 1 },
       { o: expect.any(String), t: "t", j: "j", s: 0, w: 1 },
     ]);
-    stop();
     await feed.close();
   });
 });
@@ -320,7 +361,10 @@ describe("a live feed's marks", () => {
     const publisher = feed.publisher("t", "j2");
     publisher.text(1, "hi");
     await publisher.endStep(1);
-    expect(sent.map((message) => message.job)).toEqual(["j2"]);
+    publisher.written(false);
+    for (let wait = 0; wait < 100 && sent.length < 2; wait++)
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(sent.map((message) => message.job)).toEqual(["j2", "j2"]);
     await feed.close();
     expect(marks).toEqual(["+j1", "+j2", "-j1", "-j2"]);
     other();

@@ -192,7 +192,7 @@ describe.each(fixtures.filter((fixture) => fixture.engine === "postgres"))(
   (fixture) => {
     const on = jobsOn(fixture);
 
-    it("a write sends its notice on the broadcast at its commit, and a writer whose lease is gone sends none", async () => {
+    it("a write sends its notice's messages on the broadcast in order at its commit, and a writer whose lease is gone sends none", async () => {
       const jobs = new JobStore(on.store);
       const broadcast = on.store.broadcast!;
       const heard: string[] = [];
@@ -200,24 +200,30 @@ describe.each(fixtures.filter((fixture) => fixture.engine === "postgres"))(
       try {
         const { lease, row } = await on.claimedJob(jobs, "notice#1");
         await broadcast.follow(row.id, "a follower");
-        const sent = await jobs.write(lease, [note("step")], {}, undefined, "notice one");
+        const sent = await jobs.write(
+          lease,
+          [note("step")],
+          {},
+          undefined,
+          JSON.stringify(["notice one", "notice one, more"]),
+        );
         expect(sent.noticed).toBe(true);
         const ended = await jobs.write(
           lease,
           [event("job_succeeded", { output: "done" })],
           { status: "succeeded", output: '"done"', failure: null, lease_owner: null, lease_expires_at: null },
           undefined,
-          "notice two",
+          JSON.stringify(["notice two"]),
         );
         expect(ended.noticed).toBe(true);
         // The lease went with the end: a write under it is refused and tells no one.
-        await expect(jobs.write(lease, [note("late")], {}, undefined, "notice three")).rejects.toThrow(
-          /lease/,
-        );
+        await expect(
+          jobs.write(lease, [note("late")], {}, undefined, JSON.stringify(["notice three"])),
+        ).rejects.toThrow(/lease/);
         await broadcast.send(row.id, "marker");
         for (let wait = 0; wait < 200 && !heard.includes("marker"); wait++)
           await new Promise((resolve) => setTimeout(resolve, 25));
-        expect(heard).toEqual(["notice one", "notice two", "marker"]);
+        expect(heard).toEqual(["notice one", "notice one, more", "notice two", "marker"]);
       } finally {
         await listening.close();
       }
@@ -268,10 +274,10 @@ describe.each(fixtures.filter((fixture) => fixture.engine === "postgres"))(
       const listening = await broadcast.listen((payload) => heard.push(payload));
       try {
         const { lease, row } = await on.claimedJob(jobs, "unheard#1");
-        await jobs.write(lease, [note("step")], {}, undefined, "unheard write");
+        await jobs.write(lease, [note("step")], {}, undefined, JSON.stringify(["unheard write"]));
         await broadcast.send(row.id, "unheard message");
         const stop = await broadcast.follow(row.id, "a follower");
-        await jobs.write(lease, [note("step")], {}, undefined, "heard write");
+        await jobs.write(lease, [note("step")], {}, undefined, JSON.stringify(["heard write"]));
         await stop();
         await broadcast.send(row.id, "unheard after");
         const other = await on.claimedJob(jobs, "unheard#2");
