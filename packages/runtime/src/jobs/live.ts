@@ -257,15 +257,17 @@ export class LivePublisher {
   get notice(): string | undefined {
     const wire = this.#feed.wire;
     if (wire === undefined || !this.#streamed) return undefined;
-    const limit = wire.broadcast.maxPayloadBytes;
     return JSON.stringify([
-      ...this.#held.flatMap((part) =>
-        "written" in part
-          ? [writtenPayload(wire.origin, this.#tenant, this.#job)]
-          : payloads(wire.origin, this.#tenant, this.#job, part, limit),
-      ),
+      ...this.#held.flatMap((part) => this.#payloadsOf(part, wire)),
       writtenPayload(wire.origin, this.#tenant, this.#job),
     ]);
+  }
+
+  /** The messages `part` goes to other processes as. */
+  #payloadsOf(part: Outgoing, wire: NonNullable<LiveFeed["wire"]>): string[] {
+    return "written" in part
+      ? [writtenPayload(wire.origin, this.#tenant, this.#job)]
+      : payloads(wire.origin, this.#tenant, this.#job, part, wire.broadcast.maxPayloadBytes);
   }
 
   #send(): void {
@@ -285,11 +287,7 @@ export class LivePublisher {
         return;
       }
       for (const part of batch) {
-        const sent =
-          "written" in part
-            ? [writtenPayload(wire.origin, this.#tenant, this.#job)]
-            : payloads(wire.origin, this.#tenant, this.#job, part, wire.broadcast.maxPayloadBytes);
-        for (const payload of sent) {
+        for (const payload of this.#payloadsOf(part, wire)) {
           try {
             await wire.broadcast.send(this.#job, payload);
           } catch {
