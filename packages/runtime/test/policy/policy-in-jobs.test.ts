@@ -4,8 +4,10 @@ import type { HookPayload } from "@oz0/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pluginHookSource } from "../../src/hooks/index.js";
 import { JobEngine } from "../../src/jobs/index.js";
+import type { LanguageModel } from "../../src/models/index.js";
 import { approvalBindingInterceptor, governanceInterceptor } from "../../src/policy/index.js";
-import { hookPlugin } from "../hooks/helpers.js";
+import type { CallInterceptor } from "../../src/tools/index.js";
+import { hookPlugin, type TestPlugin } from "../hooks/helpers.js";
 import { ALICE, executionsOf, type Lab, lab, ofKind, planned, results } from "./helpers.js";
 
 let l: Lab;
@@ -30,6 +32,25 @@ async function statementsWhile(prefix: string, work: () => Promise<void>): Promi
     db.executeQuery = execute;
   }
   return count;
+}
+
+/**
+ * A job engine over the lab's runtime that runs every agent on `model`, with the tool policy's
+ * interceptor (then `more`) on the dispatch path and the hooks `plugin` registers.
+ */
+function hookedEngine(
+  plugin: TestPlugin,
+  model: LanguageModel,
+  more: readonly CallInterceptor[] = [],
+): JobEngine {
+  return new JobEngine({
+    store: l.runtime.store,
+    source: l.runtime.catalog,
+    home: l.home,
+    models: async () => model,
+    interceptors: [governanceInterceptor(l.runtime.store), ...more],
+    hooks: pluginHookSource([plugin]),
+  });
 }
 
 describe("a deny rule", () => {
@@ -129,19 +150,12 @@ describe("the governance a step goes by", () => {
       });
     });
     const calls: number[] = [];
-    const jobs = new JobEngine({
-      store: l.runtime.store,
-      source: l.runtime.catalog,
-      home: l.home,
-      models: async () => ({
-        id: "test:doorman",
-        async generate(request) {
-          calls.push(request.step);
-          return { calls: [], text: "hello", usage: { inputTokens: 1, outputTokens: 1 } };
-        },
-      }),
-      interceptors: [governanceInterceptor(l.runtime.store)],
-      hooks: pluginHookSource([doorman]),
+    const jobs = hookedEngine(doorman, {
+      id: "test:doorman",
+      async generate(request) {
+        calls.push(request.step);
+        return { calls: [], text: "hello", usage: { inputTokens: 1, outputTokens: 1 } };
+      },
     });
     const started = await jobs.start({ tenant, agent: "vault/keeper", input: "hi", mode: "chat" });
     const job = await jobs.run(started.id, { tenant });
@@ -163,21 +177,14 @@ describe("the governance a step goes by", () => {
         }),
       });
     });
-    const jobs = new JobEngine({
-      store: l.runtime.store,
-      source: l.runtime.catalog,
-      home: l.home,
-      models: async () => ({
-        id: "test:watched",
-        async generate(request) {
-          return {
-            calls: [{ name: "vault__write", args: { key: `k${request.step}`, value: "v" } }],
-            usage: { inputTokens: 1, outputTokens: 1 },
-          };
-        },
-      }),
-      interceptors: [governanceInterceptor(l.runtime.store)],
-      hooks: pluginHookSource([watcher]),
+    const jobs = hookedEngine(watcher, {
+      id: "test:watched",
+      async generate(request) {
+        return {
+          calls: [{ name: "vault__write", args: { key: `k${request.step}`, value: "v" } }],
+          usage: { inputTokens: 1, outputTokens: 1 },
+        };
+      },
     });
     const job = await l.run(tenant, "vault/keeper", "go", jobs);
     expect(job.failure).toMatchObject({ kind: "killed" });
@@ -201,11 +208,9 @@ describe("the approval binding in a job", () => {
         }),
       });
     });
-    const jobs = new JobEngine({
-      store: l.runtime.store,
-      source: l.runtime.catalog,
-      home: l.home,
-      models: async () => ({
+    const jobs = hookedEngine(
+      watcher,
+      {
         id: "test:bound",
         async generate(request) {
           return request.step <= steps
@@ -215,10 +220,9 @@ describe("the approval binding in a job", () => {
               }
             : { calls: [], text: "done", usage: { inputTokens: 1, outputTokens: 1 } };
         },
-      }),
-      interceptors: [governanceInterceptor(l.runtime.store), approvalBindingInterceptor(l.runtime.store)],
-      hooks: pluginHookSource([watcher]),
-    });
+      },
+      [approvalBindingInterceptor(l.runtime.store)],
+    );
     const reads = await statementsWhile('select * from "approvals"', async () => {
       const job = await l.run(tenant, "vault/keeper", "go", jobs);
       expect(job.status).toBe("succeeded");
