@@ -136,6 +136,24 @@ export interface ChannelView {
 }
 
 const OPEN_STATES: readonly ChannelMessageState[] = ["inbound", "answering", "delivering"];
+
+let lastIdMs = 0;
+let idsThisMs = 0;
+
+/**
+ * A new outbox row's ID, after every ID this process made before it: the drain takes rows by
+ * `created_at`, then ID, so messages that arrive within one millisecond go out in the order
+ * they came.
+ */
+function newMessageId(): string {
+  const now = Date.now();
+  if (now > lastIdMs) {
+    lastIdMs = now;
+    idsThisMs = 0;
+  } else idsThisMs += 1;
+  const ordered = `${lastIdMs.toString(36).padStart(9, "0")}${idsThisMs.toString(36).padStart(4, "0")}`;
+  return `chm_${ordered}${randomUUID().slice(0, 8)}`;
+}
 const TERMINAL = new Set(["succeeded", "failed", "cancelled", "dead"]);
 
 export class ChannelHost {
@@ -264,7 +282,7 @@ export class ChannelHost {
       taken = rebuilt(envelope, outcome.payload.event);
     }
     const now = await this.#store.now();
-    const id = `chm_${randomUUID().replaceAll("-", "")}`;
+    const id = newMessageId();
     // Held by this host until post_sensor_event's records are in the row, for the drain to take them with it.
     const held = bus.has("post_sensor_event");
     const inserted = await this.#store.db
@@ -338,7 +356,7 @@ export class ChannelHost {
       content: request.text,
     });
     const now = await this.#store.now();
-    const id = `chm_${randomUUID().replaceAll("-", "")}`;
+    const id = newMessageId();
     await this.#store.db
       .insertInto("channel_messages")
       .values({
@@ -682,7 +700,7 @@ export class ChannelHost {
     await this.#store.db
       .insertInto("channel_messages")
       .values({
-        id: `chm_${randomUUID().replaceAll("-", "")}`,
+        id: newMessageId(),
         tenant: from.tenant,
         plugin: from.plugin,
         channel: from.channel,
@@ -849,7 +867,7 @@ export class ChannelHost {
             await this.#store.db
               .insertInto("channel_messages")
               .values({
-                id: `chm_${randomUUID().replaceAll("-", "")}`,
+                id: newMessageId(),
                 tenant: name,
                 plugin: entry.plugin,
                 channel: entry.name,

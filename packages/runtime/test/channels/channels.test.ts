@@ -326,6 +326,24 @@ describe.each(engines)("channels on $label", (fixture) => {
     expect(sent.message).toMatch(/^chm_/);
     await out.close();
   });
+  it("delivers a thread's messages in the order they arrived, many within one millisecond", async () => {
+    const out = await receiver(() => ({ status: 200, body: {} }));
+    const tenant = fresh();
+    await tenantWith(runtime, tenant, { webhook: { secret: SECRET, url: `${out.url}/a` } });
+    // Sent back to back, most share their `created_at`: the rows' IDs alone keep their order.
+    const texts = Array.from({ length: 40 }, (_, index) => `step ${index}`);
+    for (const text of texts) {
+      await runtime.services.channels.send(localAdmin(tenant), {
+        channel: "channels/webhook",
+        channelId: "ops",
+        threadId: "t-1",
+        text,
+      });
+    }
+    await settle(runtime, tenant);
+    expect(out.seen.map((request) => JSON.parse(request.body).text)).toEqual(texts);
+    await out.close();
+  });
 
   it("retries a failed delivery with backoff, then delivers it", async () => {
     let fail = 2;
