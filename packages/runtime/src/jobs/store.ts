@@ -45,6 +45,11 @@ export interface Lease {
    * for the job from outside while this worker held it. The next write moves them into the history.
    */
   notesPending: number;
+  /**
+   * The tenant's governance version as the last write read it, for the next write's guard on
+   * SQLite (`StepQueries.append`); undefined until a write has read it.
+   */
+  governanceVersion?: number;
   /** The job's row as the write that ended it left it, for the run's caller to answer with. */
   ended?: JobRow;
 }
@@ -426,6 +431,23 @@ export class JobStore {
     // the lease in its own select is atomic: one statement instead of a transaction of four.
     // The heartbeat renews the lease meanwhile.
     if (plain && this.store.engine === "sqlite") {
+      const known = lease.governanceVersion;
+      if (known !== undefined) {
+        // Most often nothing changed on the job's row since the last write: the guard says so in
+        // the insert itself, and nothing need come back but how many rows went in. Otherwise the
+        // insert changed nothing, and the one below reads what changed.
+        const { numAffectedRows } = await this.store.run(
+          CompiledQuery.raw(
+            this.#queries.append(events.length, true),
+            guardedParameters(lease, events, known),
+          ),
+        );
+        if (Number(numAffectedRows) === events.length) {
+          lease.nextSeq += events.length;
+          // SQLite's clock is this process's: the statement's `now` would be this.
+          return { now: Date.now(), cancelRequestedBy: null, events, governanceVersion: known };
+        }
+      }
       return this.single(lease, this.#queries.append(events.length), appendParameters(lease, events), events);
     }
     // On PostgreSQL one statement too: the owner check, which locks the job's row, and the
@@ -637,12 +659,9 @@ export class JobStore {
     if (row === undefined) throw leaseLost(lease);
     lease.nextSeq += events.length;
     lease.notesPending = Number(row.notes_pending ?? 0);
-    return {
-      now: Number(row.now),
-      cancelRequestedBy: row.cancel_requested_by,
-      events,
-      governanceVersion: Number(row.governance_version ?? 0),
-    };
+    const governanceVersion = Number(row.governance_version ?? 0);
+    lease.governanceVersion = governanceVersion;
+    return { now: Number(row.now), cancelRequestedBy: row.cancel_requested_by, events, governanceVersion };
   }
 
   /** Renews the lease and applies `given` under the owner check, by a query compiled once per shape. */
@@ -1065,10 +1084,16 @@ class StepQueries {
 
   /**
    * The owner-checked insert of `count` events: each row is selected from the job's row only
-   * while the lease is the writer's, and the statement returns a cancel request and the time.
+   * while the lease is the writer's, and the statement returns a cancel request, the notes
+   * waiting, the tenant's governance version and the time. `guarded`, it returns nothing and
+   * inserts only while the row has no cancel request and no notes and the tenant's governance
+   * version is the one given as well: all its rows or none, so how many went in says whether
+   * anything the writer goes by changed. SQLite builds a table of its own for the rows a
+   * RETURNING clause gives, which cost a step's write more than its insert.
    */
-  append(count: number): string {
-    let text = this.#appends.get(count);
+  append(count: number, guarded = false): string {
+    const key = guarded ? -count : count;
+    let text = this.#appends.get(key);
     if (text === undefined) {
       const clock = this.#clock;
       const [job, seq, kind, data, token, running] = APPEND_ORDER;
@@ -1084,13 +1109,37 @@ class StepQueries {
           ])
           .where("id", "=", job)
           .where("lease_owner", "=", token)
-          .where("status", "=", running);
+          .where("status", "=", running)
+          .$if(guarded, (select) =>
+            select
+              .where("cancel_requested_by", "is", null)
+              .where("notes_pending", "=", 0)
+              .where(
+                (eb) =>
+                  eb
+                    .selectFrom("tenants")
+                    .select("governance_version")
+                    .whereRef("tenants.name", "=", "jobs.tenant"),
+                "=",
+                GOVERNANCE_MARKER,
+              ),
+          );
       let rows = row(0);
       for (let index = 1; index < count; index++) rows = rows.unionAll(row(index));
-      const compiled = this.#db
+      const insert = this.#db
         .insertInto("job_events")
         .columns(["job_id", "seq", "kind", "data", "at"])
-        .expression(rows)
+        .expression(rows);
+      if (guarded) {
+        const compiled = insert.compile();
+        const expected: unknown[] = [];
+        for (let index = 0; index < count; index++)
+          expected.push(job, seq + index, kind, data, job, token, running, 0, GOVERNANCE_MARKER);
+        expectOrder(compiled.parameters, expected);
+        this.#appends.set(key, compiled.sql);
+        return compiled.sql;
+      }
+      const compiled = insert
         .returning((eb) => [
           eb.selectFrom("jobs").select("cancel_requested_by").where("id", "=", job).as("cancel_requested_by"),
           eb.selectFrom("jobs").select("notes_pending").where("id", "=", job).as("notes_pending"),
@@ -1104,7 +1153,7 @@ class StepQueries {
       expected.push(job, job, job);
       expectOrder(compiled.parameters, expected);
       text = compiled.sql;
-      this.#appends.set(count, text);
+      this.#appends.set(key, text);
     }
     return text;
   }
@@ -1436,6 +1485,8 @@ const BY_ID = ["\u0000id"] as const;
 const EVENTS_ORDER = ["\u0000job", -1] as const;
 const INSERT_ORDER = ["\u0000job", -1_000_000, "\u0000kind", "\u0000data"] as const;
 const APPEND_ORDER = ["\u0000job", -1_000_000, "\u0000kind", "\u0000data", "\u0000token", "running"] as const;
+/** Where a guarded append takes the governance version the writer knows. */
+const GOVERNANCE_MARKER = -2_000_000;
 
 function expectOrder(actual: readonly unknown[], expected: readonly unknown[]): void {
   if (actual.length !== expected.length || actual.some((value, index) => value !== expected[index])) {
@@ -1489,6 +1540,25 @@ function appendParameters(lease: Lease, events: readonly NewEvent[]): unknown[] 
     );
   });
   parameters.push(lease.job, lease.job, lease.job);
+  return parameters;
+}
+
+/** A guarded append's parameters (`StepQueries.append`): each event's, with the governance version known. */
+function guardedParameters(lease: Lease, events: readonly NewEvent[], governanceVersion: number): unknown[] {
+  const parameters: unknown[] = [];
+  events.forEach((entry, index) => {
+    parameters.push(
+      lease.job,
+      lease.nextSeq + index,
+      entry.kind,
+      JSON.stringify(entry.data),
+      lease.job,
+      lease.token,
+      "running",
+      0,
+      governanceVersion,
+    );
+  });
   return parameters;
 }
 

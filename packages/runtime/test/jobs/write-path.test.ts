@@ -2,7 +2,8 @@
 // job's row (as a read of the job would), on both engines; on PostgreSQL the claim carries the
 // job's history (as a read of its events would give it), and a write carries the run's word to
 // other processes in its own statement, heard at its commit and not at all when the writer's
-// lease is gone. On SQLite those read and send as before.
+// lease is gone. On SQLite those read and send as before, and a step's write that finds the job's
+// row as the last write left it hands nothing back, while one after a change reads the change.
 import { StatementSync } from "node:sqlite";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -42,8 +43,8 @@ function jobsOn(fixture: (typeof fixtures)[number]) {
   };
 }
 
-/** The commits SQLite made while `work` ran: each `commit`, and each write outside a transaction. */
-async function sqliteCommitsWhile(work: () => Promise<unknown>): Promise<number> {
+/** The SQL of each statement SQLite ran while `work` ran, in order (none on PostgreSQL). */
+async function statementsWhile(work: () => Promise<unknown>): Promise<string[]> {
   const texts: string[] = [];
   const methods = StatementSync.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
   const originals = (["run", "all", "get"] as const).map((name) => [name, methods[name]!] as const);
@@ -58,6 +59,12 @@ async function sqliteCommitsWhile(work: () => Promise<unknown>): Promise<number>
   } finally {
     for (const [name, original] of originals) methods[name] = original;
   }
+  return texts;
+}
+
+/** The commits SQLite made while `work` ran: each `commit`, and each write outside a transaction. */
+async function sqliteCommitsWhile(work: () => Promise<unknown>): Promise<number> {
+  const texts = await statementsWhile(work);
   let open = false;
   let commits = 0;
   for (const text of texts.map((entry) => entry.trim().toLowerCase())) {
@@ -176,6 +183,53 @@ describe.each(fixtures)("a job's write path on $label", (fixture) => {
     await jobs.write(lease, [], { status: "cancelled", lease_owner: null, lease_expires_at: null });
     expect(lease.ended).toMatchObject({ id: row.id, status: "cancelled", lease_owner: null });
     expect(lease.ended).toEqual(await jobs.get(row.id));
+  });
+
+  it("a step's write sees what changed on the job's row since the last one: a cancel request, the tenant's governance, notes, another worker's lease", async () => {
+    const jobs = new JobStore(on.store);
+    const { lease, row } = await on.claimedJob(jobs, "changed#1");
+    const jobRow = () => on.store.db.updateTable("jobs").where("id", "=", row.id);
+    const first = await jobs.write(lease, [note("one")]);
+    expect(await jobs.write(lease, [note("two"), note("three")])).toMatchObject({
+      cancelRequestedBy: null,
+      governanceVersion: first.governanceVersion,
+    });
+    await jobRow().set({ cancel_requested_by: "user:alice" }).execute();
+    expect((await jobs.write(lease, [note("four")])).cancelRequestedBy).toBe("user:alice");
+    await jobRow().set({ cancel_requested_by: null }).execute();
+    await on.store.db
+      .updateTable("tenants")
+      .set((eb) => ({ governance_version: eb("governance_version", "+", 1) }))
+      .where("name", "=", TENANT)
+      .execute();
+    expect(await jobs.write(lease, [note("five")])).toMatchObject({
+      cancelRequestedBy: null,
+      governanceVersion: first.governanceVersion + 1,
+    });
+    expect(await jobs.note(row.id, TENANT, [note("from outside")])).toBe(false);
+    await jobs.write(lease, [note("six")]);
+    expect(lease.notesPending).toBe(1);
+    await jobs.write(lease, [note("seven")]);
+    expect(lease.notesPending).toBe(0);
+    await jobRow().set({ lease_owner: "other#1" }).execute();
+    await expect(jobs.write(lease, [note("eight")])).rejects.toMatchObject({ code: "LEASE_LOST" });
+    // Each event once, in order, the note taken in by the write after it came.
+    const logged = (await jobs.events(row.id))
+      .filter((entry) => entry.kind === "mcp_log")
+      .map((entry) => (entry.data as { data: string }).data);
+    expect(logged).toEqual(["one", "two", "three", "four", "five", "six", "from outside", "seven"]);
+  });
+
+  it("a step's write that finds the job's row as the last write left it is one statement that hands nothing back, on SQLite", async () => {
+    const jobs = new JobStore(on.store);
+    const { lease } = await on.claimedJob(jobs, "guarded#1");
+    await jobs.write(lease, [note("one")]);
+    const texts = await statementsWhile(() => jobs.write(lease, [note("two"), note("three")]));
+    if (fixture.engine === "sqlite") {
+      expect(texts).toHaveLength(1);
+      expect(texts[0]).toMatch(/^insert into "job_events"/);
+      expect(texts[0]).not.toMatch(/returning/i);
+    } else expect(texts).toEqual([]);
   });
 
   it("a write that does not end the job hands back no row", async () => {
