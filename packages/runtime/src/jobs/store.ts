@@ -46,8 +46,8 @@ export interface Lease {
    */
   notesPending: number;
   /**
-   * The tenant's governance version as the last write read it, for the next write's guard on
-   * SQLite (`StepQueries.append`); undefined until a write has read it.
+   * The tenant's governance version as the claim or the last write read it, for the next
+   * write's guard on SQLite (`StepQueries.append`); undefined until one has read it.
    */
   governanceVersion?: number;
   /** The job's row as the write that ended it left it, for the run's caller to answer with. */
@@ -284,6 +284,7 @@ export class JobStore {
       nextSeq: claimed.nextSeq,
       redactor: await this.redactorFor(claimed.row.tenant),
       notesPending: Number(claimed.row.notes_pending ?? 0),
+      ...(claimed.governanceVersion === undefined ? {} : { governanceVersion: claimed.governanceVersion }),
     };
     return {
       row: claimed.row,
@@ -308,6 +309,7 @@ export class JobStore {
     type ClaimRow = JobRow & {
       now: number;
       last_seq: number | null;
+      governance_version?: number | null;
       history?: HistoryRow[];
       recorded_seq?: number | null;
     };
@@ -344,7 +346,7 @@ export class JobStore {
       });
     }
     if (found === undefined) return undefined;
-    const { now, last_seq, history: _history, recorded_seq: _seq, ...row } = found.row;
+    const { now, last_seq, governance_version, history: _history, recorded_seq: _seq, ...row } = found.row;
     const lease: Lease = {
       job: row.id,
       token: options.token,
@@ -352,6 +354,7 @@ export class JobStore {
       nextSeq: Number(last_seq ?? 0) + 1 + (found.recorded === undefined ? 0 : 1),
       redactor,
       notesPending: Number(row.notes_pending ?? 0),
+      ...(governance_version == null ? {} : { governanceVersion: Number(governance_version) }),
     };
     return {
       row,
@@ -382,6 +385,7 @@ export class JobStore {
         readonly row: JobRow;
         readonly nextSeq: number;
         readonly now: number;
+        readonly governanceVersion?: number;
         readonly events?: JobEvent[];
       }
     | undefined
@@ -392,15 +396,21 @@ export class JobStore {
     // before it reads; on PostgreSQL its pick skips rows other claims hold locked), so it
     // needs no transaction around it.
     const { rows } = await this.store.db.executeQuery<
-      JobRow & { now: number; last_seq: number | null; history?: HistoryRow[] }
+      JobRow & {
+        now: number;
+        last_seq: number | null;
+        governance_version?: number | null;
+        history?: HistoryRow[];
+      }
     >(CompiledQuery.raw(claim.sql, parameters));
     const claimed = rows[0];
     if (claimed === undefined) return undefined;
-    const { now, last_seq, history, ...job } = claimed;
+    const { now, last_seq, governance_version, history, ...job } = claimed;
     return {
       row: job,
       nextSeq: Number(last_seq ?? 0) + 1,
       now: Number(now),
+      ...(governance_version == null ? {} : { governanceVersion: Number(governance_version) }),
       ...(history === undefined ? {} : { events: history.map(eventOf) }),
     };
   }
@@ -1332,6 +1342,17 @@ class StepQueries {
           .whereRef("job_events.job_id", "=", "jobs.id")
           .as("last_seq"),
       ])
+      // On SQLite the claim reads the tenant's governance version for the run's first write's
+      // guard (`append`); PostgreSQL's writes have none.
+      .$if(this.#engine === "sqlite", (qb) =>
+        qb.returning((eb) =>
+          eb
+            .selectFrom("tenants")
+            .select("governance_version")
+            .whereRef("tenants.name", "=", "jobs.tenant")
+            .as("governance_version"),
+        ),
+      )
       // On PostgreSQL the claim hands over the job's history too, which its run replays first:
       // one round trip where a read after the claim was another. (On SQLite a read costs no
       // round trip.)
