@@ -25,9 +25,11 @@ import type {
   JobStatus,
   JobUpdate,
   NewJob,
+  RunNow,
   Store,
   TenantVersions,
 } from "../store/index.js";
+import { modelCallUsage, sqliteCallCount } from "../usage/index.js";
 import { JOB_FORMAT, type NodeServes, servedLabelSets } from "./queues.js";
 import { assertInitial, assertMove, moveJob, moveStatus } from "./status.js";
 import { notifyColumn, WriteGroup } from "./write-group.js";
@@ -188,8 +190,7 @@ export class JobStore {
       return atOnce((run) => {
         const row = run<JobRow>(this.createRow(clean)).rows[0];
         if (row === undefined) throw new Error(`the insert of job ${clean.id} returned no row`);
-        const events = this.eventsInsert(clean.id, 1, first);
-        if (events !== undefined) run(events);
+        for (const statement of this.eventsWrites(clean.id, 1, first)) run(statement);
         return row;
       });
     }
@@ -341,7 +342,8 @@ export class JobStore {
         );
         if (Number(row.notes_pending ?? 0) > 0) return { row, events, recorded: undefined };
         const recorded = claimedEvent(row.attempts);
-        run(this.eventsInsert(row.id, Number(row.last_seq ?? 0) + 1, [recorded])!);
+        for (const statement of this.eventsWrites(row.id, Number(row.last_seq ?? 0) + 1, [recorded]))
+          run(statement);
         return { row, events, recorded };
       });
     }
@@ -441,24 +443,15 @@ export class JobStore {
     // the lease in its own select is atomic: one statement instead of a transaction of four.
     // The heartbeat renews the lease meanwhile.
     if (plain && this.store.engine === "sqlite") {
-      const known = lease.governanceVersion;
-      if (known !== undefined) {
-        // Most often nothing changed on the job's row since the last write: the guard says so in
-        // the insert itself, and nothing need come back but how many rows went in. Otherwise the
-        // insert changed nothing, and the one below reads what changed.
-        const { numAffectedRows } = await this.store.run(
-          CompiledQuery.raw(
-            this.#queries.append(events.length, true),
-            guardedParameters(lease, events, known),
-          ),
-        );
-        if (Number(numAffectedRows) === events.length) {
-          lease.nextSeq += events.length;
-          // SQLite's clock is this process's: the statement's `now` would be this.
-          return { now: Date.now(), cancelRequestedBy: null, events, governanceVersion: known };
-        }
-      }
-      return this.single(lease, this.#queries.append(events.length), appendParameters(lease, events), events);
+      const counts = this.callCounts(lease.job, lease.nextSeq, events);
+      // A model call's count goes in the transaction of its event; anything else, alone.
+      if (counts.length > 0)
+        return this.store.transactionNow!((run) => this.appendNow(run, lease, events, counts));
+      const guarded = this.guardedAppend(lease, events);
+      if (guarded !== undefined && Number((await this.store.run(guarded)).numAffectedRows) === events.length)
+        return this.unchanged(lease, events);
+      const { rows } = await this.store.run<RenewedRow>(this.returningAppend(lease, events));
+      return this.answered(lease, rows[0], events);
     }
     // On PostgreSQL one statement too: the owner check, which locks the job's row, and the
     // inserts of the rows it returned, in one round trip and one commit, where a transaction of
@@ -498,8 +491,7 @@ export class JobStore {
       const row = await atOnce((run) => {
         const renewed = run<RenewedRow & Partial<EndedRow>>(renewal).rows[0];
         if (renewed === undefined) throw leaseLost(lease);
-        const insert = this.eventsInsert(lease.job, lease.nextSeq, events);
-        if (insert !== undefined) run(insert);
+        for (const statement of this.eventsWrites(lease.job, lease.nextSeq, events)) run(statement);
         return renewed;
       });
       lease.ended = endedRow(row);
@@ -651,6 +643,48 @@ export class JobStore {
       until: (later) => heartbeat.update(keepParameters(lease, later)),
       stop: () => heartbeat.stop(),
     };
+  }
+
+  /** SQLite's append with its model calls' counts, by `run` inside their transaction. */
+  private appendNow(
+    run: RunNow,
+    lease: Lease,
+    events: readonly NewEvent[],
+    counts: readonly CompiledQuery[],
+  ): WriteResult {
+    const guarded = this.guardedAppend(lease, events);
+    const result =
+      guarded !== undefined && Number(run(guarded).numAffectedRows) === events.length
+        ? this.unchanged(lease, events)
+        : this.answered(lease, run<RenewedRow>(this.returningAppend(lease, events)).rows[0], events);
+    for (const count of counts) run(count);
+    return result;
+  }
+
+  /**
+   * SQLite's append when the claim or the last write read what the job goes by: most often
+   * nothing of it changed, and the guard says so in the insert itself (`StepQueries.append`),
+   * which inserts all the events or none. Undefined until one has read the governance version.
+   */
+  private guardedAppend(lease: Lease, events: readonly NewEvent[]): CompiledQuery | undefined {
+    const known = lease.governanceVersion;
+    if (known === undefined) return undefined;
+    return CompiledQuery.raw(
+      this.#queries.append(events.length, true),
+      guardedParameters(lease, events, known),
+    );
+  }
+
+  /** SQLite's owner-checked append that returns what the job goes by, or no row when the lease is gone. */
+  private returningAppend(lease: Lease, events: readonly NewEvent[]): CompiledQuery {
+    return CompiledQuery.raw(this.#queries.append(events.length), appendParameters(lease, events));
+  }
+
+  /** A guarded append's answer: what the last write read still holds. */
+  private unchanged(lease: Lease, events: readonly NewEvent[]): WriteResult {
+    lease.nextSeq += events.length;
+    // SQLite's clock is this process's: the statement's `now` would be this.
+    return { now: Date.now(), cancelRequestedBy: null, events, governanceVersion: lease.governanceVersion! };
   }
 
   /** One statement under the owner check; it answers with one row per event (or one for a renewal). */
@@ -905,22 +939,34 @@ export class JobStore {
     firstSeq: number,
     events: readonly NewEvent[],
   ): Promise<void> {
-    const insert = this.eventsInsert(job, firstSeq, events);
-    if (insert !== undefined) await trx.executeQuery(insert);
+    for (const statement of this.eventsWrites(job, firstSeq, events)) await trx.executeQuery(statement);
   }
 
-  /** The insert of `events` from `firstSeq` on; undefined for none. */
-  private eventsInsert(
-    job: string,
-    firstSeq: number,
-    events: readonly NewEvent[],
-  ): CompiledQuery | undefined {
-    if (events.length === 0) return undefined;
+  /**
+   * The statements of a transaction that inserts `events` from `firstSeq` on: the insert, and on
+   * SQLite each model_call's count in its tenant's totals (migration 28). None for no events.
+   */
+  private eventsWrites(job: string, firstSeq: number, events: readonly NewEvent[]): CompiledQuery[] {
+    if (events.length === 0) return [];
     const parameters: unknown[] = [];
     events.forEach((entry, index) => {
       parameters.push(job, firstSeq + index, entry.kind, JSON.stringify(entry.data));
     });
-    return CompiledQuery.raw(this.#queries.insert(events.length), parameters);
+    return [
+      CompiledQuery.raw(this.#queries.insert(events.length), parameters),
+      ...this.callCounts(job, firstSeq, events),
+    ];
+  }
+
+  /** On SQLite, the count of each model_call among `events` (from `firstSeq` on) in its tenant's totals. */
+  private callCounts(job: string, firstSeq: number, events: readonly NewEvent[]): CompiledQuery[] {
+    const counts: CompiledQuery[] = [];
+    if (this.store.engine !== "sqlite") return counts;
+    events.forEach((entry, index) => {
+      const call = modelCallUsage(entry);
+      if (call !== undefined) counts.push(sqliteCallCount(job, firstSeq + index, call));
+    });
+    return counts;
   }
 }
 

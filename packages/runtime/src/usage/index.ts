@@ -5,6 +5,8 @@ export {
   countCall,
   hourOf,
   JobUsage,
+  modelCallUsage,
+  sqliteCallCount,
   tenantUsage,
   type UsageQuery,
   type UsageRecord,

@@ -1,5 +1,5 @@
 // Model-call usage: totals per tenant, agent, model and hour, which the store keeps as each
-// model_call event is inserted (migration 7), read back over any period; and a job's own
+// model_call event is inserted (migrations 7 and 28), read back over any period; and a job's own
 // totals, from its history. Budgets read both through the pre_llm_call payload's `usage`.
 import type { HookPayload } from "@oz0/sdk";
 import { CompiledQuery, sql, type Transaction } from "kysely";
@@ -23,6 +23,31 @@ export interface CallUsage {
   readonly input: number;
   readonly output: number;
   readonly costUsd: number;
+}
+
+/**
+ * What a model_call event adds to its tenant's totals, as the store counts it (migrations 7 and
+ * 28): its model, its usage and cost (0 where it says none); undefined for any other event, and
+ * for a model_call that names no model.
+ */
+export function modelCallUsage(entry: {
+  readonly kind: string;
+  readonly data: unknown;
+}): CallUsage | undefined {
+  if (entry.kind !== "model_call") return undefined;
+  const data = entry.data as {
+    model?: unknown;
+    usage?: { input?: unknown; output?: unknown };
+    cost_usd?: unknown;
+  } | null;
+  if (typeof data?.model !== "string") return undefined;
+  const number = (value: unknown) => (typeof value === "number" ? value : 0);
+  return {
+    model: data.model,
+    input: number(data.usage?.input),
+    output: number(data.usage?.output),
+    costUsd: number(data.cost_usd),
+  };
 }
 
 /** The model calls among `events`, or undefined when there are none (most writes). */
@@ -82,6 +107,25 @@ export async function countCall(
       }),
     )
     .execute();
+}
+
+/**
+ * SQLite's count of one model_call in its tenant's totals (migration 28), for the transaction
+ * that inserts the event: to its agent's and model's row of the hour of the event's own `at`, as
+ * migration 7's trigger counted it.
+ */
+const SQLITE_CALL_COUNT = `insert into usage_totals (tenant, agent, model, hour, slot, input_tokens, output_tokens, model_calls, cost_usd)
+  select j.tenant, j.plugin || '/' || j.name, ?, (e.at / ${HOUR_MS}) * ${HOUR_MS}, 0, ?, ?, 1, ?
+  from jobs j join job_events e on e.job_id = j.id and e.seq = ? where j.id = ?
+  on conflict (tenant, agent, model, hour, slot) do update set
+  input_tokens = usage_totals.input_tokens + excluded.input_tokens,
+  output_tokens = usage_totals.output_tokens + excluded.output_tokens,
+  model_calls = usage_totals.model_calls + 1,
+  cost_usd = usage_totals.cost_usd + excluded.cost_usd`;
+
+/** The statement counting `call`, the model_call at `seq` of job `job`, on SQLite. */
+export function sqliteCallCount(job: string, seq: number, call: CallUsage): CompiledQuery {
+  return CompiledQuery.raw(SQLITE_CALL_COUNT, [call.model, call.input, call.output, call.costUsd, seq, job]);
 }
 
 /** The tenant's totals since `query.since` (rounded down to its hour), of one agent when given. */

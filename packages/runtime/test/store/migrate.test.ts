@@ -179,7 +179,16 @@ describe.each(fixtures)("migrations on $label", (fixture) => {
       const HOUR = 3_600_000 * 500_000;
       await sql`insert into usage_totals (tenant, agent, model, hour, input_tokens, output_tokens, model_calls, cost_usd)
         values ('m26', 'desk/writer', 'test:x', ${HOUR}, 70, 7, 3, 0.25)`.execute(db);
-      expect((await migrate(db, engine, clockSql)).applied).toContain(26);
+      expect(
+        (
+          await migrate(
+            db,
+            engine,
+            clockSql,
+            MIGRATIONS.filter((migration) => migration.version <= 26),
+          )
+        ).applied,
+      ).toContain(26);
       const kept = await db.selectFrom("usage_totals").selectAll().execute();
       expect(
         kept.map((row) => ({
@@ -218,6 +227,36 @@ describe.each(fixtures)("migrations on $label", (fixture) => {
       expect(rows.map((row) => ({ calls: Number(row.calls), input: Number(row.input) }))).toEqual([
         { calls: 4, input: 75 },
       ]);
+    } finally {
+      await done();
+    }
+  });
+
+  it("migration 28 leaves SQLite's events with no trigger, where PostgreSQL's trigger still counts each model_call", async () => {
+    const options = await fixture.fresh();
+    const { db, engine, clockSql, done } = bareDatabase(options);
+    try {
+      await migrate(db, engine, clockSql);
+      await db.insertInto("tenants").values({ name: "m28", created_at: 1 }).execute();
+      await sql`insert into jobs (id, tenant, name, plugin, kind, queue, status, input, created_at, updated_at)
+        values ('j28', 'm28', 'writer', 'desk', 'agent', 'pool.desk', 'running', '""', 1, 1)`.execute(db);
+      await sql`insert into job_events (job_id, seq, kind, data, at)
+        values ('j28', 1, 'model_call', ${JSON.stringify({ step: 1, model: "test:x", usage: { input: 5, output: 1 } })}, 1)`.execute(
+        db,
+      );
+      const counted = await db
+        .selectFrom("usage_totals")
+        .select("model_calls")
+        .where("tenant", "=", "m28")
+        .execute();
+      if (engine === "sqlite") {
+        const { rows } = await sql<{
+          name: string;
+        }>`select name from sqlite_master where type = 'trigger' and tbl_name = 'job_events'`.execute(db);
+        expect(rows).toEqual([]);
+        // The job store counts its writes' model calls itself (usage/engines.test.ts).
+        expect(counted).toEqual([]);
+      } else expect(counted.map((row) => Number(row.model_calls))).toEqual([1]);
     } finally {
       await done();
     }

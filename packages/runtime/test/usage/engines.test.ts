@@ -1,5 +1,6 @@
-// The usage totals on every store engine: the database adds each model_call event to its row
-// as the event is inserted, and counts nothing for an event that names no model.
+// The usage totals on every store engine: each model_call event is added to its row as the
+// event is inserted (PostgreSQL's trigger, SQLite's job store in the event's transaction),
+// however the write goes, and nothing is counted for an event that names no model.
 import { afterAll, describe, expect, test } from "vitest";
 import { event } from "../../src/events/events.js";
 import { JobStore } from "../../src/jobs/store.js";
@@ -79,6 +80,46 @@ describe.each(fixtures)("usage totals on $label", (fixture) => {
         expect(Number(row.hour)).toBe(hourOf(Number(row.hour)));
         expect(Number(row.hour)).toBeGreaterThan(now - 2 * 3_600_000);
       }
+    } finally {
+      await store.close();
+    }
+  });
+
+  test("count a model_call however its write goes: alone, after a change the write had to read, with notes, with more in its transaction, with the job's end; and not for a lease that is gone", async () => {
+    const store = await openStore(await fixture.fresh());
+    try {
+      const jobs = new JobStore(store);
+      await deskJob(jobs, "w-1", "writer");
+      const lease = await claimed(jobs, "w-1");
+      const calls = async () => (await tenantUsage(store, "default", { since: 0 })).modelCalls;
+      await jobs.write(lease, [modelCall(1, "test:x", 1, 1)]);
+      expect(await calls()).toBe(1);
+      await store.db
+        .updateTable("jobs")
+        .set({ cancel_requested_by: "user:a" })
+        .where("id", "=", "w-1")
+        .execute();
+      await jobs.write(lease, [modelCall(2, "test:x", 1, 1)]);
+      expect(await calls()).toBe(2);
+      await jobs.note("w-1", "default", [event("model_warning", { message: "noted" })]);
+      await jobs.write(lease, [modelCall(3, "test:x", 1, 1)]);
+      await jobs.write(lease, [modelCall(4, "test:x", 1, 1)]);
+      expect(await calls()).toBe(4);
+      await jobs.write(lease, [modelCall(5, "test:x", 1, 1)], {}, async () => {});
+      expect(await calls()).toBe(5);
+      await jobs.write(lease, [modelCall(6, "test:x", 1, 1), event("job_succeeded", { output: "ok" })], {
+        status: "succeeded",
+        output: JSON.stringify("ok"),
+        lease_owner: null,
+        lease_expires_at: null,
+      });
+      expect(await calls()).toBe(6);
+      await expect(jobs.write(lease, [modelCall(7, "test:x", 1, 1)])).rejects.toMatchObject({
+        code: "LEASE_LOST",
+      });
+      expect(await calls()).toBe(6);
+      const kinds = (await jobs.events("w-1")).map((entry) => entry.kind);
+      expect(kinds.filter((kind) => kind === "model_call")).toHaveLength(6);
     } finally {
       await store.close();
     }

@@ -26,6 +26,7 @@ import { jobIndexes } from "./024-job-indexes.js";
 import { poolMappingsCatalogVersion } from "./025-pool-mappings-catalog-version.js";
 import { usageSlots } from "./026-usage-slots.js";
 import { noticesWhenHeard } from "./027-notices-when-heard.js";
+import { usageCountedByWrites } from "./028-usage-counted-by-writes.js";
 import type { Migration } from "./types.js";
 
 export type { Migration, MigrationContext, MigrationDb } from "./types.js";
@@ -59,4 +60,5 @@ export const MIGRATIONS: readonly Migration[] = [
   poolMappingsCatalogVersion,
   usageSlots,
   noticesWhenHeard,
+  usageCountedByWrites,
 ];
