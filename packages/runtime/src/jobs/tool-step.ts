@@ -19,7 +19,7 @@ import { governCall, refuse as refuseHeld } from "./gate.js";
 import type { PendingCall } from "./history.js";
 import type { JobRun } from "./job-run.js";
 import { callTarget } from "./lazy-tools.js";
-import { jobMcpHost } from "./mcp-host.js";
+import { type JobMcpHost, jobMcpHost } from "./mcp-host.js";
 import type { AgentSetup } from "./setup.js";
 import { isTerminal } from "./store.js";
 import { jobSummarizer } from "./summarize.js";
@@ -112,8 +112,8 @@ export async function toolStep(run: JobRun, setup: AgentSetup, pending: PendingC
   const recorded = run.settleRecorded(call.id);
   const attempt = pending.started === undefined || recorded ? 1 : pending.started.attempt + 1;
   // An MCP server behind the function reaches the job through its host (roots, sampling,
-  // elicitation, notifications).
-  const host = jobMcpHost(run, setup, call.id);
+  // elicitation, notifications), made when the server first asks for it: most calls reach none.
+  let host: JobMcpHost | undefined;
   const functionCall: FunctionCall = withMcpHost(
     {
       tenant: run.row.tenant,
@@ -125,7 +125,10 @@ export async function toolStep(run: JobRun, setup: AgentSetup, pending: PendingC
       attempt,
       signal: run.signal,
     },
-    host,
+    () => {
+      host ??= jobMcpHost(run, setup, call.id);
+      return host;
+    },
   );
   // The loop's decision goes with the call, for the dispatch path's policy check to read.
   const context: CallContext = {
@@ -168,7 +171,7 @@ export async function toolStep(run: JobRun, setup: AgentSetup, pending: PendingC
           },
       finished: async (_fn, outcome) => {
         // The server was told its form was dismissed: what it answered then is not the call's result.
-        if (host.parked !== undefined) return;
+        if (host?.parked !== undefined) return;
         await run.write([
           event(
             "tool_result",
@@ -180,7 +183,7 @@ export async function toolStep(run: JobRun, setup: AgentSetup, pending: PendingC
       },
     },
   });
-  const parked = host.parked;
+  const parked = host?.parked;
   if (parked === undefined) return false;
   const { tool, message, requestedSchema } = parked;
   return run.wait(

@@ -65,12 +65,17 @@ export interface McpCallHost {
 
 const HOST = Symbol.for("oz0.mcp.call-host");
 
-/** `call` with `host` attached; an object spread of it keeps the host. */
-export function withMcpHost<C extends FunctionCall>(call: C, host: McpCallHost): C {
+/**
+ * `call` with `host` attached, or the function that gives it when a server first asks for it
+ * (most calls reach no MCP server, and a host is several closures); an object spread of the
+ * call keeps it.
+ */
+export function withMcpHost<C extends FunctionCall>(call: C, host: McpCallHost | (() => McpCallHost)): C {
   return { ...call, [HOST]: host };
 }
 
 /** The host attached to `call`, if any. */
 export function mcpHostOf(call: FunctionCall): McpCallHost | undefined {
-  return (call as { [HOST]?: McpCallHost })[HOST];
+  const held = (call as { [HOST]?: McpCallHost | (() => McpCallHost) })[HOST];
+  return typeof held === "function" ? held() : held;
 }
