@@ -671,7 +671,7 @@ export class JobStore {
     if (known === undefined) return undefined;
     return CompiledQuery.raw(
       this.#queries.append(events.length, true),
-      guardedParameters(lease, events, known),
+      appendParameters(lease, events, known),
     );
   }
 
@@ -1593,7 +1593,12 @@ function renewParameters(lease: Lease): (string | number)[] {
   return [lease.ttlMs, lease.job, lease.token, "running"];
 }
 
-function appendParameters(lease: Lease, events: readonly NewEvent[]): unknown[] {
+/**
+ * An append's parameters (`StepQueries.append`): each event's row with its owner check, then the
+ * job for the columns the write returns; guarded by `governanceVersion`, each row's check takes
+ * the notes and the version as well, and nothing is returned.
+ */
+function appendParameters(lease: Lease, events: readonly NewEvent[], governanceVersion?: number): unknown[] {
   const parameters: unknown[] = [];
   events.forEach((entry, index) => {
     parameters.push(
@@ -1605,27 +1610,9 @@ function appendParameters(lease: Lease, events: readonly NewEvent[]): unknown[] 
       lease.token,
       "running",
     );
+    if (governanceVersion !== undefined) parameters.push(0, governanceVersion);
   });
-  parameters.push(lease.job, lease.job, lease.job);
-  return parameters;
-}
-
-/** A guarded append's parameters (`StepQueries.append`): each event's, with the governance version known. */
-function guardedParameters(lease: Lease, events: readonly NewEvent[], governanceVersion: number): unknown[] {
-  const parameters: unknown[] = [];
-  events.forEach((entry, index) => {
-    parameters.push(
-      lease.job,
-      lease.nextSeq + index,
-      entry.kind,
-      JSON.stringify(entry.data),
-      lease.job,
-      lease.token,
-      "running",
-      0,
-      governanceVersion,
-    );
-  });
+  if (governanceVersion === undefined) parameters.push(lease.job, lease.job, lease.job);
   return parameters;
 }
 
