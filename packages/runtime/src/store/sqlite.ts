@@ -369,6 +369,8 @@ interface CachedStatement {
   readonly reader: boolean;
   /** Whether it commits when it runs outside a transaction: anything but a read or a transaction's own statement. */
   readonly commits: boolean;
+  /** When it was last used, by the connection's count of uses: the least recent goes first. */
+  used: number;
 }
 
 /** Executes one compiled statement at once (`NodeSqliteDialect.transactionNow`). */
@@ -387,6 +389,7 @@ const STATEMENT_CACHE_SIZE = 256;
 class NodeSqliteConnection implements DatabaseConnection {
   readonly #database: DatabaseSync;
   readonly #statements = new Map<string, CachedStatement>();
+  #uses = 0;
   onCommit: (() => void) | undefined;
 
   constructor(database: DatabaseSync) {
@@ -423,20 +426,34 @@ class NodeSqliteConnection implements DatabaseConnection {
 
   #prepare(sql: string): CachedStatement {
     const cached = this.#statements.get(sql);
+    // Each use is stamped, and the least recently used goes when the cache is full: a stamp is
+    // a write to the entry where moving it to the map's end was two more look-ups of its text.
     if (cached !== undefined) {
-      // Re-inserting keeps the map in least-recently-used order.
-      this.#statements.delete(sql);
-      this.#statements.set(sql, cached);
+      cached.used = ++this.#uses;
       return cached;
     }
     const statement = this.#database.prepare(sql);
-    const entry = { statement, reader: statement.columns().length > 0, commits: !NOT_COMMITTING.test(sql) };
+    const entry = {
+      statement,
+      reader: statement.columns().length > 0,
+      commits: !NOT_COMMITTING.test(sql),
+      used: ++this.#uses,
+    };
+    if (this.#statements.size >= STATEMENT_CACHE_SIZE) this.#evictLeastUsed();
     this.#statements.set(sql, entry);
-    if (this.#statements.size > STATEMENT_CACHE_SIZE) {
-      const oldest = this.#statements.keys().next().value;
-      if (oldest !== undefined) this.#statements.delete(oldest);
-    }
     return entry;
+  }
+
+  #evictLeastUsed(): void {
+    let oldest: string | undefined;
+    let stamp = Number.POSITIVE_INFINITY;
+    for (const [text, entry] of this.#statements) {
+      if (entry.used < stamp) {
+        stamp = entry.used;
+        oldest = text;
+      }
+    }
+    if (oldest !== undefined) this.#statements.delete(oldest);
   }
 }
 

@@ -118,6 +118,35 @@ describe("the SQLite store", () => {
     }
   });
 
+  it("keeps the statements it uses prepared while more than its cache holds pass through once, the least recently used going first", async () => {
+    const store = await openStore({ memory: true });
+    const prepared: string[] = [];
+    const original = DatabaseSync.prototype.prepare;
+    const prepare = vi.spyOn(DatabaseSync.prototype, "prepare").mockImplementation(function (
+      this: DatabaseSync,
+      text: string,
+    ) {
+      prepared.push(text);
+      return original.call(this, text);
+    });
+    try {
+      const hot = CompiledQuery.raw("select 1 as hot", []);
+      const once = (index: number) => CompiledQuery.raw(`select ${index} as once`, []);
+      await store.run(hot);
+      for (let index = 0; index < 600; index += 1) {
+        await store.run(once(index));
+        await store.run(hot);
+      }
+      expect(prepared.filter((text) => text === hot.sql)).toHaveLength(1);
+      // One that went out of the cache is prepared again when it comes back.
+      await store.run(once(0));
+      expect(prepared.filter((text) => text === once(0).sql)).toHaveLength(2);
+    } finally {
+      prepare.mockRestore();
+      await store.close();
+    }
+  });
+
   it("lets two processes write at once, reading and appending in transactions, with no SQLITE_BUSY", async () => {
     const options = { home: join(scratch, "writers") };
     const store = await openStore(options);
