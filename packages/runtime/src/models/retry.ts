@@ -115,26 +115,25 @@ export async function withRetries<T>(
 /**
  * Keeps an attempt alive: `touch()` on every chunk restarts the count. Its signal aborts when
  * the count runs out or when `outer` aborts, with `outer`'s reason. One timer, refreshed at each
- * chunk, and one listener on `outer`, taken off at `stop()`, where a new timer per chunk and an
- * `AbortSignal.any` per attempt (whose signal the job's keeps a weak reference to until it is
- * collected) cost a model call about twice as much.
+ * chunk, and the attempt's place among those `outer` aborts, taken back at `stop()`, where a new
+ * timer per chunk and an `AbortSignal.any` per attempt (whose signal the job's keeps a weak
+ * reference to until it is collected) cost a model call about twice as much.
  */
 export class IdleTimer {
   readonly #controller = new AbortController();
-  readonly #outer: AbortSignal;
+  readonly #followers: Set<AbortController>;
   readonly #timer: NodeJS.Timeout;
-  readonly #onAbort: () => void;
   fired = false;
 
   constructor(ms: number, outer: AbortSignal) {
-    this.#outer = outer;
-    this.#onAbort = () => this.#controller.abort(outer.reason);
     this.#timer = setTimeout(() => {
       this.fired = true;
       this.#controller.abort(new Error(`no answer for ${ms / 1000} s`));
     }, ms);
     this.#timer.unref();
-    outer.addEventListener("abort", this.#onAbort, { once: true });
+    this.#followers = followersOf(outer);
+    if (outer.aborted) this.#controller.abort(outer.reason);
+    else this.#followers.add(this.#controller);
   }
 
   get signal(): AbortSignal {
@@ -147,8 +146,33 @@ export class IdleTimer {
 
   stop(): void {
     clearTimeout(this.#timer);
-    this.#outer.removeEventListener("abort", this.#onAbort);
+    this.#followers.delete(this.#controller);
   }
+}
+
+const followers = new WeakMap<AbortSignal, Set<AbortController>>();
+
+/**
+ * The attempts `outer` aborts, with its reason, when it aborts: one listener for the signal's
+ * life (a job's, across all its model calls), where one per attempt, added and taken off, cost
+ * a call more than the rest of its timer.
+ */
+function followersOf(outer: AbortSignal): Set<AbortController> {
+  let set = followers.get(outer);
+  if (set === undefined) {
+    const created = new Set<AbortController>();
+    outer.addEventListener(
+      "abort",
+      () => {
+        for (const controller of created) controller.abort(outer.reason);
+        created.clear();
+      },
+      { once: true },
+    );
+    followers.set(outer, created);
+    set = created;
+  }
+  return set;
 }
 
 /** The wait before retry `number` (from 1) when the server said nothing: exponential, with jitter. */

@@ -1,6 +1,8 @@
+import { getEventListeners } from "node:events";
 import { isOz0Error, type Oz0Error } from "@oz0/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { retryAfterMs } from "../../src/models/index.js";
+import { AttemptFailure, withRetries } from "../../src/models/retry.js";
 import { FakeModelServer } from "./fake-servers/server.js";
 import { context, FORMATS, KEY, pointedAt, request, resolverFor, UNHURRIED_TIMEOUT_MS } from "./helpers.js";
 
@@ -213,5 +215,35 @@ describe("timeouts", () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe("an attempt's timer", () => {
+  it("keeps one listener on the job's signal however many calls it makes, and the signal still stops the call in flight", async () => {
+    const job = new AbortController();
+    const policy = { baseDelayMs: 5, maxDelayMs: 20, timeoutMs: 60_000, retries: 0, maxRetryAfterMs: 60_000 };
+    const classify = () => new AttemptFailure("failed", { retryable: false });
+    const signals: AbortSignal[] = [];
+    for (let call = 0; call < 50; call += 1) {
+      await withRetries(
+        async (attempt) => {
+          signals.push(attempt.signal);
+          return call;
+        },
+        { policy, signal: job.signal, classify },
+      );
+    }
+    expect(getEventListeners(job.signal, "abort").length).toBeLessThanOrEqual(1);
+    const inFlight = withRetries(
+      (attempt) =>
+        new Promise((_, reject) =>
+          attempt.signal.addEventListener("abort", () => reject(attempt.signal.reason)),
+        ),
+      { policy, signal: job.signal, classify },
+    );
+    job.abort(new Error("cancelled"));
+    await expect(inFlight).rejects.toThrow("cancelled");
+    // The calls that had ended were let go: the job's stop reaches none of them.
+    expect(signals.every((signal) => !signal.aborted)).toBe(true);
   });
 });
