@@ -154,6 +154,7 @@ function newMessageId(): string {
   const ordered = `${lastIdMs.toString(36).padStart(9, "0")}${idsThisMs.toString(36).padStart(4, "0")}`;
   return `chm_${ordered}${randomUUID().slice(0, 8)}`;
 }
+
 const TERMINAL = new Set(["succeeded", "failed", "cancelled", "dead"]);
 
 export class ChannelHost {
