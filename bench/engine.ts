@@ -9,7 +9,6 @@
 // its floor, two bare autocommit inserts per step, and one-step jobs per second on both engines.
 // Run it with `npm run bench`.
 import { spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -20,6 +19,7 @@ import { MockLanguageModelV4 } from "ai/test";
 import pg from "pg";
 import { z } from "zod";
 import { toolResultCounter } from "./history-check.js";
+import { POSTGRES_URL, postgresDatabase } from "./postgres.js";
 
 const STEP_COUNTS = [5, 20, 100];
 const ROUNDS = 25;
@@ -37,8 +37,6 @@ const THROUGHPUT_JOBS = 400;
 const CONCURRENT_JOBS = 4;
 /** On PostgreSQL also this many at once beside as many pgbench clients, where writes of jobs at once share commits. */
 const MANY_JOBS = 16;
-const POSTGRES_URL = process.env.OZ0_BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-
 /** What the generated plugin's code reads its model and tool from, by bench key. */
 interface Slot {
   model: unknown;
@@ -396,27 +394,6 @@ async function floorFlavour(): Promise<Flavour> {
 }
 
 /** A fresh PostgreSQL database on the bench's server, or undefined when none answers there. */
-async function postgresDatabase(): Promise<{ url: string; drop: () => Promise<void> } | undefined> {
-  const admin = new pg.Client({ connectionString: POSTGRES_URL });
-  try {
-    await admin.connect();
-  } catch {
-    await admin.end().catch(() => {});
-    return undefined;
-  }
-  const name = `oz0_bench_${randomBytes(6).toString("hex")}`;
-  await admin.query(`create database ${name}`);
-  const url = new URL(POSTGRES_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    },
-  };
-}
-
 /** PostgreSQL's floor: the SQLite floor's statements, each its own commit (one round trip). */
 async function postgresFloorFlavour(url: string): Promise<Flavour> {
   const client = new pg.Client({ connectionString: url });

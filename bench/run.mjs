@@ -6,7 +6,8 @@ import { fileURLToPath } from "node:url";
 const root = fileURLToPath(new URL("..", import.meta.url));
 const hook = fileURLToPath(new URL("../packages/runtime/test/store/fixtures/resolve-ts.ts", import.meta.url));
 // A job step's cost as an embedder pays it (and whether it stays flat in a 1,000-step job), a
-// job of std tools on the test model, the governed dispatch path's cost per call, the call scope's cost per call, a step on runtime
+// job of std tools on the test model, the governed dispatch path's cost per call, a budget's read
+// of the tenant's totals as its period fills, the call scope's cost per call, a step on runtime
 // openai-agents beside oz0's loop,
 // oz0's start, the time to read a large manifest, and StartJob through the HTTP server beside
 // the same job embedded.
@@ -14,6 +15,7 @@ for (const script of [
   "./engine.ts",
   "./std-job.ts",
   "./governance.ts",
+  "./usage.ts",
   "./scope.ts",
   "./openai-agents.ts",
   "./startup.ts",

@@ -329,6 +329,26 @@ export interface UsageTotalsTable {
   cost_usd: number;
 }
 
+/** A tenant's calls of one agent and model in one UTC day that is over, summed from its hours (migration 29). */
+export interface UsageDaysTable {
+  tenant: string;
+  /** The day, as epoch milliseconds at its start (UTC). */
+  day: EpochMs;
+  agent: string;
+  model: string;
+  input_tokens: number;
+  output_tokens: number;
+  model_calls: number;
+  cost_usd: number;
+}
+
+/** How far a tenant's days are summed into usage_days: every day before `through`. */
+export interface UsageRollupsTable {
+  tenant: string;
+  /** Epoch milliseconds at the start of the first day not yet summed. */
+  through: EpochMs;
+}
+
 /** A running worker, kept alive by its heartbeat; a row whose time ran out is a worker that died. */
 export interface WorkersTable {
   id: string;
@@ -623,6 +643,8 @@ export interface Database {
   memory_items: MemoryItemsTable;
   skill_proposals: SkillProposalsTable;
   usage_totals: UsageTotalsTable;
+  usage_days: UsageDaysTable;
+  usage_rollups: UsageRollupsTable;
   workers: WorkersTable;
   bundles: BundlesTable;
   bundle_declarations: BundleDeclarationsTable;

@@ -3,6 +3,7 @@ export {
   type CallUsage,
   callsIn,
   countCall,
+  dayOf,
   hourOf,
   JobUsage,
   modelCallUsage,

@@ -128,23 +128,72 @@ export function sqliteCallCount(job: string, seq: number, call: CallUsage): Comp
   return CompiledQuery.raw(SQLITE_CALL_COUNT, [call.model, call.input, call.output, call.costUsd, seq, job]);
 }
 
-/** The tenant's totals since `query.since` (rounded down to its hour), of one agent when given. */
+/**
+ * The tenant's totals since `query.since` (rounded down to its hour), of one agent when given.
+ * What is over (the hours more than CLOSED_AFTER_MS gone, by the database's clock) no longer
+ * changes, so the process keeps its sum and reads only the hours since, at most two; the first
+ * read of a period sums the days over from their rows in usage_days (made by the first read
+ * that finds them missing) and the hours of usage_totals around them. So a read costs the same
+ * at the end of a month as at its start, however many hours and agents it holds.
+ */
 export async function tenantUsage(store: Store, tenant: string, query: UsageQuery): Promise<UsageTotals> {
-  const queries = usageQueriesOf(store);
-  const { rows } = await store.run<UsageRow>(
-    query.agent === undefined
-      ? CompiledQuery.raw(queries.tenant, [tenant, hourOf(query.since)])
-      : CompiledQuery.raw(queries.agent, [tenant, hourOf(query.since), query.agent]),
-  );
-  return totalsOf(
-    rows.map((row) => ({
-      model: row.model,
-      inputTokens: Number(row.input),
-      outputTokens: Number(row.output),
-      modelCalls: Number(row.calls),
-      costUsd: Number(row.cost),
-    })),
-  );
+  const reads = usageReadsOf(store);
+  const since = hourOf(query.since);
+  const { agent } = query;
+  // Known without an await at nearly every read: an await is a turn of the event loop.
+  const through = knownDaysSummed(reads, tenant) ?? (await daysSummed(store, reads, tenant));
+  const closedUntil = Math.max(since, hourOf(databaseNow(reads) - CLOSED_AFTER_MS));
+  const key = `${since} ${agent ?? ""} ${tenant}`;
+  let closed = reads.closed.get(key);
+  if (closed === undefined || closed.until < closedUntil) {
+    const rows =
+      closed !== undefined
+        ? [
+            ...closed.rows,
+            ...(await sums(store, reads, "usage_totals", tenant, agent, closed.until, closedUntil)),
+          ]
+        : await closedSince(store, reads, { tenant, agent, since, through, until: closedUntil });
+    closed = { until: closedUntil, rows: byModel(rows) };
+    // A process reads few periods of few agents; the bound keeps a long-lived one from holding more.
+    if (reads.closed.size >= CLOSED_KEPT) reads.closed.clear();
+    reads.closed.set(key, closed);
+  }
+  const open = await sums(store, reads, "usage_totals", tenant, agent, closed.until);
+  return totalsOf(open.length === 0 ? closed.rows : [...closed.rows, ...open]);
+}
+
+/**
+ * The calls from `since` to `until`: the days summed within them from usage_days, the hours
+ * before and after those days from usage_totals.
+ */
+async function closedSince(
+  store: Store,
+  reads: UsageReads,
+  range: {
+    readonly tenant: string;
+    readonly agent: string | undefined;
+    readonly since: number;
+    readonly through: number;
+    readonly until: number;
+  },
+): Promise<ModelRow[]> {
+  const { tenant, agent, since, through, until } = range;
+  const firstDay = Math.ceil(since / DAY_MS) * DAY_MS;
+  if (through <= firstDay || through > until)
+    return sums(store, reads, "usage_totals", tenant, agent, since, until);
+  return [
+    ...(since < firstDay ? await sums(store, reads, "usage_totals", tenant, agent, since, firstDay) : []),
+    ...(await sums(store, reads, "usage_days", tenant, agent, firstDay, through)),
+    ...(await sums(store, reads, "usage_totals", tenant, agent, through, until)),
+  ];
+}
+
+type ModelRow = ModelTotals & { readonly model: string };
+
+/** `rows` with each model's added into one. */
+function byModel(rows: readonly ModelRow[]): ModelRow[] {
+  const totals = totalsOf(rows);
+  return Object.entries(totals.byModel).map(([model, row]) => ({ model, ...row }));
 }
 
 interface UsageRow {
@@ -155,31 +204,204 @@ interface UsageRow {
   readonly cost: number;
 }
 
-/** The totals' queries, compiled once per store: a budget reads them before every model call. */
-const usageQueries = new WeakMap<Store, { readonly tenant: string; readonly agent: string }>();
+/** A table's rows of the tenant (and agent) from `from` (an hour or a day) on, or until `until`, summed by model. */
+async function sums(
+  store: Store,
+  reads: UsageReads,
+  table: "usage_totals" | "usage_days",
+  tenant: string,
+  agent: string | undefined,
+  from: number,
+  until?: number,
+): Promise<ModelRow[]> {
+  const parameters: unknown[] = [tenant, from];
+  if (until !== undefined) parameters.push(until);
+  if (agent !== undefined) parameters.push(agent);
+  const text = usageRead(store, reads, table, until !== undefined, agent !== undefined);
+  const { rows } = await store.run<UsageRow>(CompiledQuery.raw(text, parameters));
+  return rows.map((row) => ({
+    model: row.model,
+    inputTokens: Number(row.input),
+    outputTokens: Number(row.output),
+    modelCalls: Number(row.calls),
+    costUsd: Number(row.cost),
+  }));
+}
 
-function usageQueriesOf(store: Store): { readonly tenant: string; readonly agent: string } {
-  let queries = usageQueries.get(store);
-  if (queries === undefined) {
-    const select = (agent: boolean) => {
-      let query = store.db
-        .selectFrom("usage_totals")
-        .select([
-          "model",
-          sql<number>`cast(sum(input_tokens) as bigint)`.as("input"),
-          sql<number>`cast(sum(output_tokens) as bigint)`.as("output"),
-          sql<number>`cast(sum(model_calls) as bigint)`.as("calls"),
-          sql<number>`sum(cost_usd)`.as("cost"),
-        ])
-        .where("tenant", "=", "")
-        .where("hour", ">=", 0);
-      if (agent) query = query.where("agent", "=", "");
-      return query.groupBy("model").orderBy("model").compile().sql;
-    };
-    queries = { tenant: select(false), agent: select(true) };
-    usageQueries.set(store, queries);
+const DAY_MS = 24 * HOUR_MS;
+
+/**
+ * How long after an hour (or a day) ends it is taken as over. A call counts in the hour its
+ * write's statement began, by the database's clock, and is there once that write commits: an
+ * hour later its last writes have landed, and a write that took longer goes uncounted by the
+ * processes that took its hour as over, and by its day's row.
+ */
+const CLOSED_AFTER_MS = HOUR_MS;
+
+const CLOSED_KEPT = 4096;
+
+/** The start of the UTC day `at` falls in. */
+export function dayOf(at: number): number {
+  return Math.floor(at / DAY_MS) * DAY_MS;
+}
+
+/** A store's compiled reads of the totals, and what it keeps of each tenant's calls. */
+interface UsageReads {
+  /** By `usageRead`'s index. */
+  readonly texts: (string | undefined)[];
+  /** The database's clock less this process's, as the last look at the days found it. */
+  offsetMs: number;
+  /** Per tenant: every day before `through` is summed, as found when `due` was the last day due. */
+  readonly summed: Map<string, { readonly through: number; readonly due: number }>;
+  /** Per tenant, the look (and sum) under way, which reads at once share. */
+  readonly summing: Map<string, Promise<number>>;
+  /** The calls of a period (since, agent, tenant) that are over: all before `until`, by model. */
+  readonly closed: Map<string, { readonly until: number; readonly rows: readonly ModelRow[] }>;
+}
+
+const usageReads = new WeakMap<Store, UsageReads>();
+
+function usageReadsOf(store: Store): UsageReads {
+  let reads = usageReads.get(store);
+  if (reads === undefined) {
+    reads = { texts: [], offsetMs: 0, summed: new Map(), summing: new Map(), closed: new Map() };
+    usageReads.set(store, reads);
   }
-  return queries;
+  return reads;
+}
+
+/** The database's clock by this process's, as last measured. */
+function databaseNow(reads: UsageReads): number {
+  return Date.now() + reads.offsetMs;
+}
+
+/**
+ * The statement summing a table's rows by model over a range, of one agent when `agent`,
+ * compiled once per store: a budget reads the totals before every model call.
+ */
+function usageRead(
+  store: Store,
+  reads: UsageReads,
+  table: "usage_totals" | "usage_days",
+  until: boolean,
+  agent: boolean,
+): string {
+  const index = (table === "usage_days" ? 4 : 0) + (until ? 2 : 0) + (agent ? 1 : 0);
+  const known = reads.texts[index];
+  if (known !== undefined) return known;
+  const column = table === "usage_days" ? "day" : "hour";
+  let query = store.db
+    .selectFrom(table)
+    .select([
+      "model",
+      sql<number>`cast(sum(input_tokens) as bigint)`.as("input"),
+      sql<number>`cast(sum(output_tokens) as bigint)`.as("output"),
+      sql<number>`cast(sum(model_calls) as bigint)`.as("calls"),
+      sql<number>`sum(cost_usd)`.as("cost"),
+    ])
+    .where("tenant", "=", "")
+    .where(column, ">=", 0);
+  if (until) query = query.where(column, "<", 0);
+  if (agent) query = query.where("agent", "=", "");
+  const text = query.groupBy("model").orderBy("model").compile().sql;
+  reads.texts[index] = text;
+  return text;
+}
+
+/** The first day of `tenant` not summed, when this process looked since the last day came due. */
+function knownDaysSummed(reads: UsageReads, tenant: string): number | undefined {
+  const known = reads.summed.get(tenant);
+  return known !== undefined && known.due >= dayOf(databaseNow(reads) - CLOSED_AFTER_MS)
+    ? known.through
+    : undefined;
+}
+
+/**
+ * The first day of `tenant` not summed in usage_days, looked up (and the days due summed) once
+ * per process and day; reads that need it at once wait for one look.
+ */
+async function daysSummed(store: Store, reads: UsageReads, tenant: string): Promise<number> {
+  let summing = reads.summing.get(tenant);
+  if (summing === undefined) {
+    summing = sumDaysOver(store, reads, tenant).finally(() => reads.summing.delete(tenant));
+    reads.summing.set(tenant, summing);
+  }
+  const through = await summing;
+  reads.summed.set(tenant, { through, due: dayOf(databaseNow(reads) - CLOSED_AFTER_MS) });
+  return through;
+}
+
+/**
+ * Sums into usage_days each day of `tenant` that is over by the database's clock and not yet
+ * summed, and answers the first day left. A day's row is made once: the tenant's mark is held
+ * while its days are summed (SQLite's transaction runs whole within one turn, where another
+ * connection of the process waiting for its lock would stop the turn that holds it), and a day
+ * over no longer changes.
+ */
+async function sumDaysOver(store: Store, reads: UsageReads, tenant: string): Promise<number> {
+  const now = await store.now();
+  reads.offsetMs = now - Date.now();
+  const due = dayOf(now - CLOSED_AFTER_MS);
+  const statements = rollupStatements(store, tenant, due);
+  const [mark] = (await store.run<Mark>(statements.peek)).rows;
+  if (mark !== undefined && Number(mark.through) >= due) return Number(mark.through);
+  if (store.transactionNow !== undefined) {
+    return store.transactionNow((run) => {
+      run(statements.mark);
+      const from = markOf(run<Mark>(statements.hold).rows, due);
+      if (from >= due) return from;
+      run(statements.sum(from));
+      run(statements.advance);
+      return due;
+    });
+  }
+  return store.db.transaction().execute(async (trx) => {
+    await trx.executeQuery(statements.mark);
+    const from = markOf((await trx.executeQuery<Mark>(statements.hold)).rows, due);
+    if (from >= due) return from;
+    await trx.executeQuery(statements.sum(from));
+    await trx.executeQuery(statements.advance);
+    return due;
+  });
+}
+
+interface Mark {
+  readonly through: number;
+}
+
+/** Where the tenant's days are summed to; `due` for a tenant that does not exist, which has nothing to sum. */
+function markOf(rows: readonly Mark[], due: number): number {
+  return rows[0] === undefined ? due : Number(rows[0].through);
+}
+
+/** The statements summing `tenant`'s days up to `due`. */
+function rollupStatements(store: Store, tenant: string, due: number) {
+  const db = store.db;
+  const read = db.selectFrom("usage_rollups").select("through").where("tenant", "=", tenant);
+  const day = sql.raw(`(hour / ${DAY_MS}) * ${DAY_MS}`);
+  return {
+    peek: read.compile(),
+    /** The tenant's mark, made at 0 (nothing summed) the first time, when the tenant exists. */
+    mark: db
+      .insertInto("usage_rollups")
+      .columns(["tenant", "through"])
+      .expression(
+        db
+          .selectFrom("tenants")
+          .select(["name", sql.lit(0).as("through")])
+          .where("name", "=", tenant),
+      )
+      .onConflict((conflict) => conflict.column("tenant").doNothing())
+      .compile(),
+    hold: (store.engine === "postgres" ? read.forUpdate() : read).compile(),
+    sum: (from: number) =>
+      sql`insert into usage_days (tenant, day, agent, model, input_tokens, output_tokens, model_calls, cost_usd)
+        select tenant, ${day}, agent, model, sum(input_tokens), sum(output_tokens), sum(model_calls), sum(cost_usd)
+        from usage_totals where tenant = ${tenant} and hour >= ${from} and hour < ${due}
+        group by tenant, ${day}, agent, model
+        on conflict (tenant, day, agent, model) do nothing`.compile(db),
+    advance: db.updateTable("usage_rollups").set({ through: due }).where("tenant", "=", tenant).compile(),
+  };
 }
 
 /** Keeps a job's totals by model as its model_call events are replayed and written. */
@@ -222,14 +444,25 @@ export class JobUsage {
   }
 }
 
-function totalsOf(rows: readonly (ModelTotals & { readonly model: string })[]): UsageTotals {
+/** The totals of `rows`, a model's rows added together (a read's ranges give one each). */
+function totalsOf(rows: readonly ModelRow[]): UsageTotals {
   const byModel: Record<string, ModelTotals> = {};
   let inputTokens = 0;
   let outputTokens = 0;
   let modelCalls = 0;
   let costUsd = 0;
   for (const { model, ...totals } of rows) {
-    byModel[model] = Object.freeze(totals);
+    const earlier = byModel[model];
+    byModel[model] = Object.freeze(
+      earlier === undefined
+        ? totals
+        : {
+            inputTokens: earlier.inputTokens + totals.inputTokens,
+            outputTokens: earlier.outputTokens + totals.outputTokens,
+            modelCalls: earlier.modelCalls + totals.modelCalls,
+            costUsd: earlier.costUsd + totals.costUsd,
+          },
+    );
     inputTokens += totals.inputTokens;
     outputTokens += totals.outputTokens;
     modelCalls += totals.modelCalls;

@@ -4,11 +4,13 @@
 import { afterAll, describe, expect, test } from "vitest";
 import { event } from "../../src/events/events.js";
 import { JobStore } from "../../src/jobs/store.js";
-import { openStore } from "../../src/store/index.js";
-import { hourOf, tenantUsage, usageRecords } from "../../src/usage/index.js";
+import { openStore, type Store } from "../../src/store/index.js";
+import { dayOf, hourOf, tenantUsage, usageRecords } from "../../src/usage/index.js";
 import { disposeFixtures, engineFixtures } from "../store/engines.js";
 
 const fixtures = engineFixtures();
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 afterAll(() => disposeFixtures(fixtures));
 
 const modelCall = (step: number, model: string, input: number, output: number, cost?: number) =>
@@ -174,3 +176,189 @@ describe.each(fixtures)("usage totals on $label", (fixture) => {
     }
   });
 });
+
+/** Calls of `agent` (a `desk/…` address) and `model` written straight into the hours' rows, as the store keeps them. */
+async function hoursOfCalls(
+  store: Store,
+  rows: readonly { hour: number; agent: string; model: string; calls: number; slot?: number }[],
+) {
+  await store.db
+    .insertInto("usage_totals")
+    .values(
+      rows.map((row) => ({
+        tenant: "default",
+        agent: row.agent,
+        model: row.model,
+        hour: row.hour,
+        slot: row.slot ?? 0,
+        input_tokens: 10 * row.calls,
+        output_tokens: row.calls,
+        model_calls: row.calls,
+        cost_usd: 0.5 * row.calls,
+      })),
+    )
+    .execute();
+}
+
+describe.each(fixtures)("a tenant's usage over days on $label", (fixture) => {
+  test("a read counts every call of its period, from the days over, the hours before and after them and the hour open, however far into the period", async () => {
+    const store = await openStore(await fixture.fresh());
+    try {
+      const now = await store.now();
+      const today = dayOf(now);
+      // Five days back, at 07:00 and 19:00 of each, two agents and two models; then this hour.
+      const rows = [];
+      for (let day = today - 5 * DAY; day < today; day += DAY) {
+        for (const hour of [day + 7 * HOUR, day + 19 * HOUR]) {
+          rows.push({ hour, agent: "desk/writer", model: "test:a", calls: 1 });
+          rows.push({ hour, agent: "desk/writer", model: "test:b", calls: 2, slot: 3 });
+          rows.push({ hour, agent: "desk/reader", model: "test:a", calls: 4 });
+        }
+      }
+      rows.push({ hour: hourOf(now), agent: "desk/writer", model: "test:a", calls: 8 });
+      await hoursOfCalls(store, rows);
+
+      const all = await tenantUsage(store, "default", { since: today - 5 * DAY });
+      expect(all).toMatchObject({ modelCalls: 5 * 2 * 7 + 8, inputTokens: 10 * (70 + 8), outputTokens: 78 });
+      expect(all.costUsd).toBeCloseTo(39);
+      expect(all.byModel).toEqual({
+        "test:a": { inputTokens: 10 * (50 + 8), outputTokens: 58, modelCalls: 58, costUsd: 29 },
+        "test:b": { inputTokens: 200, outputTokens: 20, modelCalls: 20, costUsd: 10 },
+      });
+      // The same again, and from 12:00 of the first day (its 07:00 left out, its 19:00 in).
+      expect(await tenantUsage(store, "default", { since: today - 5 * DAY })).toEqual(all);
+      expect((await tenantUsage(store, "default", { since: today - 5 * DAY + 12 * HOUR })).modelCalls).toBe(
+        78 - 7,
+      );
+      expect(
+        await tenantUsage(store, "default", { since: today - 2 * DAY, agent: "desk/writer" }),
+      ).toMatchObject({
+        modelCalls: 2 * 2 * 3 + 8,
+        byModel: { "test:a": { modelCalls: 4 + 8 }, "test:b": { modelCalls: 8 } },
+      });
+      expect((await tenantUsage(store, "default", { since: hourOf(now) })).modelCalls).toBe(8);
+
+      // The calls of the hour open are counted as they come.
+      await hoursOfCalls(store, [
+        { hour: hourOf(now), agent: "desk/reader", model: "test:a", calls: 1, slot: 1 },
+      ]);
+      expect((await tenantUsage(store, "default", { since: today - 5 * DAY })).modelCalls).toBe(79);
+      expect((await tenantUsage(store, "default", { since: today - 5 * DAY + 12 * HOUR })).modelCalls).toBe(
+        79 - 7,
+      );
+
+      // What is over the process keeps: it reads again only the hours that may still change.
+      await store.db.deleteFrom("usage_days").execute();
+      await store.db
+        .deleteFrom("usage_totals")
+        .where("hour", "<", hourOf(now) - HOUR)
+        .execute();
+      expect((await tenantUsage(store, "default", { since: today - 5 * DAY })).modelCalls).toBe(79);
+    } finally {
+      await store.close();
+    }
+  });
+
+  test("a tenant that does not exist reads no calls and leaves no mark", async () => {
+    const store = await openStore(await fixture.fresh());
+    try {
+      expect(await tenantUsage(store, "nobody", { since: 0 })).toMatchObject({ modelCalls: 0, byModel: {} });
+      expect(await store.db.selectFrom("usage_rollups").selectAll().execute()).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+// Processes sharing a database: another store opened on the same file or server.
+describe.each(fixtures.filter((fixture) => fixture.persistent))(
+  "a tenant's days on $label, read by several processes",
+  (fixture) => {
+    test("each day over is summed once into a row per agent and model, which a read then takes for its hours", async () => {
+      const target = await fixture.fresh();
+      const store = await openStore(target);
+      try {
+        const now = await store.now();
+        const yesterday = dayOf(now - 2 * HOUR) - DAY;
+        await hoursOfCalls(store, [
+          { hour: yesterday + 3 * HOUR, agent: "desk/writer", model: "test:a", calls: 2 },
+          { hour: yesterday + 3 * HOUR, agent: "desk/writer", model: "test:a", calls: 3, slot: 5 },
+          { hour: yesterday + 22 * HOUR, agent: "desk/writer", model: "test:a", calls: 5 },
+          { hour: yesterday + 22 * HOUR, agent: "desk/reader", model: "test:b", calls: 1 },
+        ]);
+        expect((await tenantUsage(store, "default", { since: yesterday })).modelCalls).toBe(11);
+        const days = await store.db
+          .selectFrom("usage_days")
+          .select(["day", "agent", "model", "model_calls", "input_tokens"])
+          .orderBy("agent")
+          .execute();
+        expect(
+          days.map((row) => ({
+            ...row,
+            day: Number(row.day),
+            model_calls: Number(row.model_calls),
+            input_tokens: Number(row.input_tokens),
+          })),
+        ).toEqual([
+          { day: yesterday, agent: "desk/reader", model: "test:b", model_calls: 1, input_tokens: 10 },
+          { day: yesterday, agent: "desk/writer", model: "test:a", model_calls: 10, input_tokens: 100 },
+        ]);
+        const mark = await store.db
+          .selectFrom("usage_rollups")
+          .select(["tenant", "through"])
+          .executeTakeFirstOrThrow();
+        expect({ ...mark, through: Number(mark.through) }).toEqual({
+          tenant: "default",
+          through: dayOf(now - HOUR),
+        });
+
+        // Another process (a store opened afresh) reads the day's row, not its hours, and sums
+        // nothing again: a day over is its row from then on.
+        await store.db
+          .updateTable("usage_totals")
+          .set({ model_calls: 100 })
+          .where("hour", "<", dayOf(now - HOUR))
+          .execute();
+        const other = await openStore(target);
+        try {
+          expect((await tenantUsage(other, "default", { since: yesterday })).modelCalls).toBe(11);
+          expect(await other.db.selectFrom("usage_days").select("day").execute()).toHaveLength(2);
+        } finally {
+          await other.close();
+        }
+      } finally {
+        await store.close();
+      }
+    });
+
+    test("processes that read a tenant's days at once make each day's row once", async () => {
+      const target = await fixture.fresh();
+      const stores = [await openStore(target), await openStore(target), await openStore(target)];
+      try {
+        const now = await stores[0]!.now();
+        const today = dayOf(now - HOUR);
+        const rows = [];
+        for (let day = today - 20 * DAY; day < today; day += DAY) {
+          rows.push({ hour: day + HOUR, agent: "desk/writer", model: "test:a", calls: 1 });
+          rows.push({ hour: day + 2 * HOUR, agent: "desk/reader", model: "test:a", calls: 1 });
+        }
+        await hoursOfCalls(stores[0]!, rows);
+        const reads = await Promise.all(
+          stores.flatMap((store) => [
+            tenantUsage(store, "default", { since: today - 20 * DAY }),
+            tenantUsage(store, "default", { since: today - 10 * DAY, agent: "desk/reader" }),
+          ]),
+        );
+        expect(reads.map((totals) => totals.modelCalls)).toEqual([40, 10, 40, 10, 40, 10]);
+        const days = await stores[0]!.db
+          .selectFrom("usage_days")
+          .select(["day", "agent", "model_calls"])
+          .execute();
+        expect(days).toHaveLength(40);
+        expect(days.every((row) => Number(row.model_calls) === 1)).toBe(true);
+      } finally {
+        await Promise.all(stores.map((store) => store.close()));
+      }
+    });
+  },
+);

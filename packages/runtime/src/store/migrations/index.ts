@@ -27,6 +27,7 @@ import { poolMappingsCatalogVersion } from "./025-pool-mappings-catalog-version.
 import { usageSlots } from "./026-usage-slots.js";
 import { noticesWhenHeard } from "./027-notices-when-heard.js";
 import { usageCountedByWrites } from "./028-usage-counted-by-writes.js";
+import { usageDays } from "./029-usage-days.js";
 import type { Migration } from "./types.js";
 
 export type { Migration, MigrationContext, MigrationDb } from "./types.js";
@@ -61,4 +62,5 @@ export const MIGRATIONS: readonly Migration[] = [
   usageSlots,
   noticesWhenHeard,
   usageCountedByWrites,
+  usageDays,
 ];
