@@ -2,12 +2,14 @@
 // model call makes (`usage.tenant({ since })`) over 1, 10 and 30 days of history, each hour with
 // calls of ten agents and three models (on PostgreSQL spread over four of each hour's slots, as
 // jobs writing at once leave them), on a SQLite file and on PostgreSQL when a server answers at
-// OZ0_BENCH_DATABASE_URL. Every read is checked against the calls the history holds. Run it with
+// OZ0_BENCH_DATABASE_URL; and the usage report's read of the same period (`oz0 usage`, the
+// console's usage page). Every read is checked against the calls the history holds. Run it with
 // `npm run bench`.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore, type Store, tenantUsage } from "@oz0/runtime";
+import { usageRecords } from "../packages/runtime/src/usage/index.js";
 import { postgresDatabase } from "./postgres.js";
 
 const HOUR_MS = 3_600_000;
@@ -16,6 +18,7 @@ const PERIODS = [1, 10, 30];
 const AGENTS = 10;
 const MODELS = 3;
 const READS = 300;
+const REPORTS = 15;
 
 /** Tenant `name` with `days` days of calls up to this hour: one call per agent, model, hour and slot. */
 async function history(store: Store, name: string, days: number, slots: number): Promise<number> {
@@ -57,7 +60,7 @@ function median(values: number[]): number {
 }
 
 async function measure(label: string, store: Store, slots: number): Promise<void> {
-  const figures: { days: number; rows: number; first: number; read: number }[] = [];
+  const figures: { days: number; rows: number; first: number; read: number; report: number }[] = [];
   for (const days of PERIODS) {
     const tenant = `bench-${days}`;
     const rows = await history(store, tenant, days, slots);
@@ -73,25 +76,34 @@ async function measure(label: string, store: Store, slots: number): Promise<void
     const first = await read();
     const times: number[] = [];
     for (let round = 0; round < READS; round++) times.push(await read());
-    figures.push({ days, rows, first, read: median(times) });
+    const reports: number[] = [];
+    for (let round = 0; round < REPORTS; round++) {
+      const t0 = performance.now();
+      const records = await usageRecords(store, tenant, since);
+      reports.push((performance.now() - t0) * 1000);
+      const calls = records.reduce((sum, record) => sum + record.modelCalls, 0);
+      if (calls !== rows)
+        throw new Error(`${label}, ${days} days: the report read ${calls} of ${rows} calls`);
+    }
+    figures.push({ days, rows, first, read: median(times), report: median(reports) });
   }
-  for (const { days, rows, first, read } of figures) {
+  for (const { days, rows, first, read, report } of figures) {
     console.log(
-      `${label.padEnd(12)}${String(days).padStart(5)}${String(rows).padStart(9)}${first.toFixed(0).padStart(12)}${read.toFixed(0).padStart(12)}`,
+      `${label.padEnd(12)}${String(days).padStart(5)}${String(rows).padStart(9)}${first.toFixed(0).padStart(12)}${read.toFixed(0).padStart(12)}${report.toFixed(0).padStart(12)}`,
     );
   }
   const [early, late] = [figures[0]!, figures.at(-1)!];
   console.log(
-    `${label}: ${late.days} days' read / ${early.days} day's: ${(late.read / early.read).toFixed(2)}×`,
+    `${label}: ${late.days} days' read / ${early.days} day's: ${(late.read / early.read).toFixed(2)}×; the report's ${(late.report / early.report).toFixed(2)}×`,
   );
 }
 
 async function main(): Promise<void> {
   console.log(
-    `a budget's read of a month's totals (usage.tenant), ${AGENTS} agents × ${MODELS} models with calls every hour, µs, median of ${READS} reads`,
+    `a budget's read of a month's totals (usage.tenant), ${AGENTS} agents × ${MODELS} models with calls every hour, µs, median of ${READS} reads; the usage report's read of the same period, median of ${REPORTS}`,
   );
   console.log(
-    `${"store".padEnd(12)}${"days".padStart(5)}${"rows".padStart(9)}${"first read".padStart(12)}${"a read".padStart(12)}`,
+    `${"store".padEnd(12)}${"days".padStart(5)}${"rows".padStart(9)}${"first read".padStart(12)}${"a read".padStart(12)}${"report".padStart(12)}`,
   );
   const home = await mkdtemp(join(tmpdir(), "oz0-bench-usage-"));
   try {

@@ -59,7 +59,7 @@ export class UsageService {
         ? (record: (typeof records)[number]) => record.agent
         : query.by === "model"
           ? (record: (typeof records)[number]) => record.model
-          : (record: (typeof records)[number]) => new Date(record.hour).toISOString().slice(0, 10);
+          : (record: (typeof records)[number]) => new Date(record.start).toISOString().slice(0, 10);
     const rows = new Map<
       string,
       { inputTokens: number; outputTokens: number; modelCalls: number; costUsd: number }

@@ -471,43 +471,72 @@ function totalsOf(rows: readonly ModelRow[]): UsageTotals {
   return Object.freeze({ inputTokens, outputTokens, modelCalls, costUsd, byModel: Object.freeze(byModel) });
 }
 
-/** One agent's calls of one model in one hour, as the totals keep them. */
+/** One agent's calls of one model in one hour, or in one UTC day that is over. */
 export interface UsageRecord {
   readonly agent: string;
   readonly model: string;
-  /** The hour's start, epoch milliseconds. */
-  readonly hour: number;
+  /** The hour's or the day's start, epoch milliseconds. */
+  readonly start: number;
+  readonly span: "hour" | "day";
   readonly inputTokens: number;
   readonly outputTokens: number;
   readonly modelCalls: number;
   readonly costUsd: number;
 }
 
-/** The tenant's totals per agent, model and hour since `since` (rounded down to its hour). */
+/**
+ * The tenant's totals per agent, model and hour since `since` (rounded down to its hour), the
+ * days over after it per day (their rows in usage_days, made first where missing): a month's
+ * report reads a row per agent and model for each day, not each hour. Oldest first.
+ */
 export async function usageRecords(store: Store, tenant: string, since: number): Promise<UsageRecord[]> {
+  const from = hourOf(since);
+  const firstDay = Math.ceil(from / DAY_MS) * DAY_MS;
+  const reads = usageReadsOf(store);
+  const through = knownDaysSummed(reads, tenant) ?? (await daysSummed(store, reads, tenant));
+  if (through <= firstDay) return recordsOf(store, "usage_totals", tenant, from);
+  return [
+    ...(from < firstDay ? await recordsOf(store, "usage_totals", tenant, from, firstDay) : []),
+    ...(await recordsOf(store, "usage_days", tenant, firstDay, through)),
+    ...(await recordsOf(store, "usage_totals", tenant, through)),
+  ];
+}
+
+/** A table's rows of the tenant from `from` on, or until `until`, summed by agent, model and hour or day. */
+async function recordsOf(
+  store: Store,
+  table: "usage_totals" | "usage_days",
+  tenant: string,
+  from: number,
+  until?: number,
+): Promise<UsageRecord[]> {
   // An hour's calls of an agent and model may be spread over several rows (migration 26).
-  const rows = await store.db
-    .selectFrom("usage_totals")
+  const span = table === "usage_days" ? "day" : "hour";
+  let query = store.db
+    .selectFrom(table)
     .select([
       "agent",
       "model",
-      "hour",
+      sql<number>`${sql.ref(span)}`.as("start"),
       sql<number>`cast(sum(input_tokens) as bigint)`.as("input"),
       sql<number>`cast(sum(output_tokens) as bigint)`.as("output"),
       sql<number>`cast(sum(model_calls) as bigint)`.as("calls"),
       sql<number>`sum(cost_usd)`.as("cost"),
     ])
     .where("tenant", "=", tenant)
-    .where("hour", ">=", hourOf(since))
-    .groupBy(["agent", "model", "hour"])
-    .orderBy("hour")
+    .where(span, ">=", from);
+  if (until !== undefined) query = query.where(span, "<", until);
+  const rows = await query
+    .groupBy(["agent", "model", span])
+    .orderBy(span)
     .orderBy("agent")
     .orderBy("model")
     .execute();
   return rows.map((row) => ({
     agent: row.agent,
     model: row.model,
-    hour: Number(row.hour),
+    start: Number(row.start),
+    span,
     inputTokens: Number(row.input),
     outputTokens: Number(row.output),
     modelCalls: Number(row.calls),

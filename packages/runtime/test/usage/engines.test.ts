@@ -225,6 +225,26 @@ describe.each(fixtures)("a tenant's usage over days on $label", (fixture) => {
         "test:a": { inputTokens: 10 * (50 + 8), outputTokens: 58, modelCalls: 58, costUsd: 29 },
         "test:b": { inputTokens: 200, outputTokens: 20, modelCalls: 20, costUsd: 10 },
       });
+      // The report's records: the days over one row per agent and model each, the hours around
+      // them one per hour, oldest first, the same calls in all.
+      const through = Number(
+        (await store.db.selectFrom("usage_rollups").select("through").executeTakeFirstOrThrow()).through,
+      );
+      const records = await usageRecords(store, "default", today - 5 * DAY + 12 * HOUR);
+      expect(records.reduce((sum, record) => sum + record.modelCalls, 0)).toBe(78 - 7);
+      const days = records.filter((record) => record.span === "day");
+      expect(days.map((record) => record.start)).toEqual(
+        [...new Set(days.map((record) => record.start))].flatMap((day) => [day, day, day]),
+      );
+      expect(days).toHaveLength(3 * ((through - (today - 4 * DAY)) / DAY));
+      for (const record of records) {
+        if (record.span === "hour")
+          expect(record.start < today - 4 * DAY || record.start >= through).toBe(true);
+      }
+      expect(records.map((record) => record.start)).toEqual(
+        records.map((record) => record.start).sort((a, b) => a - b),
+      );
+
       // The same again, and from 12:00 of the first day (its 07:00 left out, its 19:00 in).
       expect(await tenantUsage(store, "default", { since: today - 5 * DAY })).toEqual(all);
       expect((await tenantUsage(store, "default", { since: today - 5 * DAY + 12 * HOUR })).modelCalls).toBe(
