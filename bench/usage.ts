@@ -59,15 +59,28 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
-async function measure(label: string, store: Store, slots: number): Promise<void> {
-  const figures: { days: number; rows: number; first: number; read: number; report: number }[] = [];
+/** The figures of one store, and of another process's first read (a store opened anew by `open`). */
+async function measure(
+  label: string,
+  store: Store,
+  open: () => Promise<Store>,
+  slots: number,
+): Promise<void> {
+  const figures: {
+    days: number;
+    rows: number;
+    first: number;
+    later: number;
+    read: number;
+    report: number;
+  }[] = [];
   for (const days of PERIODS) {
     const tenant = `bench-${days}`;
     const rows = await history(store, tenant, days, slots);
     const since = Math.floor(Date.now() / DAY_MS) * DAY_MS - (days - 1) * DAY_MS;
-    const read = async () => {
+    const read = async (by = store) => {
       const t0 = performance.now();
-      const totals = await tenantUsage(store, tenant, { since });
+      const totals = await tenantUsage(by, tenant, { since });
       const us = (performance.now() - t0) * 1000;
       if (totals.modelCalls !== rows)
         throw new Error(`${label}, ${days} days: read ${totals.modelCalls} of ${rows} calls`);
@@ -85,11 +98,18 @@ async function measure(label: string, store: Store, slots: number): Promise<void
       if (calls !== rows)
         throw new Error(`${label}, ${days} days: the report read ${calls} of ${rows} calls`);
     }
-    figures.push({ days, rows, first, read: median(times), report: median(reports) });
+    const other = await open();
+    let later: number;
+    try {
+      later = await read(other);
+    } finally {
+      await other.close();
+    }
+    figures.push({ days, rows, first, later, read: median(times), report: median(reports) });
   }
-  for (const { days, rows, first, read, report } of figures) {
+  for (const { days, rows, first, later, read, report } of figures) {
     console.log(
-      `${label.padEnd(12)}${String(days).padStart(5)}${String(rows).padStart(9)}${first.toFixed(0).padStart(12)}${read.toFixed(0).padStart(12)}${report.toFixed(0).padStart(12)}`,
+      `${label.padEnd(12)}${String(days).padStart(5)}${String(rows).padStart(9)}${first.toFixed(0).padStart(12)}${later.toFixed(0).padStart(15)}${read.toFixed(0).padStart(10)}${report.toFixed(0).padStart(10)}`,
     );
   }
   const [early, late] = [figures[0]!, figures.at(-1)!];
@@ -100,16 +120,17 @@ async function measure(label: string, store: Store, slots: number): Promise<void
 
 async function main(): Promise<void> {
   console.log(
-    `a budget's read of a month's totals (usage.tenant), ${AGENTS} agents × ${MODELS} models with calls every hour, µs, median of ${READS} reads; the usage report's read of the same period, median of ${REPORTS}`,
+    `a budget's read of a month's totals (usage.tenant), ${AGENTS} agents × ${MODELS} models with calls every hour, µs: a process's first read, the next process's, the median of ${READS} reads; the usage report's read of the same period, median of ${REPORTS}`,
   );
   console.log(
-    `${"store".padEnd(12)}${"days".padStart(5)}${"rows".padStart(9)}${"first read".padStart(12)}${"a read".padStart(12)}${"report".padStart(12)}`,
+    `${"store".padEnd(12)}${"days".padStart(5)}${"rows".padStart(9)}${"first read".padStart(12)}${"next process's".padStart(15)}${"a read".padStart(10)}${"report".padStart(10)}`,
   );
   const home = await mkdtemp(join(tmpdir(), "oz0-bench-usage-"));
   try {
-    const store = await openStore({ home });
+    const open = () => openStore({ home });
+    const store = await open();
     try {
-      await measure("SQLite file", store, 1);
+      await measure("SQLite file", store, open, 1);
     } finally {
       await store.close();
     }
@@ -122,9 +143,10 @@ async function main(): Promise<void> {
     return;
   }
   try {
-    const store = await openStore({ databaseUrl: database.url });
+    const open = () => openStore({ databaseUrl: database.url });
+    const store = await open();
     try {
-      await measure("PostgreSQL", store, 4);
+      await measure("PostgreSQL", store, open, 4);
     } finally {
       await store.close();
     }
