@@ -162,10 +162,7 @@ export async function tenantUsage(store: Store, tenant: string, query: UsageQuer
   return totalsOf(open.length === 0 ? closed.rows : [...closed.rows, ...open]);
 }
 
-/**
- * The calls from `since` to `until`: the days summed within them from usage_days, the hours
- * before and after those days from usage_totals.
- */
+/** The calls from `since` to `until`, by model, read from `periodRanges`. */
 async function closedSince(
   store: Store,
   reads: UsageReads,
@@ -178,13 +175,32 @@ async function closedSince(
   },
 ): Promise<ModelRow[]> {
   const { tenant, agent, since, through, until } = range;
+  const rows: ModelRow[] = [];
+  for (const part of periodRanges(since, through, until))
+    rows.push(...(await sums(store, reads, part.table, tenant, agent, part.from, part.until)));
+  return rows;
+}
+
+/** Rows of one table over a range of its hours or days: [from, until), or from `from` on. */
+interface TableRange {
+  readonly table: "usage_totals" | "usage_days";
+  readonly from: number;
+  readonly until?: number | undefined;
+}
+
+/**
+ * Where the calls from the hour `since` (to `until`, or on) are read: the days summed within
+ * them (every day before `through`) from usage_days, the hours before and after those days
+ * from usage_totals, oldest first.
+ */
+function periodRanges(since: number, through: number, until?: number): TableRange[] {
   const firstDay = Math.ceil(since / DAY_MS) * DAY_MS;
-  if (through <= firstDay || through > until)
-    return sums(store, reads, "usage_totals", tenant, agent, since, until);
+  if (through <= firstDay || (until !== undefined && through > until))
+    return [{ table: "usage_totals", from: since, until }];
   return [
-    ...(since < firstDay ? await sums(store, reads, "usage_totals", tenant, agent, since, firstDay) : []),
-    ...(await sums(store, reads, "usage_days", tenant, agent, firstDay, through)),
-    ...(await sums(store, reads, "usage_totals", tenant, agent, through, until)),
+    ...(since < firstDay ? [{ table: "usage_totals", from: since, until: firstDay } as const] : []),
+    { table: "usage_days", from: firstDay, until: through },
+    { table: "usage_totals", from: through, until },
   ];
 }
 
@@ -490,16 +506,12 @@ export interface UsageRecord {
  * report reads a row per agent and model for each day, not each hour. Oldest first.
  */
 export async function usageRecords(store: Store, tenant: string, since: number): Promise<UsageRecord[]> {
-  const from = hourOf(since);
-  const firstDay = Math.ceil(from / DAY_MS) * DAY_MS;
   const reads = usageReadsOf(store);
   const through = knownDaysSummed(reads, tenant) ?? (await daysSummed(store, reads, tenant));
-  if (through <= firstDay) return recordsOf(store, "usage_totals", tenant, from);
-  return [
-    ...(from < firstDay ? await recordsOf(store, "usage_totals", tenant, from, firstDay) : []),
-    ...(await recordsOf(store, "usage_days", tenant, firstDay, through)),
-    ...(await recordsOf(store, "usage_totals", tenant, through)),
-  ];
+  const records: UsageRecord[] = [];
+  for (const part of periodRanges(hourOf(since), through))
+    records.push(...(await recordsOf(store, part.table, tenant, part.from, part.until)));
+  return records;
 }
 
 /** A table's rows of the tenant from `from` on, or until `until`, summed by agent, model and hour or day. */
