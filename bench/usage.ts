@@ -2,8 +2,8 @@
 // model call makes (`usage.tenant({ since })`) over 1, 10 and 30 days of history, each hour with
 // calls of ten agents and three models (on PostgreSQL spread over four of each hour's slots, as
 // jobs writing at once leave them), on a SQLite file and on PostgreSQL when a server answers at
-// OZ0_BENCH_DATABASE_URL; and the usage report's read of the same period (`oz0 usage`, the
-// console's usage page). Every read is checked against the calls the history holds. Run it with
+// OZ0_BENCH_DATABASE_URL; and the usage report's read of the same period (GET /v1/t/{tenant}/usage, the
+// console's governance page). Every read is checked against the calls the history holds. Run it with
 // `npm run bench`.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
