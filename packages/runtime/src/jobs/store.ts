@@ -202,43 +202,17 @@ export class JobStore {
 
   private async createAlone(job: NewJobRow, events: readonly NewEvent[]): Promise<JobRow> {
     assertInitial(job.id, job.status);
-    const clock = this.clock;
-    const created = await this.store.db
-      .with("created", (db) =>
-        db
-          .insertInto("jobs")
-          .values({ ...job, created_at: clock, updated_at: clock })
-          .returningAll(),
-      )
-      .with("inserted", (db) => {
-        const row = (index: number) =>
-          db
-            .selectFrom("created")
-            .select((eb) => [
-              "created.id as job_id",
-              eb.cast<number>(eb.val(1 + index), "integer").as("seq"),
-              eb.cast<string>(eb.val(events[index]!.kind), "text").as("kind"),
-              eb.cast<string>(eb.val(JSON.stringify(events[index]!.data)), "text").as("data"),
-              sql<number>`${clock}`.as("at"),
-            ]);
-        let rows = row(0);
-        for (let index = 1; index < events.length; index++) rows = rows.unionAll(row(index));
-        return db
-          .insertInto("job_events")
-          .columns(["job_id", "seq", "kind", "data", "at"])
-          .expression(rows)
-          .returning("seq");
-      })
-      .selectFrom("created")
-      .selectAll("created")
-      // Referenced, so that the insert's failure is the statement's.
-      .select((eb) =>
-        eb
-          .selectFrom("inserted")
-          .select((inner) => inner.fn.countAll<number>().as("n"))
-          .as("inserted"),
-      )
-      .executeTakeFirstOrThrow();
+    const insert = this.#queries.createRecording(job, events.length);
+    const values: Record<string, unknown> = { ...job };
+    events.forEach((entry, index) => {
+      values[`kind${index}`] = entry.kind;
+      values[`data${index}`] = JSON.stringify(entry.data);
+    });
+    const { rows } = await this.store.db.executeQuery<JobRow & { inserted: number }>(
+      CompiledQuery.raw(insert.sql, bind(insert, values)),
+    );
+    const created = rows[0];
+    if (created === undefined) throw new Error(`the insert of job ${job.id} returned no row`);
     const { inserted: _inserted, ...row } = created;
     return row as JobRow;
   }
@@ -1051,6 +1025,7 @@ class StepQueries {
   readonly events: string;
   /** The inserts of a job's row, by the columns it has. */
   readonly #creates = new Map<string, CompiledWrite>();
+  readonly #recordedCreates = new Map<string, CompiledWrite>();
   readonly #db: Kysely<Database>;
   readonly #clock: Expression<number>;
   readonly #inserts = new Map<number, string>();
@@ -1117,6 +1092,64 @@ class StepQueries {
       .compile();
     expectOrder(events.parameters, EVENTS_ORDER);
     this.events = events.sql;
+  }
+
+  /**
+   * On PostgreSQL, the insert of a new job's row with the columns `job` has and of its first
+   * `events` events from the row it returns, in one statement (one round trip and one commit),
+   * compiled once per shape: building it at every start cost 4–10% of a one-step job's CPU.
+   */
+  createRecording(job: NewJobRow, events: number): CompiledWrite {
+    const columns = Object.keys(job).filter((column) => job[column as keyof NewJobRow] !== undefined);
+    const key = `${columns.join(",")}/${events}`;
+    let insert = this.#recordedCreates.get(key);
+    if (insert !== undefined) return insert;
+    const markers = new Map(columns.map((column) => [`\u0000job:${column}`, column]));
+    const values = Object.fromEntries([...markers].map(([marker, column]) => [column, marker]));
+    for (let index = 0; index < events; index++) {
+      markers.set(`\u0000event:kind${index}`, `kind${index}`);
+      markers.set(`\u0000event:data${index}`, `data${index}`);
+    }
+    const clock = this.#clock;
+    const compiled = this.#db
+      .with("created", (db) =>
+        db
+          .insertInto("jobs")
+          .values({ ...(values as unknown as NewJobRow), created_at: clock, updated_at: clock })
+          .returningAll(),
+      )
+      .with("inserted", (db) => {
+        const row = (index: number) =>
+          db
+            .selectFrom("created")
+            .select((eb) => [
+              "created.id as job_id",
+              eb.cast<number>(eb.val(1 + index), "integer").as("seq"),
+              eb.cast<string>(eb.val(`\u0000event:kind${index}`), "text").as("kind"),
+              eb.cast<string>(eb.val(`\u0000event:data${index}`), "text").as("data"),
+              sql<number>`${clock}`.as("at"),
+            ]);
+        let rows = row(0);
+        for (let index = 1; index < events; index++) rows = rows.unionAll(row(index));
+        return db
+          .insertInto("job_events")
+          .columns(["job_id", "seq", "kind", "data", "at"])
+          .expression(rows)
+          .returning("seq");
+      })
+      .selectFrom("created")
+      .selectAll("created")
+      // Referenced, so that the insert's failure is the statement's.
+      .select((eb) =>
+        eb
+          .selectFrom("inserted")
+          .select((inner) => inner.fn.countAll<number>().as("n"))
+          .as("inserted"),
+      )
+      .compile();
+    insert = compiledWrite(compiled, markers);
+    this.#recordedCreates.set(key, insert);
+    return insert;
   }
 
   /** The insert of a new job's row with the columns `job` has, returning the row; the times are the database's. */
