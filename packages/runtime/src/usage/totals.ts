@@ -175,6 +175,8 @@ async function closedSince(
   },
 ): Promise<ModelRow[]> {
   const { tenant, agent, since, through, until } = range;
+  // A period that began within the hours still open (an hour's budget) has nothing over yet.
+  if (since >= until) return [];
   const rows: ModelRow[] = [];
   for (const part of periodRanges(since, through, until))
     rows.push(...(await sums(store, reads, part.table, tenant, agent, part.from, part.until)));
