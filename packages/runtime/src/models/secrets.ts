@@ -5,7 +5,7 @@
 // `<home>/secret.key`, made on the first store with owner-only permissions. Each value is
 // bound to its tenant and name, so a value copied to another row does not decrypt.
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
-import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
+import { chmod, link, mkdir, open, readFile, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { Oz0Error } from "@oz0/sdk";
 import { keyHint } from "./redact.js";
@@ -129,8 +129,8 @@ export class SecretStore {
     } else {
       const file = join(this.#home, SECRET_KEY_FILE);
       const stored = await readFile(file, "utf8").catch(() => undefined);
-      if (stored !== undefined) material = Buffer.from(stored.trim(), "base64");
-      else if (create) material = await makeKeyFile(this.#home, file);
+      if (stored !== undefined) material = keyOf(file, stored, fail);
+      else if (create) material = await makeKeyFile(this.#home, file, fail);
       else throw fail(`neither OZ0_SECRET_KEY is set nor ${file} exists`);
     }
     // Any text works as OZ0_SECRET_KEY; HKDF turns it into a 256-bit key.
@@ -139,17 +139,46 @@ export class SecretStore {
   }
 }
 
-async function makeKeyFile(home: string, file: string): Promise<Buffer> {
-  const material = randomBytes(32);
+/** The bytes a key file made by `makeKeyFile` holds. */
+const KEY_BYTES = 32;
+
+/**
+ * Makes `file` with a new key, unless another store or process made it first, and answers the
+ * key it holds. The key is written whole to a file of its own and then linked at `file`, which
+ * fails when `file` exists: a reader never finds the file there before its key is in it, where
+ * a store that found it empty, mid-write, took a key of no bytes and sealed with it what no
+ * other store could open.
+ */
+async function makeKeyFile(home: string, file: string, fail: (why: string) => Error): Promise<Buffer> {
   await mkdir(home, { recursive: true, mode: 0o700 });
-  // `wx`: another process that made the file first wins, and its key is read back.
-  await writeFile(file, `${material.toString("base64")}\n`, { mode: 0o600, flag: "wx" }).catch(
-    (error: NodeJS.ErrnoException) => {
-      if (error.code !== "EEXIST") throw error;
-    },
-  );
+  const draft = `${file}.${randomBytes(6).toString("hex")}`;
+  const handle = await open(draft, "wx", 0o600);
+  try {
+    await handle.writeFile(`${randomBytes(KEY_BYTES).toString("base64")}\n`);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await link(draft, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  } finally {
+    await unlink(draft).catch(() => {});
+  }
   await chmod(file, 0o600).catch(() => {});
-  return Buffer.from((await readFile(file, "utf8")).trim(), "base64");
+  return keyOf(file, await readFile(file, "utf8"), fail);
+}
+
+/** The key `file`'s text holds, refused when it is not one (an empty or cut file). */
+function keyOf(file: string, text: string, fail: (why: string) => Error): Buffer {
+  const key = Buffer.from(text.trim(), "base64");
+  if (key.length !== KEY_BYTES) {
+    throw fail(
+      `${file} holds no key (${key.length} bytes where ${KEY_BYTES} are made): restore the file from a copy, or set OZ0_SECRET_KEY to the key the secrets were stored with`,
+    );
+  }
+  return key;
 }
 
 function unreadable(tenant: string | undefined, name: string | undefined, why: string): Oz0Error {
