@@ -5,7 +5,8 @@
 // `<home>/secret.key`, made on the first store with owner-only permissions. Each value is
 // bound to its tenant and name, so a value copied to another row does not decrypt.
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
-import { chmod, link, mkdir, open, readFile, unlink } from "node:fs/promises";
+import { constants } from "node:fs";
+import { chmod, copyFile, link, mkdir, open, readFile, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { Oz0Error } from "@oz0/sdk";
 import { keyHint } from "./redact.js";
@@ -160,9 +161,13 @@ async function makeKeyFile(home: string, file: string, fail: (why: string) => Er
     await handle.close();
   }
   try {
-    await link(draft, file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    await link(draft, file).catch(async (error: NodeJS.ErrnoException) => {
+      if (error.code === "EEXIST") return;
+      // A file system without hard links: copied, still only where no file is.
+      await copyFile(draft, file, constants.COPYFILE_EXCL).catch((copying: NodeJS.ErrnoException) => {
+        if (copying.code !== "EEXIST") throw copying;
+      });
+    });
   } finally {
     await unlink(draft).catch(() => {});
   }
