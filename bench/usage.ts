@@ -59,8 +59,17 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
-/** The figures of one store, and of another process's first read (a store opened anew by `open`). */
-async function measure(
+/** The figures of a store `open` opens, and of another process's first read (a store opened anew). */
+async function measure(label: string, open: () => Promise<Store>, slots: number): Promise<void> {
+  const store = await open();
+  try {
+    await measureOn(label, store, open, slots);
+  } finally {
+    await store.close();
+  }
+}
+
+async function measureOn(
   label: string,
   store: Store,
   open: () => Promise<Store>,
@@ -127,13 +136,7 @@ async function main(): Promise<void> {
   );
   const home = await mkdtemp(join(tmpdir(), "oz0-bench-usage-"));
   try {
-    const open = () => openStore({ home });
-    const store = await open();
-    try {
-      await measure("SQLite file", store, open, 1);
-    } finally {
-      await store.close();
-    }
+    await measure("SQLite file", () => openStore({ home }), 1);
   } finally {
     await rm(home, { recursive: true, force: true });
   }
@@ -143,13 +146,7 @@ async function main(): Promise<void> {
     return;
   }
   try {
-    const open = () => openStore({ databaseUrl: database.url });
-    const store = await open();
-    try {
-      await measure("PostgreSQL", store, open, 4);
-    } finally {
-      await store.close();
-    }
+    await measure("PostgreSQL", () => openStore({ databaseUrl: database.url }), 4);
   } finally {
     await database.drop();
   }
